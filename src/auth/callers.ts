@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import { fail, ok, type Result } from "../errors";
+import type { AppEnv } from "../http/app-env";
+import { bearerToken, lookupToken } from "./tokens";
+
+/**
+ * Who is calling the public /api: an MCP token's account, or, when the operator
+ * configured PUBLIC_INTAKE_ACCOUNT (local dev does), that account for
+ * unauthenticated callers. Approver tokens never work here.
+ */
+export async function publicApiAccount(c: Context<AppEnv>): Promise<Result<string>> {
+  const config = c.get("config");
+  const token = bearerToken(c.req.header("authorization"));
+  if (token !== undefined) {
+    const holder = await lookupToken(config.mcpTokens, token);
+    return holder ? ok(holder.account) : fail("unauthorized", "the bearer token is not valid for this API");
+  }
+  if (config.publicIntakeAccount) return ok(config.publicIntakeAccount);
+  return fail("unauthorized", "send Authorization: Bearer <token> with an MCP token of your account");
+}

@@ -1,0 +1,37 @@
+/**
+ * Bearer token lookup. Tokens are compared as SHA-256 digests with a
+ * constant-time comparison, and every configured token is checked, so timing
+ * reveals neither a prefix match nor which entry matched.
+ */
+const digestCache = new WeakMap<ReadonlyMap<string, unknown>, Promise<ArrayBuffer[]>>();
+
+function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+}
+
+function digestsOf(tokens: ReadonlyMap<string, unknown>): Promise<ArrayBuffer[]> {
+  let digests = digestCache.get(tokens);
+  if (!digests) {
+    digests = Promise.all([...tokens.keys()].map(sha256));
+    digestCache.set(tokens, digests);
+  }
+  return digests;
+}
+
+export async function lookupToken<T>(tokens: ReadonlyMap<string, T>, presented: string): Promise<T | undefined> {
+  const presentedDigest = await sha256(presented);
+  const digests = await digestsOf(tokens);
+  const holders = [...tokens.values()];
+  let match: T | undefined;
+  digests.forEach((digest, index) => {
+    if (crypto.subtle.timingSafeEqual(digest, presentedDigest)) match = holders[index];
+  });
+  return match;
+}
+
+/** The token from `Authorization: Bearer <token>`, or undefined when absent or malformed. */
+export function bearerToken(authorization: string | undefined | null): string | undefined {
+  if (!authorization) return undefined;
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
+  return match?.[1];
+}

@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { fail, ok, type Result } from "./errors";
+import { describeIssues } from "./zod-issues";
+
+/**
+ * Configuration is parsed once per isolate from the Worker's vars and secrets.
+ * A bad value turns into one readable message that names the variable and what
+ * to set, instead of a surprise deep inside a request.
+ */
+export const AccountIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,31}$/, "account ids are 2-32 lowercase letters, digits or dashes, starting with a letter");
+
+const McpTokenEntry = z.object({ account: AccountIdSchema, operator: z.string().min(1).max(120) });
+const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
+
+const PRODUCTION_MIN_TOKEN_LENGTH = 32;
+
+function jsonTokenMap<T extends z.ZodType>(entry: T, variable: string) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: `${variable} is not valid JSON; expected {"<token>": {...}}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string().min(8, "tokens must be at least 8 characters"), entry));
+}
+
+const onOff = z
+  .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
+  .transform((v) => v === "on" || v === "true" || v === "1");
+
+function boundedInt(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
+
+const EnvSchema = z.object({
+  ENVIRONMENT: z.enum(["development", "production"]).default("production"),
+  MAX_BATCH: boundedInt(1, 10_000).default(100),
+  PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
+  SEND_CONCURRENCY: boundedInt(1, 32).default(8),
+  DEMO_TOOLS: onOff.default(false),
+  MCP_TOKENS: jsonTokenMap(McpTokenEntry, "MCP_TOKENS").optional(),
+  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry, "APPROVER_TOKENS").optional(),
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((raw) => raw.split(",").map((o) => o.trim()).filter((o) => o !== ""))
+    .pipe(z.array(z.url({ message: "each origin must look like https://app.example.com" })))
+    .optional(),
+  PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
+});
+
+export interface Operator {
+  readonly account: string;
+  readonly operator: string;
+}
+
+export interface Approver {
+  readonly account: string;
+  readonly approver: string;
+}
+
+export interface Config {
+  readonly environment: "development" | "production";
+  readonly maxBatch: number;
+  readonly proposalTtlMinutes: number;
+  readonly sendConcurrency: number;
+  readonly demoTools: boolean;
+  /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
+  readonly mcpTokens: ReadonlyMap<string, Operator>;
+  readonly approverTokens: ReadonlyMap<string, Approver>;
+  readonly allowedOrigins: readonly string[];
+  /** The account unauthenticated /api callers act as; unset means /api needs a token. */
+  readonly publicIntakeAccount: string | undefined;
+}
+
+const CONFIG_HELP: Record<string, string> = {
+  MCP_TOKENS: 'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}',
+  APPROVER_TOKENS: 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
+};
+
+function withHelp(issue: string): string {
+  const variable = Object.keys(CONFIG_HELP).find((name) => issue.startsWith(name));
+  return variable ? `${issue} (${CONFIG_HELP[variable]})` : issue;
+}
+
+/** Empty strings mean "unset": wrangler and dashboards both produce them. */
+function definedVars(env: object): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (typeof value === "string" && value.trim() !== "") vars[key] = value.trim();
+  }
+  return vars;
+}
+
+export function parseConfig(env: object): Result<Config> {
+  const parsed = EnvSchema.safeParse(definedVars(env));
+  if (!parsed.success) {
+    const problems = describeIssues(parsed.error).map(withHelp);
+    return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
+  }
+  const vars = parsed.data;
+  const mcpTokens = new Map(Object.entries(vars.MCP_TOKENS ?? {}));
+  const approverTokens = new Map(Object.entries(vars.APPROVER_TOKENS ?? {}));
+  const problems: string[] = [];
+  for (const token of mcpTokens.keys()) {
+    if (approverTokens.has(token)) problems.push("a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token");
+  }
+  if (vars.ENVIRONMENT === "production") {
+    for (const [token, who] of [...mcpTokens, ...approverTokens]) {
+      if (token.length < PRODUCTION_MIN_TOKEN_LENGTH) {
+        problems.push(
+          `the token for account ${who.account} is ${token.length} characters; production tokens need at least ${PRODUCTION_MIN_TOKEN_LENGTH} (try \`openssl rand -hex 32\`)`,
+        );
+      }
+    }
+  }
+  if (problems.length > 0) return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
+  return ok({
+    environment: vars.ENVIRONMENT,
+    maxBatch: vars.MAX_BATCH,
+    proposalTtlMinutes: vars.PROPOSAL_TTL_MINUTES,
+    sendConcurrency: vars.SEND_CONCURRENCY,
+    demoTools: vars.DEMO_TOOLS,
+    mcpTokens,
+    approverTokens,
+    allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
+    publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
+  });
+}
+
+const cache = new WeakMap<object, Result<Config>>();
+
+/** Parsed once per env object (that is, once per isolate), then reused. */
+export function loadConfig(env: object): Result<Config> {
+  let result = cache.get(env);
+  if (!result) {
+    result = parseConfig(env);
+    if (!result.ok) console.error(result.error.message);
+    cache.set(env, result);
+  }
+  return result;
+}

@@ -1,0 +1,7 @@
+import type { Config } from "../config";
+
+/** Hono's view of this Worker: the generated Env plus what middleware resolves. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { config: Config };
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/**
+ * The evidence an operations order carries: what get_order_details shows and
+ * what the resolution playbook reasons about. Stored as JSON on the order row.
+ */
+export const AddressSchema = z.object({
+  recipient: z.string().min(1).max(120).describe("Name on the parcel"),
+  line1: z.string().min(1).max(120).describe("Street address"),
+  line2: z.string().max(120).nullable().describe("Apartment, suite or unit; null when none"),
+  city: z.string().min(1).max(80),
+  region: z.string().min(1).max(80).describe("State, province or region code, e.g. CA"),
+  postal_code: z.string().min(1).max(16),
+  country: z.string().length(2).describe("ISO 3166-1 alpha-2 country code, e.g. US"),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+export const PaymentAttemptSchema = z.object({
+  attempt_id: z.string(),
+  at: z.string(),
+  amount_cents: z.number().int(),
+  method: z.string(),
+  outcome: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
+  decline_code: z.string().nullable(),
+});
+
+export const PaymentSchema = z.object({
+  state: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
+  attempts: z.array(PaymentAttemptSchema),
+});
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const AllocationSchema = z.object({
+  sku: z.string(),
+  quantity: z.number().int(),
+  warehouse: z.string(),
+  state: z.enum(["allocated", "held", "missing", "shipped", "released", "backordered"]),
+});
+
+export const InventorySchema = z.object({ allocations: z.array(AllocationSchema) });
+export type Inventory = z.infer<typeof InventorySchema>;
+
+export const FulfillmentSchema = z.object({
+  state: z.string(),
+  carrier: z.string().nullable(),
+  tracking: z.string().nullable(),
+  last_event: z.string(),
+});
+export type Fulfillment = z.infer<typeof FulfillmentSchema>;
+
+export const DuplicateEvidenceSchema = z.object({
+  of_order_id: z.string(),
+  signals: z.array(z.string()),
+});
+
+export const TimelineEntrySchema = z.object({ at: z.string(), event: z.string(), detail: z.string() });
+export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
+
+export const EvidenceSchema = z.object({
+  payment: PaymentSchema,
+  inventory: InventorySchema,
+  fulfillment: FulfillmentSchema,
+  duplicate: DuplicateEvidenceSchema.nullable(),
+  timeline: z.array(TimelineEntrySchema),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const ExceptionTypeSchema = z.enum([
+  "duplicate_order",
+  "payment_declined_inventory_held",
+  "fulfillment_hold_missing_sku",
+  "fulfillment_incomplete_carrier_timeout",
+  "fraud_review",
+]);
+export type ExceptionType = z.infer<typeof ExceptionTypeSchema>;
+
+export const PrioritySchema = z.enum(["P1", "P2", "P3", "P4"]);

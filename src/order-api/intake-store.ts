@@ -1,0 +1,112 @@
+import { fail, ok, type Result } from "../errors";
+import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "./schemas";
+import { z } from "zod";
+
+/**
+ * D1 persistence for intake orders. request_id is the idempotency key: the
+ * insert and the uniqueness check are one statement, so concurrent duplicates
+ * cannot both create an order.
+ */
+export type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
+
+const ORDER_ID_PREFIX_LENGTH = 8;
+const MAX_ID_ATTEMPTS = 16;
+
+/** `manual-0001` becomes `ORD-manual-0`; later collisions get a numeric suffix. */
+export function candidateOrderId(requestId: string, attempt: number): string {
+  const base = `ORD-${requestId.slice(0, ORDER_ID_PREFIX_LENGTH)}`;
+  return attempt === 0 ? base : `${base}-${attempt + 1}`;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+interface StoredIntakeRow {
+  order_id: string;
+  customer_id: string;
+  lines: string;
+  total_cents: number;
+  request_hash: string | null;
+}
+
+function receiptOf(row: StoredIntakeRow): OrderReceipt {
+  const lines = z.array(OrderLineSchema).parse(JSON.parse(row.lines));
+  return { order_id: row.order_id, customer_id: row.customer_id, lines: lines.length, total_cents: row.total_cents };
+}
+
+export async function storeIntakeOrder(
+  db: D1Database,
+  account: string,
+  order: OrderRequest,
+  now: Date = new Date(),
+): Promise<Result<IntakeOutcome>> {
+  const requestHash = await sha256Hex(JSON.stringify(order));
+  const createdAt = now.toISOString();
+  for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+    const orderId = candidateOrderId(order.request_id, attempt);
+    const inserted = await db
+      .prepare(
+        `INSERT INTO orders (order_id, account, source, request_id, request_hash, customer_id, channel, currency,
+                             total_cents, status, version, lines, created_at, updated_at)
+         VALUES (?, ?, 'intake', ?, ?, ?, ?, ?, ?, 'accepted', 1, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      )
+      .bind(
+        orderId,
+        account,
+        order.request_id,
+        requestHash,
+        order.customer_id,
+        order.channel,
+        order.currency,
+        order.total_cents,
+        JSON.stringify(order.lines),
+        createdAt,
+        createdAt,
+      )
+      .run();
+    if (inserted.meta.changes === 1) {
+      return ok({ kind: "created", receipt: { order_id: orderId, customer_id: order.customer_id, lines: order.lines.length, total_cents: order.total_cents } });
+    }
+    const previous = await db
+      .prepare("SELECT order_id, customer_id, lines, total_cents, request_hash FROM orders WHERE account = ? AND request_id = ?")
+      .bind(account, order.request_id)
+      .first<StoredIntakeRow>();
+    if (previous) {
+      if (previous.request_hash !== requestHash) {
+        return fail(
+          "conflict",
+          `request_id ${order.request_id} was already used for a different order (${previous.order_id}); use a new request_id`,
+        );
+      }
+      return ok({ kind: "replayed", receipt: receiptOf(previous) });
+    }
+    // The order id was taken by another request that shares the prefix: try the next suffix.
+  }
+  return fail("conflict", `could not allocate an order id for request_id ${order.request_id}; use a request_id with a more distinctive prefix`);
+}
+
+interface OrderViewRow {
+  order_id: string;
+  customer_id: string;
+  channel: string;
+  currency: string;
+  status: string;
+  lines: string;
+  total_cents: number;
+  created_at: string;
+}
+
+/** Orders of other accounts are indistinguishable from unknown ones: both are undefined. */
+export async function findOrderView(db: D1Database, account: string, orderId: string): Promise<OrderView | undefined> {
+  const row = await db
+    .prepare(
+      "SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM orders WHERE order_id = ? AND account = ?",
+    )
+    .bind(orderId, account)
+    .first<OrderViewRow>();
+  if (!row) return undefined;
+  return { ...row, lines: z.array(OrderLineSchema).parse(JSON.parse(row.lines)) };
+}

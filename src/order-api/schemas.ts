@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/**
+ * The order intake contract. The API parses requests with these schemas, the
+ * generators produce values of these types, and the MCP tools describe their
+ * outputs with them: one definition, no hand-written copies.
+ */
+export const OrderLineSchema = z.object({
+  sku: z.string().min(1).max(64).describe("Catalog SKU, e.g. SKU-5510"),
+  quantity: z.number().int().min(1).max(1000).describe("Units ordered, 1-1000"),
+  unit_price_cents: z.number().int().min(0).max(100_000_000).describe("Price per unit in cents; must match the catalog"),
+});
+export type OrderLine = z.infer<typeof OrderLineSchema>;
+
+export const OrderRequestSchema = z.object({
+  request_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "use letters, digits and . _ : - only")
+    .describe("Idempotency key: the same request_id again returns the original order"),
+  customer_id: z.string().min(1).max(64).describe("Customer id, e.g. CUST-0005"),
+  channel: z.string().min(1).max(32).describe("Sales channel; must be one the customer allows"),
+  currency: z.string().min(1).max(8).describe("Only USD is accepted"),
+  lines: z.array(OrderLineSchema).min(1).max(100).describe("1-100 order lines"),
+  total_cents: z.number().int().min(0).describe("Sum of quantity x unit_price_cents over all lines"),
+});
+export type OrderRequest = z.infer<typeof OrderRequestSchema>;
+
+/** What POST /api/orders answers for an accepted (201) or replayed (200) order. */
+export const OrderReceiptSchema = z.object({
+  order_id: z.string(),
+  customer_id: z.string(),
+  lines: z.number().int().describe("Number of order lines"),
+  total_cents: z.number().int(),
+});
+export type OrderReceipt = z.infer<typeof OrderReceiptSchema>;
+
+export const HealthSchema = z.object({
+  status: z.literal("ok"),
+  skus: z.number().int(),
+  customers: z.number().int(),
+});
+export type Health = z.infer<typeof HealthSchema>;
+
+/** What GET /api/orders/:id answers for an order of the caller's account. */
+export const OrderViewSchema = z.object({
+  order_id: z.string(),
+  customer_id: z.string(),
+  channel: z.string(),
+  currency: z.string(),
+  status: z.string(),
+  lines: z.array(OrderLineSchema),
+  total_cents: z.number().int(),
+  created_at: z.string(),
+});
+export type OrderView = z.infer<typeof OrderViewSchema>;
