@@ -3,6 +3,7 @@ import { publicApiAccount } from "./auth/callers";
 import type { AppEnv } from "./http/app-env";
 import { requireConfig } from "./http/config-middleware";
 import { errorResponse, methodNotAllowed } from "./http/respond";
+import { mcpRoutes } from "./mcp/route";
 import { healthReport, orderApiRoutes } from "./order-api/routes";
 import { ensureSeedLoaded } from "./order-api/seed-loader";
 
@@ -14,6 +15,8 @@ app.get("/health", async (c) => {
   return c.json(healthReport());
 });
 app.all("/health", methodNotAllowed(["GET"]));
+
+app.route("/mcp", mcpRoutes);
 
 app.use("/api/*", requireConfig);
 app.route("/api", orderApiRoutes(publicApiAccount));

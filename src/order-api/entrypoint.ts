@@ -2,12 +2,11 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { Hono } from "hono";
 import { AccountIdSchema } from "../config";
 import { fail, ok } from "../errors";
+import { ACCOUNT_HEADER } from "./entrypoint-contract";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { orderApiRoutes } from "./routes";
 
-/** Set by the AccountAgent when it calls ORDER_API; the public mount never reads it. */
-export const ACCOUNT_HEADER = "x-order-ops-account";
 
 const internalApp = new Hono<AppEnv>();
 internalApp.use("*", requireConfig);

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { GeneratorModeSchema } from "../synth/generators";
+import { MAX_SEED } from "../synth/prng";
+
+/** Parameters shared by several tools, described once. */
+export const ModeParam = GeneratorModeSchema.default("seeded").describe(
+  '"seeded" samples the real catalog and customers, so the API accepts every order (201). "simple" invents every field, so the API rejects every order (422): use it to drill the rejection path.',
+);
+
+export const SeedParam = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_SEED)
+  .optional()
+  .describe(`Generator seed, 0-${MAX_SEED}. Omit it and the server picks one and reports it; pass a reported seed back to replay exactly the same orders.`);
+
+export const EmptyInput = z.object({});

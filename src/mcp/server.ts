@@ -1,0 +1,62 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import type { AccountToolContext } from "./account-context";
+import { syntheticResources, syntheticTools } from "./synthetic.tools";
+import { registerAccountResources, registerAccountTools } from "./tool-seam";
+
+export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
+
+const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
+Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.`;
+
+/** One McpServer per request: cheap to build, and no state can leak between calls. */
+export function createMcpServer(context: AccountToolContext): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    // AJV compiles validators with eval, which workerd forbids.
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+  });
+  registerAccountTools(server, context, syntheticTools);
+  registerAccountResources(server, context, syntheticResources);
+  return server;
+}
+
+const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
+
+function asksForProgress(message: unknown): boolean {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.some((m) => {
+    const params = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
+    return params?._meta?.progressToken !== undefined;
+  });
+}
+
+/**
+ * Serves one Streamable HTTP request statelessly. Plain request/response calls
+ * get a JSON body; a call that asks for progress (or a client that only accepts
+ * SSE) gets an SSE stream so progress notifications can flow before the result.
+ */
+export async function serveMcpRequest(request: Request, context: AccountToolContext): Promise<Response> {
+  const accept = request.headers.get("accept") ?? "";
+  const acceptsSse = accept.includes("text/event-stream");
+  const acceptsJson = accept.includes("application/json");
+  const bodyText = await request.text();
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(bodyText);
+  } catch {
+    parsedBody = undefined;
+  }
+  const useSse = acceptsSse && (!acceptsJson || asksForProgress(parsedBody));
+
+  // The SDK insists on both media types; we have already chosen the one this client can read.
+  const headers = new Headers(request.headers);
+  headers.set("accept", BOTH_MEDIA_TYPES);
+  const forwarded = new Request(request.url, { method: request.method, headers, body: bodyText });
+
+  const server = createMcpServer(context);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !useSse });
+  await server.connect(transport);
+  return transport.handleRequest(forwarded, parsedBody === undefined ? undefined : { parsedBody });
+}

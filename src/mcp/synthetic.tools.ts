@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { ok } from "../errors";
+import { referenceData } from "../reference/reference-data";
+import { BatchSummarySchema } from "../synth/batch-summary";
+import { PreviewSchema, TargetStatusSchema } from "../synth/synthetic-traffic";
+import { EmptyInput, ModeParam, SeedParam } from "./params";
+import { defineTool, type AccountResource, type AccountTool } from "./tool-seam";
+
+const checkTarget = defineTool({
+  name: "check_target",
+  title: "Check the order API",
+  description:
+    "Reports whether the order intake API that synthetic traffic goes to is reachable, with its SKU and customer counts. The target is fixed by server configuration; no tool can change it. An unreachable target is reported as reachable:false with null counts and a problem, not as an error.",
+  input: EmptyInput,
+  output: TargetStatusSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (_args, context) => ok(await context.synthetic.checkTarget()),
+});
+
+const previewOrder = defineTool({
+  name: "preview_order",
+  title: "Preview a synthetic order",
+  description:
+    "Generates one synthetic order and returns it without sending it anywhere. The same mode and seed always produce the identical order, and it is the first order send_orders would send with that mode and seed.",
+  input: z.object({ mode: ModeParam, seed: SeedParam }),
+  output: PreviewSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async ({ mode, seed }, context) => ok(context.synthetic.preview(mode, seed)),
+});
+
+const sendOrders = defineTool({
+  name: "send_orders",
+  title: "Send synthetic orders",
+  description:
+    "Generates `count` synthetic orders and posts each to the configured order API, then summarizes the answers by HTTP status with up to 5 sample failures. count must be between 1 and the server's MAX_BATCH (default 100); larger counts are refused, not clamped. The result reports the seed: sending the same count, mode and seed again replays exactly the same orders, and because request_id is idempotent the replay creates no duplicates.",
+  input: z.object({
+    count: z.number().int().describe("How many orders to send: at least 1 and at most the server's MAX_BATCH (default 100)."),
+    mode: ModeParam,
+    seed: SeedParam,
+  }),
+  output: BatchSummarySchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: async ({ count, mode, seed }, context, extras) => {
+    let reported = Promise.resolve();
+    const progressStep = Math.max(1, Math.ceil(count / 20));
+    const result = await context.synthetic.send({ count, mode, seed }, (sent, total) => {
+      if (sent === total || sent % progressStep === 0) {
+        reported = reported.then(() => extras.reportProgress(sent, total, `sent ${sent} of ${total} orders`));
+      }
+    });
+    await reported;
+    return result;
+  },
+});
+
+export const syntheticTools: readonly AccountTool[] = [checkTarget, previewOrder, sendOrders];
+
+export const syntheticResources: readonly AccountResource[] = [
+  {
+    name: "catalog",
+    uri: "synthetic://catalog",
+    title: "Sellable catalog",
+    description: "The in-stock catalog rows the seeded generator draws from: sku, name and unit price in cents.",
+    read: async () => ({
+      skus: referenceData.sellable.map(({ sku, name, unit_price_cents }) => ({ sku, name, unit_price_cents })),
+    }),
+  },
+  {
+    name: "batches",
+    uri: "synthetic://batches",
+    title: "Batch history",
+    description: "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",
+    read: async (context) => ({ batches: context.batchHistory() }),
+  },
+];

@@ -1,0 +1,104 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { AppError, Result } from "../errors";
+import type { AccountToolContext } from "./account-context";
+
+/**
+ * The seam between tool modules and the SDK. Tool modules describe tools as
+ * data and write handlers that receive the already-authenticated account
+ * context; they never see the raw McpServer, never take an account from
+ * arguments, and never write their own try/catch.
+ */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface ToolCallExtras {
+  /** Sends notifications/progress when the client asked for progress; otherwise does nothing. */
+  readonly reportProgress: (progress: number, total: number, message: string) => Promise<void>;
+  readonly signal: AbortSignal;
+}
+
+export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: In;
+  readonly output: Out;
+  readonly annotations: ToolAnnotations;
+  /** Tools that are off in some configurations (demo helpers) say so here. */
+  enabled?(context: AccountToolContext): boolean;
+  // Method syntax keeps tools with different schemas assignable to one list.
+  handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>>>;
+}
+
+export interface AccountResource {
+  readonly name: string;
+  readonly uri: string;
+  readonly title: string;
+  readonly description: string;
+  read(context: AccountToolContext): Promise<unknown>;
+}
+
+/** Identity helper so each tool's handler is type-checked against its own schemas. */
+export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool: AccountTool<In, Out>): AccountTool<In, Out> {
+  return tool;
+}
+
+export function toolSuccess(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+export function toolFailure(error: AppError): CallToolResult {
+  return { content: [{ type: "text", text: error.message }], isError: true };
+}
+
+export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[]): void {
+  for (const tool of tools) {
+    if (tool.enabled && !tool.enabled(context)) continue;
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
+        const progressToken = extra._meta?.progressToken;
+        const extras: ToolCallExtras = {
+          signal: extra.signal,
+          reportProgress: async (progress, total, message) => {
+            if (progressToken === undefined) return;
+            await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+          },
+        };
+        try {
+          const result = await tool.handler(args, context, extras);
+          return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
+        } catch (error) {
+          console.error(`tool ${tool.name} failed for account ${context.account}:`, error);
+          return toolFailure({ code: "internal", message: `${tool.name} failed unexpectedly; the server log has the details` });
+        }
+      },
+    );
+  }
+}
+
+export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[]): void {
+  for (const resource of resources) {
+    server.registerResource(
+      resource.name,
+      resource.uri,
+      { title: resource.title, description: resource.description, mimeType: "application/json" },
+      async (uri): Promise<ReadResourceResult> => ({
+        contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await resource.read(context), null, 2) }],
+      }),
+    );
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Set by the AccountAgent when it calls ORDER_API; only the internal
+ * entrypoint reads it, the public /api mount never does.
+ */
+export const ACCOUNT_HEADER = "x-order-ops-account";

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import type { OrderLine, OrderRequest } from "../order-api/schemas";
+import { ACCEPTED_CURRENCY, linesTotal } from "../order-api/validate-order";
+import { ChannelSchema, type ReferenceData } from "../reference/reference-data";
+import { Prng } from "./prng";
+
+/**
+ * The two generator modes. `seeded` samples the real catalog and customers so
+ * the API accepts every order; `simple` invents every field so the API rejects
+ * every order, which drills the rejection path.
+ */
+export const GeneratorModeSchema = z.enum(["seeded", "simple"]);
+export type GeneratorMode = z.infer<typeof GeneratorModeSchema>;
+
+const MAX_SEEDED_LINES = 3;
+const MAX_SIMPLE_LINES = 4;
+const MAX_QUANTITY = 5;
+
+function seededOrder(rng: Prng, reference: ReferenceData): OrderRequest {
+  const requestId = rng.uuid();
+  const customer = rng.pick(reference.customerList);
+  const channel = rng.pick(customer.allowed_channels);
+  const skus = rng.sample(reference.sellable, rng.int(1, Math.min(MAX_SEEDED_LINES, reference.sellable.length)));
+  const lines: OrderLine[] = skus.map((sku) => ({
+    sku: sku.sku,
+    quantity: rng.int(1, MAX_QUANTITY),
+    unit_price_cents: sku.unit_price_cents,
+  }));
+  return {
+    request_id: requestId,
+    customer_id: customer.customer_id,
+    channel,
+    currency: ACCEPTED_CURRENCY,
+    lines,
+    total_cents: linesTotal(lines),
+  };
+}
+
+function fourDigits(rng: Prng): string {
+  return String(rng.int(0, 9999)).padStart(4, "0");
+}
+
+/** A random SKU that is guaranteed not to be in the catalog, so rejection is certain. */
+function unknownSku(rng: Prng, reference: ReferenceData): string {
+  for (;;) {
+    const sku = `SKU-${fourDigits(rng)}`;
+    if (!reference.skus.has(sku)) return sku;
+  }
+}
+
+function simpleOrder(rng: Prng, reference: ReferenceData): OrderRequest {
+  const requestId = rng.uuid();
+  const customerId = `C-${fourDigits(rng)}`;
+  const channel = rng.pick(ChannelSchema.options);
+  const lines: OrderLine[] = Array.from({ length: rng.int(1, MAX_SIMPLE_LINES) }, () => ({
+    sku: unknownSku(rng, reference),
+    quantity: rng.int(1, MAX_QUANTITY),
+    unit_price_cents: rng.int(100, 9999),
+  }));
+  return {
+    request_id: requestId,
+    customer_id: customerId,
+    channel,
+    currency: ACCEPTED_CURRENCY,
+    lines,
+    total_cents: linesTotal(lines),
+  };
+}
+
+/**
+ * `count` orders from one PRNG stream. The first order of a batch is the order
+ * preview_order shows for the same mode and seed.
+ */
+export function generateOrders(mode: GeneratorMode, seed: number, count: number, reference: ReferenceData): OrderRequest[] {
+  const rng = new Prng(seed);
+  const make = mode === "seeded" ? seededOrder : simpleOrder;
+  return Array.from({ length: count }, () => make(rng, reference));
+}

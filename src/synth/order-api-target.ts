@@ -1,0 +1,65 @@
+import { fail, ok, type Result } from "../errors";
+import { HealthSchema, type Health, type OrderRequest } from "../order-api/schemas";
+import { ACCOUNT_HEADER } from "../order-api/entrypoint-contract";
+
+/**
+ * The only way synthetic traffic leaves the AccountAgent: the ORDER_API service
+ * binding declared in wrangler.toml. No tool argument can name a URL, host or
+ * binding; the base URL below is a placeholder that service bindings ignore.
+ */
+export const TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
+const BINDING_BASE_URL = "https://order-api.binding";
+
+export interface PostedOrder {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface OrderApiTarget {
+  health(): Promise<Result<Health>>;
+  postOrder(order: OrderRequest): Promise<Result<PostedOrder>>;
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return error.name === "TimeoutError" ? "timed out" : error.message;
+  return String(error);
+}
+
+export function unreachable(problem: string): { ok: false; error: { code: "upstream_unreachable"; message: string } } {
+  return { ok: false, error: { code: "upstream_unreachable", message: `cannot reach the order API at ${TARGET_NAME}: ${problem}` } };
+}
+
+export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number): OrderApiTarget {
+  async function call(path: string, init: RequestInit): Promise<Result<Response>> {
+    try {
+      const headers = new Headers(init.headers);
+      headers.set(ACCOUNT_HEADER, account);
+      return ok(await binding.fetch(`${BINDING_BASE_URL}${path}`, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) }));
+    } catch (error) {
+      return unreachable(describeFailure(error));
+    }
+  }
+
+  return {
+    async health() {
+      const response = await call("/api/health", { method: "GET" });
+      if (!response.ok) return response;
+      const body: unknown = await response.value.json().catch(() => undefined);
+      const health = HealthSchema.safeParse(body);
+      if (response.value.status !== 200 || !health.success) {
+        return unreachable(`GET /api/health answered ${response.value.status} without a health report`);
+      }
+      return ok(health.data);
+    },
+    async postOrder(order) {
+      const response = await call("/api/orders", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(order),
+      });
+      if (!response.ok) return response;
+      const body: unknown = await response.value.json().catch(() => null);
+      return ok({ status: response.value.status, body });
+    },
+  };
+}

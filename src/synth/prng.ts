@@ -1,0 +1,62 @@
+/**
+ * A small deterministic PRNG (mulberry32). Generated orders must be
+ * byte-identical for the same seed on every runtime, which rules out
+ * Math.random and anything seeded from the clock.
+ */
+export const MAX_SEED = 0xffff_ffff;
+
+export class Prng {
+  private state: number;
+
+  constructor(seed: number) {
+    if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
+      throw new RangeError(`seed must be an integer in 0..${MAX_SEED}, got ${seed}`);
+    }
+    this.state = seed >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Uniform integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    const item = items[this.int(0, items.length - 1)];
+    if (item === undefined) throw new RangeError("cannot pick from an empty list");
+    return item;
+  }
+
+  /** `count` distinct items, in draw order (partial Fisher-Yates). */
+  sample<T>(items: readonly T[], count: number): T[] {
+    const pool = [...items];
+    const chosen: T[] = [];
+    for (let i = 0; i < count && pool.length > 0; i++) {
+      const [item] = pool.splice(this.int(0, pool.length - 1), 1);
+      if (item !== undefined) chosen.push(item);
+    }
+    return chosen;
+  }
+
+  /** An RFC 4122 version-4 shaped UUID drawn from this stream, so request ids replay too. */
+  uuid(): string {
+    const bytes = Array.from({ length: 16 }, () => this.int(0, 255));
+    bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+    bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+    const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+}
+
+/** A fresh seed for callers that did not pass one; it is reported back so the batch can be replayed. */
+export function randomSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
+}
