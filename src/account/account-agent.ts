@@ -36,6 +36,8 @@ export class AccountAgent extends Agent<Env> {
 
   /** Called by the Worker after it authenticated the caller; checks ownership again. */
   async handleMcp(request: Request, caller: Operator): Promise<Response> {
+    // Native RPC bypasses the Agent's fetch entry point, which would start it.
+    await this.lifecycle.start();
     const config = loadConfig(this.env);
     if (!config.ok) return jsonError(config.error);
     if (caller.account !== this.name) {

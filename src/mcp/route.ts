@@ -1,4 +1,3 @@
-import { getAgentByName } from "agents";
 import { Hono } from "hono";
 import { bearerToken, lookupToken } from "../auth/tokens";
 import type { AppEnv } from "../http/app-env";
@@ -47,8 +46,8 @@ mcpRoutes.post("/", async (c) => {
       { "WWW-Authenticate": `${WWW_AUTHENTICATE}, error="invalid_token"` },
     );
   }
-  const agent = await getAgentByName(c.env.ACCOUNT_AGENT, operator.account);
-  return agent.handleMcp(c.req.raw, operator);
+  // One RPC straight to the account's object; it starts its own lifecycle.
+  return c.env.ACCOUNT_AGENT.getByName(operator.account).handleMcp(c.req.raw, operator);
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

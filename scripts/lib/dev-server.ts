@@ -1,0 +1,97 @@
+// Starts `wrangler dev` on free ports with a throwaway local state directory,
+// waits until /health answers, and stops it again. Used by smoke and bench so
+// they never touch the developer's own `npm run dev` data.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface DevServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early (code ${child.exitCode}):\n${log()}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer /health within ${timeoutMs} ms:\n${log()}`);
+}
+
+export async function startDevServer(options: { quiet?: boolean } = {}): Promise<DevServer> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-edge-"));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [
+      "scripts/dev.mjs",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" },
+  );
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 20_000) output = output.slice(-20_000);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  if (!options.quiet) process.stderr.write(`starting wrangler dev on ${url} (state in ${stateDir})\n`);
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        // The whole process group, so workerd goes down with wrangler.
+        if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGTERM");
+        else child.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(url, child, () => output, 90_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}

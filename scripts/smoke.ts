@@ -1,0 +1,95 @@
+// `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
+// and resource over real HTTP with the official MCP client, the way Claude
+// Code or Codex would. Prints one line per check; exits non-zero on any failure.
+import { callTool, connect } from "./lib/mcp.ts";
+import { startDevServer } from "./lib/dev-server.ts";
+
+const ACME = "acme-dev-token";
+const GLOBEX = "globex-dev-token";
+
+let failures = 0;
+function check(label: string, condition: boolean, detail = ""): void {
+  if (!condition) failures++;
+  console.log(`${condition ? "ok  " : "FAIL"} ${label}${detail ? `  ${detail}` : ""}`);
+}
+
+async function run(baseUrl: string): Promise<void> {
+  const health = await (await fetch(`${baseUrl}/health`)).json();
+  check("GET /health", JSON.stringify(health) === '{"status":"ok","skus":8,"customers":5}', JSON.stringify(health));
+
+  const anonymous = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  check("POST /mcp without a token is 401", anonymous.status === 401 && (anonymous.headers.get("www-authenticate") ?? "").startsWith("Bearer"));
+
+  const acme = await connect(baseUrl, ACME);
+  const globex = await connect(baseUrl, GLOBEX);
+  try {
+    const tools = (await acme.listTools()).tools;
+    console.log(`     tools: ${tools.map((t) => t.name).join(", ")}`);
+    for (const expected of ["check_target", "preview_order", "send_orders"]) {
+      check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
+    }
+    const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
+    check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
+
+    const target = await callTool(acme, "check_target");
+    check("check_target reaches the order API", target.structured?.reachable === true && target.structured?.skus === 8, target.text);
+
+    const first = await callTool(acme, "preview_order", { seed: 1337 });
+    const again = await callTool(acme, "preview_order", { seed: 1337 });
+    check("preview_order is deterministic for seed 1337", first.text === again.text && !first.isError);
+    console.log(`     preview: ${first.text.slice(0, 160)}...`);
+
+    const seed = Math.floor(Math.random() * 1_000_000);
+    const sent = await callTool(acme, "send_orders", { count: 5, seed });
+    check("send_orders seeded: 5 accepted", sent.structured?.accepted === 5 && sent.structured?.rejected === 0, sent.text);
+    const replay = await callTool(acme, "send_orders", { count: 5, seed });
+    check(
+      "replaying the seed gives the same accepted_total_cents",
+      replay.structured?.accepted_total_cents === sent.structured?.accepted_total_cents &&
+        JSON.stringify(replay.structured?.status_counts) === '{"200":5}',
+      replay.text,
+    );
+
+    const simple = await callTool(acme, "send_orders", { count: 3, mode: "simple", seed: 1337 });
+    const samples = (simple.structured?.sample_failures ?? []) as string[];
+    check("send_orders simple: 3 rejected with reasons", simple.structured?.rejected === 3 && samples.every((s) => s.startsWith("422 ['unknown customer")), simple.text);
+
+    const tooMany = await callTool(acme, "send_orders", { count: 500 });
+    check(
+      "count 500 is refused with the MAX_BATCH message",
+      tooMany.isError && tooMany.text === "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+      tooMany.text,
+    );
+    const zero = await callTool(acme, "send_orders", { count: 0 });
+    check("count 0 is refused", zero.isError && zero.text === "count must be at least 1, got 0", zero.text);
+
+    const catalog = await acme.readResource({ uri: "synthetic://catalog" });
+    const catalogText = catalog.contents[0] && "text" in catalog.contents[0] ? String(catalog.contents[0].text) : "";
+    check("synthetic://catalog lists the sellable SKUs", (JSON.parse(catalogText) as { skus: unknown[] }).skus.length === 7);
+
+    const acmeBatches = await acme.readResource({ uri: "synthetic://batches" });
+    const globexBatches = await globex.readResource({ uri: "synthetic://batches" });
+    const acmeText = acmeBatches.contents[0] && "text" in acmeBatches.contents[0] ? String(acmeBatches.contents[0].text) : "";
+    const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
+    check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
+  } finally {
+    await acme.close();
+    await globex.close();
+  }
+}
+
+const server = await startDevServer();
+try {
+  await run(server.url);
+} catch (error) {
+  failures++;
+  console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  await server.stop();
+}
+console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
+process.exit(failures === 0 ? 0 : 1);
