@@ -2,7 +2,7 @@
 -- operations dataset loaded from seed/operations.json share one table, so
 -- every tool sees one order model.
 CREATE TABLE orders (
-  order_id TEXT PRIMARY KEY,
+  order_id TEXT NOT NULL,
   account TEXT NOT NULL,
   source TEXT NOT NULL CHECK (source IN ('intake', 'operations')),
   request_id TEXT,
@@ -24,7 +24,10 @@ CREATE TABLE orders (
   exception_sla_minutes INTEGER,
   exception_summary TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  -- Order ids are unique per account, so one account's ids can neither block
+  -- nor reveal another's.
+  PRIMARY KEY (account, order_id)
 );
 
 -- request_id is an idempotency key per account.

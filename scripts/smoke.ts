@@ -1,10 +1,12 @@
 // `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
 // and resource over real HTTP with the official MCP client, the way Claude
 // Code or Codex would. Prints one line per check; exits non-zero on any failure.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 
 const ACME = "acme-dev-token";
+const ACME_APPROVER = "acme-approver-dev-token";
 const GLOBEX = "globex-dev-token";
 
 let failures = 0;
@@ -29,7 +31,7 @@ async function run(baseUrl: string): Promise<void> {
   try {
     const tools = (await acme.listTools()).tools;
     console.log(`     tools: ${tools.map((t) => t.name).join(", ")}`);
-    for (const expected of ["check_target", "preview_order", "send_orders"]) {
+    for (const expected of ["check_target", "preview_order", "send_orders", "list_order_exceptions", "propose_resolution", "confirm_resolution"]) {
       check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
     }
     const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
@@ -76,10 +78,62 @@ async function run(baseUrl: string): Promise<void> {
     const acmeText = acmeBatches.contents[0] && "text" in acmeBatches.contents[0] ? String(acmeBatches.contents[0].text) : "";
     const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
     check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
+
+    await operatorStory(baseUrl, acme, globex);
   } finally {
     await acme.close();
     await globex.close();
   }
+}
+
+/** The operator story: list, inspect, propose, wait for a human, approve in the app, confirm, audit. */
+async function operatorStory(baseUrl: string, acme: Client, globex: Client): Promise<void> {
+  const listed = await callTool(acme, "list_order_exceptions");
+  const exceptions = (listed.structured?.exceptions ?? []) as { order_id: string; exception_type: string; priority: string }[];
+  check("list_order_exceptions lists active exceptions, P1 first", exceptions.length >= 5 && exceptions[0]?.priority === "P1", `${exceptions.length} exceptions`);
+  const duplicate = exceptions.find((e) => e.exception_type === "duplicate_order");
+  check("the duplicate order is among them", duplicate !== undefined);
+  if (!duplicate) return;
+  const orderId = duplicate.order_id;
+
+  const details = await callTool(acme, "get_order_details", { order_id: orderId });
+  check("get_order_details shows the duplicate evidence", (details.structured?.duplicate as { of_order_id?: string } | null)?.of_order_id !== undefined, orderId);
+  const hidden = await callTool(globex, "get_order_details", { order_id: orderId });
+  const unknown = await callTool(globex, "get_order_details", { order_id: "ORD-0000000" });
+  check("another account sees 'not found', identical to an unknown id", hidden.isError && hidden.text === unknown.text, hidden.text);
+
+  const before = await callTool(acme, "get_order_status", { order_id: orderId });
+  const proposal = await callTool(acme, "propose_resolution", { order_id: orderId });
+  const proposalId = String(proposal.structured?.proposal_id ?? "");
+  check("propose_resolution picks cancel_duplicate_order", proposal.structured?.action === "cancel_duplicate_order" && proposal.structured?.status === "pending_approval", proposalId);
+  const after = await callTool(acme, "get_order_status", { order_id: orderId });
+  check("proposing leaves the order unchanged", before.text === after.text, after.text);
+
+  const waiting = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
+  check("confirm before approval answers approval_required", waiting.structured?.status === "approval_required", String(waiting.structured?.approval_url ?? ""));
+
+  const mcpTokenApproval = await fetch(`${baseUrl}/api/approvals/${proposalId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ACME}`, "content-type": "application/json" },
+    body: JSON.stringify({ decision: "approve", reason: "trying with an MCP token" }),
+  });
+  check("an MCP token cannot approve", mcpTokenApproval.status === 401);
+  const approved = await fetch(`${baseUrl}/api/approvals/${proposalId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ACME_APPROVER}`, "content-type": "application/json" },
+    body: JSON.stringify({ decision: "approve", reason: "duplicate confirmed with the customer" }),
+  });
+  const approvedBody = (await approved.json()) as { proposal?: { status?: string } };
+  check("the approver approves through the scripted path", approved.status === 200 && approvedBody.proposal?.status === "approved", String(approved.status));
+
+  const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
+  check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
+  const again = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
+  check("confirming again returns the identical outcome", again.text === applied.text);
+
+  const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
+  const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
+  check("the audit log tells the whole story", ["proposal_created", "proposal_approved", "resolution_applied"].every((t) => types.includes(t)), types.join(", "));
 }
 
 const server = await startDevServer();

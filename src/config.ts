@@ -16,18 +16,37 @@ const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.stri
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 
-function jsonTokenMap<T extends z.ZodType>(entry: T, variable: string) {
-  return z
-    .string()
-    .transform((raw, ctx) => {
-      try {
-        return JSON.parse(raw) as unknown;
-      } catch {
-        ctx.addIssue({ code: "custom", message: `${variable} is not valid JSON; expected {"<token>": {...}}` });
-        return z.NEVER;
+/**
+ * A JSON map of token -> holder. Problems are reported by entry number, never
+ * by key: the keys are the secrets themselves and must not reach a log or a
+ * response.
+ */
+function jsonTokenMap<T extends z.ZodType>(entry: T) {
+  return z.string().transform((raw, ctx): Record<string, z.output<T>> => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `not valid JSON; expected {"<token>": {...}}` });
+      return z.NEVER;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      ctx.addIssue({ code: "custom", message: `must be a JSON object of {"<token>": {...}}` });
+      return z.NEVER;
+    }
+    const holders: Record<string, z.output<T>> = {};
+    Object.entries(parsed).forEach(([token, value], index) => {
+      const where = `entry ${index + 1}`;
+      if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
+      const holder = entry.safeParse(value);
+      if (!holder.success) {
+        for (const problem of describeIssues(holder.error)) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
+        return;
       }
-    })
-    .pipe(z.record(z.string().min(8, "tokens must be at least 8 characters"), entry));
+      holders[token] = holder.data;
+    });
+    return holders;
+  });
 }
 
 const onOff = z
@@ -48,8 +67,8 @@ const EnvSchema = z.object({
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
   DEMO_TOOLS: onOff.default(false),
-  MCP_TOKENS: jsonTokenMap(McpTokenEntry, "MCP_TOKENS").optional(),
-  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry, "APPROVER_TOKENS").optional(),
+  MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
+  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
   ALLOWED_ORIGINS: z
     .string()
     .transform((raw) => raw.split(",").map((o) => o.trim()).filter((o) => o !== ""))

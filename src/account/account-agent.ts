@@ -1,8 +1,12 @@
 import { Agent } from "agents";
-import { loadConfig, type Config, type Operator } from "../config";
-import { errorBody, statusOf, type AppError } from "../errors";
-import type { AccountToolContext } from "../mcp/account-context";
+import { ProposalDesk } from "../approval/proposal-desk";
+import type { Decision, ProposalView } from "../approval/proposal-schemas";
+import { ProposalStore } from "../approval/proposal-store";
+import { loadConfig, type Approver, type Config, type Operator } from "../config";
+import { errorBody, fail, statusOf, type AppError, type Result } from "../errors";
+import type { AccountOrders, AccountToolContext } from "../mcp/account-context";
 import { serveMcpRequest } from "../mcp/server";
+import type { OrderRecord } from "../order-api/order-records";
 import type { BatchSummary } from "../synth/batch-summary";
 import { orderApiTarget } from "../synth/order-api-target";
 import { SyntheticTraffic } from "../synth/synthetic-traffic";
@@ -20,18 +24,28 @@ function newBatchId(): string {
   return `B-${Date.now().toString(36)}-${[...random].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+const WRONG_ACCOUNT: AppError = { code: "forbidden", message: "this credential belongs to a different account" };
+
 /**
  * One AccountAgent per account (named by the account id). It serves the
- * account's MCP requests and owns its generator state; sends for one account
- * run one batch at a time through `sends`.
+ * account's MCP requests and owns its generator state and proposals. Batches
+ * run one at a time through `sends`; every proposal state transition runs one
+ * at a time through `proposalTransitions`.
  */
 export class AccountAgent extends Agent<Env> {
   private readonly sends = new SerialQueue();
+  private readonly proposalTransitions = new SerialQueue();
   private batchHistoryStore: BatchHistory | undefined;
+  private proposalStore: ProposalStore | undefined;
 
   private get batches(): BatchHistory {
     this.batchHistoryStore ??= new BatchHistory(this.ctx.storage.sql);
     return this.batchHistoryStore;
+  }
+
+  private get proposals(): ProposalStore {
+    this.proposalStore ??= new ProposalStore(this.ctx.storage.sql);
+    return this.proposalStore;
   }
 
   /** Called by the Worker after it authenticated the caller; checks ownership again. */
@@ -40,19 +54,67 @@ export class AccountAgent extends Agent<Env> {
     await this.lifecycle.start();
     const config = loadConfig(this.env);
     if (!config.ok) return jsonError(config.error);
-    if (caller.account !== this.name) {
-      return jsonError({ code: "forbidden", message: "this credential belongs to a different account" });
-    }
-    return serveMcpRequest(request, this.toolContext(config.value, caller));
+    if (caller.account !== this.name) return jsonError(WRONG_ACCOUNT);
+    return serveMcpRequest(request, this.toolContext(config.value, caller, new URL(request.url).origin));
   }
 
-  private toolContext(config: Config, caller: Operator): AccountToolContext {
+  /** The approval app's view of a proposal; the approver's account must be this one. */
+  async reviewProposal(proposalId: string, approver: Approver, baseUrl: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
+    const desk = await this.deskFor(approver, baseUrl);
+    return desk.ok ? desk.value.review(proposalId) : desk;
+  }
+
+  async decideProposal(proposalId: string, decision: Decision, approver: Approver, baseUrl: string): Promise<Result<ProposalView>> {
+    const desk = await this.deskFor(approver, baseUrl);
+    return desk.ok ? desk.value.decide(proposalId, decision, approver) : desk;
+  }
+
+  async pendingProposals(approver: Approver, baseUrl: string): Promise<Result<ProposalView[]>> {
+    const desk = await this.deskFor(approver, baseUrl);
+    return desk.ok ? { ok: true, value: desk.value.pending() } : desk;
+  }
+
+  private async deskFor(approver: Approver, baseUrl: string): Promise<Result<ProposalDesk>> {
+    await this.lifecycle.start();
+    const config = loadConfig(this.env);
+    if (!config.ok) return config;
+    if (approver.account !== this.name) return fail(WRONG_ACCOUNT.code, WRONG_ACCOUNT.message);
+    return { ok: true, value: this.proposalDesk(config.value, baseUrl) };
+  }
+
+  private proposalDesk(config: Config, baseUrl: string): ProposalDesk {
+    return new ProposalDesk({
+      account: this.name,
+      store: this.proposals,
+      orders: this.env.ORDER_API,
+      ttlMinutes: config.proposalTtlMinutes,
+      now: () => new Date(),
+      exclusive: (task) => this.proposalTransitions.run(task),
+      approvalUrl: (proposalId) => `${baseUrl}/approvals/${encodeURIComponent(proposalId)}`,
+    });
+  }
+
+  private accountOrders(operator: string): AccountOrders {
+    const api = this.env.ORDER_API;
+    const account = this.name;
+    return {
+      status: (orderId) => api.orderStatus(account, orderId),
+      details: (orderId) => api.orderDetails(account, orderId),
+      exceptions: () => api.listExceptions(account),
+      auditLog: (orderId) => api.auditLog(account, orderId),
+      simulateFailure: () => api.simulateFailure(account, operator),
+    };
+  }
+
+  private toolContext(config: Config, caller: Operator, baseUrl: string): AccountToolContext {
     return {
       account: this.name,
       operator: caller.operator,
       config,
       synthetic: this.syntheticTraffic(config, caller),
       batchHistory: () => this.batches.recent(),
+      orders: this.accountOrders(caller.operator),
+      proposals: this.proposalDesk(config, baseUrl),
     };
   }
 

@@ -10,7 +10,12 @@ import { bearerToken, lookupToken } from "./tokens";
  */
 export async function publicApiAccount(c: Context<AppEnv>): Promise<Result<string>> {
   const config = c.get("config");
-  const token = bearerToken(c.req.header("authorization"));
+  const authorization = c.req.header("authorization");
+  const token = bearerToken(authorization);
+  // A header that is present but unusable is a failed login, not an anonymous call.
+  if (authorization !== undefined && token === undefined) {
+    return fail("unauthorized", "the Authorization header must be `Bearer <token>`");
+  }
   if (token !== undefined) {
     const holder = await lookupToken(config.mcpTokens, token);
     return holder ? ok(holder.account) : fail("unauthorized", "the bearer token is not valid for this API");

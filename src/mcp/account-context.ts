@@ -1,6 +1,17 @@
 import type { BatchRecord } from "../account/batch-history";
+import type { ProposalDesk } from "../approval/proposal-desk";
 import type { Config } from "../config";
+import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../order-api/operations-views";
 import type { SyntheticTraffic } from "../synth/synthetic-traffic";
+
+/** The account's orders, already scoped: no method takes an account. */
+export interface AccountOrders {
+  status(orderId: string): Promise<OrderStatus | null>;
+  details(orderId: string): Promise<OrderDetails | null>;
+  exceptions(): Promise<ExceptionSummary[]>;
+  auditLog(orderId: string): Promise<AuditLog | null>;
+  simulateFailure(): Promise<SimulatedFailure>;
+}
 
 /**
  * Everything a tool handler may use, resolved before any tool runs: the account
@@ -12,4 +23,6 @@ export interface AccountToolContext {
   readonly config: Config;
   readonly synthetic: SyntheticTraffic;
   readonly batchHistory: () => BatchRecord[];
+  readonly orders: AccountOrders;
+  readonly proposals: ProposalDesk;
 }

@@ -2,13 +2,15 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import type { AccountToolContext } from "./account-context";
+import { orderTools } from "./orders.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools } from "./tool-seam";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
 const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
-Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.`;
+Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
+Order operations: list_order_exceptions, get_order_details, then propose_resolution (or prepare_address_change). A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, call confirm_resolution (or apply_approved_change); calling it again returns the same outcome.`;
 
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
 export function createMcpServer(context: AccountToolContext): McpServer {
@@ -18,6 +20,7 @@ export function createMcpServer(context: AccountToolContext): McpServer {
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
   registerAccountTools(server, context, syntheticTools);
+  registerAccountTools(server, context, orderTools);
   registerAccountResources(server, context, syntheticResources);
   return server;
 }

@@ -12,10 +12,17 @@ export type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceip
 const ORDER_ID_PREFIX_LENGTH = 8;
 const MAX_ID_ATTEMPTS = 16;
 
-/** `manual-0001` becomes `ORD-manual-0`; later collisions get a numeric suffix. */
+/**
+ * `manual-0001` becomes `ORD-manual-0`, the short id users of the seed expect.
+ * When another request of the same account already holds that short id, the
+ * full request_id is used instead (`ORD-manual-0002`), which is unique because
+ * request_id is. Ids are unique per account, so other accounts never influence
+ * which id an order gets.
+ */
 export function candidateOrderId(requestId: string, attempt: number): string {
-  const base = `ORD-${requestId.slice(0, ORDER_ID_PREFIX_LENGTH)}`;
-  return attempt === 0 ? base : `${base}-${attempt + 1}`;
+  if (attempt === 0) return `ORD-${requestId.slice(0, ORDER_ID_PREFIX_LENGTH)}`;
+  if (attempt === 1) return `ORD-${requestId}`;
+  return `ORD-${requestId}-${attempt}`;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -83,7 +90,7 @@ export async function storeIntakeOrder(
       }
       return ok({ kind: "replayed", receipt: receiptOf(previous) });
     }
-    // The order id was taken by another request that shares the prefix: try the next suffix.
+    // Another request of this account holds this id: try the next candidate.
   }
   return fail("conflict", `could not allocate an order id for request_id ${order.request_id}; use a request_id with a more distinctive prefix`);
 }

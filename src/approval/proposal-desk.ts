@@ -1,0 +1,318 @@
+import type { Approver } from "../config";
+import { fail, ok, type AppError, type Result } from "../errors";
+import { normalizeAddress, sameAddress, type AddressInput } from "../order-api/address";
+import type { ApplyCommand, ApplyResult, NewAuditEvent } from "../order-api/operations-store";
+import type { OrderRecord } from "../order-api/order-records";
+import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../order-api/playbook";
+import type { ConfirmResult, Decision, Proposal, ProposalView } from "./proposal-schemas";
+import { ProposalStore } from "./proposal-store";
+
+/** What the desk needs from the order store; in production the ORDER_API binding. */
+export interface OrdersPort {
+  orderRecord(account: string, orderId: string): Promise<OrderRecord | null>;
+  recordEvent(event: NewAuditEvent): Promise<void>;
+  applyProposal(command: ApplyCommand): Promise<ApplyResult>;
+}
+
+export interface ProposalDeskDeps {
+  readonly account: string;
+  readonly store: ProposalStore;
+  readonly orders: OrdersPort;
+  readonly ttlMinutes: number;
+  readonly now: () => Date;
+  /** Serializes every state transition of this account's proposals. */
+  readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
+  readonly approvalUrl: (proposalId: string) => string;
+}
+
+/** Orders past these states can no longer be re-addressed. */
+const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delivered", "cancelled"]);
+
+const ORDER_NOT_FOUND: AppError = { code: "not_found", message: "order not found; list_order_exceptions shows the orders you can act on" };
+const PROPOSAL_NOT_FOUND: AppError = { code: "not_found", message: "proposal not found; proposals are only visible to the account that created them" };
+
+function newProposalId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(15));
+  return `prop_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")}`;
+}
+
+/**
+ * The proposal lifecycle: propose (inert), approve or reject (application
+ * only), confirm (exactly once). Models reach propose, get and confirm through
+ * MCP tools; decide is reachable only from the approval app.
+ */
+export class ProposalDesk {
+  constructor(private readonly deps: ProposalDeskDeps) {}
+
+  view(proposal: Proposal): ProposalView {
+    const { change: _change, ...rest } = proposal;
+    return { ...rest, approval_url: this.deps.approvalUrl(proposal.proposal_id) };
+  }
+
+  async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
+    return this.deps.exclusive(async () => {
+      const order = await this.deps.orders.orderRecord(this.deps.account, orderId);
+      if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+      const plan = planResolution(order);
+      if (!plan) {
+        const state = order.exception ? `its exception is already ${order.exception.state}` : "it has no exception";
+        return fail("conflict", `order ${order.order_id} has no active exception (${state}), so there is nothing to resolve`);
+      }
+      return this.openProposal(order, { kind: "resolution", action: plan.action }, plan, operator);
+    });
+  }
+
+  async prepareAddressChange(orderId: string, input: AddressInput, operator: string): Promise<Result<ProposalView>> {
+    return this.deps.exclusive(async () => {
+      const order = await this.deps.orders.orderRecord(this.deps.account, orderId);
+      if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+      if (ADDRESS_LOCKED_STATUSES.has(order.status)) {
+        return fail("conflict", `order ${order.order_id} is ${order.status}; its shipping address can no longer change`);
+      }
+      const address = normalizeAddress(input);
+      if (!address.ok) return address;
+      if (sameAddress(order.shipping_address, address.value)) {
+        return fail("conflict", `order ${order.order_id} already ships to that address; there is nothing to change`);
+      }
+      const risk: Risk = order.exception?.state === "active" && order.exception.type === "fraud_review" ? "high" : "medium";
+      return this.openProposal(
+        order,
+        { kind: "address_change", action: "change_shipping_address", address: address.value },
+        {
+          risk,
+          rationale: "Ship the order to the corrected address instead of the one on file.",
+          evidence: [`order ${order.order_id} is ${order.status} at version ${order.version}`, `the current address is pinned as the "before" value`],
+        },
+        operator,
+      );
+    });
+  }
+
+  /** Reuses an open proposal for the same change at the same version; otherwise creates one. */
+  private async openProposal(
+    order: OrderRecord,
+    change: OrderChange,
+    plan: { risk: Risk; rationale: string; evidence: string[] },
+    operator: string,
+  ): Promise<Result<ProposalView>> {
+    const now = this.deps.now();
+    const existing = this.deps.store
+      .findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)
+      .map((p) => this.refreshExpiry(p, now))
+      .find((p) => p.status === "pending_approval" || p.status === "approved");
+    if (existing) return ok(this.view(existing));
+
+    const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
+    const proposal: Proposal = {
+      proposal_id: newProposalId(),
+      order_id: order.order_id,
+      kind: change.kind,
+      action: change.action,
+      change,
+      pinned_version: order.version,
+      status: "pending_approval",
+      risk: plan.risk,
+      rationale: plan.rationale,
+      evidence: plan.evidence,
+      expected_changes: diffStates(orderState(order), after),
+      created_by: operator,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.deps.ttlMinutes * 60_000).toISOString(),
+      decided_by: null,
+      decided_at: null,
+      decision_reason: null,
+      outcome: null,
+    };
+    // The audit event first: a proposal never exists without its trail.
+    await this.deps.orders.recordEvent({
+      event_id: `${proposal.proposal_id}:proposed`,
+      account: this.deps.account,
+      order_id: order.order_id,
+      event_type: "proposal_created",
+      actor_kind: "operator",
+      actor: operator,
+      reason: `${proposal.action} proposed (${proposal.risk} risk): ${proposal.rationale}`,
+      proposal_id: proposal.proposal_id,
+      state_before: orderState(order),
+      state_after: null,
+      created_at: proposal.created_at,
+    });
+    this.deps.store.insert(proposal);
+    return ok(this.view(proposal));
+  }
+
+  private refreshExpiry(proposal: Proposal, now: Date): Proposal {
+    if ((proposal.status === "pending_approval" || proposal.status === "approved") && now.getTime() >= Date.parse(proposal.expires_at)) {
+      const expired: Proposal = { ...proposal, status: "expired" };
+      this.deps.store.update(expired);
+      return expired;
+    }
+    return proposal;
+  }
+
+  /** Marks an open proposal stale when its order moved on; returns the order it checked. */
+  private async refreshStaleness(proposal: Proposal): Promise<{ proposal: Proposal; order: OrderRecord | null }> {
+    const order = await this.deps.orders.orderRecord(this.deps.account, proposal.order_id);
+    if ((proposal.status === "pending_approval" || proposal.status === "approved") && (!order || order.version !== proposal.pinned_version)) {
+      const stale: Proposal = { ...proposal, status: "stale" };
+      this.deps.store.update(stale);
+      return { proposal: stale, order };
+    }
+    return { proposal, order };
+  }
+
+  private async current(proposalId: string): Promise<Result<{ proposal: Proposal; order: OrderRecord | null }>> {
+    const stored = this.deps.store.get(proposalId);
+    if (!stored) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+    return ok(await this.refreshStaleness(this.refreshExpiry(stored, this.deps.now())));
+  }
+
+  async getProposal(proposalId: string): Promise<Result<ProposalView>> {
+    return this.deps.exclusive(async () => {
+      const current = await this.current(proposalId);
+      return current.ok ? ok(this.view(current.value.proposal)) : current;
+    });
+  }
+
+  /** For the approval page: the proposal and the order it would change. */
+  async review(proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
+    return this.deps.exclusive(async () => {
+      const current = await this.current(proposalId);
+      return current.ok ? ok({ proposal: this.view(current.value.proposal), order: current.value.order }) : current;
+    });
+  }
+
+  pending(): ProposalView[] {
+    const now = this.deps.now();
+    return this.deps.store
+      .byStatus(["pending_approval", "approved"])
+      .map((p) => this.refreshExpiry(p, now))
+      .filter((p) => p.status === "pending_approval" || p.status === "approved")
+      .map((p) => this.view(p));
+  }
+
+  /** Approve or reject. Reachable only from the approval app, with an approver credential. */
+  async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
+    if (approver.account !== this.deps.account) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+    return this.deps.exclusive(async () => {
+      const current = await this.current(proposalId);
+      if (!current.ok) return current;
+      const proposal = current.value.proposal;
+      const wanted = decision.decision === "approve" ? "approved" : "rejected";
+      if (proposal.status === wanted) return ok(this.view(proposal));
+      if (proposal.status !== "pending_approval") return fail("conflict", this.refusal(proposal, "decided"));
+      const now = this.deps.now().toISOString();
+      await this.deps.orders.recordEvent({
+        event_id: `${proposal.proposal_id}:${wanted}`,
+        account: this.deps.account,
+        order_id: proposal.order_id,
+        event_type: `proposal_${wanted}`,
+        actor_kind: "approver",
+        actor: approver.approver,
+        reason: decision.reason,
+        proposal_id: proposal.proposal_id,
+        state_before: null,
+        state_after: null,
+        created_at: now,
+      });
+      const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
+      this.deps.store.update(decided);
+      return ok(this.view(decided));
+    });
+  }
+
+  private refusal(proposal: Proposal, attempted: "decided" | "applied"): string {
+    const id = proposal.proposal_id;
+    switch (proposal.status) {
+      case "expired":
+        return `proposal ${id} expired at ${proposal.expires_at} without being ${attempted === "decided" ? "approved" : "applied"}; nothing was changed. Ask for a new proposal.`;
+      case "rejected":
+        return `proposal ${id} was rejected by ${proposal.decided_by ?? "an approver"} (${proposal.decision_reason ?? "no reason given"}); it will not be applied. Ask for a new proposal if the situation changed.`;
+      case "stale":
+        return `proposal ${id} is stale: order ${proposal.order_id} changed after version ${proposal.pinned_version}; nothing was changed. Ask for a new proposal.`;
+      case "applied":
+        return `proposal ${id} was already applied at ${proposal.outcome?.applied_at ?? "an earlier time"}`;
+      case "approved":
+        return `proposal ${id} was already approved by ${proposal.decided_by ?? "an approver"}`;
+      case "pending_approval":
+        return `proposal ${id} is waiting for approval`;
+    }
+  }
+
+  private confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string): ConfirmResult {
+    return {
+      status,
+      proposal_id: proposal.proposal_id,
+      order_id: proposal.order_id,
+      action: proposal.action,
+      message,
+      approval_url: this.deps.approvalUrl(proposal.proposal_id),
+      expires_at: proposal.expires_at,
+      outcome: proposal.outcome,
+    };
+  }
+
+  /**
+   * Applies an approved proposal. The first call writes; every later call
+   * answers the stored outcome. Unapproved proposals answer approval_required
+   * and change nothing.
+   */
+  async confirm(proposalId: string, operator: string): Promise<Result<ConfirmResult>> {
+    return this.deps.exclusive(async () => {
+      const stored = this.deps.store.get(proposalId);
+      if (!stored) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+      if (stored.status === "applied") return ok(this.appliedResult(stored));
+      const current = await this.current(proposalId);
+      if (!current.ok) return current;
+      const proposal = current.value.proposal;
+      switch (proposal.status) {
+        case "pending_approval":
+          return ok(
+            this.confirmResult(
+              proposal,
+              "approval_required",
+              `a human approver must approve this proposal at ${this.deps.approvalUrl(proposal.proposal_id)} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`,
+            ),
+          );
+        case "stale":
+          return ok(this.confirmResult(proposal, "stale", this.refusal(proposal, "applied")));
+        case "expired":
+        case "rejected":
+          return fail("conflict", this.refusal(proposal, "applied"));
+        case "applied":
+          return ok(this.appliedResult(proposal));
+        case "approved":
+          break;
+      }
+      const result = await this.deps.orders.applyProposal({
+        proposal_id: proposal.proposal_id,
+        account: this.deps.account,
+        order_id: proposal.order_id,
+        pinned_version: proposal.pinned_version,
+        change: proposal.change,
+        confirmed_by: operator,
+        approved_by: proposal.decided_by ?? "unknown approver",
+        approval_reason: proposal.decision_reason ?? "",
+      });
+      switch (result.kind) {
+        case "applied":
+        case "already_applied": {
+          const applied: Proposal = { ...proposal, status: "applied", outcome: result.outcome };
+          this.deps.store.update(applied);
+          return ok(this.appliedResult(applied));
+        }
+        case "stale": {
+          const stale: Proposal = { ...proposal, status: "stale" };
+          this.deps.store.update(stale);
+          return ok(this.confirmResult(stale, "stale", this.refusal(stale, "applied")));
+        }
+        case "not_found":
+          return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+      }
+    });
+  }
+
+  private appliedResult(proposal: Proposal): ConfirmResult {
+    return this.confirmResult(proposal, "applied", `${proposal.action} was applied to ${proposal.order_id}`);
+  }
+}

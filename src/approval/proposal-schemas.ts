@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { ApplyOutcomeSchema } from "../order-api/operations-store";
+import { ChangeActionSchema, FieldChangeSchema, OrderChangeSchema, RiskSchema } from "../order-api/playbook";
+
+/** Proposal states. Only an approver moves pending_approval to approved or rejected. */
+export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale"]);
+export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
+
+/** A proposal as stored in the account's AccountAgent. */
+export const ProposalSchema = z.object({
+  proposal_id: z.string(),
+  order_id: z.string(),
+  kind: z.enum(["resolution", "address_change"]),
+  action: ChangeActionSchema,
+  change: OrderChangeSchema,
+  pinned_version: z.number().int(),
+  status: ProposalStatusSchema,
+  risk: RiskSchema,
+  rationale: z.string(),
+  evidence: z.array(z.string()),
+  expected_changes: z.array(FieldChangeSchema),
+  created_by: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+  outcome: ApplyOutcomeSchema.nullable(),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+/** What tools and the approval API show of a proposal. */
+export const ProposalViewSchema = z.object({
+  proposal_id: z.string(),
+  order_id: z.string(),
+  kind: z.enum(["resolution", "address_change"]),
+  action: ChangeActionSchema.describe("Chosen by the server's allowlisted playbook, never by the caller"),
+  status: ProposalStatusSchema,
+  risk: RiskSchema,
+  rationale: z.string(),
+  evidence: z.array(z.string()),
+  expected_changes: z.array(FieldChangeSchema).describe("Each field the change will touch, before and after"),
+  pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
+  approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
+  created_by: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+  outcome: ApplyOutcomeSchema.nullable().describe("Set once the change has been applied"),
+});
+export type ProposalView = z.infer<typeof ProposalViewSchema>;
+
+/** What confirm_resolution and apply_approved_change answer. */
+export const ConfirmResultSchema = z.object({
+  status: z.enum(["approval_required", "applied", "stale"]),
+  proposal_id: z.string(),
+  order_id: z.string(),
+  action: ChangeActionSchema,
+  message: z.string(),
+  approval_url: z.string(),
+  expires_at: z.string(),
+  outcome: ApplyOutcomeSchema.nullable().describe("What was applied; identical on every later call"),
+});
+export type ConfirmResult = z.infer<typeof ConfirmResultSchema>;
+
+export const DecisionSchema = z.object({
+  decision: z.enum(["approve", "reject"]),
+  reason: z.string().trim().min(3, "give a reason of at least 3 characters").max(500),
+});
+export type Decision = z.infer<typeof DecisionSchema>;

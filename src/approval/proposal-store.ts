@@ -1,0 +1,74 @@
+import { ProposalSchema, type Proposal, type ProposalStatus } from "./proposal-schemas";
+
+/**
+ * Proposals in the AccountAgent's own SQLite. One row per proposal, the whole
+ * proposal as validated JSON beside the columns the lookups need.
+ */
+export class ProposalStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS proposals (
+      proposal_id TEXT PRIMARY KEY,
+      order_id TEXT NOT NULL,
+      change_key TEXT NOT NULL,
+      pinned_version INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      body TEXT NOT NULL
+    )`);
+    sql.exec("CREATE INDEX IF NOT EXISTS proposals_by_change ON proposals (order_id, change_key, pinned_version)");
+  }
+
+  static changeKey(proposal: Pick<Proposal, "change">): string {
+    return JSON.stringify(proposal.change);
+  }
+
+  insert(proposal: Proposal): void {
+    this.sql.exec(
+      "INSERT INTO proposals (proposal_id, order_id, change_key, pinned_version, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      proposal.proposal_id,
+      proposal.order_id,
+      ProposalStore.changeKey(proposal),
+      proposal.pinned_version,
+      proposal.status,
+      proposal.created_at,
+      JSON.stringify(ProposalSchema.parse(proposal)),
+    );
+  }
+
+  update(proposal: Proposal): void {
+    this.sql.exec(
+      "UPDATE proposals SET status = ?, body = ? WHERE proposal_id = ?",
+      proposal.status,
+      JSON.stringify(ProposalSchema.parse(proposal)),
+      proposal.proposal_id,
+    );
+  }
+
+  get(proposalId: string): Proposal | undefined {
+    const row = this.sql.exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId).toArray()[0];
+    return row ? ProposalSchema.parse(JSON.parse(row.body)) : undefined;
+  }
+
+  /** Open proposals for exactly this change at exactly this order version. */
+  findOpen(orderId: string, changeKey: string, version: number): Proposal[] {
+    const open: ProposalStatus[] = ["pending_approval", "approved"];
+    return this.sql
+      .exec<{ body: string }>(
+        "SELECT body FROM proposals WHERE order_id = ? AND change_key = ? AND pinned_version = ? AND status IN (?, ?) ORDER BY created_at",
+        orderId,
+        changeKey,
+        version,
+        ...open,
+      )
+      .toArray()
+      .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
+  }
+
+  byStatus(statuses: readonly ProposalStatus[]): Proposal[] {
+    if (statuses.length === 0) return [];
+    return this.sql
+      .exec<{ body: string }>(`SELECT body FROM proposals WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at DESC`, ...statuses)
+      .toArray()
+      .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
+  }
+}

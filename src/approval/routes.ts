@@ -1,0 +1,208 @@
+import { Hono, type Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { bearerToken, lookupToken } from "../auth/tokens";
+import type { Approver, Config } from "../config";
+import { statusOf, type AppError, type Result } from "../errors";
+import type { AppEnv } from "../http/app-env";
+import { requireConfig } from "../http/config-middleware";
+import { readJsonBody } from "../http/json-body";
+import { errorResponse, methodNotAllowed } from "../http/respond";
+import { messagePage, queuePage, reviewPage, signInPage } from "./page";
+import { DecisionSchema } from "./proposal-schemas";
+import { csrfMatches, openSession, readSession, SESSION_COOKIE, SESSION_MINUTES, type ApproverSession } from "./session";
+
+/**
+ * Approval belongs to the application. A human approver decides here, in the
+ * browser (/approvals) or from a script (/api/approvals), with an approver
+ * token. MCP tokens are refused on both, and no MCP tool reaches this code.
+ */
+const NO_APPROVERS: AppError = {
+  code: "not_configured",
+  message: 'no approver tokens are configured; set APPROVER_TOKENS with `wrangler secret put APPROVER_TOKENS` (value {"<token>":{"account":"acme","approver":"Avery"}})',
+};
+
+async function approverFor(config: Config, token: string): Promise<Result<Approver>> {
+  const approver = await lookupToken(config.approverTokens, token);
+  if (approver) return { ok: true, value: approver };
+  const isMcpToken = (await lookupToken(config.mcpTokens, token)) !== undefined;
+  return {
+    ok: false,
+    error: {
+      code: "unauthorized",
+      message: isMcpToken ? "MCP tokens cannot approve proposals; sign in with an approver token" : "that is not a valid approver token",
+    },
+  };
+}
+
+function agentFor(c: Context<AppEnv>, approver: Approver) {
+  return c.env.ACCOUNT_AGENT.getByName(approver.account);
+}
+
+function baseUrl(c: Context<AppEnv>): string {
+  return new URL(c.req.url).origin;
+}
+
+// ---------------------------------------------------------------- browser app
+
+const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+};
+
+function page(c: Context<AppEnv>, html: string, status: 200 | 400 | 401 | 403 | 404 | 409 | 410 | 422 | 503 = 200): Response {
+  return c.html(html, status, PAGE_HEADERS);
+}
+
+function pageStatus(error: AppError): 400 | 401 | 403 | 404 | 409 | 410 | 422 | 503 {
+  const status = statusOf(error);
+  return status === 400 || status === 401 || status === 403 || status === 404 || status === 409 || status === 410 || status === 422 || status === 503 ? status : 400;
+}
+
+/** Only same-site form posts count; a cross-site page cannot drive an approver's browser. */
+function isSameOriginPost(c: Context<AppEnv>): boolean {
+  const origin = c.req.header("origin");
+  if (origin !== undefined) return origin === baseUrl(c);
+  const site = c.req.header("sec-fetch-site");
+  return site === undefined || site === "same-origin" || site === "none";
+}
+
+/** Redirect targets after sign-in stay inside the approval app. */
+function safeNext(next: unknown): string {
+  return typeof next === "string" && /^\/approvals(\/[A-Za-z0-9_\-%]*)?$/.test(next) ? next : "/approvals";
+}
+
+async function currentSession(c: Context<AppEnv>): Promise<ApproverSession | undefined> {
+  return readSession(c.get("config"), getCookie(c, SESSION_COOKIE), new Date());
+}
+
+function formString(form: Record<string, string | File | (string | File)[]>, key: string): string | undefined {
+  const value = form[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+export const approvalPages = new Hono<AppEnv>();
+approvalPages.use("*", requireConfig);
+approvalPages.use("*", async (c, next) => {
+  if (c.get("config").approverTokens.size === 0) return page(c, messagePage("Approvals are not configured", NO_APPROVERS.message), 503);
+  await next();
+});
+
+approvalPages.get("/", async (c) => {
+  const session = await currentSession(c);
+  if (!session) return page(c, signInPage({ next: "/approvals" }));
+  const pending = await agentFor(c, session.approver).pendingProposals(session.approver, baseUrl(c));
+  if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), pageStatus(pending.error));
+  return page(c, queuePage({ proposals: pending.value, approver: session.approver.approver, csrfToken: session.csrfToken }));
+});
+
+approvalPages.get("/sign-in", (c) => page(c, signInPage({ next: safeNext(c.req.query("next")) })));
+
+approvalPages.post("/sign-in", async (c) => {
+  if (!isSameOriginPost(c)) return page(c, messagePage("Refused", "sign-in must come from this site"), 403);
+  const form = await c.req.parseBody();
+  const next = safeNext(formString(form, "next"));
+  const token = formString(form, "token")?.trim() ?? "";
+  const config = c.get("config");
+  const approver = token === "" ? undefined : await approverFor(config, token);
+  if (!approver?.ok) {
+    const message = approver ? approver.error.message : "enter your approver token";
+    return page(c, signInPage({ next, error: message }), 401);
+  }
+  const { cookieValue } = await openSession(config, approver.value, new Date());
+  setCookie(c, SESSION_COOKIE, cookieValue, {
+    path: "/approvals",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: SESSION_MINUTES * 60,
+  });
+  return c.redirect(next, 303);
+});
+
+approvalPages.post("/sign-out", async (c) => {
+  const session = await currentSession(c);
+  const form = await c.req.parseBody();
+  if (session && isSameOriginPost(c) && csrfMatches(session, formString(form, "csrf"))) {
+    deleteCookie(c, SESSION_COOKIE, { path: "/approvals" });
+  }
+  return c.redirect("/approvals", 303);
+});
+
+approvalPages.get("/:id", async (c) => {
+  const proposalId = c.req.param("id");
+  const session = await currentSession(c);
+  if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}` }));
+  const review = await agentFor(c, session.approver).reviewProposal(proposalId, session.approver, baseUrl(c));
+  const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
+  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), pageStatus(review.error));
+  const decided = c.req.query("decided");
+  const notice = decided === "approve" || decided === "reject" ? `Recorded: ${decided === "approve" ? "approved" : "rejected"}.` : undefined;
+  return page(c, reviewPage({ ...review.value, ...who, ...(notice ? { notice } : {}) }));
+});
+
+approvalPages.post("/:id/decision", async (c) => {
+  const proposalId = c.req.param("id");
+  const session = await currentSession(c);
+  if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}`, error: "your session ended; sign in again" }), 401);
+  const form = await c.req.parseBody();
+  if (!isSameOriginPost(c) || !csrfMatches(session, formString(form, "csrf"))) {
+    return page(c, messagePage("Refused", "this form did not come from the approval page; reload it and try again"), 403);
+  }
+  const agent = agentFor(c, session.approver);
+  const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
+  const decision = DecisionSchema.safeParse({ decision: formString(form, "decision"), reason: formString(form, "reason") ?? "" });
+  const outcome = decision.success
+    ? await agent.decideProposal(proposalId, decision.data, session.approver, baseUrl(c))
+    : ({ ok: false, error: { code: "validation_failed", message: decision.error.issues.map((i) => i.message).join("; ") } } as const);
+  if (outcome.ok) return c.redirect(`/approvals/${encodeURIComponent(proposalId)}?decided=${decision.data?.decision ?? ""}`, 303);
+  const review = await agent.reviewProposal(proposalId, session.approver, baseUrl(c));
+  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), pageStatus(review.error));
+  return page(c, reviewPage({ ...review.value, ...who, error: outcome.error.message }), pageStatus(outcome.error));
+});
+
+// ----------------------------------------------------------- scripted API
+
+const WWW_AUTHENTICATE = 'Bearer realm="order-ops-edge approvals"';
+
+async function apiApprover(c: Context<AppEnv>): Promise<Result<Approver>> {
+  const config = c.get("config");
+  if (config.approverTokens.size === 0) return { ok: false, error: NO_APPROVERS };
+  const token = bearerToken(c.req.header("authorization"));
+  if (token === undefined) return { ok: false, error: { code: "unauthorized", message: "send Authorization: Bearer <approver token>" } };
+  return approverFor(config, token);
+}
+
+function apiError(c: Context<AppEnv>, error: AppError): Response {
+  return errorResponse(c, error, error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : undefined);
+}
+
+export const approvalApi = new Hono<AppEnv>();
+approvalApi.use("*", requireConfig);
+
+approvalApi.get("/", async (c) => {
+  const approver = await apiApprover(c);
+  if (!approver.ok) return apiError(c, approver.error);
+  const pending = await agentFor(c, approver.value).pendingProposals(approver.value, baseUrl(c));
+  return pending.ok ? c.json({ proposals: pending.value }) : apiError(c, pending.error);
+});
+approvalApi.all("/", methodNotAllowed(["GET"]));
+
+approvalApi.get("/:id", async (c) => {
+  const approver = await apiApprover(c);
+  if (!approver.ok) return apiError(c, approver.error);
+  const review = await agentFor(c, approver.value).reviewProposal(c.req.param("id"), approver.value, baseUrl(c));
+  return review.ok ? c.json({ proposal: review.value.proposal }) : apiError(c, review.error);
+});
+
+approvalApi.post("/:id", async (c) => {
+  const approver = await apiApprover(c);
+  if (!approver.ok) return apiError(c, approver.error);
+  const decision = await readJsonBody(c.req.raw, DecisionSchema, 16 * 1024);
+  if (!decision.ok) return apiError(c, decision.error);
+  const decided = await agentFor(c, approver.value).decideProposal(c.req.param("id"), decision.value, approver.value, baseUrl(c));
+  return decided.ok ? c.json({ proposal: decided.value }) : apiError(c, decided.error);
+});
+approvalApi.all("/:id", methodNotAllowed(["GET", "POST"]));

@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { fail, ok, type Result } from "../errors";
+import { AddressInputSchema } from "../order-api/address";
+import { AuditLogSchema, ExceptionListSchema, OrderDetailsSchema, OrderStatusSchema, SimulatedFailureSchema } from "../order-api/operations-views";
+import { ConfirmResultSchema, ProposalViewSchema } from "../approval/proposal-schemas";
+import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
+import { defineTool, type AccountTool } from "./tool-seam";
+
+/** One message for "unknown" and "someone else's": the caller cannot tell them apart. */
+export const ORDER_NOT_FOUND_MESSAGE = "order not found; list_order_exceptions shows the orders you can act on";
+
+function found<T>(value: T | null): Result<T> {
+  return value === null ? fail("not_found", ORDER_NOT_FOUND_MESSAGE) : ok(value);
+}
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const getOrderStatus = defineTool({
+  name: "get_order_status",
+  title: "Get an order's status",
+  description:
+    "Returns only the status and version of one order of your account, never customer data. An unknown order id and an order of another account both answer the same 'order not found' error.",
+  input: z.object({ order_id: OrderIdParam }),
+  output: OrderStatusSchema,
+  annotations: READ,
+  handler: async ({ order_id }, context) => found(await context.orders.status(order_id)),
+});
+
+const listOrderExceptions = defineTool({
+  name: "list_order_exceptions",
+  title: "List stuck orders",
+  description:
+    "Lists your account's orders with an active exception (declined payment, fulfillment hold, fraud review, carrier timeout, duplicate), most urgent first: by priority (P1 first), then oldest first. Each entry has the customer, exception type, priority, assigned team, age in minutes, whether the response SLA is breached, order value and a one-line summary. Start here, then use get_order_details.",
+  input: EmptyInput,
+  output: ExceptionListSchema,
+  annotations: READ,
+  handler: async (_args, context) => {
+    const exceptions = await context.orders.exceptions();
+    return ok({ count: exceptions.length, exceptions });
+  },
+});
+
+const getOrderDetails = defineTool({
+  name: "get_order_details",
+  title: "Explain an order's evidence",
+  description:
+    "Returns the evidence for one order of your account: customer, lines, shipping address, payment attempts, inventory allocations, fulfillment state, duplicate signals, the exception and the timeline. Use it to explain why an order is stuck before proposing anything.",
+  input: z.object({ order_id: OrderIdParam }),
+  output: OrderDetailsSchema,
+  annotations: READ,
+  handler: async ({ order_id }, context) => found(await context.orders.details(order_id)),
+});
+
+const getOrderAuditLog = defineTool({
+  name: "get_order_audit_log",
+  title: "Read an order's audit log",
+  description:
+    "Returns every recorded event on one order of your account, oldest first: who (operator or approver), when, why, and the order state before and after each change.",
+  input: z.object({ order_id: OrderIdParam }),
+  output: AuditLogSchema,
+  annotations: READ,
+  handler: async ({ order_id }, context) => found(await context.orders.auditLog(order_id)),
+});
+
+const proposeResolution = defineTool({
+  name: "propose_resolution",
+  title: "Propose a fix for a stuck order",
+  description:
+    "Creates an inert proposal to resolve an order's active exception. The server picks the action from an allowlisted playbook (duplicate: cancel_duplicate_order; declined payment with stock held: release_inventory_hold_and_cancel_order; missing SKU: notify_customer_backorder; carrier timeout: retry_fulfillment; anything else, including fraud: escalate_to_human); you cannot choose it. Proposing changes nothing on the order. A human must approve the proposal at its approval_url before confirm_resolution can apply it; asking again for the same order returns the same open proposal.",
+  input: z.object({ order_id: OrderIdParam }),
+  output: ProposalViewSchema,
+  annotations: READ,
+  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id, context.operator),
+});
+
+const prepareAddressChange = defineTool({
+  name: "prepare_address_change",
+  title: "Prepare a shipping address change",
+  description:
+    "Validates and normalizes a new shipping address for an order of your account and creates an inert proposal that pins the normalized address and the order's current version. Orders that are shipped, partially shipped, delivered or cancelled are refused. Nothing changes until a human approves the proposal at its approval_url and apply_approved_change is called.",
+  input: z.object({ order_id: OrderIdParam, address: AddressInputSchema.describe("The new shipping address") }),
+  output: ProposalViewSchema,
+  annotations: READ,
+  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address, context.operator),
+});
+
+const getProposal = defineTool({
+  name: "get_proposal",
+  title: "Check a proposal",
+  description:
+    "Returns a proposal's status (pending_approval, approved, rejected, applied, expired or stale), its approval link, expiry, and its outcome once applied. Use it to see whether a human has approved yet.",
+  input: z.object({ proposal_id: ProposalIdParam }),
+  output: ProposalViewSchema,
+  annotations: READ,
+  handler: async ({ proposal_id }, context) => context.proposals.getProposal(proposal_id),
+});
+
+const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+const APPLY_DESCRIPTION =
+  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
+
+const confirmResolution = defineTool({
+  name: "confirm_resolution",
+  title: "Confirm an approved resolution",
+  description: `Use after propose_resolution. ${APPLY_DESCRIPTION}`,
+  input: z.object({ proposal_id: ProposalIdParam }),
+  output: ConfirmResultSchema,
+  annotations: APPLY,
+  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id, context.operator),
+});
+
+const applyApprovedChange = defineTool({
+  name: "apply_approved_change",
+  title: "Apply an approved address change",
+  description: `Use after prepare_address_change. ${APPLY_DESCRIPTION}`,
+  input: z.object({ proposal_id: ProposalIdParam }),
+  output: ConfirmResultSchema,
+  annotations: APPLY,
+  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id, context.operator),
+});
+
+const simulateNewFailure = defineTool({
+  name: "simulate_new_failure",
+  title: "Simulate a new stuck order (demo)",
+  description:
+    "Demo helper: creates one new synthetic order with an active exception in your account, numbered with the next public order number, so the list_order_exceptions workflow has something fresh to work on.",
+  input: EmptyInput,
+  output: SimulatedFailureSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  enabled: (context) => context.config.demoTools,
+  handler: async (_args, context) => ok(await context.orders.simulateFailure()),
+});
+
+export const orderTools: readonly AccountTool[] = [
+  getOrderStatus,
+  listOrderExceptions,
+  getOrderDetails,
+  getOrderAuditLog,
+  proposeResolution,
+  prepareAddressChange,
+  getProposal,
+  confirmResolution,
+  applyApprovedChange,
+  simulateNewFailure,
+];

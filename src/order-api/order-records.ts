@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { AddressSchema, EvidenceSchema, type Address, type Evidence } from "./evidence";
+import { OrderLineSchema, type OrderLine } from "./schemas";
+
+/** An order as the operations side sees it: the D1 row with its JSON columns parsed. */
+export interface OrderException {
+  readonly type: string;
+  readonly state: "active" | "resolved" | "escalated";
+  readonly priority: string;
+  readonly team: string;
+  readonly opened_at: string;
+  readonly sla_minutes: number;
+  readonly summary: string;
+}
+
+export interface OrderRecord {
+  readonly order_id: string;
+  readonly account: string;
+  readonly source: "intake" | "operations";
+  readonly customer_id: string;
+  readonly channel: string;
+  readonly currency: string;
+  readonly total_cents: number;
+  readonly status: string;
+  readonly version: number;
+  readonly lines: readonly OrderLine[];
+  readonly shipping_address: Address | null;
+  readonly evidence: Evidence | null;
+  readonly exception: OrderException | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface OrderRow {
+  order_id: string;
+  account: string;
+  source: "intake" | "operations";
+  customer_id: string;
+  channel: string;
+  currency: string;
+  total_cents: number;
+  status: string;
+  version: number;
+  lines: string;
+  shipping_address: string | null;
+  evidence: string | null;
+  exception_type: string | null;
+  exception_state: "active" | "resolved" | "escalated" | null;
+  exception_priority: string | null;
+  exception_team: string | null;
+  exception_opened_at: string | null;
+  exception_sla_minutes: number | null;
+  exception_summary: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
+  shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
+  exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at`;
+
+export function recordFromRow(row: OrderRow): OrderRecord {
+  const exception: OrderException | null =
+    row.exception_type && row.exception_state
+      ? {
+          type: row.exception_type,
+          state: row.exception_state,
+          priority: row.exception_priority ?? "P4",
+          team: row.exception_team ?? "unassigned",
+          opened_at: row.exception_opened_at ?? row.created_at,
+          sla_minutes: row.exception_sla_minutes ?? 0,
+          summary: row.exception_summary ?? "",
+        }
+      : null;
+  return {
+    order_id: row.order_id,
+    account: row.account,
+    source: row.source,
+    customer_id: row.customer_id,
+    channel: row.channel,
+    currency: row.currency,
+    total_cents: row.total_cents,
+    status: row.status,
+    version: row.version,
+    lines: z.array(OrderLineSchema).parse(JSON.parse(row.lines)),
+    shipping_address: row.shipping_address ? AddressSchema.parse(JSON.parse(row.shipping_address)) : null,
+    evidence: row.evidence ? EvidenceSchema.parse(JSON.parse(row.evidence)) : null,
+    exception,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Another account's order reads exactly like a missing one: undefined. */
+export async function readOrderRecord(db: D1Database, account: string, orderId: string): Promise<OrderRecord | undefined> {
+  const row = await db
+    .prepare(`SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = ? AND account = ?`)
+    .bind(orderId, account)
+    .first<OrderRow>();
+  return row ? recordFromRow(row) : undefined;
+}

@@ -1,0 +1,230 @@
+import { z } from "zod";
+import { AddressSchema, type Address, type Evidence } from "./evidence";
+import type { OrderRecord } from "./order-records";
+
+/**
+ * The allowlisted resolution playbook. The server, not the caller, picks the
+ * action from the order's active exception; each action has a fixed effect on
+ * the order, computed here as a pure function so a proposal can show exactly
+ * what an apply will write.
+ */
+export const ResolutionActionSchema = z.enum([
+  "cancel_duplicate_order",
+  "release_inventory_hold_and_cancel_order",
+  "notify_customer_backorder",
+  "retry_fulfillment",
+  "escalate_to_human",
+]);
+export type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
+
+export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
+export type ChangeAction = z.infer<typeof ChangeActionSchema>;
+
+export const RiskSchema = z.enum(["low", "medium", "high"]);
+export type Risk = z.infer<typeof RiskSchema>;
+
+export const OrderChangeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("resolution"), action: ResolutionActionSchema }),
+  z.object({ kind: z.literal("address_change"), action: z.literal("change_shipping_address"), address: AddressSchema }),
+]);
+export type OrderChange = z.infer<typeof OrderChangeSchema>;
+
+interface PlaybookEntry {
+  readonly action: ResolutionAction;
+  readonly risk: Risk;
+  readonly rationale: string;
+}
+
+const PLAYBOOK: Record<string, PlaybookEntry> = {
+  duplicate_order: {
+    action: "cancel_duplicate_order",
+    risk: "high",
+    rationale: "The order duplicates an earlier one; cancelling the later copy refunds the customer's double charge and frees its stock.",
+  },
+  payment_declined_inventory_held: {
+    action: "release_inventory_hold_and_cancel_order",
+    risk: "high",
+    rationale: "Payment was declined, but stock is still held for the order; releasing the hold and cancelling returns the units to sale.",
+  },
+  fulfillment_hold_missing_sku: {
+    action: "notify_customer_backorder",
+    risk: "medium",
+    rationale: "A SKU on the order has no stock anywhere; telling the customer it is backordered sets expectations while it is restocked.",
+  },
+  fulfillment_incomplete_carrier_timeout: {
+    action: "retry_fulfillment",
+    risk: "medium",
+    rationale: "Part of the order never left because the carrier's label request timed out; resubmitting the remaining shipment completes it.",
+  },
+};
+
+const ESCALATION: PlaybookEntry = {
+  action: "escalate_to_human",
+  risk: "low",
+  rationale: "No automatic action is allowlisted for this exception; a human specialist has to decide.",
+};
+
+export const HUMAN_ESCALATION_TEAM = "Escalations (human review)";
+
+export interface ResolutionPlan extends PlaybookEntry {
+  readonly evidence: string[];
+}
+
+function describeEvidence(order: OrderRecord): string[] {
+  const evidence = order.evidence;
+  const facts: string[] = [];
+  if (order.exception) facts.push(`${order.exception.type} (${order.exception.priority}, ${order.exception.team}): ${order.exception.summary}`);
+  if (!evidence) return facts;
+  const declines = evidence.payment.attempts.filter((a) => a.outcome === "declined");
+  if (declines.length > 0) facts.push(`payment declined ${declines.length} time(s): ${declines.map((d) => d.decline_code ?? "unknown").join(", ")}`);
+  for (const allocation of evidence.inventory.allocations) {
+    if (allocation.state !== "allocated" && allocation.state !== "shipped") {
+      facts.push(`${allocation.sku} x${allocation.quantity} is ${allocation.state} in ${allocation.warehouse}`);
+    }
+  }
+  if (evidence.duplicate) facts.push(`duplicate of ${evidence.duplicate.of_order_id}: ${evidence.duplicate.signals.join("; ")}`);
+  facts.push(`fulfillment ${evidence.fulfillment.state}: ${evidence.fulfillment.last_event}`);
+  return facts;
+}
+
+/** The playbook's choice for an order with an active exception; the caller cannot pick another. */
+export function planResolution(order: OrderRecord): ResolutionPlan | undefined {
+  if (!order.exception || order.exception.state !== "active") return undefined;
+  const entry = PLAYBOOK[order.exception.type] ?? ESCALATION;
+  return { ...entry, evidence: describeEvidence(order) };
+}
+
+/** What an order looks like for the audit log and the approval page: the fields a change can touch. */
+export const OrderStateSchema = z.object({
+  status: z.string(),
+  version: z.number().int(),
+  exception: z.object({ type: z.string(), state: z.string(), team: z.string() }).nullable(),
+  payment: z.string().nullable(),
+  inventory: z.array(z.string()),
+  fulfillment: z.string().nullable(),
+  shipping_address: AddressSchema.nullable(),
+});
+export type OrderState = z.infer<typeof OrderStateSchema>;
+
+export function orderState(order: OrderRecord): OrderState {
+  return {
+    status: order.status,
+    version: order.version,
+    exception: order.exception ? { type: order.exception.type, state: order.exception.state, team: order.exception.team } : null,
+    payment: order.evidence?.payment.state ?? null,
+    inventory: (order.evidence?.inventory.allocations ?? []).map((a) => `${a.sku} x${a.quantity} ${a.state} (${a.warehouse})`),
+    fulfillment: order.evidence ? `${order.evidence.fulfillment.state}: ${order.evidence.fulfillment.last_event}` : null,
+    shipping_address: order.shipping_address,
+  };
+}
+
+export function formatAddress(address: Address | null): string {
+  if (!address) return "(none)";
+  return [address.recipient, address.line1, address.line2, `${address.city}, ${address.region} ${address.postal_code}`, address.country]
+    .filter((part) => part !== null && part !== "")
+    .join(", ");
+}
+
+export const FieldChangeSchema = z.object({ field: z.string(), before: z.string(), after: z.string() });
+export type FieldChange = z.infer<typeof FieldChangeSchema>;
+
+/** The human-readable difference between two states: one row per field that changes. */
+export function diffStates(before: OrderState, after: OrderState): FieldChange[] {
+  const rows: FieldChange[] = [];
+  const add = (field: string, a: string, b: string) => {
+    if (a !== b) rows.push({ field, before: a, after: b });
+  };
+  add("status", before.status, after.status);
+  add("exception", before.exception ? `${before.exception.type} ${before.exception.state} (${before.exception.team})` : "none", after.exception ? `${after.exception.type} ${after.exception.state} (${after.exception.team})` : "none");
+  add("payment", before.payment ?? "none", after.payment ?? "none");
+  add("inventory", before.inventory.join("; ") || "none", after.inventory.join("; ") || "none");
+  add("fulfillment", before.fulfillment ?? "none", after.fulfillment ?? "none");
+  add("shipping_address", formatAddress(before.shipping_address), formatAddress(after.shipping_address));
+  return rows;
+}
+
+function withTimeline(evidence: Evidence, at: string, event: string, detail: string): Evidence {
+  return { ...evidence, timeline: [...evidence.timeline, { at, event, detail }] };
+}
+
+function releaseHeld(evidence: Evidence): Evidence["inventory"] {
+  return {
+    allocations: evidence.inventory.allocations.map((a) =>
+      a.state === "held" || a.state === "allocated" || a.state === "missing" ? { ...a, state: "released" as const } : a,
+    ),
+  };
+}
+
+function resolved(order: OrderRecord, state: "resolved" | "escalated", team?: string): OrderRecord["exception"] {
+  return order.exception ? { ...order.exception, state, team: team ?? order.exception.team } : null;
+}
+
+/**
+ * The order after a change. Pure: the proposal shows this result before
+ * approval, and the apply writes the same result if the order's version has
+ * not moved in between. The version bump itself happens in SQL.
+ */
+export function applyChange(order: OrderRecord, change: OrderChange, at: string): OrderRecord {
+  const evidence = order.evidence;
+  switch (change.action) {
+    case "change_shipping_address":
+      return {
+        ...order,
+        shipping_address: change.address,
+        evidence: evidence ? withTimeline(evidence, at, "address_changed", `shipping address changed to ${formatAddress(change.address)}`) : evidence,
+      };
+    case "cancel_duplicate_order": {
+      if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
+      const captured = evidence.payment.state === "captured";
+      const payment: Evidence["payment"] = captured
+        ? {
+            state: "refunded",
+            attempts: [
+              ...evidence.payment.attempts,
+              { attempt_id: `${order.order_id}-refund`, at, amount_cents: order.total_cents, method: evidence.payment.attempts.at(-1)?.method ?? "original method", outcome: "refunded", decline_code: null },
+            ],
+          }
+        : { ...evidence.payment, state: evidence.payment.state === "authorized" ? "voided" : evidence.payment.state };
+      const next: Evidence = {
+        ...evidence,
+        payment,
+        inventory: releaseHeld(evidence),
+        fulfillment: { ...evidence.fulfillment, state: "cancelled", last_event: `cancelled as a duplicate of ${evidence.duplicate?.of_order_id ?? "an earlier order"}` },
+      };
+      return { ...order, status: "cancelled", evidence: withTimeline(next, at, "duplicate_cancelled", "cancelled the duplicate and returned the customer's money"), exception: resolved(order, "resolved") };
+    }
+    case "release_inventory_hold_and_cancel_order": {
+      if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
+      const next: Evidence = {
+        ...evidence,
+        inventory: releaseHeld(evidence),
+        fulfillment: { ...evidence.fulfillment, state: "cancelled", last_event: "cancelled after payment was declined; held stock released" },
+      };
+      return { ...order, status: "cancelled", evidence: withTimeline(next, at, "inventory_released", "released held stock and cancelled the unpaid order"), exception: resolved(order, "resolved") };
+    }
+    case "notify_customer_backorder": {
+      if (!evidence) return { ...order, status: "backordered", exception: resolved(order, "resolved") };
+      const missing = evidence.inventory.allocations.filter((a) => a.state === "missing").map((a) => a.sku);
+      const next: Evidence = {
+        ...evidence,
+        inventory: { allocations: evidence.inventory.allocations.map((a) => (a.state === "missing" ? { ...a, state: "backordered" as const } : a)) },
+        fulfillment: { ...evidence.fulfillment, state: "backordered", last_event: `customer notified that ${missing.join(", ") || "an item"} is backordered` },
+      };
+      return { ...order, status: "backordered", evidence: withTimeline(next, at, "customer_notified", `backorder notice sent to the customer for ${missing.join(", ") || "the missing item"}`), exception: resolved(order, "resolved") };
+    }
+    case "retry_fulfillment": {
+      if (!evidence) return { ...order, status: "processing", exception: resolved(order, "resolved") };
+      const next: Evidence = {
+        ...evidence,
+        fulfillment: { ...evidence.fulfillment, state: "retry_submitted", last_event: "label request for the remaining shipment resubmitted to the carrier" },
+      };
+      return { ...order, status: "processing", evidence: withTimeline(next, at, "fulfillment_retried", "resubmitted the remaining shipment"), exception: resolved(order, "resolved") };
+    }
+    case "escalate_to_human":
+      return {
+        ...order,
+        evidence: evidence ? withTimeline(evidence, at, "escalated_to_human", `handed to ${HUMAN_ESCALATION_TEAM}`) : evidence,
+        exception: resolved(order, "escalated", HUMAN_ESCALATION_TEAM),
+      };
+  }
+}
