@@ -31,8 +31,13 @@ th{width:22%;font-weight:600}.before{color:#8a1c17}.after{color:#1d5f2c}
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}textarea,input[type=password]{width:100%;font:inherit;padding:10px;border:1px solid #b9c0c8;border-radius:8px}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:12px}button{font:inherit;font-weight:600;padding:12px 18px;border-radius:8px;border:0;cursor:pointer;flex:1 1 140px}
 .approve{background:#1d7a35;color:#fff}.reject{background:#b42318;color:#fff}.plain{background:#e8ebef;color:#1b1f24;flex:0 0 auto}
+tr:first-child th,tr:first-child td{border-top:0}.card>p:first-child{margin-top:0}.card>p:last-child{margin-bottom:0}
 .notice{border-left:4px solid #1d7a35}.error{border-left:4px solid #b42318}ul{padding-left:1.2rem;margin:.25rem 0}a{color:#0b5cad}
 `;
+
+function dollars(cents: number, currency = "USD"): string {
+  return `$${(cents / 100).toFixed(2)} ${currency}`;
+}
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -40,7 +45,7 @@ function layout(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} · Order Ops Edge</title>
 <style>${STYLE}</style>
 </head>
@@ -80,11 +85,11 @@ export function messagePage(title: string, message: string, session?: { approver
 function orderCard(order: OrderRecord | null): string {
   if (!order) return `<div class="card error">The order no longer exists in this account.</div>`;
   const customer = referenceData.customers.get(order.customer_id);
-  const lines = order.lines.map((l) => `<li>${escapeHtml(l.sku)} × ${escapeHtml(l.quantity)} at ${escapeHtml(l.unit_price_cents)}¢</li>`).join("");
+  const lines = order.lines.map((l) => `<li>${escapeHtml(l.sku)} × ${escapeHtml(l.quantity)} at ${escapeHtml(dollars(l.unit_price_cents, order.currency))}</li>`).join("");
   return `<div class="card"><table>
 <tr><th>Order</th><td>${escapeHtml(order.order_id)} · ${escapeHtml(order.status)} · version ${escapeHtml(order.version)}</td></tr>
 <tr><th>Customer</th><td>${escapeHtml(customer?.name ?? order.customer_id)} (${escapeHtml(order.customer_id)})</td></tr>
-<tr><th>Total</th><td>${escapeHtml(order.total_cents)}¢ ${escapeHtml(order.currency)}</td></tr>
+<tr><th>Total</th><td>${escapeHtml(dollars(order.total_cents, order.currency))}</td></tr>
 <tr><th>Lines</th><td><ul>${lines}</ul></td></tr>
 <tr><th>Ships to</th><td>${escapeHtml(formatAddress(order.shipping_address))}</td></tr>
 ${order.exception ? `<tr><th>Exception</th><td>${escapeHtml(order.exception.type)} (${escapeHtml(order.exception.priority)}, ${escapeHtml(order.exception.state)}): ${escapeHtml(order.exception.summary)}</td></tr>` : ""}

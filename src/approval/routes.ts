@@ -47,7 +47,8 @@ function baseUrl(c: Context<AppEnv>): string {
 const PAGE_HEADERS: Record<string, string> = {
   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
+  "Referrer-Policy": "same-origin",
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
 };
