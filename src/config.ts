@@ -22,7 +22,7 @@ const PRODUCTION_MIN_TOKEN_LENGTH = 32;
  * response.
  */
 function jsonTokenMap<T extends z.ZodType>(entry: T) {
-  return z.string().transform((raw, ctx): Record<string, z.output<T>> => {
+  return z.string().transform((raw, ctx): Map<string, z.output<T>> => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -34,16 +34,17 @@ function jsonTokenMap<T extends z.ZodType>(entry: T) {
       ctx.addIssue({ code: "custom", message: `must be a JSON object of {"<token>": {...}}` });
       return z.NEVER;
     }
-    const holders: Record<string, z.output<T>> = {};
+    // A Map, not an object: a token such as "__proto__" must survive as a key.
+    const holders = new Map<string, z.output<T>>();
     Object.entries(parsed).forEach(([token, value], index) => {
       const where = `entry ${index + 1}`;
       if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
       const holder = entry.safeParse(value);
       if (!holder.success) {
-        for (const problem of describeIssues(holder.error)) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
+        for (const problem of describeIssues(holder.error, "")) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
         return;
       }
-      holders[token] = holder.data;
+      holders.set(token, holder.data);
     });
     return holders;
   });
@@ -127,8 +128,8 @@ export function parseConfig(env: object): Result<Config> {
     return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
   }
   const vars = parsed.data;
-  const mcpTokens = new Map(Object.entries(vars.MCP_TOKENS ?? {}));
-  const approverTokens = new Map(Object.entries(vars.APPROVER_TOKENS ?? {}));
+  const mcpTokens = vars.MCP_TOKENS ?? new Map<string, Operator>();
+  const approverTokens = vars.APPROVER_TOKENS ?? new Map<string, Approver>();
   const problems: string[] = [];
   for (const token of mcpTokens.keys()) {
     if (approverTokens.has(token)) problems.push("a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token");

@@ -10,10 +10,9 @@ import { bearerToken, lookupToken } from "./tokens";
  */
 export async function publicApiAccount(c: Context<AppEnv>): Promise<Result<string>> {
   const config = c.get("config");
-  const authorization = c.req.header("authorization");
-  const token = bearerToken(authorization);
-  // A header that is present but unusable is a failed login, not an anonymous call.
-  if (authorization !== undefined && token === undefined) {
+  const token = bearerToken(c.req.header("authorization"));
+  // A header that is present but unusable (even empty) is a failed login, not an anonymous call.
+  if (c.req.raw.headers.has("authorization") && token === undefined) {
     return fail("unauthorized", "the Authorization header must be `Bearer <token>`");
   }
   if (token !== undefined) {

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { fail, ok, type Result } from "../errors";
 import { describeIssues } from "../zod-issues";
 
-async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {
+/** The body as text, refusing (413) more than `maxBytes` whatever Content-Length claims. */
+export async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {
   const tooLarge = () => fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) return tooLarge();

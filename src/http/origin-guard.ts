@@ -22,7 +22,8 @@ export function isAllowedOrigin(origin: string, config: Config): boolean {
   }
 }
 
-const ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+// Stateless server: POST is the only method /mcp serves.
+const ALLOWED_METHODS = "POST, OPTIONS";
 const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id";
 const EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
 

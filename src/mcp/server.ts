@@ -1,6 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { statusOf } from "../errors";
+import { readLimitedText } from "../http/json-body";
 import type { AccountToolContext } from "./account-context";
 import { orderTools } from "./orders.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
@@ -27,6 +29,9 @@ export function createMcpServer(context: AccountToolContext): McpServer {
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
+/** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
+export const MAX_MCP_BODY_BYTES = 1024 * 1024;
+
 function asksForProgress(message: unknown): boolean {
   const messages = Array.isArray(message) ? message : [message];
   return messages.some((m) => {
@@ -44,7 +49,11 @@ export async function serveMcpRequest(request: Request, context: AccountToolCont
   const accept = request.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
-  const bodyText = await request.text();
+  const body = await readLimitedText(request, MAX_MCP_BODY_BYTES);
+  if (!body.ok) {
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: body.error.message } }, { status: statusOf(body.error) });
+  }
+  const bodyText = body.value;
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(bodyText);

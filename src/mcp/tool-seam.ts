@@ -65,7 +65,8 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        // Unknown arguments are refused, so a model learns that e.g. a `url` it added was not used.
+        inputSchema: tool.input.strict(),
         outputSchema: tool.output,
         annotations: { title: tool.title, ...tool.annotations },
       },

@@ -384,18 +384,34 @@ function simulatedOrder(account: string, number: number, now: Date): OrderRecord
   };
 }
 
+const MAX_NUMBER_ALLOCATIONS = 20;
+
+/**
+ * The next public order number whose id is free in this account. Intake
+ * orders can hold numeric ids too (request_id "1027" becomes ORD-1027), so a
+ * number already taken there is skipped rather than collided with.
+ */
+async function allocateFreeOrderNumber(db: D1Database, account: string): Promise<number> {
+  for (let attempt = 0; attempt < MAX_NUMBER_ALLOCATIONS; attempt++) {
+    const allocated = await db
+      .prepare("UPDATE order_number_sequence SET next_value = next_value + 1 WHERE name = ? RETURNING next_value - 1 AS number")
+      .bind(ORDER_NUMBER_SEQUENCE)
+      .first<{ number: number }>();
+    if (!allocated) throw new Error("order_number_sequence is missing; the seed data was not loaded");
+    const taken = await db.prepare("SELECT 1 AS present FROM orders WHERE account = ? AND order_id = ?").bind(account, `ORD-${allocated.number}`).first();
+    if (!taken) return allocated.number;
+  }
+  throw new Error(`no free public order number after ${MAX_NUMBER_ALLOCATIONS} allocations`);
+}
+
 /**
  * Demo helper: one new order with an active exception. The public number comes
  * from one atomic UPDATE ... RETURNING, so concurrent calls never share one;
  * the order and its audit event are written together.
  */
 export async function simulateFailure(db: D1Database, account: string, actor: string, now: Date): Promise<SimulatedFailure> {
-  const allocated = await db
-    .prepare("UPDATE order_number_sequence SET next_value = next_value + 1 WHERE name = ? RETURNING next_value - 1 AS number")
-    .bind(ORDER_NUMBER_SEQUENCE)
-    .first<{ number: number }>();
-  if (!allocated) throw new Error("order_number_sequence is missing; the seed data was not loaded");
-  const order = simulatedOrder(account, allocated.number, now);
+  const number = await allocateFreeOrderNumber(db, account);
+  const order = simulatedOrder(account, number, now);
   const exception = order.exception;
   if (!exception) throw new Error("simulated order has no exception");
   await db.batch([

@@ -1,27 +1,55 @@
 /**
- * A small deterministic PRNG (mulberry32). Generated orders must be
- * byte-identical for the same seed on every runtime, which rules out
- * Math.random and anything seeded from the clock.
+ * A small deterministic PRNG. Generated orders must be byte-identical for the
+ * same seed on every runtime, which rules out Math.random and anything seeded
+ * from the clock. sfc32 keeps 128 bits of state, filled from the seed through
+ * splitmix32, so distinct seeds start independent streams: no seed replays a
+ * shifted copy of another seed's orders (and their request ids).
  */
 export const MAX_SEED = 0xffff_ffff;
 
+function splitmix32(state: number): () => number {
+  let s = state >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
 export class Prng {
-  private state: number;
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
 
   constructor(seed: number) {
     if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
       throw new RangeError(`seed must be an integer in 0..${MAX_SEED}, got ${seed}`);
     }
-    this.state = seed >>> 0;
+    const fill = splitmix32(seed);
+    this.a = fill();
+    this.b = fill();
+    this.c = fill();
+    this.d = fill();
+    // Warm up so the first outputs do not mirror the seeding sequence.
+    for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  private nextUint32(): number {
+    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
+    this.d = (this.d + 1) >>> 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) >>> 0;
+    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
+    this.c = (this.c + t) >>> 0;
+    return t;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.nextUint32() / 4294967296;
   }
 
   /** Uniform integer in [min, max], both inclusive. */

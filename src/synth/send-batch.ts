@@ -1,4 +1,4 @@
-import { ok, type AppError, type Result } from "../errors";
+import type { AppError, Result } from "../errors";
 import type { OrderRequest } from "../order-api/schemas";
 import { MAX_SAMPLE_FAILURES } from "./batch-summary";
 import type { PostedOrder } from "./order-api-target";
@@ -38,7 +38,13 @@ type Slot = { kind: "accepted"; status: number; total: number } | { kind: "rejec
  * target becomes unreachable the batch stops and says how far it got; since
  * request_id is idempotent, replaying the same seed finishes it safely.
  */
-export async function sendBatch(options: SendBatchOptions): Promise<Result<BatchTally>> {
+export interface BatchOutcome {
+  /** What was sent, tallied in batch order; partial when `failure` is set. */
+  readonly tally: BatchTally;
+  readonly failure: AppError | undefined;
+}
+
+export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome> {
   const { orders, post, concurrency, onProgress } = options;
   const slots: (Slot | undefined)[] = new Array(orders.length);
   let nextIndex = 0;
@@ -67,16 +73,6 @@ export async function sendBatch(options: SendBatchOptions): Promise<Result<Batch
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, orders.length)) }, worker));
 
-  if (failure) {
-    return {
-      ok: false,
-      error: {
-        code: failure.code,
-        message: `${failure.message}; ${sent} of ${orders.length} orders were sent before the failure, and sending the same seed again finishes the batch without duplicates`,
-      },
-    };
-  }
-
   // Tally in batch order, not completion order, so the same seed gives the same summary.
   const tally: BatchTally = { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] };
   for (const slot of slots) {
@@ -91,5 +87,12 @@ export async function sendBatch(options: SendBatchOptions): Promise<Result<Batch
       if (tally.sample_failures.length < MAX_SAMPLE_FAILURES) tally.sample_failures.push(slot.reason);
     }
   }
-  return ok(tally);
+  if (!failure) return { tally, failure: undefined };
+  return {
+    tally,
+    failure: {
+      code: failure.code,
+      message: `${failure.message}; ${sent} of ${orders.length} orders were sent before the failure, and sending the same seed again finishes the batch without duplicates`,
+    },
+  };
 }

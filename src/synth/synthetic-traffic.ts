@@ -50,6 +50,7 @@ export interface SyntheticTrafficDeps {
 
 /** Checks a requested count against MAX_BATCH with the messages users already know. */
 export function checkCount(count: number, maxBatch: number): Result<number> {
+  if (!Number.isInteger(count)) return fail("bad_request", `count must be a whole number, got ${count}`);
   if (count < 1) return fail("bad_request", `count must be at least 1, got ${count}`);
   if (count > maxBatch) {
     return fail(
@@ -115,17 +116,18 @@ export class SyntheticTraffic {
       return health;
     }
     const orders = generateOrders(request.mode, seed, count, this.reference);
-    const tally = await sendBatch({
+    const { tally, failure } = await sendBatch({
       orders,
       post: (order) => this.deps.target.postOrder(order),
       concurrency: this.deps.concurrency,
       ...(onProgress ? { onProgress } : {}),
     });
-    if (!tally.ok) {
-      this.deps.recorder.failed(empty, startedAt, tally.error.message);
-      return tally;
+    const summary: BatchSummary = { ...empty, ...tally };
+    if (failure) {
+      // The history keeps what did get through, so the partial batch is visible.
+      this.deps.recorder.failed(summary, startedAt, failure.message);
+      return { ok: false, error: failure };
     }
-    const summary: BatchSummary = { ...empty, ...tally.value };
     this.deps.recorder.completed(summary, startedAt);
     return ok(summary);
   }
