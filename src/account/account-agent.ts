@@ -129,7 +129,7 @@ export class AccountAgent extends Agent<Env> {
         error,
       });
     return new SyntheticTraffic({
-      target: orderApiTarget(this.env.ORDER_API, this.name, TARGET_TIMEOUT_MS),
+      target: orderApiTarget(this.env.ORDER_API, this.name, TARGET_TIMEOUT_MS, `${caller.operator} via send_orders`),
       maxBatch: config.maxBatch,
       concurrency: config.sendConcurrency,
       newBatchId,

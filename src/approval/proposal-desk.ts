@@ -1,7 +1,8 @@
 import type { Approver } from "../config";
 import { fail, ok, type AppError, type Result } from "../errors";
 import { normalizeAddress, sameAddress, type AddressInput } from "../order-api/address";
-import type { ApplyCommand, ApplyResult, NewAuditEvent } from "../order-api/operations-store";
+import type { NewAuditEvent } from "../order-api/audit-trail";
+import type { ApplyCommand, ApplyResult } from "../order-api/operations-store";
 import type { OrderRecord } from "../order-api/order-records";
 import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../order-api/playbook";
 import type { ConfirmResult, Decision, Proposal, ProposalView } from "./proposal-schemas";

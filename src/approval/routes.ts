@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { bearerToken, lookupToken } from "../auth/tokens";
 import type { Approver, Config } from "../config";
@@ -53,13 +54,8 @@ const PAGE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
 };
 
-function page(c: Context<AppEnv>, html: string, status: 200 | 400 | 401 | 403 | 404 | 409 | 410 | 422 | 503 = 200): Response {
+function page(c: Context<AppEnv>, html: string, status: ContentfulStatusCode = 200): Response {
   return c.html(html, status, PAGE_HEADERS);
-}
-
-function pageStatus(error: AppError): 400 | 401 | 403 | 404 | 409 | 410 | 422 | 503 {
-  const status = statusOf(error);
-  return status === 400 || status === 401 || status === 403 || status === 404 || status === 409 || status === 410 || status === 422 || status === 503 ? status : 400;
 }
 
 /** Only same-site form posts count; a cross-site page cannot drive an approver's browser. */
@@ -95,7 +91,7 @@ approvalPages.get("/", async (c) => {
   const session = await currentSession(c);
   if (!session) return page(c, signInPage({ next: "/approvals" }));
   const pending = await agentFor(c, session.approver).pendingProposals(session.approver, baseUrl(c));
-  if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), pageStatus(pending.error));
+  if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), statusOf(pending.error));
   return page(c, queuePage({ proposals: pending.value, approver: session.approver.approver, csrfToken: session.csrfToken }));
 });
 
@@ -138,7 +134,7 @@ approvalPages.get("/:id", async (c) => {
   if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}` }));
   const review = await agentFor(c, session.approver).reviewProposal(proposalId, session.approver, baseUrl(c));
   const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
-  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), pageStatus(review.error));
+  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
   const decided = c.req.query("decided");
   const notice = decided === "approve" || decided === "reject" ? `Recorded: ${decided === "approve" ? "approved" : "rejected"}.` : undefined;
   return page(c, reviewPage({ ...review.value, ...who, ...(notice ? { notice } : {}) }));
@@ -155,13 +151,17 @@ approvalPages.post("/:id/decision", async (c) => {
   const agent = agentFor(c, session.approver);
   const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
   const decision = DecisionSchema.safeParse({ decision: formString(form, "decision"), reason: formString(form, "reason") ?? "" });
-  const outcome = decision.success
-    ? await agent.decideProposal(proposalId, decision.data, session.approver, baseUrl(c))
-    : ({ ok: false, error: { code: "validation_failed", message: decision.error.issues.map((i) => i.message).join("; ") } } as const);
-  if (outcome.ok) return c.redirect(`/approvals/${encodeURIComponent(proposalId)}?decided=${decision.data?.decision ?? ""}`, 303);
+  let problem: AppError;
+  if (decision.success) {
+    const outcome = await agent.decideProposal(proposalId, decision.data, session.approver, baseUrl(c));
+    if (outcome.ok) return c.redirect(`/approvals/${encodeURIComponent(proposalId)}?decided=${decision.data.decision}`, 303);
+    problem = outcome.error;
+  } else {
+    problem = { code: "validation_failed", message: decision.error.issues.map((i) => i.message).join("; ") };
+  }
   const review = await agent.reviewProposal(proposalId, session.approver, baseUrl(c));
-  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), pageStatus(review.error));
-  return page(c, reviewPage({ ...review.value, ...who, error: outcome.error.message }), pageStatus(outcome.error));
+  if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
+  return page(c, reviewPage({ ...review.value, ...who, error: problem.message }), statusOf(problem));
 });
 
 // ----------------------------------------------------------- scripted API

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { fail, ok, type Result } from "../errors";
 import type { AppEnv } from "../http/app-env";
+import type { IntakeCaller } from "../order-api/intake-store";
 import { bearerToken, lookupToken } from "./tokens";
 
 /**
@@ -8,7 +9,7 @@ import { bearerToken, lookupToken } from "./tokens";
  * configured PUBLIC_INTAKE_ACCOUNT (local dev does), that account for
  * unauthenticated callers. Approver tokens never work here.
  */
-export async function publicApiAccount(c: Context<AppEnv>): Promise<Result<string>> {
+export async function publicApiCaller(c: Context<AppEnv>): Promise<Result<IntakeCaller>> {
   const config = c.get("config");
   const token = bearerToken(c.req.header("authorization"));
   // A header that is present but unusable (even empty) is a failed login, not an anonymous call.
@@ -17,8 +18,8 @@ export async function publicApiAccount(c: Context<AppEnv>): Promise<Result<strin
   }
   if (token !== undefined) {
     const holder = await lookupToken(config.mcpTokens, token);
-    return holder ? ok(holder.account) : fail("unauthorized", "the bearer token is not valid for this API");
+    return holder ? ok({ account: holder.account, actor: holder.operator }) : fail("unauthorized", "the bearer token is not valid for this API");
   }
-  if (config.publicIntakeAccount) return ok(config.publicIntakeAccount);
+  if (config.publicIntakeAccount) return ok({ account: config.publicIntakeAccount, actor: "unauthenticated intake caller" });
   return fail("unauthorized", "send Authorization: Bearer <token> with an MCP token of your account");
 }

@@ -5,18 +5,9 @@ import { fail, ok } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { installErrorHandlers } from "../http/error-handlers";
-import { ACCOUNT_HEADER } from "./entrypoint-contract";
-import {
-  applyProposalChange,
-  listActiveExceptions,
-  readAuditLog,
-  readOrderDetails,
-  recordAuditEvent,
-  simulateFailure,
-  type ApplyCommand,
-  type ApplyResult,
-  type NewAuditEvent,
-} from "./operations-store";
+import { ACCOUNT_HEADER, ACTOR_HEADER } from "./entrypoint-contract";
+import { readAuditLog, recordAuditEvent, type NewAuditEvent } from "./audit-trail";
+import { applyProposalChange, listActiveExceptions, readOrderDetails, simulateFailure, type ApplyCommand, type ApplyResult } from "./operations-store";
 import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./operations-views";
 import { readOrderRecord, type OrderRecord } from "./order-records";
 import { orderApiRoutes } from "./routes";
@@ -28,7 +19,14 @@ internalApp.route(
   "/api",
   orderApiRoutes(async (c) => {
     const account = AccountIdSchema.safeParse(c.req.header(ACCOUNT_HEADER));
-    return account.success ? ok(account.data) : fail("bad_request", `internal callers must send a valid ${ACCOUNT_HEADER} header`);
+    if (!account.success) return fail("bad_request", `internal callers must send a valid ${ACCOUNT_HEADER} header`);
+    let actor = "ORDER_API caller";
+    try {
+      actor = decodeURIComponent(c.req.header(ACTOR_HEADER) ?? "").trim().slice(0, 120) || actor;
+    } catch {
+      // A malformed actor header only loses the name, never the request.
+    }
+    return ok({ account: account.data, actor });
   }),
 );
 installErrorHandlers(internalApp);

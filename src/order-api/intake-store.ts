@@ -1,4 +1,7 @@
 import { fail, ok, type Result } from "../errors";
+import { insertAuditEvent, type NewAuditEvent } from "./audit-trail";
+import type { OrderRecord } from "./order-records";
+import { orderState } from "./playbook";
 import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "./schemas";
 import { z } from "zod";
 
@@ -43,17 +46,57 @@ function receiptOf(row: StoredIntakeRow): OrderReceipt {
   return { order_id: row.order_id, customer_id: row.customer_id, lines: lines.length, total_cents: row.total_cents };
 }
 
+/** Who placed an intake order, for its audit event. */
+export interface IntakeCaller {
+  readonly account: string;
+  readonly actor: string;
+}
+
+function receivedEvent(caller: IntakeCaller, orderId: string, order: OrderRequest, createdAt: string): NewAuditEvent {
+  const record: OrderRecord = {
+    order_id: orderId,
+    account: caller.account,
+    source: "intake",
+    customer_id: order.customer_id,
+    channel: order.channel,
+    currency: order.currency,
+    total_cents: order.total_cents,
+    status: "accepted",
+    version: 1,
+    lines: order.lines,
+    shipping_address: null,
+    evidence: null,
+    exception: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+  return {
+    event_id: `${orderId}:received`,
+    account: caller.account,
+    order_id: orderId,
+    event_type: "order_received",
+    actor_kind: "operator",
+    actor: caller.actor,
+    reason: `accepted by POST /api/orders with request_id ${order.request_id}`,
+    proposal_id: null,
+    state_before: null,
+    state_after: orderState(record),
+    created_at: createdAt,
+  };
+}
+
 export async function storeIntakeOrder(
   db: D1Database,
-  account: string,
+  caller: IntakeCaller,
   order: OrderRequest,
   now: Date = new Date(),
 ): Promise<Result<IntakeOutcome>> {
+  const { account } = caller;
   const requestHash = await sha256Hex(JSON.stringify(order));
   const createdAt = now.toISOString();
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const orderId = candidateOrderId(order.request_id, attempt);
-    const inserted = await db
+    const insertOrder = db
       .prepare(
         `INSERT INTO orders (order_id, account, source, request_id, request_hash, customer_id, channel, currency,
                              total_cents, status, version, lines, created_at, updated_at)
@@ -72,9 +115,16 @@ export async function storeIntakeOrder(
         JSON.stringify(order.lines),
         createdAt,
         createdAt,
-      )
-      .run();
-    if (inserted.meta.changes === 1) {
+      );
+    // The order and its audit event land together; the event only if this request now owns the id.
+    const [inserted] = await db.batch([
+      insertOrder,
+      insertAuditEvent(db, receivedEvent(caller, orderId, order, createdAt), {
+        sql: "EXISTS (SELECT 1 FROM orders WHERE account = ? AND order_id = ? AND request_id = ?)",
+        params: [account, orderId, order.request_id],
+      }),
+    ]);
+    if (inserted?.meta.changes === 1) {
       return ok({ kind: "created", receipt: { order_id: orderId, customer_id: order.customer_id, lines: order.lines.length, total_cents: order.total_cents } });
     }
     const previous = await db

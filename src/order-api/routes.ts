@@ -4,15 +4,15 @@ import type { AppEnv } from "../http/app-env";
 import { readJsonBody } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { referenceData } from "../reference/reference-data";
-import { findOrderView, storeIntakeOrder } from "./intake-store";
+import { findOrderView, storeIntakeOrder, type IntakeCaller } from "./intake-store";
 import { OrderRequestSchema, type Health } from "./schemas";
 import { ensureSeedLoaded } from "./seed-loader";
 import { findOrderProblems } from "./validate-order";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
-/** Decides which account a request acts for; public and internal callers differ. */
-export type AccountResolver = (c: Context<AppEnv>) => Promise<Result<string>>;
+/** Decides which account a request acts for, and who is acting; public and internal callers differ. */
+export type CallerResolver = (c: Context<AppEnv>) => Promise<Result<IntakeCaller>>;
 
 export function healthReport(): Health {
   return { status: "ok", skus: referenceData.skus.size, customers: referenceData.customers.size };
@@ -22,7 +22,7 @@ export function healthReport(): Health {
  * The order intake API. The same routes serve the public /api mount and the
  * ORDER_API entrypoint; only the account resolver differs.
  */
-export function orderApiRoutes(resolveAccount: AccountResolver): Hono<AppEnv> {
+export function orderApiRoutes(resolveCaller: CallerResolver): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
 
   api.use("*", async (c, next) => {
@@ -34,25 +34,25 @@ export function orderApiRoutes(resolveAccount: AccountResolver): Hono<AppEnv> {
   api.all("/health", methodNotAllowed(["GET"]));
 
   api.post("/orders", async (c) => {
-    const account = await resolveAccount(c);
-    if (!account.ok) return errorResponse(c, account.error);
+    const caller = await resolveCaller(c);
+    if (!caller.ok) return errorResponse(c, caller.error);
     const order = await readJsonBody(c.req.raw, OrderRequestSchema, MAX_ORDER_BODY_BYTES);
     if (!order.ok) return errorResponse(c, order.error);
     const problems = findOrderProblems(order.value, referenceData);
     if (problems.length > 0) {
       return errorResponse(c, { code: "validation_failed", message: `order rejected: ${problems.length} problem(s)`, errors: problems });
     }
-    const stored = await storeIntakeOrder(c.env.DB, account.value, order.value);
+    const stored = await storeIntakeOrder(c.env.DB, caller.value, order.value);
     if (!stored.ok) return errorResponse(c, stored.error);
     return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
   });
   api.all("/orders", methodNotAllowed(["POST"]));
 
   api.get("/orders/:id", async (c) => {
-    const account = await resolveAccount(c);
-    if (!account.ok) return errorResponse(c, account.error);
+    const caller = await resolveCaller(c);
+    if (!caller.ok) return errorResponse(c, caller.error);
     const orderId = c.req.param("id");
-    const view = await findOrderView(c.env.DB, account.value, orderId);
+    const view = await findOrderView(c.env.DB, caller.value.account, orderId);
     if (!view) return errorResponse(c, { code: "not_found", message: `order ${orderId} not found` });
     return c.json(view);
   });

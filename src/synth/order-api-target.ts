@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../errors";
 import { HealthSchema, type Health, type OrderRequest } from "../order-api/schemas";
-import { ACCOUNT_HEADER } from "../order-api/entrypoint-contract";
+import { ACCOUNT_HEADER, ACTOR_HEADER } from "../order-api/entrypoint-contract";
 
 /**
  * The only way synthetic traffic leaves the AccountAgent: the ORDER_API service
@@ -29,11 +29,13 @@ export function unreachable(problem: string): { ok: false; error: { code: "upstr
   return { ok: false, error: { code: "upstream_unreachable", message: `cannot reach the order API at ${TARGET_NAME}: ${problem}` } };
 }
 
-export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number): OrderApiTarget {
+export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
   async function call(path: string, init: RequestInit): Promise<Result<Response>> {
     try {
       const headers = new Headers(init.headers);
       headers.set(ACCOUNT_HEADER, account);
+      // Percent-encoded: operator names may hold characters a header value cannot.
+      if (actor !== undefined) headers.set(ACTOR_HEADER, encodeURIComponent(actor));
       return ok(await binding.fetch(`${BINDING_BASE_URL}${path}`, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
       return unreachable(describeFailure(error));

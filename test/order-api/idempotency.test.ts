@@ -176,7 +176,7 @@ describe("storeIntakeOrder when every candidate id is taken", () => {
       ),
     );
     const order = OrderRequestSchema.parse(validOrder(requestId));
-    expect(await storeIntakeOrder(env.DB, account, order)).toEqual({
+    expect(await storeIntakeOrder(env.DB, { account, actor: "test" }, order)).toEqual({
       ok: false,
       error: {
         code: "conflict",
@@ -185,7 +185,7 @@ describe("storeIntakeOrder when every candidate id is taken", () => {
     });
     expect(await countOrdersFor(account, requestId)).toBe(0);
     // Another account is not affected: the same request there gets the short id.
-    const elsewhere = await storeIntakeOrder(env.DB, "globex", order);
+    const elsewhere = await storeIntakeOrder(env.DB, { account: "globex", actor: "test" }, order);
     expect(elsewhere.ok && elsewhere.value).toEqual({ kind: "created", receipt: { order_id: taken[0], customer_id: "CUST-0005", lines: 1, total_cents: 3700 } });
   });
 });

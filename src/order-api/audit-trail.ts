@@ -1,0 +1,92 @@
+import { AuditEventSchema, type AuditEvent, type AuditLog } from "./operations-views";
+import type { OrderState } from "./playbook";
+
+/**
+ * The append-only audit trail. Events are only ever inserted (triggers in
+ * migrations/0002 refuse UPDATE and DELETE), and each has a deterministic id
+ * per state change, so a retried write cannot record one change twice.
+ */
+export interface NewAuditEvent {
+  readonly event_id: string;
+  readonly account: string;
+  readonly order_id: string;
+  readonly event_type: string;
+  readonly actor_kind: "operator" | "approver" | "system";
+  readonly actor: string;
+  readonly reason: string;
+  readonly proposal_id: string | null;
+  readonly state_before: OrderState | null;
+  readonly state_after: OrderState | null;
+  readonly created_at: string;
+}
+
+/**
+ * The insert for one event. Without a guard it is idempotent (OR IGNORE);
+ * with one, it is written only when the guard holds, inside the same batch as
+ * the change it records.
+ */
+export function insertAuditEvent(db: D1Database, event: NewAuditEvent, guard?: { sql: string; params: unknown[] }): D1PreparedStatement {
+  const values = [
+    event.event_id,
+    event.account,
+    event.order_id,
+    event.event_type,
+    event.actor_kind,
+    event.actor,
+    event.reason,
+    event.proposal_id,
+    event.state_before ? JSON.stringify(event.state_before) : null,
+    event.state_after ? JSON.stringify(event.state_after) : null,
+    event.created_at,
+  ];
+  const columns = "event_id, account, order_id, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after, created_at";
+  if (!guard) {
+    return db.prepare(`INSERT OR IGNORE INTO audit_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).bind(...values);
+  }
+  return db
+    .prepare(`INSERT OR IGNORE INTO audit_events (${columns}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${guard.sql}`)
+    .bind(...values, ...guard.params);
+}
+
+/** Idempotent by event_id: recording the same lifecycle event twice keeps one row. */
+export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Promise<void> {
+  await insertAuditEvent(db, event).run();
+}
+
+interface AuditRow {
+  event_id: string;
+  created_at: string;
+  event_type: string;
+  actor_kind: string;
+  actor: string;
+  reason: string;
+  proposal_id: string | null;
+  state_before: string | null;
+  state_after: string | null;
+}
+
+export async function readAuditLog(db: D1Database, account: string, orderId: string): Promise<AuditLog | undefined> {
+  const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();
+  if (!exists) return undefined;
+  const { results } = await db
+    .prepare(
+      `SELECT event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
+       FROM audit_events WHERE account = ? AND order_id = ? ORDER BY created_at, rowid`,
+    )
+    .bind(account, orderId)
+    .all<AuditRow>();
+  const events: AuditEvent[] = results.map((row) =>
+    AuditEventSchema.parse({
+      event_id: row.event_id,
+      at: row.created_at,
+      event_type: row.event_type,
+      actor_kind: row.actor_kind,
+      actor: row.actor,
+      reason: row.reason,
+      proposal_id: row.proposal_id,
+      state_before: row.state_before ? JSON.parse(row.state_before) : null,
+      state_after: row.state_after ? JSON.parse(row.state_after) : null,
+    }),
+  );
+  return { order_id: orderId, events };
+}
