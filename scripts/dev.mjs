@@ -19,8 +19,15 @@ if (major < 22 || (major === 22 && minor < 12)) {
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const wrangler = path.join(root, "node_modules", ".bin", process.platform === "win32" ? "wrangler.cmd" : "wrangler");
 const extraArgs = process.argv.slice(2);
-const persistIndex = extraArgs.indexOf("--persist-to");
-const persistArgs = persistIndex >= 0 ? extraArgs.slice(persistIndex, persistIndex + 2) : [];
+
+function optionValue(name, fallback) {
+  const inline = extraArgs.find((arg) => arg.startsWith(`${name}=`));
+  if (inline) return inline.slice(name.length + 1);
+  const index = extraArgs.indexOf(name);
+  return index >= 0 && extraArgs[index + 1] !== undefined ? extraArgs[index + 1] : fallback;
+}
+const persistTo = optionValue("--persist-to", undefined);
+const persistArgs = persistTo === undefined ? [] : ["--persist-to", persistTo];
 
 // stdin is not a terminal here, so wrangler applies without asking for confirmation.
 const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", ...persistArgs], {
@@ -34,10 +41,30 @@ if (migrate.status !== 0) {
 }
 
 const hasPort = extraArgs.some((arg) => arg === "--port" || arg.startsWith("--port="));
-const dev = spawn(wrangler, ["dev", ...(hasPort ? [] : ["--port", "8787"]), ...extraArgs], {
+const port = optionValue("--port", "8787");
+const dev = spawn(wrangler, ["dev", ...(hasPort ? [] : ["--port", port]), ...extraArgs], {
   cwd: root,
   stdio: "inherit",
   shell: process.platform === "win32",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// Validate the configuration as soon as the server answers, instead of on the
+// first real request: a bad .dev.vars value is reported right here.
+async function checkConfiguration() {
+  const host = optionValue("--ip", "127.0.0.1");
+  for (let attempt = 0; attempt < 240 && dev.exitCode === null; attempt++) {
+    try {
+      const response = await fetch(`http://${host}:${port}/api/health`);
+      if (response.status === 503) {
+        const body = await response.json().catch(() => ({}));
+        console.error(`\n\x1b[31mConfiguration problem:\x1b[0m ${body.message ?? "see the wrangler output"}\n`);
+      }
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+void checkConfiguration();
