@@ -3,7 +3,7 @@ import { ProposalDesk } from "../approval/proposal-desk";
 import type { Decision, ProposalView } from "../approval/proposal-schemas";
 import { ProposalStore } from "../approval/proposal-store";
 import { loadConfig, type Approver, type Config, type Operator } from "../config";
-import { errorBody, fail, statusOf, type AppError, type Result } from "../errors";
+import { errorBody, fail, ok, statusOf, type AppError, type Result } from "../errors";
 import type { AccountOrders, AccountToolContext } from "../mcp/account-context";
 import { serveMcpRequest } from "../mcp/server";
 import type { OrderRecord } from "../order-api/order-records";
@@ -71,7 +71,7 @@ export class AccountAgent extends Agent<Env> {
 
   async pendingProposals(approver: Approver, baseUrl: string): Promise<Result<ProposalView[]>> {
     const desk = await this.deskFor(approver, baseUrl);
-    return desk.ok ? { ok: true, value: desk.value.pending() } : desk;
+    return desk.ok ? ok(await desk.value.pending()) : desk;
   }
 
   private async deskFor(approver: Approver, baseUrl: string): Promise<Result<ProposalDesk>> {
@@ -79,7 +79,7 @@ export class AccountAgent extends Agent<Env> {
     const config = loadConfig(this.env);
     if (!config.ok) return config;
     if (approver.account !== this.name) return fail(WRONG_ACCOUNT.code, WRONG_ACCOUNT.message);
-    return { ok: true, value: this.proposalDesk(config.value, baseUrl) };
+    return ok(this.proposalDesk(config.value, baseUrl));
   }
 
   private proposalDesk(config: Config, baseUrl: string): ProposalDesk {

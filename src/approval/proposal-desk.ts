@@ -5,7 +5,7 @@ import type { NewAuditEvent } from "../order-api/audit-trail";
 import type { ApplyCommand, ApplyResult } from "../order-api/operations-store";
 import type { OrderRecord } from "../order-api/order-records";
 import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../order-api/playbook";
-import type { ConfirmResult, Decision, Proposal, ProposalView } from "./proposal-schemas";
+import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "./proposal-schemas";
 import { ProposalStore } from "./proposal-store";
 
 /** What the desk needs from the order store; in production the ORDER_API binding. */
@@ -104,7 +104,8 @@ export class ProposalDesk {
     if (existing) return ok(this.view(existing));
 
     const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
-    const proposal: Proposal = {
+    // Validated before anything is written, so a proposal that cannot be stored leaves no audit event either.
+    const proposal: Proposal = ProposalSchema.parse({
       proposal_id: newProposalId(),
       order_id: order.order_id,
       kind: change.kind,
@@ -123,7 +124,7 @@ export class ProposalDesk {
       decided_at: null,
       decision_reason: null,
       outcome: null,
-    };
+    } satisfies Proposal);
     // The audit event first: a proposal never exists without its trail.
     await this.deps.orders.recordEvent({
       event_id: `${proposal.proposal_id}:proposed`,
@@ -183,13 +184,17 @@ export class ProposalDesk {
     });
   }
 
-  pending(): ProposalView[] {
-    const now = this.deps.now();
-    return this.deps.store
-      .byStatus(["pending_approval", "approved"])
-      .map((p) => this.refreshExpiry(p, now))
-      .filter((p) => p.status === "pending_approval" || p.status === "approved")
-      .map((p) => this.view(p));
+  /** Open proposals, after expiring old ones and marking those whose order moved on as stale. */
+  async pending(): Promise<ProposalView[]> {
+    return this.deps.exclusive(async () => {
+      const now = this.deps.now();
+      const open: ProposalView[] = [];
+      for (const stored of this.deps.store.byStatus(["pending_approval", "approved"])) {
+        const { proposal } = await this.refreshStaleness(this.refreshExpiry(stored, now));
+        if (proposal.status === "pending_approval" || proposal.status === "approved") open.push(this.view(proposal));
+      }
+      return open;
+    });
   }
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../errors";
-import type { Address } from "./evidence";
+import { AddressSchema, type Address } from "./evidence";
 
 /**
  * Address input as a model might send it, and its normalization into the one
@@ -38,15 +38,39 @@ const COUNTRIES: Record<string, CountryRule> = {
 
 export const SUPPORTED_COUNTRIES = Object.keys(COUNTRIES);
 
+/** Length limits come from the stored schema, so input that passes here always fits it. */
+const shape = AddressSchema.shape;
+const LENGTH_LIMITS = {
+  recipient: shape.recipient.maxLength ?? 120,
+  line1: shape.line1.maxLength ?? 120,
+  line2: shape.line2.unwrap().maxLength ?? 120,
+  city: shape.city.maxLength ?? 80,
+  region: shape.region.maxLength ?? 80,
+  postal_code: shape.postal_code.maxLength ?? 16,
+};
+
 function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** "PORTLAND" and "portland" become "Portland"; deliberate mixed case like "McAllen" is kept. */
+/**
+ * "PORTLAND" and "portland" become "Portland"; deliberate mixed case like
+ * "McAllen" is kept. Words with digits ("3B", "12a") are unit or house
+ * numbers and always read upper case, so "APT 3B" and "apt 3b" agree;
+ * ordinals ("3rd", "21ST") read lower case.
+ */
 function tidyCase(text: string): string {
-  const letters = text.replace(/[^\p{L}]/gu, "");
-  if (letters === "" || (letters !== letters.toUpperCase() && letters !== letters.toLowerCase())) return text;
-  return text.toLowerCase().replace(/(^|[\s\-'])(\p{L})/gu, (_m, lead: string, ch: string) => lead + ch.toUpperCase());
+  const words = text.split(" ");
+  const plainLetters = words.filter((word) => !/\d/.test(word)).join("").replace(/[^\p{L}]/gu, "");
+  const singleCase = plainLetters === plainLetters.toUpperCase() || plainLetters === plainLetters.toLowerCase();
+  return words
+    .map((word) => {
+      if (/^\d+(st|nd|rd|th)$/i.test(word)) return word.toLowerCase();
+      if (/\d/.test(word)) return word.toUpperCase();
+      if (!singleCase) return word;
+      return word.toLowerCase().replace(/(^|[-'])(\p{L})/gu, (_m, lead: string, ch: string) => lead + ch.toUpperCase());
+    })
+    .join(" ");
 }
 
 export function normalizeAddress(input: AddressInput): Result<Address> {
@@ -77,11 +101,14 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
   if (rule?.regionCode && region !== "" && !/^[A-Z]{2,3}$/.test(region)) {
     problems.push(`address.region ${region} should be a 2-3 letter ${country} state or province code`);
   }
-  for (const [field, value] of Object.entries({ recipient, line1, line2: line2Raw, city, region })) {
-    if (value.length > 120) problems.push(`address.${field} is longer than 120 characters`);
+  const line2 = line2Raw === "" ? null : tidyCase(line2Raw);
+  for (const [field, value] of Object.entries({ recipient, line1, line2, city, region, postal_code: postal })) {
+    const limit = LENGTH_LIMITS[field as keyof typeof LENGTH_LIMITS];
+    if (value !== null && value.length > limit) problems.push(`address.${field} is longer than ${limit} characters`);
   }
   if (problems.length > 0) return fail("validation_failed", `the address is not valid: ${problems.join("; ")}`, problems);
-  return ok({ recipient, line1, line2: line2Raw === "" ? null : tidyCase(line2Raw), city, region, postal_code: postal, country });
+  // Parse, not trust: a normalized address that does not fit the stored shape is a bug here.
+  return ok(AddressSchema.parse({ recipient, line1, line2, city, region, postal_code: postal, country }));
 }
 
 export function sameAddress(a: Address | null, b: Address): boolean {

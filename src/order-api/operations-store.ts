@@ -48,8 +48,13 @@ export async function listActiveExceptions(db: D1Database, account: string, now:
       },
     ];
   });
+  // Oldest first by the exact opening time, not the rounded minutes shown.
+  const openedAt = new Map(results.map((row) => [row.order_id, Date.parse(row.exception_opened_at ?? row.created_at)]));
   return summaries.sort(
-    (a, b) => (PRIORITY_RANK[a.priority] ?? 9) - (PRIORITY_RANK[b.priority] ?? 9) || b.age_minutes - a.age_minutes || a.order_id.localeCompare(b.order_id),
+    (a, b) =>
+      (PRIORITY_RANK[a.priority] ?? 9) - (PRIORITY_RANK[b.priority] ?? 9) ||
+      (openedAt.get(a.order_id) ?? 0) - (openedAt.get(b.order_id) ?? 0) ||
+      a.order_id.localeCompare(b.order_id),
   );
 }
 

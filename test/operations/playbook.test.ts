@@ -1,0 +1,325 @@
+import { describe, expect, it } from "vitest";
+import type { Address, Evidence } from "../../src/order-api/evidence";
+import type { OrderException, OrderRecord } from "../../src/order-api/order-records";
+import {
+  applyChange,
+  diffStates,
+  formatAddress,
+  HUMAN_ESCALATION_TEAM,
+  orderState,
+  planResolution,
+  type OrderChange,
+  type OrderState,
+} from "../../src/order-api/playbook";
+
+// The allowlisted playbook as pure functions: which action an exception gets,
+// what each action does to an order, and how a change is shown to a human.
+
+const AT = "2030-01-02T03:04:05.000Z";
+const EARLIER = "2030-01-01T00:00:00.000Z";
+
+const ADDRESS: Address = { recipient: "Jonas Becker", line1: "301 Lakeshore Drive", line2: null, city: "Chicago", region: "IL", postal_code: "60611", country: "US" };
+const NEW_ADDRESS: Address = { recipient: "Jonas Becker", line1: "9 Harbor Road", line2: "Unit 2", city: "Evanston", region: "IL", postal_code: "60201-1234", country: "US" };
+
+function evidence(overrides: Partial<Evidence> = {}): Evidence {
+  return {
+    payment: {
+      state: "captured",
+      attempts: [{ attempt_id: "PAY-1-1", at: EARLIER, amount_cents: 6600, method: "visa ending 9011", outcome: "captured", decline_code: null }],
+    },
+    inventory: {
+      allocations: [
+        { sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" },
+        { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" },
+      ],
+    },
+    fulfillment: { state: "awaiting_pick", carrier: null, tracking: null, last_event: "queued for warehouse" },
+    duplicate: null,
+    timeline: [{ at: EARLIER, event: "order_placed", detail: "placed via store" }],
+    ...overrides,
+  };
+}
+
+function exception(type: string, state: OrderException["state"] = "active"): OrderException {
+  return { type, state, priority: "P2", team: "Customer Care", opened_at: EARLIER, sla_minutes: 120, summary: `summary of ${type}` };
+}
+
+function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
+  return {
+    order_id: "ORD-5000",
+    account: "acme",
+    source: "operations",
+    customer_id: "CUST-0004",
+    channel: "store",
+    currency: "USD",
+    total_cents: 6600,
+    status: "pending",
+    version: 3,
+    lines: [
+      { sku: "SKU-3390", quantity: 1, unit_price_cents: 2900 },
+      { sku: "SKU-5510", quantity: 2, unit_price_cents: 1850 },
+    ],
+    shipping_address: ADDRESS,
+    evidence: evidence(),
+    exception: exception("fraud_review"),
+    created_at: EARLIER,
+    updated_at: EARLIER,
+    ...overrides,
+  };
+}
+
+const resolution = (action: Exclude<OrderChange["action"], "change_shipping_address">): OrderChange => ({ kind: "resolution", action });
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe("planResolution", () => {
+  it.each([
+    ["duplicate_order", "cancel_duplicate_order", "high"],
+    ["payment_declined_inventory_held", "release_inventory_hold_and_cancel_order", "high"],
+    ["fulfillment_hold_missing_sku", "notify_customer_backorder", "medium"],
+    ["fulfillment_incomplete_carrier_timeout", "retry_fulfillment", "medium"],
+    ["fraud_review", "escalate_to_human", "low"],
+    ["some_exception_nobody_planned_for", "escalate_to_human", "low"],
+  ])("%s -> %s (%s risk)", (type, action, risk) => {
+    const plan = planResolution(order({ exception: exception(type) }));
+    expect(plan?.action).toBe(action);
+    expect(plan?.risk).toBe(risk);
+    expect(plan?.rationale.length).toBeGreaterThan(20);
+    expect(plan?.evidence[0]).toBe(`${type} (P2, Customer Care): summary of ${type}`);
+  });
+
+  it("no exception at all -> undefined", () => {
+    expect(planResolution(order({ exception: null }))).toBeUndefined();
+  });
+
+  it.each(["resolved", "escalated"] as const)("an exception that is already %s -> undefined", (state) => {
+    expect(planResolution(order({ exception: exception("duplicate_order", state) }))).toBeUndefined();
+  });
+
+  it("cites declines, unallocated stock, the duplicate and fulfillment as evidence", () => {
+    const plan = planResolution(
+      order({
+        exception: exception("payment_declined_inventory_held"),
+        evidence: evidence({
+          payment: {
+            state: "declined",
+            attempts: [
+              { attempt_id: "A", at: EARLIER, amount_cents: 1, method: "visa", outcome: "declined", decline_code: "insufficient_funds" },
+              { attempt_id: "B", at: EARLIER, amount_cents: 1, method: "visa", outcome: "declined", decline_code: null },
+            ],
+          },
+          inventory: { allocations: [{ sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" }, { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "allocated" }] },
+          duplicate: { of_order_id: "ORD-1016", signals: ["same card", "same lines"] },
+        }),
+      }),
+    );
+    expect(plan?.evidence).toEqual([
+      "payment_declined_inventory_held (P2, Customer Care): summary of payment_declined_inventory_held",
+      "payment declined 2 time(s): insufficient_funds, unknown",
+      "SKU-4415 x2 is held in ATL-2",
+      "duplicate of ORD-1016: same card; same lines",
+      "fulfillment awaiting_pick: queued for warehouse",
+    ]);
+  });
+});
+
+describe("applyChange", () => {
+  it("cancel_duplicate_order on a captured payment: cancelled, refunded with a refund attempt, stock released, exception resolved", () => {
+    const before = order({
+      exception: exception("duplicate_order"),
+      evidence: evidence({ duplicate: { of_order_id: "ORD-1016", signals: ["same card"] } }),
+    });
+    const after = applyChange(before, resolution("cancel_duplicate_order"), AT);
+    expect(after.status).toBe("cancelled");
+    expect(after.version).toBe(3);
+    expect(after.evidence?.payment).toEqual({
+      state: "refunded",
+      attempts: [
+        ...(before.evidence?.payment.attempts ?? []),
+        { attempt_id: "ORD-5000-refund", at: AT, amount_cents: 6600, method: "visa ending 9011", outcome: "refunded", decline_code: null },
+      ],
+    });
+    expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["released", "released"]);
+    expect(after.evidence?.fulfillment).toEqual({ state: "cancelled", carrier: null, tracking: null, last_event: "cancelled as a duplicate of ORD-1016" });
+    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "duplicate_cancelled", detail: "cancelled the duplicate and returned the customer's money" });
+    expect(after.evidence?.timeline).toHaveLength(2);
+    expect(after.exception).toEqual({ ...before.exception, state: "resolved" });
+  });
+
+  it("cancel_duplicate_order on an authorized payment voids it without a refund attempt", () => {
+    const before = order({
+      exception: exception("duplicate_order"),
+      evidence: evidence({
+        payment: { state: "authorized", attempts: [{ attempt_id: "P", at: EARLIER, amount_cents: 6600, method: "amex", outcome: "authorized", decline_code: null }] },
+      }),
+    });
+    const after = applyChange(before, resolution("cancel_duplicate_order"), AT);
+    expect(after.evidence?.payment.state).toBe("voided");
+    expect(after.evidence?.payment.attempts).toEqual(before.evidence?.payment.attempts);
+  });
+
+  it("release_inventory_hold_and_cancel_order: cancelled, held stock released, shipped stock untouched, payment unchanged", () => {
+    const declined: Evidence["payment"] = {
+      state: "declined",
+      attempts: [{ attempt_id: "P", at: EARLIER, amount_cents: 8000, method: "visa", outcome: "declined", decline_code: "insufficient_funds" }],
+    };
+    const before = order({
+      status: "payment_failed",
+      exception: exception("payment_declined_inventory_held"),
+      evidence: evidence({
+        payment: declined,
+        inventory: { allocations: [{ sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" }, { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "shipped" }] },
+      }),
+    });
+    const after = applyChange(before, resolution("release_inventory_hold_and_cancel_order"), AT);
+    expect(after.status).toBe("cancelled");
+    expect(after.evidence?.payment).toEqual(declined);
+    expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["released", "shipped"]);
+    expect(after.evidence?.fulfillment.state).toBe("cancelled");
+    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "inventory_released", detail: "released held stock and cancelled the unpaid order" });
+    expect(after.exception?.state).toBe("resolved");
+    expect(after.exception?.team).toBe("Customer Care");
+  });
+
+  it("notify_customer_backorder: missing lines become backordered, the rest stay allocated", () => {
+    const before = order({
+      status: "on_hold",
+      exception: exception("fulfillment_hold_missing_sku"),
+      evidence: evidence({
+        inventory: { allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" }] },
+      }),
+    });
+    const after = applyChange(before, resolution("notify_customer_backorder"), AT);
+    expect(after.status).toBe("backordered");
+    expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["backordered", "allocated"]);
+    expect(after.evidence?.fulfillment.state).toBe("backordered");
+    expect(after.evidence?.fulfillment.last_event).toBe("customer notified that SKU-7720 is backordered");
+    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "customer_notified", detail: "backorder notice sent to the customer for SKU-7720" });
+    expect(after.evidence?.payment).toEqual(before.evidence?.payment);
+    expect(after.exception?.state).toBe("resolved");
+  });
+
+  it("retry_fulfillment: processing, fulfillment resubmitted, stock and payment untouched", () => {
+    const before = order({ status: "partially_shipped", exception: exception("fulfillment_incomplete_carrier_timeout") });
+    const after = applyChange(before, resolution("retry_fulfillment"), AT);
+    expect(after.status).toBe("processing");
+    expect(after.evidence?.fulfillment).toEqual({
+      state: "retry_submitted",
+      carrier: null,
+      tracking: null,
+      last_event: "label request for the remaining shipment resubmitted to the carrier",
+    });
+    expect(after.evidence?.inventory).toEqual(before.evidence?.inventory);
+    expect(after.evidence?.payment).toEqual(before.evidence?.payment);
+    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "fulfillment_retried", detail: "resubmitted the remaining shipment" });
+    expect(after.exception?.state).toBe("resolved");
+  });
+
+  it("escalate_to_human: status unchanged, exception escalated to the human team", () => {
+    const before = order({ status: "on_hold", exception: exception("fraud_review") });
+    const after = applyChange(before, resolution("escalate_to_human"), AT);
+    expect(after.status).toBe("on_hold");
+    expect(after.exception).toEqual({ ...before.exception, state: "escalated", team: HUMAN_ESCALATION_TEAM });
+    expect(HUMAN_ESCALATION_TEAM).toBe("Escalations (human review)");
+    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "escalated_to_human", detail: `handed to ${HUMAN_ESCALATION_TEAM}` });
+    expect(after.evidence?.inventory).toEqual(before.evidence?.inventory);
+  });
+
+  it("change_shipping_address: only the address and the timeline change", () => {
+    const before = order();
+    const after = applyChange(before, { kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS }, AT);
+    expect(after.shipping_address).toEqual(NEW_ADDRESS);
+    expect(after.status).toBe(before.status);
+    expect(after.exception).toEqual(before.exception);
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "address_changed",
+      detail: "shipping address changed to Jonas Becker, 9 Harbor Road, Unit 2, Evanston, IL 60201-1234, US",
+    });
+  });
+
+  it("an order without evidence is still cancelled and resolved", () => {
+    const after = applyChange(order({ evidence: null, exception: exception("duplicate_order") }), resolution("cancel_duplicate_order"), AT);
+    expect(after.status).toBe("cancelled");
+    expect(after.evidence).toBeNull();
+    expect(after.exception?.state).toBe("resolved");
+  });
+
+  it.each([
+    resolution("cancel_duplicate_order"),
+    resolution("release_inventory_hold_and_cancel_order"),
+    resolution("notify_customer_backorder"),
+    resolution("retry_fulfillment"),
+    resolution("escalate_to_human"),
+    { kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS } satisfies OrderChange,
+  ])("$action does not mutate its input order", (change) => {
+    const before = order({
+      exception: exception("duplicate_order"),
+      evidence: evidence({
+        inventory: { allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1", quantity: 1, warehouse: "RNO-1", state: "held" }] },
+        duplicate: { of_order_id: "ORD-1016", signals: ["x"] },
+      }),
+    });
+    const snapshot = structuredClone(before);
+    const after = applyChange(deepFreeze(before), change, AT);
+    expect(before).toEqual(snapshot);
+    expect(after).not.toBe(before);
+    expect(after.evidence?.timeline).toHaveLength((snapshot.evidence?.timeline.length ?? 0) + 1);
+  });
+});
+
+describe("orderState and diffStates", () => {
+  const state = (overrides: Partial<OrderState> = {}): OrderState => ({ ...orderState(order()), ...overrides });
+
+  it("orderState keeps the fields a change can touch", () => {
+    expect(orderState(order())).toEqual({
+      status: "pending",
+      version: 3,
+      exception: { type: "fraud_review", state: "active", team: "Customer Care" },
+      payment: "captured",
+      inventory: ["SKU-3390 x1 allocated (ATL-2)", "SKU-5510 x2 allocated (ATL-2)"],
+      fulfillment: "awaiting_pick: queued for warehouse",
+      shipping_address: ADDRESS,
+    });
+  });
+
+  it("identical states (even at different versions) differ in nothing", () => {
+    expect(diffStates(state(), state({ version: 4 }))).toEqual([]);
+  });
+
+  it("one row per changed field, in a fixed order, with readable before/after values", () => {
+    const before = state();
+    const after = state({
+      status: "cancelled",
+      exception: null,
+      payment: null,
+      inventory: [],
+      fulfillment: null,
+      shipping_address: NEW_ADDRESS,
+    });
+    expect(diffStates(before, after)).toEqual([
+      { field: "status", before: "pending", after: "cancelled" },
+      { field: "exception", before: "fraud_review active (Customer Care)", after: "none" },
+      { field: "payment", before: "captured", after: "none" },
+      { field: "inventory", before: "SKU-3390 x1 allocated (ATL-2); SKU-5510 x2 allocated (ATL-2)", after: "none" },
+      { field: "fulfillment", before: "awaiting_pick: queued for warehouse", after: "none" },
+      { field: "shipping_address", before: formatAddress(ADDRESS), after: formatAddress(NEW_ADDRESS) },
+    ]);
+    expect(formatAddress(ADDRESS)).toBe("Jonas Becker, 301 Lakeshore Drive, Chicago, IL 60611, US");
+    expect(formatAddress(null)).toBe("(none)");
+  });
+
+  it("the diff of a real change: escalation shows the exception row only", () => {
+    const before = order({ exception: exception("fraud_review") });
+    const after = applyChange(before, resolution("escalate_to_human"), AT);
+    expect(diffStates(orderState(before), orderState(after))).toEqual([
+      { field: "exception", before: "fraud_review active (Customer Care)", after: "fraud_review escalated (Escalations (human review))" },
+    ]);
+  });
+});

@@ -1,0 +1,214 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProposalDesk } from "../../src/approval/proposal-desk";
+import { parseConfig } from "../../src/config";
+import type { AccountToolContext } from "../../src/mcp/account-context";
+import { orderTools } from "../../src/mcp/orders.tools";
+import { createMcpServer } from "../../src/mcp/server";
+import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/order-api/operations-views";
+import type { SyntheticTraffic } from "../../src/synth/synthetic-traffic";
+import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
+import { postOrder, validOrder } from "../helpers/orders";
+import { structuredOf, toolErrorOf } from "../helpers/tool-results";
+
+// simulate_new_failure: the demo helper that adds one fresh stuck order.
+
+/** The rotation in src/order-api/operations-store.ts: the order number modulo 4 picks the type. */
+const ROTATION = ["payment_declined_inventory_held", "fulfillment_hold_missing_sku", "fulfillment_incomplete_carrier_timeout", "fraud_review"];
+
+let acme: Client;
+let globex: Client;
+
+beforeAll(async () => {
+  acme = await connectClient(ACME_TOKEN, "simulate-acme");
+  globex = await connectClient(GLOBEX_TOKEN, "simulate-globex");
+});
+afterAll(async () => {
+  await Promise.all([acme.close(), globex.close()]);
+});
+
+const simulate = (client: Client = acme) => callOk<SimulatedFailure>(client, "simulate_new_failure");
+const exceptionList = (client: Client = acme) => callOk<{ count: number; exceptions: ExceptionSummary[] }>(client, "list_order_exceptions");
+const numberOf = (orderId: string) => Number(/^ORD-(\d+)$/.exec(orderId)?.[1] ?? Number.NaN);
+
+async function highestOrderNumber(): Promise<number> {
+  const { results } = await env.DB.prepare("SELECT order_id FROM orders").all<{ order_id: string }>();
+  return Math.max(...results.map((r) => numberOf(r.order_id)).filter((n) => Number.isFinite(n)));
+}
+
+async function nextSequenceValue(): Promise<number> {
+  const row = await env.DB.prepare("SELECT next_value FROM order_number_sequence WHERE name = 'public_order'").first<{ next_value: number }>();
+  if (!row) throw new Error("the order number sequence is missing");
+  return row.next_value;
+}
+
+describe("simulate_new_failure", () => {
+  it("adds exactly one active exception, numbered after every existing order, with an exception_simulated audit event", async () => {
+    const before = await exceptionList();
+    const highest = await highestOrderNumber();
+    const created = await simulate();
+
+    expect(Object.keys(created).sort()).toEqual(["exception_type", "order_id", "priority", "summary", "version"]);
+    expect(created.order_id).toMatch(/^ORD-\d+$/);
+    expect(numberOf(created.order_id)).toBe(highest + 1);
+    expect(created.version).toBe(1);
+    expect(created.exception_type).toBe(ROTATION[numberOf(created.order_id) % 4]);
+    expect(created.summary.startsWith("Simulated: ")).toBe(true);
+
+    const after = await exceptionList();
+    expect(after.count).toBe(before.count + 1);
+    const entry = after.exceptions.find((e) => e.order_id === created.order_id);
+    expect(entry).toMatchObject({ exception_type: created.exception_type, priority: created.priority, summary: created.summary, age_minutes: 0, sla_breached: false });
+    expect(after.exceptions.map((e) => e.order_id).filter((id) => id !== created.order_id).sort()).toEqual(before.exceptions.map((e) => e.order_id).sort());
+
+    const log = await auditLog(acme, created.order_id);
+    expect(log.events).toHaveLength(1);
+    expect(log.events[0]).toMatchObject({
+      event_id: `${created.order_id}:simulated`,
+      event_type: "exception_simulated",
+      actor_kind: "operator",
+      actor: ACME_OPERATOR,
+      reason: "simulate_new_failure demo helper",
+      proposal_id: null,
+      state_before: null,
+      state_after: { version: 1, exception: { type: created.exception_type, state: "active" } },
+    });
+  });
+
+  it("the new order is the caller's alone and has full evidence", async () => {
+    const created = await simulate();
+    const order: OrderDetails = await details(acme, created.order_id);
+    expect(order).toMatchObject({ order_id: created.order_id, version: 1, exception: { exception_type: created.exception_type, state: "active", priority: created.priority } });
+    expect(order.payment?.attempts.length).toBeGreaterThan(0);
+    expect(order.inventory?.allocations.length).toBeGreaterThan(0);
+    expect(order.timeline.map((t) => t.event)).toEqual(["order_placed", "exception_opened"]);
+    expect((await globex.callTool({ name: "get_order_status", arguments: { order_id: created.order_id } })).isError).toBe(true);
+    const row = await env.DB.prepare("SELECT account, source FROM orders WHERE order_id = ?").bind(created.order_id).all<{ account: string; source: string }>();
+    expect(row.results).toEqual([{ account: "acme", source: "operations" }]);
+  });
+
+  it("the types rotate through the four simulated kinds", async () => {
+    const created = [await simulate(), await simulate(), await simulate(), await simulate()];
+    expect(new Set(created.map((c) => c.exception_type))).toEqual(new Set(ROTATION));
+    for (const c of created) expect(c.exception_type).toBe(ROTATION[numberOf(c.order_id) % 4]);
+  });
+
+  it("concurrent calls (from two accounts) get distinct, consecutive numbers", async () => {
+    const first = await nextSequenceValue();
+    const before = (await exceptionList()).count;
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => simulate(i % 3 === 0 ? globex : acme)));
+    const numbers = results.map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
+    expect(new Set(numbers).size).toBe(12);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => first + i));
+    expect((await exceptionList()).count).toBe(before + 8);
+  });
+
+  it("a simulated missing-SKU order goes through the whole approval flow", async () => {
+    let created = await simulate();
+    for (let i = 0; i < 4 && created.exception_type !== "fulfillment_hold_missing_sku"; i++) created = await simulate();
+    expect(created.exception_type).toBe("fulfillment_hold_missing_sku");
+    const proposal = await propose(acme, created.order_id);
+    expect(proposal).toMatchObject({ action: "notify_customer_backorder", risk: "medium" });
+    await approve(proposal.proposal_id);
+    const result = await confirm(acme, proposal.proposal_id);
+    expect(result.status).toBe("applied");
+    const order = await details(acme, created.order_id);
+    expect(order.status).toBe("backordered");
+    expect(order.inventory?.allocations.map((a) => a.state)).toContain("backordered");
+    expect((await exceptionList()).exceptions.map((e) => e.order_id)).not.toContain(created.order_id);
+  });
+
+  // Intake order ids are `ORD-` + the first 8 characters of the request_id, so an
+  // intake order with request_id "1234" holds ORD-1234, inside the space
+  // simulate_new_failure numbers from. The number must be skipped, not collided
+  // with (this used to fail with a UNIQUE constraint error).
+  it("skips a public number an intake order already holds in the account", async () => {
+    const next = await nextSequenceValue();
+    const intake = await postOrder(validOrder(String(next)));
+    expect(intake.status).toBe(201);
+    expect(((await intake.json()) as { order_id: string }).order_id).toBe(`ORD-${next}`);
+    const intakeRow = await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?").bind(`ORD-${next}`).first();
+
+    const result = await acme.callTool({ name: "simulate_new_failure", arguments: {} });
+    const created = structuredOf<SimulatedFailure>(result);
+    expect(numberOf(created.order_id)).toBeGreaterThan(next);
+    expect(await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?").bind(`ORD-${next}`).first()).toEqual(intakeRow);
+  });
+});
+
+// ------------------------------------------------ DEMO_TOOLS off: not offered
+
+function unused<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      throw new Error(`${name}.${String(property)} is not used by this test`);
+    },
+  });
+}
+
+const SIMULATED: SimulatedFailure = { order_id: "ORD-424242", exception_type: "fraud_review", priority: "P1", summary: "fake", version: 1 };
+
+function fakeContext(vars: Record<string, string>): AccountToolContext {
+  const config = parseConfig({ ENVIRONMENT: "development", ...vars });
+  if (!config.ok) throw new Error(config.error.message);
+  return {
+    account: "acme",
+    operator: "In-memory Operator",
+    config: config.value,
+    synthetic: unused<SyntheticTraffic>("synthetic"),
+    batchHistory: () => [],
+    orders: {
+      status: async () => null,
+      details: async () => null,
+      exceptions: async () => [],
+      auditLog: async () => null,
+      simulateFailure: async () => SIMULATED,
+    },
+    proposals: unused<ProposalDesk>("proposals"),
+  };
+}
+
+async function inMemoryClient(context: AccountToolContext): Promise<Client> {
+  const server = createMcpServer(context);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: "in-memory", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  await client.connect(clientTransport);
+  return client;
+}
+
+describe("DEMO_TOOLS", () => {
+  const orderToolNames = orderTools.map((t) => t.name);
+
+  it.each([["off"], ["false"], ["0"], [undefined]])("DEMO_TOOLS=%s: simulate_new_failure is not listed and cannot be called", async (value) => {
+    const client = await inMemoryClient(fakeContext(value === undefined ? {} : { DEMO_TOOLS: value }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain("simulate_new_failure");
+      expect(names).toEqual(expect.arrayContaining(orderToolNames.filter((n) => n !== "simulate_new_failure")));
+      const call = await client.callTool({ name: "simulate_new_failure", arguments: {} });
+      expect(toolErrorOf(call)).toContain("simulate_new_failure not found");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("DEMO_TOOLS=on (control): listed, and it calls the account's orders", async () => {
+    const client = await inMemoryClient(fakeContext({ DEMO_TOOLS: "on" }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("simulate_new_failure");
+      const call = await client.callTool({ name: "simulate_new_failure", arguments: {} });
+      expect(call.structuredContent).toEqual(SIMULATED);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the dev Worker (.dev.vars sets DEMO_TOOLS=on) lists it", async () => {
+    expect((await acme.listTools()).tools.map((t) => t.name)).toContain("simulate_new_failure");
+  });
+});
