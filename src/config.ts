@@ -16,6 +16,9 @@ const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.stri
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 
+/** The largest MAX_BATCH a deployment may configure. */
+export const MAX_BATCH_CEILING = 10_000;
+
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never
  * by key: the keys are the secrets themselves and must not reach a log or a
@@ -64,7 +67,7 @@ function boundedInt(min: number, max: number) {
 
 const EnvSchema = z.object({
   ENVIRONMENT: z.enum(["development", "production"]).default("production"),
-  MAX_BATCH: boundedInt(1, 10_000).default(100),
+  MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
   DEMO_TOOLS: onOff.default(false),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_BATCH_CEILING } from "../config";
 import { ok } from "../errors";
 import { referenceData } from "../reference/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
@@ -34,7 +35,13 @@ const sendOrders = defineTool({
   description:
     "Generates `count` synthetic orders and posts each to the configured order API, then summarizes the answers by HTTP status with up to 5 sample failures. count must be between 1 and the server's MAX_BATCH (default 100); larger counts are refused, not clamped. The result reports the seed: sending the same count, mode and seed again replays exactly the same orders, and because request_id is idempotent the replay creates no duplicates.",
   input: z.object({
-    count: z.number().int().describe("How many orders to send: at least 1 and at most the server's MAX_BATCH (default 100)."),
+    // The bounds are advertised, not enforced, by the schema: the handler refuses
+    // out-of-range counts with the readable messages users know.
+    count: z
+      .number()
+      .int()
+      .meta({ minimum: 1, maximum: MAX_BATCH_CEILING })
+      .describe("How many orders to send: at least 1 and at most the server's MAX_BATCH (default 100)."),
     mode: ModeParam,
     seed: SeedParam,
   }),

@@ -7,7 +7,7 @@ import { AddressSchema, type Address } from "./evidence";
  * canonical form a proposal pins. Two spellings of the same address normalize
  * to the same value, so they are the same change.
  */
-export const AddressInputSchema = z.object({
+export const AddressInputSchema = z.strictObject({
   recipient: z.string().max(200).describe("Name on the parcel"),
   line1: z.string().max(200).describe("Street and number"),
   line2: z.string().max(200).nullish().describe("Apartment, suite or unit; omit when none"),

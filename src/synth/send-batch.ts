@@ -92,7 +92,7 @@ export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome
     tally,
     failure: {
       code: failure.code,
-      message: `${failure.message}; ${sent} of ${orders.length} orders were sent before the failure, and sending the same seed again finishes the batch without duplicates`,
+      message: `${failure.message}; ${sent} of ${orders.length} orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates`,
     },
   };
 }
