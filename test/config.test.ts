@@ -188,11 +188,69 @@ describe("token maps", () => {
     ]);
   });
 
+  it.each([
+    ["a number", "7", "number"],
+    ["a string", '"acme"', "string"],
+    ["null", "null", "null"],
+    ["an array", '["acme", "Ada"]', "array"],
+  ])("an entry that is %s reads 'expected object', without the word body", (_label, holder, received) => {
+    const problem = `MCP_TOKENS: entry 1: Invalid input: expected object, received ${received} (${MCP_HELP})`;
+    const error = failure({ ENVIRONMENT: "development", MCP_TOKENS: `{"${LONG_A}": ${holder}}` });
+    expect(error).toEqual({ code: "not_configured", message: `configuration error: ${problem}`, errors: [problem] });
+    expect(error.message).not.toMatch(/\bbody\b/);
+  });
+
+  it("an approver entry that is not an object reads the same way", () => {
+    expect(failure({ APPROVER_TOKENS: JSON.stringify({ [LONG_A]: 7 }) }).errors).toEqual([
+      `APPROVER_TOKENS: entry 1: Invalid input: expected object, received number (${APPROVER_HELP})`,
+    ]);
+  });
+
   it("an approver entry without an approver names APPROVER_TOKENS and the entry", () => {
     const tokens = JSON.stringify({ [LONG_A]: { account: "acme", approver: "Avery" }, [LONG_B]: { account: "acme" } });
     expect(failure({ ENVIRONMENT: "development", APPROVER_TOKENS: tokens }).errors).toEqual([
       `APPROVER_TOKENS: entry 2: approver is required (${APPROVER_HELP})`,
     ]);
+  });
+});
+
+describe("token names that are also Object.prototype names", () => {
+  // Raw JSON throughout: in an object literal a "__proto__" key sets the prototype instead.
+  const holder = { account: "acme", operator: "Ada" };
+
+  it("a token literally named __proto__ survives as a key of mcpTokens", () => {
+    const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}' });
+    expect([...config.mcpTokens.keys()]).toEqual(["__proto__"]);
+    expect(config.mcpTokens.get("__proto__")).toEqual(holder);
+  });
+
+  it("__proto__ sits next to ordinary tokens, in order, and constructor / toString are ordinary keys too", () => {
+    const tokens = `{"${LONG_A}": {"account": "acme", "operator": "Ada"}, "__proto__": {"account": "globex", "operator": "Gus"}, "constructor": {"account": "acme", "operator": "Cy"}, "toString": {"account": "acme", "operator": "Tess"}}`;
+    const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: tokens });
+    expect(config.mcpTokens).toEqual(
+      new Map([
+        [LONG_A, holder],
+        ["__proto__", { account: "globex", operator: "Gus" }],
+        ["constructor", { account: "acme", operator: "Cy" }],
+        ["toString", { account: "acme", operator: "Tess" }],
+      ]),
+    );
+    expect([...config.mcpTokens.keys()]).toEqual([LONG_A, "__proto__", "constructor", "toString"]);
+    expect(config.mcpTokens.has("hasOwnProperty")).toBe(false);
+  });
+
+  it("an approver token named __proto__ survives too", () => {
+    const config = parsed({ ENVIRONMENT: "development", APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}' });
+    expect(config.approverTokens).toEqual(new Map([["__proto__", { account: "acme", approver: "Avery" }]]));
+  });
+
+  it("__proto__ in both maps is caught as a shared token", () => {
+    const error = failure({
+      ENVIRONMENT: "development",
+      MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}',
+      APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}',
+    });
+    expect(error.errors).toEqual(["a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token"]);
   });
 });
 

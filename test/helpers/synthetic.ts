@@ -1,0 +1,46 @@
+import { env } from "cloudflare:workers";
+import { findOrderProblems } from "../../src/order-api/validate-order";
+import { referenceData } from "../../src/reference/reference-data";
+import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
+
+/** A seed no other test in the run is likely to use (D1 is shared between a file's tests). */
+export function freshSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
+}
+
+export async function countOrders(account?: string): Promise<number> {
+  const statement =
+    account === undefined
+      ? env.DB.prepare("SELECT COUNT(*) AS n FROM orders")
+      : env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE account = ?").bind(account);
+  const row = await statement.first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+export async function hasOrder(account: string, requestId: string): Promise<boolean> {
+  const row = await env.DB.prepare("SELECT 1 AS found FROM orders WHERE account = ? AND request_id = ?").bind(account, requestId).first<{ found: number }>();
+  return row !== null;
+}
+
+/** How many of the given request ids the account has in D1. */
+export async function countRequestIds(account: string, requestIds: readonly string[]): Promise<number> {
+  let found = 0;
+  for (const id of requestIds) if (await hasOrder(account, id)) found++;
+  return found;
+}
+
+/** The orders a batch will send, computed locally from the same generator. */
+export function expectedOrders(mode: GeneratorMode, seed: number, count: number) {
+  return generateOrders(mode, seed, count, referenceData);
+}
+
+export function expectedTotalCents(mode: GeneratorMode, seed: number, count: number): number {
+  return expectedOrders(mode, seed, count).reduce((sum, order) => sum + order.total_cents, 0);
+}
+
+/** The sample_failures a simple-mode batch reports, in the seed's `422 ['...', ...]` format. */
+export function expectedSampleFailures(seed: number, count: number, max = 5): string[] {
+  return expectedOrders("simple", seed, count)
+    .slice(0, max)
+    .map((order) => `422 [${findOrderProblems(order, referenceData).map((p) => `'${p}'`).join(", ")}]`);
+}

@@ -1,0 +1,244 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BatchSummary } from "../../src/synth/batch-summary";
+import type { Preview, TargetStatus } from "../../src/synth/synthetic-traffic";
+import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
+
+// The control surface an MCP client sees. Add a row here when a tool is added.
+
+interface ExpectedTool {
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint: boolean;
+    readonly idempotentHint: boolean;
+    readonly openWorldHint: boolean;
+  };
+  /** Input property names, sorted. */
+  readonly input: readonly string[];
+  /** Required input property names, sorted. */
+  readonly required: readonly string[];
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** The synthetic-traffic toolset (src/mcp/synthetic.tools.ts), specified in full. */
+const SYNTHETIC_TOOLS: Readonly<Record<string, ExpectedTool>> = {
+  check_target: { annotations: READ_ONLY, input: [], required: [] },
+  preview_order: { annotations: READ_ONLY, input: ["mode", "seed"], required: [] },
+  send_orders: {
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: ["count", "mode", "seed"],
+    required: ["count"],
+  },
+};
+
+/**
+ * Tools of the order-operations toolset (src/mcp/orders.tools.ts). Their own
+ * tests pin their details; they are listed here so the tool list stays exact
+ * and the guardrail checks below cover them too. simulate_new_failure is a
+ * demo tool, listed because the test environment has DEMO_TOOLS=on.
+ */
+const ORDER_OPERATIONS_TOOLS: readonly string[] = [
+  "get_order_status",
+  "list_order_exceptions",
+  "get_order_details",
+  "get_order_audit_log",
+  "propose_resolution",
+  "prepare_address_change",
+  "get_proposal",
+  "confirm_resolution",
+  "apply_approved_change",
+  "simulate_new_failure",
+];
+
+const EXPECTED_TOOLS: readonly string[] = [...Object.keys(SYNTHETIC_TOOLS), ...ORDER_OPERATIONS_TOOLS].sort();
+
+const EXPECTED_RESOURCES = ["synthetic://batches", "synthetic://catalog"];
+
+/** No tool argument may name where traffic goes or whose data it touches. */
+const FORBIDDEN_PROPERTY = /url|uri|host|endpoint|target|binding|account/i;
+
+/** Every property name anywhere in a JSON schema (properties, items, anyOf, $defs, ...), with its path. */
+function propertyNames(schema: unknown, path = "$"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, i) => propertyNames(item, `${path}[${i}]`));
+  if (schema === null || typeof schema !== "object") return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === "properties" || key === "patternProperties") && value !== null && typeof value === "object") {
+      for (const [name, child] of Object.entries(value)) {
+        found.push(`${path}.${name}`);
+        found.push(...propertyNames(child, `${path}.${name}`));
+      }
+    } else {
+      found.push(...propertyNames(value, `${path}/${key}`));
+    }
+  }
+  return found;
+}
+
+function forbiddenProperties(schema: unknown): string[] {
+  return propertyNames(schema).filter((p) => FORBIDDEN_PROPERTY.test(p.slice(p.lastIndexOf(".") + 1)));
+}
+
+let client: Client;
+let tools: Tool[];
+
+beforeAll(async () => {
+  client = await connectClient(ACME_TOKEN, "contract");
+  tools = (await client.listTools()).tools;
+});
+afterAll(async () => {
+  await client.close();
+});
+
+function tool(name: string): Tool {
+  const found = tools.find((t) => t.name === name);
+  if (!found) throw new Error(`tool ${name} is not listed`);
+  return found;
+}
+
+describe("tool list", () => {
+  it("lists exactly the expected tools", () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(EXPECTED_TOOLS);
+  });
+
+  it.each(Object.entries(SYNTHETIC_TOOLS))("%s advertises its four annotations exactly", (name, expected) => {
+    const { annotations } = tool(name);
+    expect(annotations).toBeDefined();
+    expect({
+      readOnlyHint: annotations?.readOnlyHint,
+      destructiveHint: annotations?.destructiveHint,
+      idempotentHint: annotations?.idempotentHint,
+      openWorldHint: annotations?.openWorldHint,
+    }).toEqual(expected.annotations);
+    // Nothing else is hidden in the annotations besides the display title.
+    expect(Object.keys(annotations ?? {}).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"]);
+    expect(annotations?.title).toBe(tool(name).title);
+  });
+
+  it.each(EXPECTED_TOOLS)("%s states all four hints explicitly as booleans", (name) => {
+    const { annotations } = tool(name);
+    for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+      expect(typeof annotations?.[hint], `${name}.${hint}`).toBe("boolean");
+    }
+    // MCP: destructiveHint only means something for tools that write.
+    if (annotations?.readOnlyHint === true) expect(annotations.destructiveHint).toBe(false);
+    // Nothing here reaches outside this Worker's own order API.
+    expect(annotations?.openWorldHint).toBe(false);
+  });
+
+  it.each(EXPECTED_TOOLS)("%s has a title, a real description and object input/output schemas", (name) => {
+    const t = tool(name);
+    expect(t.title).toBeTypeOf("string");
+    expect((t.title ?? "").trim().length).toBeGreaterThanOrEqual(8);
+    expect(t.description).toBeTypeOf("string");
+    expect((t.description ?? "").length).toBeGreaterThanOrEqual(80);
+    expect(t.inputSchema.type).toBe("object");
+    expect(t.outputSchema?.type).toBe("object");
+  });
+
+  it.each(Object.entries(SYNTHETIC_TOOLS))("%s takes exactly its expected input properties", (name, expected) => {
+    const { inputSchema } = tool(name);
+    expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual([...expected.input]);
+    expect([...(inputSchema.required ?? [])].sort()).toEqual([...expected.required]);
+    expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
+  });
+
+  it.each(EXPECTED_TOOLS)("%s refuses unknown arguments in its listed schema (additionalProperties: false)", (name) => {
+    expect(tool(name).inputSchema.additionalProperties).toBe(false);
+  });
+
+  it("offers the generator modes as an enum that defaults to seeded", () => {
+    for (const name of ["preview_order", "send_orders"]) {
+      expect(tool(name).inputSchema.properties?.mode).toMatchObject({ type: "string", enum: ["seeded", "simple"], default: "seeded" });
+      expect(tool(name).inputSchema.properties?.seed).toMatchObject({ type: "integer", minimum: 0, maximum: 4294967295 });
+    }
+  });
+});
+
+describe("the target-selection guardrail in the schemas", () => {
+  it("the scanner finds a forbidden name nested anywhere (self-check)", () => {
+    const planted = {
+      type: "object",
+      properties: { count: { type: "integer" }, options: { type: "object", properties: { callbackHost: { type: "string" } } } },
+      anyOf: [{ properties: { baseURL: { type: "string" } } }],
+      items: { properties: { Account_id: { type: "string" } } },
+    };
+    expect(forbiddenProperties(planted).sort()).toEqual(["$.options.callbackHost", "$/anyOf[0].baseURL", "$/items.Account_id"]);
+    expect(forbiddenProperties({ type: "object", properties: { count: {}, mode: {}, seed: {} } })).toEqual([]);
+  });
+
+  it.each(EXPECTED_TOOLS)("%s has no input property naming a url, uri, host, endpoint, target, binding or account", (name) => {
+    expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
+  });
+
+  it("no listed tool at all (including any added later) has such a property", () => {
+    const violations = tools.flatMap((t) => forbiddenProperties(t.inputSchema).map((p) => `${t.name}: ${p}`));
+    expect(violations).toEqual([]);
+  });
+
+  it("no listed tool at all accepts properties it does not list", () => {
+    expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
+  });
+
+  // Refused before the handler runs, so even the tools that write change nothing.
+  it.each(EXPECTED_TOOLS)("%s refuses a call with an unknown argument, naming it", async (name) => {
+    const text = toolErrorOf(await client.callTool({ name, arguments: { callback_url: "https://evil.example" } }));
+    expect(text).toMatch(new RegExp(`^MCP error -32602: Input validation error: Invalid arguments for tool ${name}: `));
+    expect(text).toContain('Unrecognized key: "callback_url"');
+  });
+});
+
+describe("resources", () => {
+  it("lists the catalog and the batch history", async () => {
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri).sort();
+    for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
+    for (const resource of resources) expect(resource.mimeType).toBe("application/json");
+  });
+
+  it("synthetic://catalog is exactly the in-stock seed catalog", async () => {
+    const catalog = resourceJson<{ skus: { sku: string; name: string; unit_price_cents: number }[] }>(
+      await client.readResource({ uri: "synthetic://catalog" }),
+    );
+    expect(catalog.skus.map((s) => s.sku)).toEqual(["SKU-1180", "SKU-2240", "SKU-3390", "SKU-4415", "SKU-5510", "SKU-6300", "SKU-6301"]);
+    expect(catalog.skus[4]).toEqual({ sku: "SKU-5510", name: "Cotton field socks (3 pack)", unit_price_cents: 1850 });
+    expect(catalog.skus.some((s) => s.sku === "SKU-7720")).toBe(false);
+  });
+});
+
+describe("tool results", () => {
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
+
+  it("check_target: structuredContent, mirrored exactly in its text", async () => {
+    const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));
+    expect(status.reachable).toBe(true);
+  });
+
+  it.each([
+    ["seeded", { mode: "seeded", seed }],
+    ["simple", { mode: "simple", seed }],
+    ["defaults", {}],
+  ])("preview_order (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
+    const preview = structuredOf<Preview>(await client.callTool({ name: "preview_order", arguments: args }));
+    expect(preview.line_count).toBe(preview.order.lines.length);
+    expect(preview.total_cents).toBe(preview.order.total_cents);
+  });
+
+  it.each([
+    ["seeded", { count: 2, mode: "seeded", seed }],
+    ["simple", { count: 2, mode: "simple", seed }],
+  ])("send_orders (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
+    const summary = structuredOf<BatchSummary>(await client.callTool({ name: "send_orders", arguments: args }));
+    expect(summary.requested).toBe(2);
+    expect(summary.accepted + summary.rejected).toBe(2);
+  });
+
+  it("a refused call is a tool error with a readable text and no structuredContent", async () => {
+    expect(toolErrorOf(await client.callTool({ name: "send_orders", arguments: { count: 101 } }))).toBe(
+      "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+    );
+  });
+});

@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import { ok, type Result } from "../../src/errors";
+import type { OrderRequest } from "../../src/order-api/schemas";
+import { referenceData } from "../../src/reference/reference-data";
+import { generateOrders } from "../../src/synth/generators";
+import { unreachable, type PostedOrder } from "../../src/synth/order-api-target";
+import { describeFailure, sendBatch } from "../../src/synth/send-batch";
+
+// sendBatch on its own, with a fake post: concurrency, tallying and failures.
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function orders(count: number, seed = 11): OrderRequest[] {
+  return generateOrders("seeded", seed, count, referenceData);
+}
+
+/** A post that tracks how many calls are in flight at once. */
+function trackingPost(delayFor: (index: number) => number, answer: (index: number) => PostedOrder = () => ({ status: 201, body: {} })) {
+  const state = { inFlight: 0, maxInFlight: 0, started: [] as number[], finished: [] as number[] };
+  const indexOf = new Map<string, number>();
+  return {
+    state,
+    register(batch: readonly OrderRequest[]) {
+      batch.forEach((order, index) => indexOf.set(order.request_id, index));
+    },
+    post: async (order: OrderRequest): Promise<Result<PostedOrder>> => {
+      const index = indexOf.get(order.request_id) ?? -1;
+      state.started.push(index);
+      state.inFlight++;
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+      await sleep(delayFor(index));
+      state.inFlight--;
+      state.finished.push(index);
+      return ok(answer(index));
+    },
+  };
+}
+
+describe("concurrency", () => {
+  it.each([1, 2, 3, 8])("never has more than %i requests in flight", async (concurrency) => {
+    const batch = orders(20);
+    const tracker = trackingPost((i) => (i * 7) % 5);
+    tracker.register(batch);
+    const result = await sendBatch({ orders: batch, post: tracker.post, concurrency });
+    expect(result.failure).toBeUndefined();
+    expect(result.tally.accepted).toBe(20);
+    expect(tracker.state.maxInFlight).toBeLessThanOrEqual(concurrency);
+    if (concurrency > 1) expect(tracker.state.maxInFlight).toBeGreaterThan(1);
+    else expect(tracker.state.maxInFlight).toBe(1);
+    expect([...tracker.state.started].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it("does not start more workers than there are orders", async () => {
+    const batch = orders(3);
+    const tracker = trackingPost(() => 2);
+    tracker.register(batch);
+    await sendBatch({ orders: batch, post: tracker.post, concurrency: 32 });
+    expect(tracker.state.maxInFlight).toBe(3);
+    expect(tracker.state.started).toHaveLength(3);
+  });
+
+  it("posts each order exactly once, starting them in batch order", async () => {
+    const batch = orders(12);
+    const tracker = trackingPost((i) => (i % 3) * 2);
+    tracker.register(batch);
+    await sendBatch({ orders: batch, post: tracker.post, concurrency: 4 });
+    expect(tracker.state.started).toEqual(Array.from({ length: 12 }, (_, i) => i));
+  });
+});
+
+describe("tally", () => {
+  it("counts statuses, sums accepted totals (2xx only) and keeps failures in batch order, not completion order", async () => {
+    const batch = orders(10);
+    const statuses = [201, 422, 200, 409, 500, 204, 422, 300, 422, 422];
+    // Every post waits until the test releases it; the test releases them last-first.
+    const release: (() => void)[] = [];
+    const finished: number[] = [];
+    const post = async (order: OrderRequest): Promise<Result<PostedOrder>> => {
+      const index = batch.indexOf(order);
+      await new Promise<void>((resolve) => release.push(resolve));
+      finished.push(index);
+      const status = statuses[index] ?? 0;
+      return ok({ status, body: status < 300 ? {} : { code: "x", message: `reason ${index}`, errors: [`problem ${index}`] } });
+    };
+    const running = sendBatch({ orders: batch, post, concurrency: 10 });
+    for (let spins = 0; release.length < 10 && spins < 1000; spins++) await Promise.resolve();
+    expect(release).toHaveLength(10);
+    for (let i = 9; i >= 0; i--) {
+      release[i]?.();
+      await sleep(0);
+    }
+    const result = await running;
+    expect(finished).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    const acceptedTotal = [0, 2, 5].reduce((sum, i) => sum + (batch[i]?.total_cents ?? 0), 0);
+    expect(result).toEqual({
+      tally: {
+        accepted: 3,
+        rejected: 7,
+        status_counts: { "200": 1, "201": 1, "204": 1, "300": 1, "409": 1, "422": 4, "500": 1 },
+        accepted_total_cents: acceptedTotal,
+        sample_failures: ["422 ['problem 1']", "409 ['problem 3']", "500 ['problem 4']", "422 ['problem 6']", "300 ['problem 7']"],
+      },
+      failure: undefined,
+    });
+  });
+
+  it("reports progress once per order, counting up to the total", async () => {
+    const batch = orders(6);
+    const tracker = trackingPost((i) => 6 - i);
+    tracker.register(batch);
+    const progress: [number, number][] = [];
+    await sendBatch({ orders: batch, post: tracker.post, concurrency: 3, onProgress: (sent, total) => progress.push([sent, total]) });
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 6]));
+  });
+
+  it("an empty batch is an empty tally", async () => {
+    expect(await sendBatch({ orders: [], post: async () => ok({ status: 201, body: {} }), concurrency: 4 })).toEqual({
+      tally: { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
+      failure: undefined,
+    });
+  });
+});
+
+describe("failure", () => {
+  const RESUME_HINT = "and sending the same seed again finishes the batch without duplicates";
+
+  it("stops at an unreachable target, says how many orders were sent, and tallies the ones that got through", async () => {
+    const batch = orders(10);
+    let calls = 0;
+    const result = await sendBatch({
+      orders: batch,
+      concurrency: 1,
+      post: async () => (++calls > 6 ? unreachable("boom") : ok({ status: 201, body: {} })),
+    });
+    expect(calls).toBe(7);
+    expect(result).toEqual({
+      tally: {
+        accepted: 6,
+        rejected: 0,
+        status_counts: { "201": 6 },
+        accepted_total_cents: batch.slice(0, 6).reduce((sum, o) => sum + o.total_cents, 0),
+        sample_failures: [],
+      },
+      failure: {
+        code: "upstream_unreachable",
+        message: `cannot reach the order API at ORDER_API (service binding in wrangler.toml): boom; 6 of 10 orders were answered before the batch stopped, ${RESUME_HINT}`,
+      },
+    });
+  });
+
+  it("a failure on the very first post gives an empty tally and 0 sent", async () => {
+    const result = await sendBatch({ orders: orders(5), concurrency: 1, post: async () => unreachable("refused") });
+    expect(result).toEqual({
+      tally: { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
+      failure: {
+        code: "upstream_unreachable",
+        message: `cannot reach the order API at ORDER_API (service binding in wrangler.toml): refused; 0 of 5 orders were answered before the batch stopped, ${RESUME_HINT}`,
+      },
+    });
+  });
+
+  it("with concurrency, the partial tally holds every order that got through (even after the failure), in batch order", async () => {
+    const batch = orders(10);
+    // Orders 0-4 start together. 2 fails first; the other four were already in
+    // flight and finish afterwards, last-first: 4 (200), 3 (409), 1 (422), 0 (201).
+    const answers = new Map<number, () => Result<PostedOrder>>([
+      [0, () => ok({ status: 201, body: {} })],
+      [1, () => ok({ status: 422, body: { errors: ["problem 1"] } })],
+      [2, () => unreachable("connection reset")],
+      [3, () => ok({ status: 409, body: { message: "problem 3" } })],
+      [4, () => ok({ status: 200, body: {} })],
+    ]);
+    const release = new Map<number, () => void>();
+    const posted: number[] = [];
+    const post = async (order: OrderRequest): Promise<Result<PostedOrder>> => {
+      const index = batch.indexOf(order);
+      posted.push(index);
+      await new Promise<void>((resolve) => release.set(index, resolve));
+      const answer = answers.get(index);
+      if (!answer) throw new Error(`order ${index} should never have been posted`);
+      return answer();
+    };
+    const running = sendBatch({ orders: batch, post, concurrency: 5 });
+    for (let spins = 0; release.size < 5 && spins < 1000; spins++) await Promise.resolve();
+    expect([...release.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    for (const index of [2, 4, 3, 1, 0]) {
+      release.get(index)?.();
+      await sleep(0);
+    }
+    const result = await running;
+    // No worker takes a new order once the failure is known.
+    expect(posted).toEqual([0, 1, 2, 3, 4]);
+    expect(result.tally).toEqual({
+      accepted: 2,
+      rejected: 2,
+      status_counts: { "200": 1, "201": 1, "409": 1, "422": 1 },
+      accepted_total_cents: (batch[0]?.total_cents ?? 0) + (batch[4]?.total_cents ?? 0),
+      sample_failures: ["422 ['problem 1']", "409 problem 3"],
+    });
+    expect(result.failure?.message).toMatch(/: connection reset; 4 of 10 orders were answered before the batch stopped, /);
+  });
+});
+
+describe("describeFailure", () => {
+  it.each([
+    [422, { errors: ["unknown customer C-5093", "unknown sku SKU-9757"] }, "422 ['unknown customer C-5093', 'unknown sku SKU-9757']"],
+    [422, { code: "validation_failed", message: "order rejected: 1 problem(s)", errors: ["total mismatch: sent 9999, expected 3700"] }, "422 ['total mismatch: sent 9999, expected 3700']"],
+    [422, { errors: ["it's \\ odd"] }, "422 ['it\\'s \\\\ odd']"],
+    [422, { errors: [] }, "422 []"],
+    [409, { code: "conflict", message: "request_id reused with a different body" }, "409 request_id reused with a different body"],
+    [400, { errors: [1, 2], message: "bad" }, "400 bad"],
+    [502, null, "502 (no body)"],
+    [502, undefined, "502 (no body)"],
+    [500, "oops", '500 "oops"'],
+    [418, { teapot: true }, '418 {"teapot":true}'],
+  ])("status %i with body %j -> %s", (status, body, expected) => {
+    expect(describeFailure(status, body)).toBe(expected);
+  });
+
+  it("truncates an unrecognized body to 200 characters", () => {
+    const text = describeFailure(500, { blob: "x".repeat(1000) });
+    expect(text).toBe(`500 ${JSON.stringify({ blob: "x".repeat(1000) }).slice(0, 200)}`);
+    expect(text.length).toBe(204);
+  });
+});
