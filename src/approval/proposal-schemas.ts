@@ -11,37 +11,14 @@ export const ProposalSchema = z.object({
   proposal_id: z.string(),
   order_id: z.string(),
   kind: z.enum(["resolution", "address_change"]),
-  action: ChangeActionSchema,
-  change: OrderChangeSchema,
-  pinned_version: z.number().int(),
-  status: ProposalStatusSchema,
-  risk: RiskSchema,
-  rationale: z.string(),
-  evidence: z.array(z.string()),
-  expected_changes: z.array(FieldChangeSchema),
-  created_by: z.string(),
-  created_at: z.string(),
-  expires_at: z.string(),
-  decided_by: z.string().nullable(),
-  decided_at: z.string().nullable(),
-  decision_reason: z.string().nullable(),
-  outcome: ApplyOutcomeSchema.nullable(),
-});
-export type Proposal = z.infer<typeof ProposalSchema>;
-
-/** What tools and the approval API show of a proposal. */
-export const ProposalViewSchema = z.object({
-  proposal_id: z.string(),
-  order_id: z.string(),
-  kind: z.enum(["resolution", "address_change"]),
   action: ChangeActionSchema.describe("Chosen by the server's allowlisted playbook, never by the caller"),
+  change: OrderChangeSchema,
+  pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
   status: ProposalStatusSchema,
   risk: RiskSchema,
   rationale: z.string(),
   evidence: z.array(z.string()),
   expected_changes: z.array(FieldChangeSchema).describe("Each field the change will touch, before and after"),
-  pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
-  approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
   created_by: z.string(),
   created_at: z.string(),
   expires_at: z.string(),
@@ -49,6 +26,12 @@ export const ProposalViewSchema = z.object({
   decided_at: z.string().nullable(),
   decision_reason: z.string().nullable(),
   outcome: ApplyOutcomeSchema.nullable().describe("Set once the change has been applied"),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+/** What tools and the approval API show of a proposal: the stored one, without the internal change record, plus its link. */
+export const ProposalViewSchema = ProposalSchema.omit({ change: true }).extend({
+  approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;
 

@@ -3,8 +3,8 @@ import { referenceData } from "../reference/reference-data";
 import type { Evidence } from "./evidence";
 import { insertAuditEvent } from "./audit-trail";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "./operations-views";
-import { ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRecord, type OrderRow } from "./order-records";
-import { applyChange, ChangeActionSchema, diffStates, FieldChangeSchema, orderState, type OrderChange, type OrderState } from "./playbook";
+import { insertOrderRecord, ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRecord, type OrderRow } from "./order-records";
+import { applyChange, ChangeActionSchema, diffStates, FieldChangeSchema, orderState, type OrderChange } from "./playbook";
 import { ORDER_NUMBER_SEQUENCE } from "./seed-loader";
 
 /**
@@ -341,33 +341,7 @@ export async function simulateFailure(db: D1Database, account: string, actor: st
   const exception = order.exception;
   if (!exception) throw new Error("simulated order has no exception");
   await db.batch([
-    db
-      .prepare(
-        `INSERT INTO orders (order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
-           shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
-           exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at)
-         VALUES (?, ?, 'operations', ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(
-        order.order_id,
-        account,
-        order.customer_id,
-        order.channel,
-        order.currency,
-        order.total_cents,
-        order.status,
-        JSON.stringify(order.lines),
-        JSON.stringify(order.shipping_address),
-        JSON.stringify(order.evidence),
-        exception.type,
-        exception.priority,
-        exception.team,
-        exception.opened_at,
-        exception.sla_minutes,
-        exception.summary,
-        order.created_at,
-        order.updated_at,
-      ),
+    insertOrderRecord(db, order, "fail"),
     insertAuditEvent(db, {
       event_id: `${order.order_id}:simulated`,
       account,

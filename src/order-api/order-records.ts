@@ -91,6 +91,42 @@ export function recordFromRow(row: OrderRow): OrderRecord {
   };
 }
 
+/**
+ * The insert for a whole operations order. `ignore` keeps an existing row
+ * untouched (seed loads); `fail` makes a clash an error (new orders).
+ */
+export function insertOrderRecord(db: D1Database, order: OrderRecord, onConflict: "ignore" | "fail"): D1PreparedStatement {
+  const exception = order.exception;
+  return db
+    .prepare(
+      `INSERT ${onConflict === "ignore" ? "OR IGNORE " : ""}INTO orders (${ORDER_COLUMNS})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      order.order_id,
+      order.account,
+      order.source,
+      order.customer_id,
+      order.channel,
+      order.currency,
+      order.total_cents,
+      order.status,
+      order.version,
+      JSON.stringify(order.lines),
+      order.shipping_address ? JSON.stringify(order.shipping_address) : null,
+      order.evidence ? JSON.stringify(order.evidence) : null,
+      exception?.type ?? null,
+      exception?.state ?? null,
+      exception?.priority ?? null,
+      exception?.team ?? null,
+      exception?.opened_at ?? null,
+      exception?.sla_minutes ?? null,
+      exception?.summary ?? null,
+      order.created_at,
+      order.updated_at,
+    );
+}
+
 /** Another account's order reads exactly like a missing one: undefined. */
 export async function readOrderRecord(db: D1Database, account: string, orderId: string): Promise<OrderRecord | undefined> {
   const row = await db

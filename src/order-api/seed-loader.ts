@@ -1,6 +1,7 @@
 import { z } from "zod";
 import operationsJson from "../../seed/operations.json";
 import { AccountIdSchema } from "../config";
+import { insertOrderRecord, type OrderRecord } from "./order-records";
 import { OrderLineSchema } from "./schemas";
 import {
   AddressSchema,
@@ -84,38 +85,37 @@ function toEvidence(order: SeedOrder, anchorMs: number): Evidence {
   };
 }
 
-function insertSeedOrder(db: D1Database, order: SeedOrder, anchorMs: number): D1PreparedStatement {
+/** A seed order as the record it becomes, with its times anchored to the load. */
+function toRecord(order: SeedOrder, anchorMs: number): OrderRecord {
   const created = isoMinutesBefore(anchorMs, order.created_minutes_ago);
   const exception = order.exception;
-  return db
-    .prepare(
-      `INSERT OR IGNORE INTO orders (
-         order_id, account, source, customer_id, channel, currency, total_cents, status, version,
-         lines, shipping_address, evidence,
-         exception_type, exception_state, exception_priority, exception_team,
-         exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at)
-       VALUES (?, ?, 'operations', ?, ?, 'USD', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      order.order_id,
-      order.account,
-      order.customer_id,
-      order.channel,
-      order.total_cents,
-      order.status,
-      JSON.stringify(order.lines),
-      JSON.stringify(order.shipping_address),
-      JSON.stringify(toEvidence(order, anchorMs)),
-      exception?.type ?? null,
-      exception ? "active" : null,
-      exception?.priority ?? null,
-      exception?.assigned_team ?? null,
-      exception ? isoMinutesBefore(anchorMs, exception.opened_minutes_ago) : null,
-      exception?.sla_minutes ?? null,
-      exception?.summary ?? null,
-      created,
-      created,
-    );
+  return {
+    order_id: order.order_id,
+    account: order.account,
+    source: "operations",
+    customer_id: order.customer_id,
+    channel: order.channel,
+    currency: "USD",
+    total_cents: order.total_cents,
+    status: order.status,
+    version: 1,
+    lines: order.lines,
+    shipping_address: order.shipping_address,
+    evidence: toEvidence(order, anchorMs),
+    exception: exception
+      ? {
+          type: exception.type,
+          state: "active",
+          priority: exception.priority,
+          team: exception.assigned_team,
+          opened_at: isoMinutesBefore(anchorMs, exception.opened_minutes_ago),
+          sla_minutes: exception.sla_minutes,
+          summary: exception.summary,
+        }
+      : null,
+    created_at: created,
+    updated_at: created,
+  };
 }
 
 function nextPublicNumber(): number {
@@ -132,7 +132,7 @@ export async function loadSeed(db: D1Database, now: Date = new Date()): Promise<
   const anchorMs = Math.floor(now.getTime() / 60_000) * 60_000;
   await db.batch([
     db.prepare("INSERT OR IGNORE INTO seed_runs (seed_version, anchored_at) VALUES (?, ?)").bind(SEED_VERSION, new Date(anchorMs).toISOString()),
-    ...seedOrders.map((order) => insertSeedOrder(db, order, anchorMs)),
+    ...seedOrders.map((order) => insertOrderRecord(db, toRecord(order, anchorMs), "ignore")),
     db
       .prepare("INSERT OR IGNORE INTO order_number_sequence (name, next_value) VALUES (?, ?)")
       .bind(ORDER_NUMBER_SEQUENCE, nextPublicNumber()),

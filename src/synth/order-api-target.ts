@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from "../errors";
+import { ok, type Result } from "../errors";
 import { HealthSchema, type Health, type OrderRequest } from "../order-api/schemas";
 import { ACCOUNT_HEADER, ACTOR_HEADER } from "../order-api/entrypoint-contract";
 
