@@ -86,7 +86,7 @@ export class AccountAgent extends Agent<Env> {
     return new ProposalDesk({
       account: this.name,
       store: this.proposals,
-      orders: this.env.ORDER_API,
+      orders: this.env.ORDER_STORE,
       ttlMinutes: config.proposalTtlMinutes,
       now: () => new Date(),
       exclusive: (task) => this.proposalTransitions.run(task),
@@ -95,7 +95,7 @@ export class AccountAgent extends Agent<Env> {
   }
 
   private accountOrders(operator: string): AccountOrders {
-    const api = this.env.ORDER_API;
+    const api = this.env.ORDER_STORE;
     const account = this.name;
     return {
       status: (orderId) => api.orderStatus(account, orderId),
