@@ -40,7 +40,8 @@ CREATE TABLE seed_runs (
   anchored_at TEXT NOT NULL
 );
 
--- Public order numbers (ORD-1001, ...) come from here, one atomic UPDATE each.
+-- Public order numbers (ORD-1001, ...) for new operations orders, one counter
+-- per account ('public_order:<account>'), one atomic UPDATE ... RETURNING each.
 CREATE TABLE order_number_sequence (
   name TEXT PRIMARY KEY,
   next_value INTEGER NOT NULL

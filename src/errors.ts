@@ -11,7 +11,6 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
-  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,

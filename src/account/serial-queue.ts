@@ -14,23 +14,3 @@ export class SerialQueue {
     return result;
   }
 }
-
-/** One SerialQueue per key, created on demand and dropped when idle. */
-export class KeyedSerialQueue {
-  private readonly queues = new Map<string, { queue: SerialQueue; pending: number }>();
-
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    let entry = this.queues.get(key);
-    if (!entry) {
-      entry = { queue: new SerialQueue(), pending: 0 };
-      this.queues.set(key, entry);
-    }
-    entry.pending++;
-    try {
-      return await entry.queue.run(task);
-    } finally {
-      entry.pending--;
-      if (entry.pending === 0) this.queues.delete(key);
-    }
-  }
-}

@@ -3,16 +3,19 @@ import { fail, ok, type AppError, type Result } from "../errors";
 import { normalizeAddress, sameAddress, type AddressInput } from "../order-api/address";
 import type { NewAuditEvent } from "../order-api/audit-trail";
 import type { ApplyCommand, ApplyResult } from "../order-api/operations-store";
+import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../order-api/operations-views";
 import type { OrderRecord } from "../order-api/order-records";
 import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../order-api/playbook";
 import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "./proposal-schemas";
 import { ProposalStore } from "./proposal-store";
 
-/** What the desk needs from the order store; in production the ORDER_API binding. */
+/** What the desk needs from the order store; in production the ORDER_STORE binding. */
 export interface OrdersPort {
   orderRecord(account: string, orderId: string): Promise<OrderRecord | null>;
   recordEvent(event: NewAuditEvent): Promise<void>;
   applyProposal(command: ApplyCommand): Promise<ApplyResult>;
+  /** The stored outcome if this proposal was applied, even if this object never heard back. */
+  appliedOutcome(account: string, proposalId: string): Promise<ApplyOutcome | null>;
 }
 
 export interface ProposalDeskDeps {
@@ -29,8 +32,12 @@ export interface ProposalDeskDeps {
 /** Orders past these states can no longer be re-addressed. */
 const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delivered", "cancelled"]);
 
-const ORDER_NOT_FOUND: AppError = { code: "not_found", message: "order not found; list_order_exceptions shows the orders you can act on" };
+const ORDER_NOT_FOUND: AppError = { code: "not_found", message: ORDER_NOT_FOUND_MESSAGE };
 const PROPOSAL_NOT_FOUND: AppError = { code: "not_found", message: "proposal not found; proposals are only visible to the account that created them" };
+
+function isOpen(proposal: Proposal): boolean {
+  return proposal.status === "pending_approval" || proposal.status === "approved";
+}
 
 function newProposalId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(15));
@@ -46,8 +53,7 @@ export class ProposalDesk {
   constructor(private readonly deps: ProposalDeskDeps) {}
 
   view(proposal: Proposal): ProposalView {
-    const { change: _change, ...rest } = proposal;
-    return { ...rest, approval_url: this.deps.approvalUrl(proposal.proposal_id) };
+    return { ...proposal, approval_url: this.deps.approvalUrl(proposal.proposal_id) };
   }
 
   async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
@@ -69,6 +75,9 @@ export class ProposalDesk {
       if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
       if (ADDRESS_LOCKED_STATUSES.has(order.status)) {
         return fail("conflict", `order ${order.order_id} is ${order.status}; its shipping address can no longer change`);
+      }
+      if (order.evidence?.inventory.allocations.some((a) => a.state === "shipped")) {
+        return fail("conflict", `part of order ${order.order_id} has already shipped; its shipping address can no longer change`);
       }
       const address = normalizeAddress(input);
       if (!address.ok) return address;
@@ -97,14 +106,13 @@ export class ProposalDesk {
     operator: string,
   ): Promise<Result<ProposalView>> {
     const now = this.deps.now();
-    const existing = this.deps.store
-      .findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)
-      .map((p) => this.refreshExpiry(p, now))
-      .find((p) => p.status === "pending_approval" || p.status === "approved");
-    if (existing) return ok(this.view(existing));
+    for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
+      const reusable = this.expireIfDue(candidate, now);
+      if (isOpen(reusable)) return ok(this.view(reusable));
+    }
 
     const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
-    // Validated before anything is written, so a proposal that cannot be stored leaves no audit event either.
+    // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
     const proposal: Proposal = ProposalSchema.parse({
       proposal_id: newProposalId(),
       order_id: order.order_id,
@@ -125,8 +133,11 @@ export class ProposalDesk {
       decision_reason: null,
       outcome: null,
     } satisfies Proposal);
-    // The audit event first: a proposal never exists without its trail.
-    await this.deps.orders.recordEvent({
+    // Stored, then audited; if the audit write fails the proposal is removed
+    // again, so a proposal and its trail exist together or not at all.
+    this.deps.store.insert(proposal);
+    try {
+      await this.deps.orders.recordEvent({
       event_id: `${proposal.proposal_id}:proposed`,
       account: this.deps.account,
       order_id: order.order_id,
@@ -138,35 +149,56 @@ export class ProposalDesk {
       state_before: orderState(order),
       state_after: null,
       created_at: proposal.created_at,
-    });
-    this.deps.store.insert(proposal);
+      });
+    } catch (error) {
+      this.deps.store.delete(proposal.proposal_id);
+      throw error;
+    }
     return ok(this.view(proposal));
   }
 
-  private refreshExpiry(proposal: Proposal, now: Date): Proposal {
-    if ((proposal.status === "pending_approval" || proposal.status === "approved") && now.getTime() >= Date.parse(proposal.expires_at)) {
-      const expired: Proposal = { ...proposal, status: "expired" };
-      this.deps.store.update(expired);
-      return expired;
-    }
-    return proposal;
+  /**
+   * Expiry and staleness follow from the clock and the order's version; they
+   * are derived states, not actions, so they change the stored status without
+   * an audit event (and without any write to the order).
+   */
+  private transition(proposal: Proposal, status: "expired" | "stale"): Proposal {
+    const next: Proposal = { ...proposal, status };
+    this.deps.store.update(next);
+    return next;
   }
 
-  /** Marks an open proposal stale when its order moved on; returns the order it checked. */
-  private async refreshStaleness(proposal: Proposal): Promise<{ proposal: Proposal; order: OrderRecord | null }> {
+  private expireIfDue(proposal: Proposal, now: Date): Proposal {
+    if (!isOpen(proposal) || now.getTime() < Date.parse(proposal.expires_at)) return proposal;
+    return this.transition(proposal, "expired");
+  }
+
+  /**
+   * Brings an open proposal up to date with the order. If the order moved on,
+   * the proposal was either applied (perhaps by an attempt whose answer never
+   * arrived, so ask the store) or overtaken by another change (stale).
+   */
+  private async refresh(proposal: Proposal): Promise<{ proposal: Proposal; order: OrderRecord | null }> {
     const order = await this.deps.orders.orderRecord(this.deps.account, proposal.order_id);
-    if ((proposal.status === "pending_approval" || proposal.status === "approved") && (!order || order.version !== proposal.pinned_version)) {
-      const stale: Proposal = { ...proposal, status: "stale" };
-      this.deps.store.update(stale);
-      return { proposal: stale, order };
+    if (!isOpen(proposal)) return { proposal, order };
+    if (!order || order.version !== proposal.pinned_version) {
+      const outcome = await this.deps.orders.appliedOutcome(this.deps.account, proposal.proposal_id);
+      if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
+      return { proposal: this.transition(proposal, "stale"), order };
     }
-    return { proposal, order };
+    return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
+  }
+
+  private recordApplied(proposal: Proposal, outcome: ApplyOutcome): Proposal {
+    const applied: Proposal = { ...proposal, status: "applied", outcome };
+    this.deps.store.update(applied);
+    return applied;
   }
 
   private async current(proposalId: string): Promise<Result<{ proposal: Proposal; order: OrderRecord | null }>> {
     const stored = this.deps.store.get(proposalId);
     if (!stored) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
-    return ok(await this.refreshStaleness(this.refreshExpiry(stored, this.deps.now())));
+    return ok(await this.refresh(stored));
   }
 
   async getProposal(proposalId: string): Promise<Result<ProposalView>> {
@@ -187,11 +219,10 @@ export class ProposalDesk {
   /** Open proposals, after expiring old ones and marking those whose order moved on as stale. */
   async pending(): Promise<ProposalView[]> {
     return this.deps.exclusive(async () => {
-      const now = this.deps.now();
       const open: ProposalView[] = [];
       for (const stored of this.deps.store.byStatus(["pending_approval", "approved"])) {
-        const { proposal } = await this.refreshStaleness(this.refreshExpiry(stored, now));
-        if (proposal.status === "pending_approval" || proposal.status === "approved") open.push(this.view(proposal));
+        const { proposal } = await this.refresh(stored);
+        if (isOpen(proposal)) open.push(this.view(proposal));
       }
       return open;
     });
@@ -265,9 +296,6 @@ export class ProposalDesk {
    */
   async confirm(proposalId: string, operator: string): Promise<Result<ConfirmResult>> {
     return this.deps.exclusive(async () => {
-      const stored = this.deps.store.get(proposalId);
-      if (!stored) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
-      if (stored.status === "applied") return ok(this.appliedResult(stored));
       const current = await this.current(proposalId);
       if (!current.ok) return current;
       const proposal = current.value.proposal;
@@ -302,14 +330,10 @@ export class ProposalDesk {
       });
       switch (result.kind) {
         case "applied":
-        case "already_applied": {
-          const applied: Proposal = { ...proposal, status: "applied", outcome: result.outcome };
-          this.deps.store.update(applied);
-          return ok(this.appliedResult(applied));
-        }
+        case "already_applied":
+          return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
         case "stale": {
-          const stale: Proposal = { ...proposal, status: "stale" };
-          this.deps.store.update(stale);
+          const stale = this.transition(proposal, "stale");
           return ok(this.confirmResult(stale, "stale", this.refusal(stale, "applied")));
         }
         case "not_found":

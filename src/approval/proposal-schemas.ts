@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApplyOutcomeSchema } from "../order-api/operations-store";
+import { ApplyOutcomeSchema } from "../order-api/operations-views";
 import { ChangeActionSchema, FieldChangeSchema, OrderChangeSchema, RiskSchema } from "../order-api/playbook";
 
 /** Proposal states. Only an approver moves pending_approval to approved or rejected. */
@@ -12,7 +12,7 @@ export const ProposalSchema = z.object({
   order_id: z.string(),
   kind: z.enum(["resolution", "address_change"]),
   action: ChangeActionSchema.describe("Chosen by the server's allowlisted playbook, never by the caller"),
-  change: OrderChangeSchema,
+  change: OrderChangeSchema.describe("The exact change pinned by this proposal: the action, and for an address change the normalized address"),
   pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
   status: ProposalStatusSchema,
   risk: RiskSchema,
@@ -29,8 +29,8 @@ export const ProposalSchema = z.object({
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
-/** What tools and the approval API show of a proposal: the stored one, without the internal change record, plus its link. */
-export const ProposalViewSchema = ProposalSchema.omit({ change: true }).extend({
+/** What tools and the approval API show of a proposal: all of it (including the pinned change) plus its link. */
+export const ProposalViewSchema = ProposalSchema.extend({
   approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;

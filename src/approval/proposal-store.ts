@@ -44,6 +44,10 @@ export class ProposalStore {
     );
   }
 
+  delete(proposalId: string): void {
+    this.sql.exec("DELETE FROM proposals WHERE proposal_id = ?", proposalId);
+  }
+
   get(proposalId: string): Proposal | undefined {
     const row = this.sql.exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId).toArray()[0];
     return row ? ProposalSchema.parse(JSON.parse(row.body)) : undefined;

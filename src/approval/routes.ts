@@ -6,7 +6,7 @@ import type { Approver, Config } from "../config";
 import { statusOf, type AppError, type Result } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
-import { readJsonBody } from "../http/json-body";
+import { readJsonBody, readLimitedText } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { messagePage, queuePage, reviewPage, signInPage } from "./page";
 import { DecisionSchema } from "./proposal-schemas";
@@ -75,9 +75,16 @@ async function currentSession(c: Context<AppEnv>): Promise<ApproverSession | und
   return readSession(c.get("config"), getCookie(c, SESSION_COOKIE), new Date());
 }
 
-function formString(form: Record<string, string | File | (string | File)[]>, key: string): string | undefined {
-  const value = form[key];
-  return typeof value === "string" ? value : undefined;
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** The approval forms post urlencoded fields; anything else is refused readably, never a 500. */
+async function readForm(request: Request): Promise<Result<URLSearchParams>> {
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/x-www-form-urlencoded") {
+    return { ok: false, error: { code: "unsupported_media_type", message: "post the form as application/x-www-form-urlencoded" } };
+  }
+  const text = await readLimitedText(request, MAX_FORM_BYTES);
+  return text.ok ? { ok: true, value: new URLSearchParams(text.value) } : text;
 }
 
 export const approvalPages = new Hono<AppEnv>();
@@ -99,9 +106,10 @@ approvalPages.get("/sign-in", (c) => page(c, signInPage({ next: safeNext(c.req.q
 
 approvalPages.post("/sign-in", async (c) => {
   if (!isSameOriginPost(c)) return page(c, messagePage("Refused", "sign-in must come from this site"), 403);
-  const form = await c.req.parseBody();
-  const next = safeNext(formString(form, "next"));
-  const token = formString(form, "token")?.trim() ?? "";
+  const form = await readForm(c.req.raw);
+  if (!form.ok) return page(c, messagePage("Refused", form.error.message), statusOf(form.error));
+  const next = safeNext(form.value.get("next"));
+  const token = form.value.get("token")?.trim() ?? "";
   const config = c.get("config");
   const approver = token === "" ? undefined : await approverFor(config, token);
   if (!approver?.ok) {
@@ -121,8 +129,8 @@ approvalPages.post("/sign-in", async (c) => {
 
 approvalPages.post("/sign-out", async (c) => {
   const session = await currentSession(c);
-  const form = await c.req.parseBody();
-  if (session && isSameOriginPost(c) && csrfMatches(session, formString(form, "csrf"))) {
+  const form = await readForm(c.req.raw);
+  if (session && form.ok && isSameOriginPost(c) && csrfMatches(session, form.value.get("csrf") ?? undefined)) {
     deleteCookie(c, SESSION_COOKIE, { path: "/approvals" });
   }
   return c.redirect("/approvals", 303);
@@ -144,13 +152,14 @@ approvalPages.post("/:id/decision", async (c) => {
   const proposalId = c.req.param("id");
   const session = await currentSession(c);
   if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}`, error: "your session ended; sign in again" }), 401);
-  const form = await c.req.parseBody();
-  if (!isSameOriginPost(c) || !csrfMatches(session, formString(form, "csrf"))) {
+  const form = await readForm(c.req.raw);
+  if (!form.ok) return page(c, messagePage("Refused", form.error.message), statusOf(form.error));
+  if (!isSameOriginPost(c) || !csrfMatches(session, form.value.get("csrf") ?? undefined)) {
     return page(c, messagePage("Refused", "this form did not come from the approval page; reload it and try again"), 403);
   }
   const agent = agentFor(c, session.approver);
   const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
-  const decision = DecisionSchema.safeParse({ decision: formString(form, "decision"), reason: formString(form, "reason") ?? "" });
+  const decision = DecisionSchema.safeParse({ decision: form.value.get("decision"), reason: form.value.get("reason") ?? "" });
   let problem: AppError;
   if (decision.success) {
     const outcome = await agent.decideProposal(proposalId, decision.data, session.approver, baseUrl(c));

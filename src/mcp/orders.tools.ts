@@ -1,13 +1,18 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../errors";
 import { AddressInputSchema } from "../order-api/address";
-import { AuditLogSchema, ExceptionListSchema, OrderDetailsSchema, OrderStatusSchema, SimulatedFailureSchema } from "../order-api/operations-views";
+import {
+  AuditLogSchema,
+  ExceptionListSchema,
+  ORDER_NOT_FOUND_MESSAGE,
+  OrderDetailsSchema,
+  OrderStatusSchema,
+  SimulatedFailureSchema,
+} from "../order-api/operations-views";
 import { ConfirmResultSchema, ProposalViewSchema } from "../approval/proposal-schemas";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { defineTool, type AccountTool } from "./tool-seam";
 
-/** One message for "unknown" and "someone else's": the caller cannot tell them apart. */
-export const ORDER_NOT_FOUND_MESSAGE = "order not found; list_order_exceptions shows the orders you can act on";
 
 function found<T>(value: T | null): Result<T> {
   return value === null ? fail("not_found", ORDER_NOT_FOUND_MESSAGE) : ok(value);

@@ -7,10 +7,11 @@ import { requireConfig } from "../http/config-middleware";
 import { installErrorHandlers } from "../http/error-handlers";
 import { ACCOUNT_HEADER, ACTOR_HEADER } from "./entrypoint-contract";
 import { readAuditLog, recordAuditEvent, type NewAuditEvent } from "./audit-trail";
-import { applyProposalChange, listActiveExceptions, readOrderDetails, simulateFailure, type ApplyCommand, type ApplyResult } from "./operations-store";
-import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./operations-views";
+import { applyProposalChange, appliedOutcome, listActiveExceptions, readOrderDetails, type ApplyCommand, type ApplyResult } from "./operations-store";
+import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./operations-views";
 import { readOrderRecord, type OrderRecord } from "./order-records";
 import { orderApiRoutes } from "./routes";
+import { simulateFailure } from "./simulated-orders";
 import { ensureSeedLoaded } from "./seed-loader";
 
 const internalApp = new Hono<AppEnv>();
@@ -75,6 +76,10 @@ export class OrderApi extends WorkerEntrypoint<Env> {
 
   async applyProposal(command: ApplyCommand): Promise<ApplyResult> {
     return applyProposalChange(await this.db(command.account), command, new Date());
+  }
+
+  async appliedOutcome(account: string, proposalId: string): Promise<ApplyOutcome | null> {
+    return appliedOutcome(await this.db(account), account, proposalId);
   }
 
   async simulateFailure(account: string, actor: string): Promise<SimulatedFailure> {

@@ -24,8 +24,9 @@ const MAX_ID_ATTEMPTS = 16;
  */
 export function candidateOrderId(requestId: string, attempt: number): string {
   if (attempt === 0) return `ORD-${requestId.slice(0, ORDER_ID_PREFIX_LENGTH)}`;
-  if (attempt === 1) return `ORD-${requestId}`;
-  return `ORD-${requestId}-${attempt}`;
+  // A short request_id is its own prefix, so it goes straight to the suffixes.
+  if (requestId.length <= ORDER_ID_PREFIX_LENGTH) return `ORD-${requestId}-${attempt + 1}`;
+  return attempt === 1 ? `ORD-${requestId}` : `ORD-${requestId}-${attempt}`;
 }
 
 async function sha256Hex(text: string): Promise<string> {

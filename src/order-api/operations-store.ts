@@ -1,11 +1,8 @@
-import { z } from "zod";
 import { referenceData } from "../reference/reference-data";
-import type { Evidence } from "./evidence";
 import { insertAuditEvent } from "./audit-trail";
-import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "./operations-views";
-import { insertOrderRecord, ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRecord, type OrderRow } from "./order-records";
-import { applyChange, ChangeActionSchema, diffStates, FieldChangeSchema, orderState, type OrderChange } from "./playbook";
-import { ORDER_NUMBER_SEQUENCE } from "./seed-loader";
+import { ApplyOutcomeSchema, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "./operations-views";
+import { ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRow } from "./order-records";
+import { applyChange, diffStates, orderState, type OrderChange } from "./playbook";
 
 /**
  * D1 side of order operations: reads for the tools, the append-only audit
@@ -104,19 +101,6 @@ export async function readOrderDetails(db: D1Database, account: string, orderId:
     timeline: evidence?.timeline ?? [],
   };
 }
-
-export const ApplyOutcomeSchema = z.object({
-  proposal_id: z.string(),
-  order_id: z.string(),
-  action: ChangeActionSchema,
-  applied_at: z.string(),
-  applied_by: z.string().describe("Operator whose confirmation applied the change"),
-  approved_by: z.string().describe("Approver who approved it in the application"),
-  order_version_before: z.number().int(),
-  order_version_after: z.number().int(),
-  changes: z.array(FieldChangeSchema),
-});
-export type ApplyOutcome = z.infer<typeof ApplyOutcomeSchema>;
 
 export interface ApplyCommand {
   readonly proposal_id: string;
@@ -224,137 +208,11 @@ export async function applyProposalChange(db: D1Database, command: ApplyCommand,
   return current ? { kind: "stale", current_version: current.version } : { kind: "not_found" };
 }
 
-type SimulatedKind = "payment_declined_inventory_held" | "fulfillment_hold_missing_sku" | "fulfillment_incomplete_carrier_timeout" | "fraud_review";
-const SIMULATED_KINDS: readonly SimulatedKind[] = [
-  "payment_declined_inventory_held",
-  "fulfillment_hold_missing_sku",
-  "fulfillment_incomplete_carrier_timeout",
-  "fraud_review",
-];
-
-function simulatedOrder(account: string, number: number, now: Date): OrderRecord {
-  const orderId = `ORD-${number}`;
-  const kind = SIMULATED_KINDS[number % SIMULATED_KINDS.length] ?? "fraud_review";
-  const customer = referenceData.customerList[number % referenceData.customerList.length] ?? referenceData.customerList[0];
-  if (!customer) throw new Error("seed/customers.json is empty");
-  const at = now.toISOString();
-  const sku = kind === "fulfillment_hold_missing_sku" ? [...referenceData.skus.values()].find((s) => !s.in_stock) : referenceData.sellable[number % referenceData.sellable.length];
-  if (!sku) throw new Error("seed/catalog.json has no usable sku");
-  const quantity = 1 + (number % 3);
-  const total = sku.unit_price_cents * quantity;
-  const allocationState = kind === "payment_declined_inventory_held" ? "held" : kind === "fulfillment_hold_missing_sku" ? "missing" : "allocated";
-  const details: Record<SimulatedKind, { status: string; priority: string; team: string; sla: number; summary: string; payment: Evidence["payment"]; fulfillment: Evidence["fulfillment"] }> = {
-    payment_declined_inventory_held: {
-      status: "payment_failed",
-      priority: "P2",
-      team: "Payments Ops",
-      sla: 60,
-      summary: `Simulated: card declined (do_not_honor); ${quantity} unit(s) of ${sku.sku} held.`,
-      payment: { state: "declined", attempts: [{ attempt_id: `PAY-${number}-1`, at, amount_cents: total, method: "visa ending 0002", outcome: "declined", decline_code: "do_not_honor" }] },
-      fulfillment: { state: "blocked", carrier: null, tracking: null, last_event: "waiting for payment" },
-    },
-    fulfillment_hold_missing_sku: {
-      status: "on_hold",
-      priority: "P2",
-      team: "Fulfillment Ops",
-      sla: 240,
-      summary: `Simulated: ${sku.sku} (${sku.name}) has no stock; order held.`,
-      payment: { state: "authorized", attempts: [{ attempt_id: `PAY-${number}-1`, at, amount_cents: total, method: "visa ending 4242", outcome: "authorized", decline_code: null }] },
-      fulfillment: { state: "on_hold", carrier: null, tracking: null, last_event: `hold: ${sku.sku} has no stock in any warehouse` },
-    },
-    fulfillment_incomplete_carrier_timeout: {
-      status: "processing",
-      priority: "P2",
-      team: "Logistics",
-      sla: 240,
-      summary: "Simulated: the carrier label request timed out; the parcel has not left.",
-      payment: { state: "captured", attempts: [{ attempt_id: `PAY-${number}-1`, at, amount_cents: total, method: "visa ending 4242", outcome: "captured", decline_code: null }] },
-      fulfillment: { state: "label_failed", carrier: "UPS", tracking: null, last_event: "label request timed out at carrier API" },
-    },
-    fraud_review: {
-      status: "on_hold",
-      priority: "P1",
-      team: "Risk & Trust",
-      sla: 30,
-      summary: "Simulated: risk score 91 on a new card shipping to a reshipper.",
-      payment: { state: "authorized", attempts: [{ attempt_id: `PAY-${number}-1`, at, amount_cents: total, method: "visa ending 7777 (new card)", outcome: "authorized", decline_code: null }] },
-      fulfillment: { state: "on_hold", carrier: null, tracking: null, last_event: "hold: risk review" },
-    },
-  };
-  const chosen = details[kind];
-  return {
-    order_id: orderId,
-    account,
-    source: "operations",
-    customer_id: customer.customer_id,
-    channel: customer.allowed_channels[0] ?? "web",
-    currency: "USD",
-    total_cents: total,
-    status: chosen.status,
-    version: 1,
-    lines: [{ sku: sku.sku, quantity, unit_price_cents: sku.unit_price_cents }],
-    shipping_address: { recipient: customer.name, line1: "1 Simulation Way", line2: null, city: "Springfield", region: "IL", postal_code: "62701", country: "US" },
-    evidence: {
-      payment: chosen.payment,
-      inventory: { allocations: [{ sku: sku.sku, quantity, warehouse: "RNO-1", state: allocationState }] },
-      fulfillment: chosen.fulfillment,
-      duplicate: null,
-      timeline: [
-        { at, event: "order_placed", detail: `simulated order via ${customer.allowed_channels[0] ?? "web"}` },
-        { at, event: "exception_opened", detail: kind },
-      ],
-    },
-    exception: { type: kind, state: "active", priority: chosen.priority, team: chosen.team, opened_at: at, sla_minutes: chosen.sla, summary: chosen.summary },
-    created_at: at,
-    updated_at: at,
-  };
-}
-
-const MAX_NUMBER_ALLOCATIONS = 20;
-
-/**
- * The next public order number whose id is free in this account. Intake
- * orders can hold numeric ids too (request_id "1027" becomes ORD-1027), so a
- * number already taken there is skipped rather than collided with.
- */
-async function allocateFreeOrderNumber(db: D1Database, account: string): Promise<number> {
-  for (let attempt = 0; attempt < MAX_NUMBER_ALLOCATIONS; attempt++) {
-    const allocated = await db
-      .prepare("UPDATE order_number_sequence SET next_value = next_value + 1 WHERE name = ? RETURNING next_value - 1 AS number")
-      .bind(ORDER_NUMBER_SEQUENCE)
-      .first<{ number: number }>();
-    if (!allocated) throw new Error("order_number_sequence is missing; the seed data was not loaded");
-    const taken = await db.prepare("SELECT 1 AS present FROM orders WHERE account = ? AND order_id = ?").bind(account, `ORD-${allocated.number}`).first();
-    if (!taken) return allocated.number;
-  }
-  throw new Error(`no free public order number after ${MAX_NUMBER_ALLOCATIONS} allocations`);
-}
-
-/**
- * Demo helper: one new order with an active exception. The public number comes
- * from one atomic UPDATE ... RETURNING, so concurrent calls never share one;
- * the order and its audit event are written together.
- */
-export async function simulateFailure(db: D1Database, account: string, actor: string, now: Date): Promise<SimulatedFailure> {
-  const number = await allocateFreeOrderNumber(db, account);
-  const order = simulatedOrder(account, number, now);
-  const exception = order.exception;
-  if (!exception) throw new Error("simulated order has no exception");
-  await db.batch([
-    insertOrderRecord(db, order, "fail"),
-    insertAuditEvent(db, {
-      event_id: `${order.order_id}:simulated`,
-      account,
-      order_id: order.order_id,
-      event_type: "exception_simulated",
-      actor_kind: "operator",
-      actor,
-      reason: "simulate_new_failure demo helper",
-      proposal_id: null,
-      state_before: null,
-      state_after: orderState(order),
-      created_at: order.created_at,
-    }),
-  ]);
-  return { order_id: order.order_id, exception_type: exception.type, priority: exception.priority, summary: exception.summary, version: order.version };
+/** The stored outcome of this account's applied proposal, or null when it was never applied. */
+export async function appliedOutcome(db: D1Database, account: string, proposalId: string): Promise<ApplyOutcome | null> {
+  const row = await db
+    .prepare("SELECT outcome FROM applied_proposals WHERE proposal_id = ? AND account = ?")
+    .bind(proposalId, account)
+    .first<{ outcome: string }>();
+  return row ? ApplyOutcomeSchema.parse(JSON.parse(row.outcome)) : null;
 }

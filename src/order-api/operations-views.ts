@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
-import { OrderStateSchema } from "./playbook";
+import { ChangeActionSchema, FieldChangeSchema, OrderStateSchema } from "./playbook";
 import { OrderLineSchema } from "./schemas";
 
 /** What the operations tools answer; the tool output schemas are these. */
+
+/** One message for "unknown" and "another account's": a caller cannot tell them apart. */
+export const ORDER_NOT_FOUND_MESSAGE = "order not found; list_order_exceptions shows the orders you can act on";
+
 export const OrderStatusSchema = z.object({
   order_id: z.string(),
   status: z.string(),
@@ -81,3 +85,16 @@ export const SimulatedFailureSchema = z.object({
   version: z.number().int(),
 });
 export type SimulatedFailure = z.infer<typeof SimulatedFailureSchema>;
+
+export const ApplyOutcomeSchema = z.object({
+  proposal_id: z.string(),
+  order_id: z.string(),
+  action: ChangeActionSchema,
+  applied_at: z.string(),
+  applied_by: z.string().describe("Operator whose confirmation applied the change"),
+  approved_by: z.string().describe("Approver who approved it in the application"),
+  order_version_before: z.number().int(),
+  order_version_after: z.number().int(),
+  changes: z.array(FieldChangeSchema),
+});
+export type ApplyOutcome = z.infer<typeof ApplyOutcomeSchema>;

@@ -218,7 +218,14 @@ export function applyChange(order: OrderRecord, change: OrderChange, at: string)
         ...evidence,
         fulfillment: { ...evidence.fulfillment, state: "retry_submitted", last_event: "label request for the remaining shipment resubmitted to the carrier" },
       };
-      return { ...order, status: "processing", evidence: withTimeline(next, at, "fulfillment_retried", "resubmitted the remaining shipment"), exception: resolved(order, "resolved") };
+      // A parcel that already left keeps the order partially shipped (and its address locked).
+      const shippedSomething = evidence.inventory.allocations.some((a) => a.state === "shipped");
+      return {
+        ...order,
+        status: shippedSomething ? "partially_shipped" : "processing",
+        evidence: withTimeline(next, at, "fulfillment_retried", "resubmitted the remaining shipment"),
+        exception: resolved(order, "resolved"),
+      };
     }
     case "escalate_to_human":
       return {

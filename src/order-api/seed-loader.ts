@@ -19,7 +19,6 @@ import {
  * load happens once per database and never overwrites a row.
  */
 export const SEED_VERSION = "operations-v1";
-export const ORDER_NUMBER_SEQUENCE = "public_order";
 
 const minutesAgo = z.number().int().min(0);
 
@@ -118,10 +117,6 @@ function toRecord(order: SeedOrder, anchorMs: number): OrderRecord {
   };
 }
 
-function nextPublicNumber(): number {
-  return Math.max(...seedOrders.map((o) => Number(o.order_id.slice("ORD-".length)))) + 1;
-}
-
 /**
  * Idempotent: every insert is OR IGNORE and the whole load is one D1 batch (one
  * transaction), so concurrent first requests cannot interleave half-loads.
@@ -133,9 +128,6 @@ export async function loadSeed(db: D1Database, now: Date = new Date()): Promise<
   await db.batch([
     db.prepare("INSERT OR IGNORE INTO seed_runs (seed_version, anchored_at) VALUES (?, ?)").bind(SEED_VERSION, new Date(anchorMs).toISOString()),
     ...seedOrders.map((order) => insertOrderRecord(db, toRecord(order, anchorMs), "ignore")),
-    db
-      .prepare("INSERT OR IGNORE INTO order_number_sequence (name, next_value) VALUES (?, ?)")
-      .bind(ORDER_NUMBER_SEQUENCE, nextPublicNumber()),
   ]);
   return "loaded";
 }

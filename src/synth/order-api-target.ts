@@ -20,7 +20,7 @@ export interface OrderApiTarget {
   postOrder(order: OrderRequest): Promise<Result<PostedOrder>>;
 }
 
-function describeFailure(error: unknown): string {
+function describeFetchError(error: unknown): string {
   if (error instanceof Error) return error.name === "TimeoutError" ? "timed out" : error.message;
   return String(error);
 }
@@ -38,7 +38,7 @@ export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: num
       if (actor !== undefined) headers.set(ACTOR_HEADER, encodeURIComponent(actor));
       return ok(await binding.fetch(`${BINDING_BASE_URL}${path}`, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
-      return unreachable(describeFailure(error));
+      return unreachable(describeFetchError(error));
     }
   }
 

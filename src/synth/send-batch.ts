@@ -33,17 +33,17 @@ export function describeFailure(status: number, body: unknown): string {
 
 type Slot = { kind: "accepted"; status: number; total: number } | { kind: "rejected"; status: number; reason: string };
 
-/**
- * Posts every order with at most `concurrency` requests in flight. If the
- * target becomes unreachable the batch stops and says how far it got; since
- * request_id is idempotent, replaying the same seed finishes it safely.
- */
 export interface BatchOutcome {
   /** What was sent, tallied in batch order; partial when `failure` is set. */
   readonly tally: BatchTally;
   readonly failure: AppError | undefined;
 }
 
+/**
+ * Posts every order with at most `concurrency` requests in flight. If the
+ * target becomes unreachable the batch stops and says how far it got; since
+ * request_id is idempotent, replaying the same seed finishes it safely.
+ */
 export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome> {
   const { orders, post, concurrency, onProgress } = options;
   const slots: (Slot | undefined)[] = new Array(orders.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyedSerialQueue, SerialQueue } from "../../src/account/serial-queue";
+import { SerialQueue } from "../../src/account/serial-queue";
 
 // The queues that keep one account's batches (and confirmations) from interleaving.
 
@@ -82,43 +82,3 @@ describe("SerialQueue", () => {
   });
 });
 
-describe("KeyedSerialQueue", () => {
-  it("serializes tasks with the same key", async () => {
-    const queue = new KeyedSerialQueue();
-    const { state, task } = overlapTracker();
-    await Promise.all([queue.run("acme", task("a1", 1, 4)), queue.run("acme", task("a2", 2, 1)), queue.run("acme", task("a3", 3, 2))]);
-    expect(state.maxActive).toBe(1);
-    expect(state.log).toEqual(["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]);
-  });
-
-  it("runs different keys concurrently", async () => {
-    const queue = new KeyedSerialQueue();
-    const { state, task } = overlapTracker();
-    const results = await Promise.all([queue.run("acme", task("acme", "A", 5)), queue.run("globex", task("globex", "G", 5))]);
-    expect(results).toEqual(["A", "G"]);
-    expect(state.maxActive).toBe(2);
-  });
-
-  it("a failing task does not block the next task with the same key", async () => {
-    const queue = new KeyedSerialQueue();
-    const failing = queue.run("acme", async () => {
-      await sleep(1);
-      throw new Error("first failed");
-    });
-    const next = queue.run("acme", async () => "second ran");
-    await expect(failing).rejects.toThrow("first failed");
-    await expect(next).resolves.toBe("second ran");
-  });
-
-  it("keeps serializing a key after it went idle and its queue was dropped", async () => {
-    const queue = new KeyedSerialQueue();
-    const { state, task } = overlapTracker();
-    const first = queue.run("acme", task("first", 1, 3));
-    await first;
-    const second = queue.run("acme", task("second", 2, 3));
-    const third = queue.run("acme", task("third", 3, 1));
-    await Promise.all([second, third]);
-    expect(state.maxActive).toBe(1);
-    expect(state.log.slice(2)).toEqual(["start second", "end second", "start third", "end third"]);
-  });
-});

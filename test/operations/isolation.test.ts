@@ -22,7 +22,7 @@ import { toolErrorOf } from "../helpers/tool-results";
 // One account can neither see nor touch another's orders and proposals, and
 // cannot even tell them apart from ones that do not exist.
 
-const GLOBEX_ORDER = "ORD-1024";
+const GLOBEX_ORDER = "ORD-2003";
 const MISSING_ORDER = "ORD-9999999";
 const VALID_ADDRESS = { recipient: "Gina", line1: "1 Elm Street", city: "Reno", region: "NV", postal_code: "89502", country: "US" };
 
@@ -44,7 +44,7 @@ describe("another account's order reads exactly like a missing one", () => {
     ["get_order_audit_log", {}],
     ["propose_resolution", {}],
     ["prepare_address_change", { address: VALID_ADDRESS }],
-  ])("%s on globex's ORD-1024 from acme", async (tool, extra) => {
+  ])("%s on globex's ORD-2003 from acme", async (tool, extra) => {
     const rowBefore = await readRow("globex", GLOBEX_ORDER);
     const theirs = await callTool(acme, tool, { order_id: GLOBEX_ORDER, ...extra });
     const missing = await callTool(acme, tool, { order_id: MISSING_ORDER, ...extra });
@@ -56,7 +56,7 @@ describe("another account's order reads exactly like a missing one", () => {
     expect(await countAuditEvents("acme", GLOBEX_ORDER)).toBe(0);
   });
 
-  it("control: globex itself can read ORD-1024", async () => {
+  it("control: globex itself can read ORD-2003", async () => {
     const own = await callTool(globex, "get_order_status", { order_id: GLOBEX_ORDER });
     expect(own.isError ?? false).toBe(false);
     expect(own.structuredContent).toEqual({ order_id: GLOBEX_ORDER, status: "on_hold", version: 1 });
@@ -67,7 +67,7 @@ describe("another account's proposal reads exactly like an unknown one", () => {
   let globexProposal: ProposalView;
 
   beforeAll(async () => {
-    globexProposal = await propose(globex, "ORD-1026");
+    globexProposal = await propose(globex, "ORD-2005");
   });
 
   it.each(["get_proposal", "confirm_resolution", "apply_approved_change"])("%s with a globex proposal id from acme", async (tool) => {

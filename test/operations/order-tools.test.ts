@@ -116,7 +116,7 @@ describe("list_order_exceptions", () => {
     const { results } = await env.DB.prepare("SELECT order_id FROM orders WHERE account = 'acme' AND exception_state = 'active'").all<{ order_id: string }>();
     expect(list.exceptions.map((e) => e.order_id).sort()).toEqual(results.map((r) => r.order_id).sort());
     const ids = list.exceptions.map((e) => e.order_id);
-    for (const absent of [resolvedOne, escalatedOne, noException, globexActive, "ORD-1024", "ORD-1026", "ORD-1001", "ORD-1016"]) expect(ids).not.toContain(absent);
+    for (const absent of [resolvedOne, escalatedOne, noException, globexActive, "ORD-2003", "ORD-2005", "ORD-1001", "ORD-1016"]) expect(ids).not.toContain(absent);
   });
 
   it("is sorted by priority (P1 first), then oldest first, then by order id", () => {
@@ -184,7 +184,7 @@ describe("list_order_exceptions", () => {
 
   it("another account sees only its own exceptions", async () => {
     const other = await callOk<ExceptionList>(globex, "list_order_exceptions");
-    expect(other.exceptions.map((e) => e.order_id)).toEqual([globexActive, "ORD-1024", "ORD-1026"]);
+    expect(other.exceptions.map((e) => e.order_id)).toEqual([globexActive, "ORD-2003", "ORD-2005"]);
     expect(other.count).toBe(3);
   });
 });

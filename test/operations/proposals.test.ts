@@ -47,7 +47,9 @@ function expectWellFormed(proposal: ProposalView, orderId: string): void {
   expect(proposal.created_by).toBe(ACME_OPERATOR);
   expect(proposal.expected_changes.length).toBeGreaterThan(0);
   expect(proposal).toMatchObject({ decided_by: null, decided_at: null, decision_reason: null, outcome: null });
-  expect(Object.keys(proposal)).not.toContain("change");
+  // The pinned change is shown, so a reader sees exactly what will be applied.
+  if (proposal.kind === "resolution") expect(proposal.change).toEqual({ kind: "resolution", action: proposal.action });
+  else expect(proposal.change).toMatchObject({ kind: "address_change", action: "change_shipping_address" });
 }
 
 describe("propose_resolution", () => {
@@ -208,6 +210,8 @@ describe("prepare_address_change", () => {
     ]);
     const stored = await storedProposal("acme", proposal.proposal_id);
     expect(stored?.change).toEqual({ kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS_NORMALIZED });
+    // The tool answer shows the pinned, normalized address itself.
+    expect(proposal.change).toEqual(stored?.change);
     expect(await readRow("acme", orderId)).toEqual(before);
     expect(await countAuditEvents("acme", orderId, "proposal_created")).toBe(1);
   });

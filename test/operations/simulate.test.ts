@@ -35,15 +35,16 @@ const simulate = (client: Client = acme) => callOk<SimulatedFailure>(client, "si
 const exceptionList = (client: Client = acme) => callOk<{ count: number; exceptions: ExceptionSummary[] }>(client, "list_order_exceptions");
 const numberOf = (orderId: string) => Number(/^ORD-(\d+)$/.exec(orderId)?.[1] ?? Number.NaN);
 
-async function highestOrderNumber(): Promise<number> {
-  const { results } = await env.DB.prepare("SELECT order_id FROM orders").all<{ order_id: string }>();
+/** Numbers are per account: the highest numeric operations order id of that account. */
+async function highestOrderNumber(account = "acme"): Promise<number> {
+  const { results } = await env.DB.prepare("SELECT order_id FROM orders WHERE account = ? AND source = 'operations'").bind(account).all<{ order_id: string }>();
   return Math.max(...results.map((r) => numberOf(r.order_id)).filter((n) => Number.isFinite(n)));
 }
 
-async function nextSequenceValue(): Promise<number> {
-  const row = await env.DB.prepare("SELECT next_value FROM order_number_sequence WHERE name = 'public_order'").first<{ next_value: number }>();
-  if (!row) throw new Error("the order number sequence is missing");
-  return row.next_value;
+/** The account's counter, created by its first simulate_new_failure. */
+async function nextSequenceValue(account = "acme"): Promise<number> {
+  const row = await env.DB.prepare("SELECT next_value FROM order_number_sequence WHERE name = ?").bind(`public_order:${account}`).first<{ next_value: number }>();
+  return row?.next_value ?? (await highestOrderNumber(account)) + 1;
 }
 
 describe("simulate_new_failure", () => {
@@ -97,14 +98,24 @@ describe("simulate_new_failure", () => {
     for (const c of created) expect(c.exception_type).toBe(ROTATION[numberOf(c.order_id) % 4]);
   });
 
-  it("concurrent calls (from two accounts) get distinct, consecutive numbers", async () => {
-    const first = await nextSequenceValue();
+  it("concurrent calls get distinct, consecutive numbers within each account", async () => {
+    const firstAcme = await nextSequenceValue("acme");
+    const firstGlobex = await nextSequenceValue("globex");
     const before = (await exceptionList()).count;
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => simulate(i % 3 === 0 ? globex : acme)));
-    const numbers = results.map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
-    expect(new Set(numbers).size).toBe(12);
-    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => first + i));
+    const acmeNumbers = results.filter((_, i) => i % 3 !== 0).map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
+    const globexNumbers = results.filter((_, i) => i % 3 === 0).map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
+    expect(acmeNumbers).toEqual(Array.from({ length: 8 }, (_, i) => firstAcme + i));
+    expect(globexNumbers).toEqual(Array.from({ length: 4 }, (_, i) => firstGlobex + i));
     expect((await exceptionList()).count).toBe(before + 8);
+  });
+
+  it("one account's simulations do not move another account's numbers", async () => {
+    const globexNext = await nextSequenceValue("globex");
+    await simulate(acme);
+    await simulate(acme);
+    const created = await simulate(globex);
+    expect(numberOf(created.order_id)).toBe(globexNext);
   });
 
   it("a simulated missing-SKU order goes through the whole approval flow", async () => {

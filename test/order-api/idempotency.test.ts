@@ -155,8 +155,8 @@ describe("candidateOrderId", () => {
     ]);
   });
 
-  it("for a request_id of 8 characters or fewer, the first two candidates coincide", () => {
-    expect([0, 1, 2].map((attempt) => candidateOrderId("1001", attempt))).toEqual(["ORD-1001", "ORD-1001", "ORD-1001-2"]);
+  it("a request_id of 8 characters or fewer never repeats a candidate: it goes straight to the suffixes", () => {
+    expect([0, 1, 2].map((attempt) => candidateOrderId("1001", attempt))).toEqual(["ORD-1001", "ORD-1001-2", "ORD-1001-3"]);
   });
 });
 

@@ -60,13 +60,13 @@ describe("reading another account's order", () => {
   });
 
   it("a seeded globex order is invisible to acme and visible to globex", async () => {
-    // ORD-1022 is globex's first order in seed/operations.json.
-    const asAcme = await getOrder("ORD-1022", ACME_TOKEN);
+    // ORD-2001 is globex's first order in seed/operations.json.
+    const asAcme = await getOrder("ORD-2001", ACME_TOKEN);
     expect(asAcme.status).toBe(404);
-    expect(await readJson<ErrorBody>(asAcme)).toEqual({ code: "not_found", message: "order ORD-1022 not found" });
-    const asGlobex = await getOrder("ORD-1022", GLOBEX_TOKEN);
+    expect(await readJson<ErrorBody>(asAcme)).toEqual({ code: "not_found", message: "order ORD-2001 not found" });
+    const asGlobex = await getOrder("ORD-2001", GLOBEX_TOKEN);
     expect(asGlobex.status).toBe(200);
-    expect((await readJson<View>(asGlobex)).order_id).toBe("ORD-1022");
+    expect((await readJson<View>(asGlobex)).order_id).toBe("ORD-2001");
   });
 });
 
