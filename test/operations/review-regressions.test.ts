@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { ACME_OPERATOR, ACME_APPROVER, approve, callError, confirm, countApplied, getProposal, insertFreshOrder, prepareAddress, propose, readRow } from "../helpers/ops";
+import type { ProposalView } from "../../src/approval/proposal-schemas";
 
 // Regressions from the code review: a lost apply answer, the operations
 // store surviving a retargeted ORDER_API, and retry_fulfillment keeping a
@@ -17,22 +18,26 @@ afterAll(async () => {
   await acme.close();
 });
 
+/** Lands the apply in D1 directly, as if the AccountAgent's call succeeded but its answer was lost. */
+function applyBehindTheAgentsBack(proposal: ProposalView) {
+  return env.ORDER_STORE.applyProposal({
+    proposal_id: proposal.proposal_id,
+    account: "acme",
+    order_id: proposal.order_id,
+    pinned_version: proposal.pinned_version,
+    change: proposal.change,
+    confirmed_by: ACME_OPERATOR,
+    approved_by: ACME_APPROVER,
+    approval_reason: "checked the evidence, go ahead",
+  });
+}
+
 describe("an apply whose answer never reached the AccountAgent", () => {
   it("the next confirm returns the stored outcome instead of calling the proposal stale", async () => {
     const orderId = await insertFreshOrder({ exception: "duplicate_order", status: "pending", paymentState: "captured" });
     const proposal = await propose(acme, orderId);
     await approve(proposal.proposal_id);
-    // The D1 write lands, but the object never hears back (a lost RPC answer, an eviction).
-    const landed = await env.ORDER_STORE.applyProposal({
-      proposal_id: proposal.proposal_id,
-      account: "acme",
-      order_id: orderId,
-      pinned_version: proposal.pinned_version,
-      change: proposal.change,
-      confirmed_by: ACME_OPERATOR,
-      approved_by: ACME_APPROVER,
-      approval_reason: "checked the evidence, go ahead",
-    });
+    const landed = await applyBehindTheAgentsBack(proposal);
     expect(landed.kind).toBe("applied");
     const rowAfterApply = await readRow("acme", orderId);
 
@@ -48,16 +53,7 @@ describe("an apply whose answer never reached the AccountAgent", () => {
     const orderId = await insertFreshOrder({ exception: "fulfillment_hold_missing_sku", status: "on_hold" });
     const proposal = await propose(acme, orderId);
     await approve(proposal.proposal_id);
-    const landed = await env.ORDER_STORE.applyProposal({
-      proposal_id: proposal.proposal_id,
-      account: "acme",
-      order_id: orderId,
-      pinned_version: proposal.pinned_version,
-      change: proposal.change,
-      confirmed_by: ACME_OPERATOR,
-      approved_by: ACME_APPROVER,
-      approval_reason: "ok",
-    });
+    const landed = await applyBehindTheAgentsBack(proposal);
     const view = await getProposal(acme, proposal.proposal_id);
     expect(view.status).toBe("applied");
     expect(view.outcome).toEqual(landed.kind === "applied" ? landed.outcome : null);
