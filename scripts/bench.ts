@@ -18,17 +18,27 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-async function measure(name: string, iterations: number, warmup: number, task: () => Promise<void>): Promise<Figures> {
-  for (let i = 0; i < warmup; i++) await task();
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-    if (iterations >= 20 && (i + 1) % Math.ceil(iterations / 4) === 0) process.stderr.write(`  ${name}: ${i + 1}/${iterations}\n`);
+function figures(name: string, times: number[]): Figures {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { name, samples: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99) };
+}
+
+/**
+ * Runs the operations in turn, round after round, so every one of them sees
+ * the same machine conditions; comparing figures taken minutes apart on a
+ * busy 2-core machine would mostly measure the noise.
+ */
+async function measureInterleaved(label: string, rounds: number, warmup: number, operations: Record<string, () => Promise<void>>): Promise<Figures[]> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(operations).map((name) => [name, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const [name, task] of Object.entries(operations)) {
+      const started = performance.now();
+      await task();
+      if (round >= warmup) times[name]?.push(performance.now() - started);
+    }
+    if ((round + 1 - warmup) % Math.max(1, Math.ceil(rounds / 4)) === 0 && round >= warmup) process.stderr.write(`  ${label}: ${round + 1 - warmup}/${rounds}\n`);
   }
-  times.sort((a, b) => a - b);
-  return { name, samples: iterations, p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99) };
+  return Object.entries(times).map(([name, list]) => figures(name, list));
 }
 
 const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
@@ -43,16 +53,19 @@ try {
     if (outcome.isError) throw new Error(`${name} failed: ${outcome.text}`);
   };
 
-  const results: Figures[] = [];
-  results.push(
-    await measure("GET /health", 300, 30, async () => {
-      const response = await fetch(`${server.url}/health`);
-      await response.arrayBuffer();
-    }),
-  );
-  results.push(await measure("check_target", 200, 20, () => expectOk("check_target", {})));
-  results.push(await measure("send_orders count=1", 100, 10, () => expectOk("send_orders", { count: 1, seed: randomSeed() })));
-  results.push(await measure("send_orders count=100", 20, 3, () => expectOk("send_orders", { count: 100, seed: randomSeed() })));
+  const results: Figures[] = [
+    ...(await measureInterleaved("health vs check_target", 300, 30, {
+      "GET /health": async () => {
+        const response = await fetch(`${server.url}/health`);
+        await response.arrayBuffer();
+      },
+      check_target: () => expectOk("check_target", {}),
+    })),
+    ...(await measureInterleaved("send_orders 1 vs 100", 25, 3, {
+      "send_orders count=1": () => expectOk("send_orders", { count: 1, seed: randomSeed() }),
+      "send_orders count=100": () => expectOk("send_orders", { count: 100, seed: randomSeed() }),
+    })),
+  ];
   await client.close();
 
   console.log("\nlatency over real HTTP against wrangler dev (lower is better)");

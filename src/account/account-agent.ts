@@ -5,7 +5,7 @@ import { ProposalStore } from "../approval/proposal-store";
 import { loadConfig, type Approver, type Config, type Operator } from "../config";
 import { errorBody, fail, ok, statusOf, type AppError, type Result } from "../errors";
 import type { AccountOrders, AccountToolContext } from "../mcp/account-context";
-import { serveMcpRequest } from "../mcp/server";
+import { serveMcpRequest, type McpCall } from "../mcp/server";
 import type { OrderRecord } from "../order-api/order-records";
 import type { BatchSummary } from "../synth/batch-summary";
 import { orderApiTarget } from "../synth/order-api-target";
@@ -49,13 +49,13 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /** Called by the Worker after it authenticated the caller; checks ownership again. */
-  async handleMcp(request: Request, caller: Operator): Promise<Response> {
+  async handleMcp(call: McpCall, caller: Operator): Promise<Response> {
     // Native RPC bypasses the Agent's fetch entry point, which would start it.
     await this.lifecycle.start();
     const config = loadConfig(this.env);
     if (!config.ok) return jsonError(config.error);
     if (caller.account !== this.name) return jsonError(WRONG_ACCOUNT);
-    return serveMcpRequest(request, this.toolContext(config.value, caller, new URL(request.url).origin));
+    return serveMcpRequest(call, this.toolContext(config.value, caller, new URL(call.url).origin));
   }
 
   /** The approval app's view of a proposal; the approver's account must be this one. */

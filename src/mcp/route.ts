@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { bearerToken, lookupToken } from "../auth/tokens";
+import { statusOf } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { originGuard } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
-import { MAX_MCP_BODY_BYTES } from "./server";
+import { jsonRpcErrorResponse, readMcpCall } from "./server";
 
 const WWW_AUTHENTICATE = 'Bearer realm="order-ops-edge"';
 
@@ -47,13 +48,11 @@ mcpRoutes.post("/", async (c) => {
       { "WWW-Authenticate": `${WWW_AUTHENTICATE}, error="invalid_token"` },
     );
   }
-  // Refuse a declared oversize body here, before it crosses to the Durable
-  // Object; the object still counts the bytes of bodies sent without a length.
-  if (Number(c.req.header("content-length") ?? "0") > MAX_MCP_BODY_BYTES) {
-    return c.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `request body is larger than ${MAX_MCP_BODY_BYTES} bytes` } }, 413);
-  }
+  // The body is read and size-checked here, before anything crosses to the Durable Object.
+  const call = await readMcpCall(c.req.raw);
+  if (!call.ok) return jsonRpcErrorResponse(statusOf(call.error), call.error.message);
   // One RPC straight to the account's object; it starts its own lifecycle.
-  return c.env.ACCOUNT_AGENT.getByName(operator.account).handleMcp(c.req.raw, operator);
+  return c.env.ACCOUNT_AGENT.getByName(operator.account).handleMcp(call.value, operator);
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

@@ -78,7 +78,7 @@ describe("the AccountAgent itself", () => {
     const stub = await getAgentByName(env.ACCOUNT_AGENT, "acme");
     const response = await runInDurableObject(stub, (instance) =>
       instance.handleMcp(
-        new Request(MCP_URL, { method: "POST", headers: mcpHeaders(), body: JSON.stringify(rpc(1, "tools/list")) }),
+        { url: MCP_URL, headers: Object.entries(mcpHeaders()), body: JSON.stringify(rpc(1, "tools/list")) },
         { account: "globex", operator: "Gus Ops (globex, local dev)" },
       ),
     );

@@ -25,8 +25,8 @@ export async function withOrderApi<R>(
     holder.env = { ...original, ORDER_API: makeFetcher(original.ORDER_API) as Env["ORDER_API"] };
     try {
       return await body(async (message) => {
-        const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ accept: "application/json" }), body: JSON.stringify(message) });
-        const response = await instance.handleMcp(request, { account, operator: `Test Operator (${account})` });
+        const call = { url: MCP_URL, headers: Object.entries(mcpHeaders({ accept: "application/json" })), body: JSON.stringify(message) };
+        const response = await instance.handleMcp(call, { account, operator: `Test Operator (${account})` });
         return (await response.json()) as JsonRpcMessage;
       });
     } finally {
