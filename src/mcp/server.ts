@@ -14,13 +14,12 @@ const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credenti
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
 Order operations: list_order_exceptions, get_order_details, then propose_resolution (or prepare_address_change). A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, call confirm_resolution (or apply_approved_change); calling it again returns the same outcome.`;
 
+// AJV compiles validators with eval, which workerd forbids.
+const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
+
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
 export function createMcpServer(context: AccountToolContext): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    instructions: INSTRUCTIONS,
-    // AJV compiles validators with eval, which workerd forbids.
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
-  });
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
   registerAccountTools(server, context, syntheticTools);
   registerAccountTools(server, context, orderTools);
   registerAccountResources(server, context, syntheticResources);

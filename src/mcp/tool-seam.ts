@@ -57,6 +57,18 @@ export function toolFailure(error: AppError): CallToolResult {
   return { content: [{ type: "text", text: error.message }], isError: true };
 }
 
+/** Built once per tool schema: a server is built for every request. */
+const strictInputs = new WeakMap<z.ZodObject, z.ZodObject>();
+
+function strictInput(schema: z.ZodObject): z.ZodObject {
+  let strict = strictInputs.get(schema);
+  if (!strict) {
+    strict = schema.strict();
+    strictInputs.set(schema, strict);
+  }
+  return strict;
+}
+
 export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[]): void {
   for (const tool of tools) {
     if (tool.enabled && !tool.enabled(context)) continue;
@@ -66,7 +78,7 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
         title: tool.title,
         description: tool.description,
         // Unknown arguments are refused, so a model learns that e.g. a `url` it added was not used.
-        inputSchema: tool.input.strict(),
+        inputSchema: strictInput(tool.input),
         outputSchema: tool.output,
         annotations: { title: tool.title, ...tool.annotations },
       },
