@@ -50,11 +50,8 @@ export class AccountAgent extends Agent<Env> {
 
   /** Called by the Worker after it authenticated the caller; checks ownership again. */
   async handleMcp(call: McpCall, caller: Operator): Promise<Response> {
-    // Native RPC bypasses the Agent's fetch entry point, which would start it.
-    await this.lifecycle.start();
-    const config = loadConfig(this.env);
+    const config = await this.readyFor(caller.account);
     if (!config.ok) return jsonError(config.error);
-    if (caller.account !== this.name) return jsonError(WRONG_ACCOUNT);
     return serveMcpRequest(call, this.toolContext(config.value, caller, new URL(call.url).origin));
   }
 
@@ -75,11 +72,20 @@ export class AccountAgent extends Agent<Env> {
   }
 
   private async deskFor(approver: Approver, baseUrl: string): Promise<Result<ProposalDesk>> {
+    const config = await this.readyFor(approver.account);
+    return config.ok ? ok(this.proposalDesk(config.value, baseUrl)) : config;
+  }
+
+  /**
+   * The preamble of every RPC entry: start the Agent (native RPC bypasses its
+   * fetch entry point, which would), read the config, and check once more that
+   * the caller's account is this object's.
+   */
+  private async readyFor(account: string): Promise<Result<Config>> {
     await this.lifecycle.start();
     const config = loadConfig(this.env);
     if (!config.ok) return config;
-    if (approver.account !== this.name) return fail(WRONG_ACCOUNT.code, WRONG_ACCOUNT.message);
-    return ok(this.proposalDesk(config.value, baseUrl));
+    return account === this.name ? config : fail(WRONG_ACCOUNT.code, WRONG_ACCOUNT.message);
   }
 
   private proposalDesk(config: Config, baseUrl: string): ProposalDesk {

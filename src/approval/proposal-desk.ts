@@ -1,4 +1,5 @@
 import type { Approver } from "../config";
+import { base64url } from "../encoding";
 import { fail, ok, type AppError, type Result } from "../errors";
 import { normalizeAddress, sameAddress, type AddressInput } from "../order-api/address";
 import type { NewAuditEvent } from "../order-api/audit-trail";
@@ -41,7 +42,7 @@ function isOpen(proposal: Proposal): boolean {
 
 function newProposalId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(15));
-  return `prop_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")}`;
+  return `prop_${base64url(bytes)}`;
 }
 
 /**

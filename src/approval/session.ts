@@ -1,4 +1,5 @@
 import type { Approver, Config } from "../config";
+import { base64url, fromBase64url } from "../encoding";
 
 /**
  * Approver sessions for the approval page: a signed, expiring cookie instead of
@@ -23,16 +24,6 @@ export interface ApproverSession {
 
 const encoder = new TextEncoder();
 const keys = new WeakMap<Config, Promise<CryptoKey>>();
-
-function base64url(bytes: ArrayBuffer | Uint8Array): string {
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  return btoa(String.fromCharCode(...view)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array {
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
-  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-}
 
 function signingKey(config: Config): Promise<CryptoKey> {
   let key = keys.get(config);

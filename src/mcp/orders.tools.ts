@@ -13,7 +13,6 @@ import { ConfirmResultSchema, ProposalViewSchema } from "../approval/proposal-sc
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { defineTool, type AccountTool } from "./tool-seam";
 
-
 function found<T>(value: T | null): Result<T> {
   return value === null ? fail("not_found", ORDER_NOT_FOUND_MESSAGE) : ok(value);
 }
