@@ -7,7 +7,11 @@ export default defineConfig(async () => {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+          // An empty database for tests that apply the migrations step by step.
+          d1Databases: ["MIGRATION_SCRATCH_DB"],
+        },
       }),
     ],
     test: {

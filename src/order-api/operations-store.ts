@@ -118,10 +118,10 @@ export type ApplyResult =
   | { readonly kind: "stale"; readonly current_version: number }
   | { readonly kind: "not_found" };
 
-async function readApplied(db: D1Database, proposalId: string): Promise<{ attempt_id: string; outcome: ApplyOutcome } | undefined> {
+async function readApplied(db: D1Database, account: string, proposalId: string): Promise<{ attempt_id: string; outcome: ApplyOutcome } | undefined> {
   const row = await db
-    .prepare("SELECT attempt_id, outcome FROM applied_proposals WHERE proposal_id = ?")
-    .bind(proposalId)
+    .prepare("SELECT attempt_id, outcome FROM applied_proposals WHERE account = ? AND proposal_id = ?")
+    .bind(account, proposalId)
     .first<{ attempt_id: string; outcome: string }>();
   return row ? { attempt_id: row.attempt_id, outcome: ApplyOutcomeSchema.parse(JSON.parse(row.outcome)) } : undefined;
 }
@@ -133,7 +133,7 @@ async function readApplied(db: D1Database, proposalId: string): Promise<{ attemp
  * none does, and a second attempt finds the first one's row and changes nothing.
  */
 export async function applyProposalChange(db: D1Database, command: ApplyCommand, now: Date): Promise<ApplyResult> {
-  const prior = await readApplied(db, command.proposal_id);
+  const prior = await readApplied(db, command.account, command.proposal_id);
   if (prior) return { kind: "already_applied", outcome: prior.outcome };
   const order = await readOrderRecord(db, command.account, command.order_id);
   if (!order) return { kind: "not_found" };
@@ -155,14 +155,17 @@ export async function applyProposalChange(db: D1Database, command: ApplyCommand,
     changes: diffStates(before, after),
   };
   const attemptId = crypto.randomUUID();
-  const ownsApplication = { sql: "EXISTS (SELECT 1 FROM applied_proposals WHERE proposal_id = ? AND attempt_id = ?)", params: [command.proposal_id, attemptId] };
+  const ownsApplication = {
+    sql: "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)",
+    params: [command.account, command.proposal_id, attemptId],
+  };
 
   await db.batch([
     db
       .prepare(
         `INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at)
          SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM orders WHERE order_id = ? AND account = ? AND version = ?)
-         ON CONFLICT (proposal_id) DO NOTHING`,
+         ON CONFLICT (account, proposal_id) DO NOTHING`,
       )
       .bind(command.proposal_id, command.account, order.order_id, attemptId, JSON.stringify(outcome), at, order.order_id, command.account, order.version),
     db
@@ -202,7 +205,7 @@ export async function applyProposalChange(db: D1Database, command: ApplyCommand,
     ),
   ]);
 
-  const stored = await readApplied(db, command.proposal_id);
+  const stored = await readApplied(db, command.account, command.proposal_id);
   if (stored) return { kind: stored.attempt_id === attemptId ? "applied" : "already_applied", outcome: stored.outcome };
   const current = await readOrderRecord(db, command.account, command.order_id);
   return current ? { kind: "stale", current_version: current.version } : { kind: "not_found" };

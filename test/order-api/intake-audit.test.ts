@@ -77,3 +77,14 @@ describe("intake audit events", () => {
     expect((await auditRows("acme", receipt.order_id)).map((r) => r.actor)).toEqual(["unauthenticated intake caller"]);
   });
 });
+
+describe("audit identity across accounts", () => {
+  it("two accounts posting the same request_id each keep their own order_received event", async () => {
+    const order = validOrder(uniqueRequestId("shared"));
+    const globex = await readJson<Receipt>(await postOrder(order, { token: GLOBEX_TOKEN }));
+    const acme = await readJson<Receipt>(await postOrder(order));
+    expect(acme.order_id).toBe(globex.order_id);
+    expect((await auditRows("globex", globex.order_id)).map((r) => r.event_type)).toEqual(["order_received"]);
+    expect((await auditRows("acme", acme.order_id)).map((r) => r.event_type)).toEqual(["order_received"]);
+  });
+});
