@@ -7,7 +7,7 @@ import { installErrorHandlers } from "./http/error-handlers";
 import { methodNotAllowed } from "./http/respond";
 import { mcpRoutes } from "./mcp/route";
 import { healthReport, orderApiRoutes } from "./order-api/routes";
-import { ensureSeedLoaded } from "./order-api/seed-loader";
+import { ensureSeedLoaded } from "./store/seed-loader";
 
 const app = new Hono<AppEnv>();
 

@@ -1,12 +1,12 @@
 import { Agent } from "agents";
-import { ProposalDesk } from "../approval/proposal-desk";
-import type { Decision, ProposalView } from "../approval/proposal-schemas";
-import { ProposalStore } from "../approval/proposal-store";
+import { ProposalDesk } from "../proposals/desk";
+import type { Decision, ProposalView } from "../proposals/schemas";
+import { ProposalStore } from "../proposals/store";
 import { loadConfig, type Approver, type Config, type Operator } from "../config";
 import { errorBody, fail, ok, statusOf, type AppError, type Result } from "../errors";
 import type { AccountOrders, AccountToolContext } from "../mcp/account-context";
 import { serveMcpRequest, type McpCall } from "../mcp/server";
-import type { OrderRecord } from "../order-api/order-records";
+import type { OrderRecord } from "../store/order-rows";
 import type { BatchSummary } from "../synth/batch-summary";
 import { orderApiTarget } from "../synth/order-api-target";
 import { SyntheticTraffic } from "../synth/synthetic-traffic";

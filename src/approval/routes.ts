@@ -8,9 +8,9 @@ import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { readJsonBody, readLimitedText } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
-import { messagePage, queuePage, reviewPage, signInPage } from "./page";
-import { DecisionSchema } from "./proposal-schemas";
-import { csrfMatches, openSession, readSession, SESSION_COOKIE, SESSION_MINUTES, type ApproverSession } from "./session";
+import { messagePage, queuePage, reviewPage, signInPage } from "./pages";
+import { DecisionSchema } from "../proposals/schemas";
+import { csrfMatches, openSession, readSession, SESSION_COOKIE, SESSION_MINUTES, type ApproverSession } from "../auth/approver-session";
 
 /**
  * Approval belongs to the application. A human approver decides here, in the

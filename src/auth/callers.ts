@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { fail, ok, type Result } from "../errors";
 import type { AppEnv } from "../http/app-env";
-import type { IntakeCaller } from "../order-api/intake-store";
+import type { IntakeCaller } from "../store/intake-orders";
 import { bearerToken, lookupToken } from "./tokens";
 
 /**

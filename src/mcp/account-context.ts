@@ -1,7 +1,7 @@
 import type { BatchRecord } from "../account/batch-history";
-import type { ProposalDesk } from "../approval/proposal-desk";
+import type { ProposalDesk } from "../proposals/desk";
 import type { Config } from "../config";
-import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../order-api/operations-views";
+import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
 import type { SyntheticTraffic } from "../synth/synthetic-traffic";
 
 /** The account's orders, already scoped: no method takes an account. */

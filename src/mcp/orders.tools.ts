@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../errors";
-import { AddressInputSchema } from "../order-api/address";
+import { AddressInputSchema } from "../orders/address";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -8,8 +8,8 @@ import {
   OrderDetailsSchema,
   OrderStatusSchema,
   SimulatedFailureSchema,
-} from "../order-api/operations-views";
-import { ConfirmResultSchema, ProposalViewSchema } from "../approval/proposal-schemas";
+} from "../orders/views";
+import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/schemas";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { defineTool, type AccountTool } from "./tool-seam";
 

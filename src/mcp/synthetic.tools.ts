@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_BATCH_CEILING } from "../config";
 import { ok } from "../errors";
-import { referenceData } from "../reference/reference-data";
+import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
 import { PreviewSchema, TargetStatusSchema } from "../synth/synthetic-traffic";
 import { EmptyInput, ModeParam, SeedParam } from "./params";

@@ -3,11 +3,11 @@ import type { Result } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { readJsonBody } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
-import { referenceData } from "../reference/reference-data";
-import { findOrderView, storeIntakeOrder, type IntakeCaller } from "./intake-store";
-import { OrderRequestSchema, type Health } from "./schemas";
-import { ensureSeedLoaded } from "./seed-loader";
-import { findOrderProblems } from "./validate-order";
+import { referenceData } from "../orders/reference-data";
+import { findOrderView, storeIntakeOrder, type IntakeCaller } from "../store/intake-orders";
+import { OrderRequestSchema, type Health } from "../orders/intake-schemas";
+import { ensureSeedLoaded } from "../store/seed-loader";
+import { findOrderProblems } from "../orders/validate-order";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 

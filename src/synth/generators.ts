@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { OrderLine, OrderRequest } from "../order-api/schemas";
-import { ACCEPTED_CURRENCY, linesTotal } from "../order-api/validate-order";
-import { ChannelSchema, type ReferenceData } from "../reference/reference-data";
+import type { OrderLine, OrderRequest } from "../orders/intake-schemas";
+import { ACCEPTED_CURRENCY, linesTotal } from "../orders/validate-order";
+import { ChannelSchema, type ReferenceData } from "../orders/reference-data";
 import { Prng } from "./prng";
 
 /**

@@ -1,5 +1,5 @@
 import { ok, type Result } from "../errors";
-import { HealthSchema, type Health, type OrderRequest } from "../order-api/schemas";
+import { HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
 import { ACCOUNT_HEADER, ACTOR_HEADER } from "../order-api/entrypoint-contract";
 
 /**

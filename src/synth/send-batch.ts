@@ -1,5 +1,5 @@
 import type { AppError, Result } from "../errors";
-import type { OrderRequest } from "../order-api/schemas";
+import type { OrderRequest } from "../orders/intake-schemas";
 import { MAX_SAMPLE_FAILURES } from "./batch-summary";
 import type { PostedOrder } from "./order-api-target";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../errors";
-import { OrderRequestSchema } from "../order-api/schemas";
-import { referenceData, type ReferenceData } from "../reference/reference-data";
+import { OrderRequestSchema } from "../orders/intake-schemas";
+import { referenceData, type ReferenceData } from "../orders/reference-data";
 import type { BatchSummary } from "./batch-summary";
 import { generateOrders, type GeneratorMode } from "./generators";
 import { TARGET_NAME, type OrderApiTarget } from "./order-api-target";

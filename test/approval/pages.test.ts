@@ -1,9 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { escapeHtml } from "../../src/approval/page";
-import type { ProposalView } from "../../src/approval/proposal-schemas";
-import { openSession } from "../../src/approval/session";
+import { escapeHtml } from "../../src/approval/pages";
+import type { ProposalView } from "../../src/proposals/schemas";
+import { openSession } from "../../src/auth/approver-session";
 import { parseConfig } from "../../src/config";
 import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
 import {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { findOrderProblems } from "../../src/order-api/validate-order";
-import { referenceData } from "../../src/reference/reference-data";
+import { findOrderProblems } from "../../src/orders/validate-order";
+import { referenceData } from "../../src/orders/reference-data";
 import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
 
 /** A seed no other test in the run is likely to use (D1 is shared between a file's tests). */

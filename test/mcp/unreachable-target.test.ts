@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ok, type Result } from "../../src/errors";
-import type { Health, OrderRequest } from "../../src/order-api/schemas";
+import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import type { BatchRecord } from "../../src/account/batch-history";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { orderApiTarget, TARGET_NAME, unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAddress, sameAddress, SUPPORTED_COUNTRIES, type AddressInput } from "../../src/order-api/address";
-import type { Address } from "../../src/order-api/evidence";
+import { normalizeAddress, sameAddress, SUPPORTED_COUNTRIES, type AddressInput } from "../../src/orders/address";
+import type { Address } from "../../src/orders/evidence";
 
 // normalizeAddress: one canonical form per address, or every problem at once.
 

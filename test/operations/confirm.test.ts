@@ -1,9 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfirmResult, ProposalView } from "../../src/approval/proposal-schemas";
-import { applyProposalChange, type ApplyCommand, type ApplyResult } from "../../src/order-api/operations-store";
-import type { ExceptionSummary, OrderStatus } from "../../src/order-api/operations-views";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import { applyProposalChange, type ApplyCommand, type ApplyResult } from "../../src/store/operations";
+import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import {
   ACME_APPROVER,

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/approval/proposal-schemas";
+import type { ProposalView } from "../../src/proposals/schemas";
 import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";
 import {

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/approval/proposal-schemas";
-import type { ExceptionSummary, OrderStatus } from "../../src/order-api/operations-views";
+import type { ProposalView } from "../../src/proposals/schemas";
+import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import customersJson from "../../seed/customers.json";
 import operationsJson from "../../seed/operations.json";
 import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Address, Evidence } from "../../src/order-api/evidence";
-import type { OrderException, OrderRecord } from "../../src/order-api/order-records";
+import type { Address, Evidence } from "../../src/orders/evidence";
+import type { OrderException, OrderRecord } from "../../src/store/order-rows";
 import {
   applyChange,
   diffStates,
@@ -10,7 +10,7 @@ import {
   planResolution,
   type OrderChange,
   type OrderState,
-} from "../../src/order-api/playbook";
+} from "../../src/orders/playbook";
 
 // The allowlisted playbook as pure functions: which action an exception gets,
 // what each action does to an order, and how a change is shown to a human.

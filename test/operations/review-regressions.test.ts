@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { ACME_OPERATOR, ACME_APPROVER, approve, callError, confirm, countApplied, getProposal, insertFreshOrder, prepareAddress, propose, readRow } from "../helpers/ops";
-import type { ProposalView } from "../../src/approval/proposal-schemas";
+import type { ProposalView } from "../../src/proposals/schemas";
 
 // Regressions from the code review: a lost apply answer, the operations
 // store surviving a retargeted ORDER_API, and retry_fulfillment keeping a

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { candidateOrderId, storeIntakeOrder } from "../../src/order-api/intake-store";
-import { OrderRequestSchema } from "../../src/order-api/schemas";
+import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
+import { OrderRequestSchema } from "../../src/orders/intake-schemas";
 import {
   ACME_TOKEN,
   countOrdersFor,

@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import catalogJson from "../../seed/catalog.json";
 import customersJson from "../../seed/customers.json";
-import { ExceptionTypeSchema } from "../../src/order-api/evidence";
-import { loadSeed, SEED_VERSION, seedOrders } from "../../src/order-api/seed-loader";
-import { findOrderProblems } from "../../src/order-api/validate-order";
-import { referenceData } from "../../src/reference/reference-data";
+import { ExceptionTypeSchema } from "../../src/orders/evidence";
+import { loadSeed, SEED_VERSION, seedOrders } from "../../src/store/seed-loader";
+import { findOrderProblems } from "../../src/orders/validate-order";
+import { referenceData } from "../../src/orders/reference-data";
 import { ACME_TOKEN, getOrder, GLOBEX_TOKEN, readJson, warmUp } from "../helpers/orders";
 
 // seed/operations.json is loaded into D1 on the first request, once per

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findOrderProblems, linesTotal } from "../../src/order-api/validate-order";
-import type { OrderRequest } from "../../src/order-api/schemas";
-import { buildReferenceData, referenceData } from "../../src/reference/reference-data";
+import { findOrderProblems, linesTotal } from "../../src/orders/validate-order";
+import type { OrderRequest } from "../../src/orders/intake-schemas";
+import { buildReferenceData, referenceData } from "../../src/orders/reference-data";
 
 // Pure unit tests of the business rules: no HTTP, no D1.
 

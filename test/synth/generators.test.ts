@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { OrderRequestSchema } from "../../src/order-api/schemas";
-import { findOrderProblems } from "../../src/order-api/validate-order";
-import { buildReferenceData, ChannelSchema, referenceData } from "../../src/reference/reference-data";
+import { OrderRequestSchema } from "../../src/orders/intake-schemas";
+import { findOrderProblems } from "../../src/orders/validate-order";
+import { buildReferenceData, ChannelSchema, referenceData } from "../../src/orders/reference-data";
 import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
 import { SyntheticTraffic } from "../../src/synth/synthetic-traffic";
 

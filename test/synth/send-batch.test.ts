@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ok, type Result } from "../../src/errors";
-import type { OrderRequest } from "../../src/order-api/schemas";
-import { referenceData } from "../../src/reference/reference-data";
+import type { OrderRequest } from "../../src/orders/intake-schemas";
+import { referenceData } from "../../src/orders/reference-data";
 import { generateOrders } from "../../src/synth/generators";
 import { unreachable, type PostedOrder } from "../../src/synth/order-api-target";
 import { describeFailure, sendBatch } from "../../src/synth/send-batch";

@@ -1,9 +1,9 @@
-import { referenceData } from "../reference/reference-data";
-import { insertAuditEvent } from "./audit-trail";
-import type { Evidence } from "./evidence";
-import type { SimulatedFailure } from "./operations-views";
-import { insertOrderRecord, type OrderRecord } from "./order-records";
-import { orderState } from "./playbook";
+import { referenceData } from "../orders/reference-data";
+import { insertAuditEvent } from "../store/audit-events";
+import type { Evidence } from "../orders/evidence";
+import type { SimulatedFailure } from "../orders/views";
+import { insertOrderRecord, type OrderRecord } from "../store/order-rows";
+import { orderState } from "../orders/playbook";
 
 /**
  * simulate_new_failure: one new order with an active exception, for demos.

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AddressSchema, type Address, type Evidence } from "./evidence";
-import type { OrderRecord } from "./order-records";
+import { AddressSchema, type Address, type Evidence } from "../orders/evidence";
+import type { OrderRecord } from "../store/order-rows";
 
 /**
  * The allowlisted resolution playbook. The server, not the caller, picks the

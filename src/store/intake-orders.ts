@@ -1,8 +1,8 @@
 import { fail, ok, type Result } from "../errors";
-import { insertAuditEvent, type NewAuditEvent } from "./audit-trail";
-import type { OrderRecord } from "./order-records";
-import { orderState } from "./playbook";
-import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "./schemas";
+import { insertAuditEvent, type NewAuditEvent } from "../store/audit-events";
+import type { OrderRecord } from "../store/order-rows";
+import { orderState } from "../orders/playbook";
+import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
 import { z } from "zod";
 
 /**

@@ -1,7 +1,7 @@
-import { formatAddress } from "../order-api/playbook";
-import type { OrderRecord } from "../order-api/order-records";
-import { referenceData } from "../reference/reference-data";
-import type { ProposalView } from "./proposal-schemas";
+import { formatAddress } from "../orders/playbook";
+import type { OrderRecord } from "../store/order-rows";
+import { referenceData } from "../orders/reference-data";
+import type { ProposalView } from "../proposals/schemas";
 
 /**
  * Server-rendered HTML for the approval app. Plain HTML forms, no script: they

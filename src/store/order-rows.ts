@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AddressSchema, EvidenceSchema, type Address, type Evidence } from "./evidence";
-import { OrderLineSchema, type OrderLine } from "./schemas";
+import { AddressSchema, EvidenceSchema, type Address, type Evidence } from "../orders/evidence";
+import { OrderLineSchema, type OrderLine } from "../orders/intake-schemas";
 
 /** An order as the operations side sees it: the D1 row with its JSON columns parsed. */
 export interface OrderException {

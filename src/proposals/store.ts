@@ -1,4 +1,4 @@
-import { ProposalSchema, type Proposal, type ProposalStatus } from "./proposal-schemas";
+import { ProposalSchema, type Proposal, type ProposalStatus } from "../proposals/schemas";
 
 /**
  * Proposals in the AccountAgent's own SQLite. One row per proposal, the whole

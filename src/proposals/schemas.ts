@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ApplyOutcomeSchema } from "../order-api/operations-views";
-import { ChangeActionSchema, FieldChangeSchema, OrderChangeSchema, RiskSchema } from "../order-api/playbook";
+import { ApplyOutcomeSchema } from "../orders/views";
+import { ChangeActionSchema, FieldChangeSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
 
 /** Proposal states. Only an approver moves pending_approval to approved or rejected. */
 export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale"]);

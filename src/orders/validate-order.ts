@@ -1,5 +1,5 @@
-import type { ReferenceData } from "../reference/reference-data";
-import type { OrderRequest } from "./schemas";
+import type { ReferenceData } from "../orders/reference-data";
+import type { OrderRequest } from "../orders/intake-schemas";
 
 export const ACCEPTED_CURRENCY = "USD";
 

@@ -1,8 +1,8 @@
-import { referenceData } from "../reference/reference-data";
-import { insertAuditEvent } from "./audit-trail";
-import { ApplyOutcomeSchema, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "./operations-views";
-import { ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRow } from "./order-records";
-import { applyChange, diffStates, orderState, type OrderChange } from "./playbook";
+import { referenceData } from "../orders/reference-data";
+import { insertAuditEvent } from "../store/audit-events";
+import { ApplyOutcomeSchema, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
+import { ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRow } from "../store/order-rows";
+import { applyChange, diffStates, orderState, type OrderChange } from "../orders/playbook";
 
 /**
  * D1 side of order operations: reads for the tools, the append-only audit

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import operationsJson from "../../seed/operations.json";
 import { AccountIdSchema } from "../config";
-import { insertOrderRecord, type OrderRecord } from "./order-records";
-import { OrderLineSchema } from "./schemas";
+import { insertOrderRecord, type OrderRecord } from "../store/order-rows";
+import { OrderLineSchema } from "../orders/intake-schemas";
 import {
   AddressSchema,
   AllocationSchema,
@@ -11,7 +11,7 @@ import {
   FulfillmentSchema,
   PrioritySchema,
   type Evidence,
-} from "./evidence";
+} from "../orders/evidence";
 
 /**
  * Loads seed/operations.json into D1. Times in the file are "minutes before the

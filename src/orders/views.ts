@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
-import { ChangeActionSchema, FieldChangeSchema, OrderStateSchema } from "./playbook";
-import { OrderLineSchema } from "./schemas";
+import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "../orders/evidence";
+import { ChangeActionSchema, FieldChangeSchema, OrderStateSchema } from "../orders/playbook";
+import { OrderLineSchema } from "../orders/intake-schemas";
 
 /** What the operations tools answer; the tool output schemas are these. */
 

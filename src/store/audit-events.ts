@@ -1,5 +1,5 @@
-import { AuditEventSchema, type AuditEvent, type AuditLog } from "./operations-views";
-import type { OrderState } from "./playbook";
+import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
+import type { OrderState } from "../orders/playbook";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in

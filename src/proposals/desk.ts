@@ -1,14 +1,14 @@
 import type { Approver } from "../config";
 import { base64url } from "../encoding";
 import { fail, ok, type AppError, type Result } from "../errors";
-import { normalizeAddress, sameAddress, type AddressInput } from "../order-api/address";
-import type { NewAuditEvent } from "../order-api/audit-trail";
-import type { ApplyCommand, ApplyResult } from "../order-api/operations-store";
-import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../order-api/operations-views";
-import type { OrderRecord } from "../order-api/order-records";
-import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../order-api/playbook";
-import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "./proposal-schemas";
-import { ProposalStore } from "./proposal-store";
+import { normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
+import type { NewAuditEvent } from "../store/audit-events";
+import type { ApplyCommand, ApplyResult } from "../store/operations";
+import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
+import type { OrderRecord } from "../store/order-rows";
+import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../orders/playbook";
+import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "../proposals/schemas";
+import { ProposalStore } from "../proposals/store";
 
 /** What the desk needs from the order store; in production the ORDER_STORE binding. */
 export interface OrdersPort {
