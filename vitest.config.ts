@@ -8,7 +8,7 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations },
+          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost" },
           // An empty database for tests that apply the migrations step by step.
           d1Databases: ["MIGRATION_SCRATCH_DB"],
         },

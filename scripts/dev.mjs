@@ -42,7 +42,12 @@ if (migrate.status !== 0) {
 
 const hasPort = extraArgs.some((arg) => arg === "--port" || arg.startsWith("--port="));
 const port = optionValue("--port", "8787");
-const dev = spawn(wrangler, ["dev", ...(hasPort ? [] : ["--port", port]), ...extraArgs], {
+// Links the server hands out (approval pages) are built from PUBLIC_BASE_URL,
+// never from a request's Host header, so tell it where this server listens.
+const linkHost = optionValue("--ip", "localhost");
+const hasBaseUrl = extraArgs.some((arg) => String(arg).startsWith("PUBLIC_BASE_URL:"));
+const baseUrlArgs = hasBaseUrl ? [] : ["--var", `PUBLIC_BASE_URL:http://${linkHost}:${port}`];
+const dev = spawn(wrangler, ["dev", ...(hasPort ? [] : ["--port", port]), ...baseUrlArgs, ...extraArgs], {
   cwd: root,
   stdio: "inherit",
   shell: process.platform === "win32",

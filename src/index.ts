@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { approvalApi, approvalPages } from "./approval/routes";
-import { publicApiCaller } from "./auth/callers";
+import { publicIntakeCaller } from "./auth/intake-callers";
 import type { AppEnv } from "./http/app-env";
 import { requireConfig } from "./http/config-middleware";
 import { installErrorHandlers } from "./http/error-handlers";
@@ -24,7 +24,7 @@ app.route("/approvals", approvalPages);
 app.route("/api/approvals", approvalApi);
 
 app.use("/api/*", requireConfig);
-app.route("/api", orderApiRoutes(publicApiCaller));
+app.route("/api", orderApiRoutes(publicIntakeCaller));
 
 installErrorHandlers(app);
 

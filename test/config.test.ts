@@ -1,21 +1,24 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { parseConfig, type Config } from "../src/config";
-import type { AppError } from "../src/errors";
+import { parseConfig, type Config } from "../src/config/config";
+import type { AppError } from "../src/core/errors";
 import app from "../src/index";
 
 // parseConfig turns the Worker's vars into a Config, or into one readable
 // error naming the variable and what to set.
 
+/** Production refuses to start without a public base URL, so every production case names one. */
+const BASE = { PUBLIC_BASE_URL: "https://ops.example.com" };
+
 function parsed(vars: Record<string, string>): Config {
-  const result = parseConfig(vars);
+  const result = parseConfig({ ...BASE, ...vars });
   if (!result.ok) throw new Error(`expected a valid config, got: ${result.error.message}`);
   return result.value;
 }
 
 function failure(vars: Record<string, string>): AppError {
-  const result = parseConfig(vars);
+  const result = parseConfig({ ...BASE, ...vars });
   if (result.ok) throw new Error("expected a configuration error");
   return result.error;
 }
@@ -31,7 +34,7 @@ const APPROVER_HELP = 'set it with `wrangler secret put APPROVER_TOKENS`, value 
 const ACCOUNT_ID_RULE = "account ids are 2-32 lowercase letters, digits or dashes, starting with a letter";
 
 describe("defaults", () => {
-  it("an empty env gives safe production defaults", () => {
+  it("an env with only the base URL gives safe production defaults", () => {
     const config = parsed({});
     expect(config).toEqual({
       environment: "production",
@@ -43,6 +46,7 @@ describe("defaults", () => {
       approverTokens: new Map(),
       allowedOrigins: [],
       publicIntakeAccount: undefined,
+      publicBaseUrl: "https://ops.example.com",
     });
   });
 
@@ -61,7 +65,7 @@ describe("defaults", () => {
   });
 
   it("ignores bindings that are not strings", () => {
-    const result = parseConfig({ DB: {}, MAX_BATCH: 0, ORDER_API: () => undefined });
+    const result = parseConfig({ ...BASE, DB: {}, MAX_BATCH: 0, ORDER_API: () => undefined });
     expect(result.ok && result.value.maxBatch).toBe(100);
   });
 
@@ -335,5 +339,29 @@ describe("other variables", () => {
       "https://b.example.com",
     ]);
     expect(failure({ ALLOWED_ORIGINS: "not a url" }).errors).toEqual(["ALLOWED_ORIGINS[0]: each origin must look like https://app.example.com"]);
+  });
+});
+
+describe("PUBLIC_BASE_URL", () => {
+  it("is required in production, with a message that says what to set", () => {
+    const result = parseConfig({});
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.message).toBe(
+      "configuration error: PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
+    );
+  });
+
+  it("defaults to wrangler dev's address in development", () => {
+    const result = parseConfig({ ENVIRONMENT: "development" });
+    expect(result.ok && result.value.publicBaseUrl).toBe("http://localhost:8787");
+  });
+
+  it("loses a trailing slash", () => {
+    expect(parsed({ PUBLIC_BASE_URL: "https://ops.example.com/" }).publicBaseUrl).toBe("https://ops.example.com");
+  });
+
+  it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"]])("refuses %s", (value) => {
+    expect(failure({ PUBLIC_BASE_URL: value }).message).toMatch(/^configuration error: PUBLIC_BASE_URL: must be/);
   });
 });

@@ -1,149 +1,154 @@
 import { Agent } from "agents";
+import { loadConfig, type Approver, type Config, type Operator } from "../config/config";
+import { fail, ok, type Result } from "../core/errors";
+import type { AddressInput } from "../orders/address";
+import type { OrderRecord } from "../orders/order-record";
 import { ProposalDesk } from "../proposals/desk";
-import type { Decision, ProposalView } from "../proposals/schemas";
+import type { ConfirmResult, Decision, ProposalView } from "../proposals/schemas";
 import { ProposalStore } from "../proposals/store";
-import { loadConfig, type Approver, type Config, type Operator } from "../config";
-import { errorBody, fail, ok, statusOf, type AppError, type Result } from "../errors";
-import type { AccountOrders, AccountToolContext } from "../mcp/account-context";
-import { serveMcpRequest, type McpCall } from "../mcp/server";
-import type { OrderRecord } from "../store/order-rows";
-import type { BatchSummary } from "../synth/batch-summary";
-import { orderApiTarget } from "../synth/order-api-target";
-import { SyntheticTraffic } from "../synth/synthetic-traffic";
-import { BatchHistory, type BatchRecord } from "./batch-history";
+import { D1AccountOrders } from "../store/account-orders";
+import { BatchSender, type SendRequest } from "../synth/batch-sender";
+import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
+import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import { SqlBatchJournal } from "./batch-journal";
+import { newBatchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
+import { migrateAccountStorage } from "./storage-schema";
 
-const TARGET_TIMEOUT_MS = 10_000;
+/** Called by the account object with each answered order while a batch runs. */
+export type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
-function jsonError(error: AppError): Response {
-  return Response.json(errorBody(error), { status: statusOf(error) });
+interface AccountServices {
+  readonly desk: ProposalDesk;
+  readonly sender: BatchSender;
 }
-
-function newBatchId(): string {
-  const random = crypto.getRandomValues(new Uint8Array(4));
-  return `B-${Date.now().toString(36)}-${[...random].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
-const WRONG_ACCOUNT: AppError = { code: "forbidden", message: "this credential belongs to a different account" };
 
 /**
- * One AccountAgent per account (named by the account id). It serves the
- * account's MCP requests and owns its generator state and proposals. Batches
- * run one at a time through `sends`; every proposal state transition runs one
- * at a time through `proposalTransitions`.
+ * One AccountAgent per account, named by the account id. It holds exactly
+ * what needs one writer per account: the proposals and their transitions,
+ * and the generator state (the batch journal). Batches run one at a time
+ * through `batches`; every proposal transition runs one at a time through
+ * `transitions`. Reads of orders never come here: the Worker reads D1 itself.
  */
 export class AccountAgent extends Agent<Env> {
-  private readonly sends = new SerialQueue();
-  private readonly proposalTransitions = new SerialQueue();
-  private batchHistoryStore: BatchHistory | undefined;
-  private proposalStore: ProposalStore | undefined;
+  private readonly batches = new SerialQueue();
+  private readonly transitions = new SerialQueue();
+  private readonly journal: SqlBatchJournal;
+  private built: AccountServices | undefined;
 
-  private get batches(): BatchHistory {
-    this.batchHistoryStore ??= new BatchHistory(this.ctx.storage.sql);
-    return this.batchHistoryStore;
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    migrateAccountStorage(ctx.storage);
+    this.journal = new SqlBatchJournal(ctx.storage.sql);
+    // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
+    this.journal.markInterrupted();
   }
 
-  private get proposals(): ProposalStore {
-    this.proposalStore ??= new ProposalStore(this.ctx.storage.sql);
-    return this.proposalStore;
+  // ------------------------------------------------------- operator side (MCP)
+
+  async sendOrders(caller: Operator, request: SendRequest, onProgress?: ProgressListener): Promise<Result<BatchSummary>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    const progress = onProgress && ordered(onProgress);
+    const result = await this.batches.run(() => services.value.sender.send(request, caller.operator, progress?.report));
+    await progress?.drained();
+    return result;
   }
 
-  /** Called by the Worker after it authenticated the caller; checks ownership again. */
-  async handleMcp(call: McpCall, caller: Operator): Promise<Response> {
-    const config = await this.readyFor(caller.account);
-    if (!config.ok) return jsonError(config.error);
-    return serveMcpRequest(call, this.toolContext(config.value, caller, new URL(call.url).origin));
+  async recentBatches(caller: Operator): Promise<Result<BatchRecord[]>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? ok(this.journal.recent()) : services;
   }
 
-  /** The approval app's view of a proposal; the approver's account must be this one. */
-  async reviewProposal(proposalId: string, approver: Approver, baseUrl: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
-    const desk = await this.deskFor(approver, baseUrl);
-    return desk.ok ? desk.value.review(proposalId) : desk;
+  async proposeResolution(caller: Operator, orderId: string): Promise<Result<ProposalView>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.desk.proposeResolution(orderId, caller.operator) : services;
   }
 
-  async decideProposal(proposalId: string, decision: Decision, approver: Approver, baseUrl: string): Promise<Result<ProposalView>> {
-    const desk = await this.deskFor(approver, baseUrl);
-    return desk.ok ? desk.value.decide(proposalId, decision, approver) : desk;
+  async prepareAddressChange(caller: Operator, orderId: string, address: AddressInput): Promise<Result<ProposalView>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.desk.prepareAddressChange(orderId, address, caller.operator) : services;
   }
 
-  async pendingProposals(approver: Approver, baseUrl: string): Promise<Result<ProposalView[]>> {
-    const desk = await this.deskFor(approver, baseUrl);
-    return desk.ok ? ok(await desk.value.pending()) : desk;
+  async getProposal(caller: Operator, proposalId: string): Promise<Result<ProposalView>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.desk.getProposal(proposalId) : services;
   }
 
-  private async deskFor(approver: Approver, baseUrl: string): Promise<Result<ProposalDesk>> {
-    const config = await this.readyFor(approver.account);
-    return config.ok ? ok(this.proposalDesk(config.value, baseUrl)) : config;
+  async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
   }
+
+  // ------------------------------------------------- approver side (the app)
+
+  async reviewProposal(approver: Approver, proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
+    const services = await this.servicesFor(approver.account);
+    return services.ok ? services.value.desk.review(proposalId) : services;
+  }
+
+  async decideProposal(approver: Approver, proposalId: string, decision: Decision): Promise<Result<ProposalView>> {
+    const services = await this.servicesFor(approver.account);
+    return services.ok ? services.value.desk.decide(proposalId, decision, approver) : services;
+  }
+
+  async pendingProposals(approver: Approver): Promise<Result<ProposalView[]>> {
+    const services = await this.servicesFor(approver.account);
+    return services.ok ? ok(await services.value.desk.pending()) : services;
+  }
+
+  // ------------------------------------------------------------------ wiring
 
   /**
    * The preamble of every RPC entry: start the Agent (native RPC bypasses its
    * fetch entry point, which would), read the config, and check once more that
-   * the caller's account is this object's.
+   * the caller's account is this object's. Services are built on first use and
+   * then kept for the life of the instance.
    */
-  private async readyFor(account: string): Promise<Result<Config>> {
+  private async servicesFor(account: string): Promise<Result<AccountServices>> {
     await this.lifecycle.start();
     const config = loadConfig(this.env);
     if (!config.ok) return config;
-    return account === this.name ? config : fail(WRONG_ACCOUNT.code, WRONG_ACCOUNT.message);
+    if (account !== this.name) return fail("forbidden", "this credential belongs to a different account");
+    this.built ??= this.build(config.value);
+    return ok(this.built);
   }
 
-  private proposalDesk(config: Config, baseUrl: string): ProposalDesk {
-    return new ProposalDesk({
-      account: this.name,
-      store: this.proposals,
-      orders: this.env.ORDER_STORE,
-      ttlMinutes: config.proposalTtlMinutes,
-      now: () => new Date(),
-      exclusive: (task) => this.proposalTransitions.run(task),
-      approvalUrl: (proposalId) => `${baseUrl}/approvals/${encodeURIComponent(proposalId)}`,
-    });
-  }
-
-  private accountOrders(operator: string): AccountOrders {
-    const api = this.env.ORDER_STORE;
+  private build(config: Config): AccountServices {
     const account = this.name;
+    const storage = this.ctx.storage.sql;
     return {
-      status: (orderId) => api.orderStatus(account, orderId),
-      details: (orderId) => api.orderDetails(account, orderId),
-      exceptions: () => api.listExceptions(account),
-      auditLog: (orderId) => api.auditLog(account, orderId),
-      simulateFailure: () => api.simulateFailure(account, operator),
+      desk: new ProposalDesk({
+        store: new ProposalStore(storage),
+        orders: new D1AccountOrders(this.env.DB, account),
+        ttlMinutes: config.proposalTtlMinutes,
+        now: () => new Date(),
+        exclusive: (task) => this.transitions.run(task),
+        approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,
+      }),
+      sender: new BatchSender({
+        // Read at send time, not build time: the binding is the only way out of this object.
+        target: (actor) => orderApiTarget(this.env.ORDER_API, account, TARGET_TIMEOUT_MS, actor),
+        maxBatch: config.maxBatch,
+        concurrency: config.sendConcurrency,
+        journal: this.journal,
+        newBatchId,
+        now: () => new Date(),
+      }),
     };
   }
+}
 
-  private toolContext(config: Config, caller: Operator, baseUrl: string): AccountToolContext {
-    return {
-      account: this.name,
-      operator: caller.operator,
-      config,
-      synthetic: this.syntheticTraffic(config, caller),
-      batchHistory: () => this.batches.recent(),
-      orders: this.accountOrders(caller.operator),
-      proposals: this.proposalDesk(config, baseUrl),
-    };
-  }
-
-  private syntheticTraffic(config: Config, caller: Operator): SyntheticTraffic {
-    const record = (summary: BatchSummary, startedAt: Date, outcome: BatchRecord["outcome"], error: string | null) =>
-      this.batches.record({
-        ...summary,
-        operator: caller.operator,
-        started_at: startedAt.toISOString(),
-        finished_at: new Date().toISOString(),
-        outcome,
-        error,
-      });
-    return new SyntheticTraffic({
-      target: orderApiTarget(this.env.ORDER_API, this.name, TARGET_TIMEOUT_MS, `${caller.operator} via send_orders`),
-      maxBatch: config.maxBatch,
-      concurrency: config.sendConcurrency,
-      newBatchId,
-      exclusive: (task) => this.sends.run(task),
-      recorder: {
-        completed: (summary, startedAt) => record(summary, startedAt, "completed", null),
-        failed: (summary, startedAt, error) => record(summary, startedAt, "failed", error),
-      },
-    });
-  }
+/**
+ * Progress reports leave in the order they were made, one at a time, without
+ * holding up the batch; the caller waits for the last one before answering.
+ */
+function ordered(listener: ProgressListener): { report: (sent: number, total: number) => void; drained: () => Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    report: (sent, total) => {
+      chain = chain.then(() => listener(sent, total)).catch(() => undefined);
+    },
+    drained: () => chain,
+  };
 }

@@ -1,5 +1,5 @@
-import { formatAddress } from "../orders/playbook";
-import type { OrderRecord } from "../store/order-rows";
+import { formatAddress } from "../orders/order-state";
+import type { OrderRecord } from "../orders/order-record";
 import { referenceData } from "../orders/reference-data";
 import type { ProposalView } from "../proposals/schemas";
 

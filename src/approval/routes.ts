@@ -2,8 +2,8 @@ import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { bearerToken, lookupToken } from "../auth/tokens";
-import type { Approver, Config } from "../config";
-import { statusOf, type AppError, type Result } from "../errors";
+import type { Approver, Config } from "../config/config";
+import { statusOf, type AppError, type Result } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { readJsonBody, readLimitedText } from "../http/json-body";
@@ -97,7 +97,7 @@ approvalPages.use("*", async (c, next) => {
 approvalPages.get("/", async (c) => {
   const session = await currentSession(c);
   if (!session) return page(c, signInPage({ next: "/approvals" }));
-  const pending = await agentFor(c, session.approver).pendingProposals(session.approver, baseUrl(c));
+  const pending = await agentFor(c, session.approver).pendingProposals(session.approver);
   if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), statusOf(pending.error));
   return page(c, queuePage({ proposals: pending.value, approver: session.approver.approver, csrfToken: session.csrfToken }));
 });
@@ -140,7 +140,7 @@ approvalPages.get("/:id", async (c) => {
   const proposalId = c.req.param("id");
   const session = await currentSession(c);
   if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}` }));
-  const review = await agentFor(c, session.approver).reviewProposal(proposalId, session.approver, baseUrl(c));
+  const review = await agentFor(c, session.approver).reviewProposal(session.approver, proposalId);
   const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
   const decided = c.req.query("decided");
@@ -162,13 +162,13 @@ approvalPages.post("/:id/decision", async (c) => {
   const decision = DecisionSchema.safeParse({ decision: form.value.get("decision"), reason: form.value.get("reason") ?? "" });
   let problem: AppError;
   if (decision.success) {
-    const outcome = await agent.decideProposal(proposalId, decision.data, session.approver, baseUrl(c));
+    const outcome = await agent.decideProposal(session.approver, proposalId, decision.data);
     if (outcome.ok) return c.redirect(`/approvals/${encodeURIComponent(proposalId)}?decided=${decision.data.decision}`, 303);
     problem = outcome.error;
   } else {
     problem = { code: "validation_failed", message: decision.error.issues.map((i) => i.message).join("; ") };
   }
-  const review = await agent.reviewProposal(proposalId, session.approver, baseUrl(c));
+  const review = await agent.reviewProposal(session.approver, proposalId);
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
   return page(c, reviewPage({ ...review.value, ...who, error: problem.message }), statusOf(problem));
 });
@@ -195,7 +195,7 @@ approvalApi.use("*", requireConfig);
 approvalApi.get("/", async (c) => {
   const approver = await apiApprover(c);
   if (!approver.ok) return apiError(c, approver.error);
-  const pending = await agentFor(c, approver.value).pendingProposals(approver.value, baseUrl(c));
+  const pending = await agentFor(c, approver.value).pendingProposals(approver.value);
   return pending.ok ? c.json({ proposals: pending.value }) : apiError(c, pending.error);
 });
 approvalApi.all("/", methodNotAllowed(["GET"]));
@@ -203,7 +203,7 @@ approvalApi.all("/", methodNotAllowed(["GET"]));
 approvalApi.get("/:id", async (c) => {
   const approver = await apiApprover(c);
   if (!approver.ok) return apiError(c, approver.error);
-  const review = await agentFor(c, approver.value).reviewProposal(c.req.param("id"), approver.value, baseUrl(c));
+  const review = await agentFor(c, approver.value).reviewProposal(approver.value, c.req.param("id"));
   return review.ok ? c.json({ proposal: review.value.proposal }) : apiError(c, review.error);
 });
 
@@ -212,7 +212,7 @@ approvalApi.post("/:id", async (c) => {
   if (!approver.ok) return apiError(c, approver.error);
   const decision = await readJsonBody(c.req.raw, DecisionSchema, 16 * 1024);
   if (!decision.ok) return apiError(c, decision.error);
-  const decided = await agentFor(c, approver.value).decideProposal(c.req.param("id"), decision.value, approver.value, baseUrl(c));
+  const decided = await agentFor(c, approver.value).decideProposal(approver.value, c.req.param("id"), decision.value);
   return decided.ok ? c.json({ proposal: decided.value }) : apiError(c, decided.error);
 });
 approvalApi.all("/:id", methodNotAllowed(["GET", "POST"]));

@@ -1,5 +1,5 @@
-import type { Approver, Config } from "../config";
-import { base64url, fromBase64url } from "../encoding";
+import type { Approver, Config } from "../config/config";
+import { base64url, fromBase64url } from "../core/encoding";
 
 /**
  * Approver sessions for the approval page: a signed, expiring cookie instead of

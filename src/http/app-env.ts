@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "../config/config";
 
 /** Hono's view of this Worker: the generated Env plus what middleware resolves. */
 export interface AppEnv {

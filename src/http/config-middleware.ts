@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { loadConfig } from "../config";
+import { loadConfig } from "../config/config";
 import type { AppEnv } from "./app-env";
 import { errorResponse } from "./respond";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { fail, ok, type Result } from "../errors";
-import { describeIssues } from "../zod-issues";
+import { fail, ok, type Result } from "../core/errors";
+import { describeIssues } from "../core/zod-issues";
 
 /** The body as text, refusing (413) more than `maxBytes` whatever Content-Length claims. */
 export async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {

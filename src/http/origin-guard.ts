@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { Config } from "../config";
+import type { Config } from "../config/config";
 import type { AppEnv } from "./app-env";
 import { errorResponse } from "./respond";
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { errorBody, statusOf, type AppError } from "../errors";
+import { errorBody, statusOf, type AppError } from "../core/errors";
 
 /** The one place an AppError becomes an HTTP response. */
 export function errorResponse(c: Context, error: AppError, headers?: Record<string, string>): Response {

@@ -1,28 +1,68 @@
-import type { BatchRecord } from "../account/batch-history";
-import type { ProposalDesk } from "../proposals/desk";
-import type { Config } from "../config";
-import type { AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
-import type { SyntheticTraffic } from "../synth/synthetic-traffic";
+import type { Config, Operator } from "../config/config";
+import type { Result } from "../core/errors";
+import type { AddressInput } from "../orders/address";
+import type { AccountOrders } from "../orders/port";
+import type { ConfirmResult, ProposalView } from "../proposals/schemas";
+import { D1AccountOrders } from "../store/account-orders";
+import type { SendRequest } from "../synth/batch-sender";
+import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
+import type { GeneratorMode } from "../synth/generators";
+import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
 
-/** The account's orders, already scoped: no method takes an account. */
-export interface AccountOrders {
-  status(orderId: string): Promise<OrderStatus | null>;
-  details(orderId: string): Promise<OrderDetails | null>;
-  exceptions(): Promise<ExceptionSummary[]>;
-  auditLog(orderId: string): Promise<AuditLog | null>;
-  simulateFailure(): Promise<SimulatedFailure>;
+/** The account's proposals; each call is one transition in the account's object. */
+export interface AccountProposals {
+  proposeResolution(orderId: string): Promise<Result<ProposalView>>;
+  prepareAddressChange(orderId: string, address: AddressInput): Promise<Result<ProposalView>>;
+  get(proposalId: string): Promise<Result<ProposalView>>;
+  confirm(proposalId: string): Promise<Result<ConfirmResult>>;
+}
+
+/** Synthetic traffic for the account: the target is fixed by configuration, never by a caller. */
+export interface AccountTraffic {
+  checkTarget(): Promise<TargetStatus>;
+  preview(mode: GeneratorMode, seed: number | undefined): Preview;
+  send(request: SendRequest, onProgress: (sent: number, total: number) => Promise<void>): Promise<Result<BatchSummary>>;
+  recentBatches(): Promise<Result<BatchRecord[]>>;
 }
 
 /**
  * Everything a tool handler may use, resolved before any tool runs: the account
- * and operator come from the bearer token, never from tool arguments.
+ * and operator come from the credential, never from tool arguments, and every
+ * service is already scoped to that account.
  */
 export interface AccountToolContext {
   readonly account: string;
   readonly operator: string;
   readonly config: Config;
-  readonly synthetic: SyntheticTraffic;
-  readonly batchHistory: () => BatchRecord[];
   readonly orders: AccountOrders;
-  readonly proposals: ProposalDesk;
+  readonly proposals: AccountProposals;
+  readonly traffic: AccountTraffic;
+}
+
+/**
+ * The Worker's side of an account: reads go straight to D1, work that needs
+ * one writer per account (proposals, batches) goes to the account's object.
+ * The object checks the caller's account again on every call.
+ */
+export function accountToolContext(env: Env, config: Config, caller: Operator): AccountToolContext {
+  const agent = env.ACCOUNT_AGENT.getByName(caller.account);
+  return {
+    account: caller.account,
+    operator: caller.operator,
+    config,
+    orders: new D1AccountOrders(env.DB, caller.account),
+    proposals: {
+      proposeResolution: (orderId) => agent.proposeResolution(caller, orderId),
+      prepareAddressChange: (orderId, address) => agent.prepareAddressChange(caller, orderId, address),
+      get: (proposalId) => agent.getProposal(caller, proposalId),
+      confirm: (proposalId) => agent.confirmProposal(caller, proposalId),
+    },
+    traffic: {
+      checkTarget: () => checkTarget(orderApiTarget(env.ORDER_API, caller.account, TARGET_TIMEOUT_MS, `${caller.operator} via check_target`)),
+      preview: (mode, seed) => previewOrder(mode, seed),
+      send: (request, onProgress) => agent.sendOrders(caller, request, onProgress),
+      recentBatches: () => agent.recentBatches(caller),
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fail, ok, type Result } from "../errors";
+import { fail, ok, type Result } from "../core/errors";
 import { AddressInputSchema } from "../orders/address";
 import {
   AuditLogSchema,
@@ -74,7 +74,7 @@ const proposeResolution = defineTool({
   input: z.object({ order_id: OrderIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
-  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id, context.operator),
+  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id),
 });
 
 const prepareAddressChange = defineTool({
@@ -85,7 +85,7 @@ const prepareAddressChange = defineTool({
   input: z.object({ order_id: OrderIdParam, address: AddressInputSchema.describe("The new shipping address") }),
   output: ProposalViewSchema,
   annotations: READ,
-  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address, context.operator),
+  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address),
 });
 
 const getProposal = defineTool({
@@ -96,7 +96,7 @@ const getProposal = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
-  handler: async ({ proposal_id }, context) => context.proposals.getProposal(proposal_id),
+  handler: async ({ proposal_id }, context) => context.proposals.get(proposal_id),
 });
 
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
@@ -111,7 +111,7 @@ const confirmResolution = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ConfirmResultSchema,
   annotations: APPLY,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id, context.operator),
+  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
 });
 
 const applyApprovedChange = defineTool({
@@ -121,7 +121,7 @@ const applyApprovedChange = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ConfirmResultSchema,
   annotations: APPLY,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id, context.operator),
+  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
 });
 
 const simulateNewFailure = defineTool({
@@ -133,7 +133,7 @@ const simulateNewFailure = defineTool({
   output: SimulatedFailureSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   enabled: (context) => context.config.demoTools,
-  handler: async (_args, context) => ok(await context.orders.simulateFailure()),
+  handler: async (_args, context) => ok(await context.orders.simulateFailure(context.operator)),
 });
 
 export const orderTools: readonly AccountTool[] = [

@@ -1,17 +1,19 @@
 import { Hono } from "hono";
 import { bearerToken, lookupToken } from "../auth/tokens";
-import { statusOf } from "../errors";
+import { statusOf } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { originGuard } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
-import { jsonRpcErrorResponse, readMcpCall } from "./server";
+import { readLimitedText } from "../http/json-body";
+import { accountToolContext } from "./account-context";
+import { jsonRpcErrorResponse, MAX_MCP_BODY_BYTES, serveMcpRequest } from "./server";
 
 const WWW_AUTHENTICATE = 'Bearer realm="order-ops-edge"';
 
 /**
  * /mcp: authenticate the bearer token, resolve it to {account, operator} on the
- * server side, and hand the request to that account's AccountAgent.
+ * server side, and serve MCP for that account.
  */
 export const mcpRoutes = new Hono<AppEnv>();
 
@@ -48,11 +50,10 @@ mcpRoutes.post("/", async (c) => {
       { "WWW-Authenticate": `${WWW_AUTHENTICATE}, error="invalid_token"` },
     );
   }
-  // The body is read and size-checked here, before anything crosses to the Durable Object.
-  const call = await readMcpCall(c.req.raw);
-  if (!call.ok) return jsonRpcErrorResponse(statusOf(call.error), call.error.message);
-  // One RPC straight to the account's object; it starts its own lifecycle.
-  return c.env.ACCOUNT_AGENT.getByName(operator.account).handleMcp(call.value, operator);
+  // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
+  const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
+  if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), body.error.message);
+  return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator));
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

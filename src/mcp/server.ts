@@ -1,8 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import type { Result } from "../errors";
-import { readLimitedText } from "../http/json-body";
 import type { AccountToolContext } from "./account-context";
 import { orderTools } from "./orders.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
@@ -39,41 +37,25 @@ function asksForProgress(message: unknown): boolean {
   });
 }
 
-/**
- * One MCP HTTP request as plain data. The Worker reads (and size-checks) the
- * body once at the edge, so the Durable Object receives strings, not a stream.
- */
-export interface McpCall {
-  readonly url: string;
-  readonly headers: [string, string][];
-  readonly body: string;
-}
-
-/** Reads an MCP request into an McpCall, refusing (413) bodies over MAX_MCP_BODY_BYTES. */
-export async function readMcpCall(request: Request): Promise<Result<McpCall>> {
-  const body = await readLimitedText(request, MAX_MCP_BODY_BYTES);
-  if (!body.ok) return body;
-  return { ok: true, value: { url: request.url, headers: [...request.headers], body: body.value } };
-}
-
 /** A JSON-RPC error response for failures before the SDK sees the request. */
 export function jsonRpcErrorResponse(status: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, { status });
 }
 
 /**
- * Serves one Streamable HTTP request statelessly. Plain request/response calls
- * get a JSON body; a call that asks for progress (or a client that only accepts
- * SSE) gets an SSE stream so progress notifications can flow before the result.
+ * Serves one Streamable HTTP request statelessly. The body has already been
+ * read and size-checked at the edge. Plain request/response calls get a JSON
+ * body; a call that asks for progress (or a client that only accepts SSE)
+ * gets an SSE stream so progress notifications can flow before the result.
  */
-export async function serveMcpRequest(call: McpCall, context: AccountToolContext): Promise<Response> {
-  const headers = new Headers(call.headers);
+export async function serveMcpRequest(incoming: Request, body: string, context: AccountToolContext): Promise<Response> {
+  const headers = new Headers(incoming.headers);
   const accept = headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
   let parsedBody: unknown;
   try {
-    parsedBody = JSON.parse(call.body);
+    parsedBody = JSON.parse(body);
   } catch {
     parsedBody = undefined;
   }
@@ -81,7 +63,7 @@ export async function serveMcpRequest(call: McpCall, context: AccountToolContext
 
   // The SDK insists on both media types; we have already chosen the one this client can read.
   headers.set("accept", BOTH_MEDIA_TYPES);
-  const request = new Request(call.url, { method: "POST", headers, body: call.body });
+  const request = new Request(incoming.url, { method: "POST", headers, body });
 
   const server = createMcpServer(context);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !useSse });

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { MAX_BATCH_CEILING } from "../config";
-import { ok } from "../errors";
+import { MAX_BATCH_CEILING } from "../config/config";
+import { ok } from "../core/errors";
 import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
-import { PreviewSchema, TargetStatusSchema } from "../synth/synthetic-traffic";
+import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
 import { defineTool, type AccountResource, type AccountTool } from "./tool-seam";
 
@@ -15,7 +15,7 @@ const checkTarget = defineTool({
   input: EmptyInput,
   output: TargetStatusSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (_args, context) => ok(await context.synthetic.checkTarget()),
+  handler: async (_args, context) => ok(await context.traffic.checkTarget()),
 });
 
 const previewOrder = defineTool({
@@ -26,7 +26,7 @@ const previewOrder = defineTool({
   input: z.object({ mode: ModeParam, seed: SeedParam }),
   output: PreviewSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ mode, seed }, context) => ok(context.synthetic.preview(mode, seed)),
+  handler: async ({ mode, seed }, context) => ok(context.traffic.preview(mode, seed)),
 });
 
 const sendOrders = defineTool({
@@ -47,17 +47,8 @@ const sendOrders = defineTool({
   }),
   output: BatchSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async ({ count, mode, seed }, context, extras) => {
-    let reported = Promise.resolve();
-    const progressStep = Math.max(1, Math.ceil(count / 20));
-    const result = await context.synthetic.send({ count, mode, seed }, (sent, total) => {
-      if (sent === total || sent % progressStep === 0) {
-        reported = reported.then(() => extras.reportProgress(sent, total, `sent ${sent} of ${total} orders`));
-      }
-    });
-    await reported;
-    return result;
-  },
+  handler: async ({ count, mode, seed }, context, extras) =>
+    context.traffic.send({ count, mode, seed }, (sent, total) => extras.reportProgress(sent, total, `sent ${sent} of ${total} orders`)),
 });
 
 export const syntheticTools: readonly AccountTool[] = [checkTarget, previewOrder, sendOrders];
@@ -68,15 +59,19 @@ export const syntheticResources: readonly AccountResource[] = [
     uri: "synthetic://catalog",
     title: "Sellable catalog",
     description: "The in-stock catalog rows the seeded generator draws from: sku, name and unit price in cents.",
-    read: async () => ({
-      skus: referenceData.sellable.map(({ sku, name, unit_price_cents }) => ({ sku, name, unit_price_cents })),
-    }),
+    read: async () =>
+      ok({
+        skus: referenceData.sellable.map(({ sku, name, unit_price_cents }) => ({ sku, name, unit_price_cents })),
+      }),
   },
   {
     name: "batches",
     uri: "synthetic://batches",
     title: "Batch history",
     description: "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",
-    read: async (context) => ({ batches: context.batchHistory() }),
+    read: async (context) => {
+      const batches = await context.traffic.recentBatches();
+      return batches.ok ? ok({ batches: batches.value }) : batches;
+    },
   },
 ];

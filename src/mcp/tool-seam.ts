@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { AppError, Result } from "../errors";
+import type { AppError, Result } from "../core/errors";
 import type { AccountToolContext } from "./account-context";
 
 /**
@@ -41,7 +41,7 @@ export interface AccountResource {
   readonly uri: string;
   readonly title: string;
   readonly description: string;
-  read(context: AccountToolContext): Promise<unknown>;
+  read(context: AccountToolContext): Promise<Result<unknown>>;
 }
 
 /** Identity helper so each tool's handler is type-checked against its own schemas. */
@@ -109,9 +109,11 @@ export function registerAccountResources(server: McpServer, context: AccountTool
       resource.name,
       resource.uri,
       { title: resource.title, description: resource.description, mimeType: "application/json" },
-      async (uri): Promise<ReadResourceResult> => ({
-        contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await resource.read(context), null, 2) }],
-      }),
+      async (uri): Promise<ReadResourceResult> => {
+        const content = await resource.read(context);
+        if (!content.ok) throw new McpError(ErrorCode.InternalError, content.error.message);
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(content.value, null, 2) }] };
+      },
     );
   }
 }

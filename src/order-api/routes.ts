@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import type { Result } from "../errors";
+import type { Result } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { readJsonBody } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";

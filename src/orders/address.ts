@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fail, ok, type Result } from "../errors";
-import { AddressSchema, type Address } from "../orders/evidence";
+import { fail, ok, type Result } from "../core/errors";
+import { AddressSchema, type Address } from "./evidence";
 
 /**
  * Address input as a model might send it, and its normalization into the one

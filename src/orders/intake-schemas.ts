@@ -55,3 +55,14 @@ export const OrderViewSchema = z.object({
   created_at: z.string(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;
+
+/**
+ * Headers a caller inside the deployment (the AccountAgent, through the
+ * ORDER_API binding) sends with every intake request; only the internal
+ * entrypoint reads them, the public /api mount never does. Any other target
+ * that ORDER_API is pointed at receives them too, to attribute orders.
+ */
+export const ACCOUNT_HEADER = "x-order-ops-account";
+
+/** Who the orders are sent for (the operator), percent-encoded, for audit events. */
+export const ACTOR_HEADER = "x-order-ops-actor";

@@ -1,5 +1,5 @@
-import type { ReferenceData } from "../orders/reference-data";
-import type { OrderRequest } from "../orders/intake-schemas";
+import type { ReferenceData } from "./reference-data";
+import type { OrderRequest } from "./intake-schemas";
 
 export const ACCEPTED_CURRENCY = "USD";
 

@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "../orders/evidence";
-import { ChangeActionSchema, FieldChangeSchema, OrderStateSchema } from "../orders/playbook";
-import { OrderLineSchema } from "../orders/intake-schemas";
+import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
+import { ChangeActionSchema } from "./playbook";
+import { FieldChangeSchema, OrderStateSchema } from "./order-state";
+import { OrderLineSchema } from "./intake-schemas";
+import type { OrderRecord } from "./order-record";
+import { referenceData } from "./reference-data";
 
 /** What the operations tools answer; the tool output schemas are these. */
 
@@ -98,3 +101,87 @@ export const ApplyOutcomeSchema = z.object({
   changes: z.array(FieldChangeSchema),
 });
 export type ApplyOutcome = z.infer<typeof ApplyOutcomeSchema>;
+
+// ------------------------------------------------------------ view builders
+
+const PRIORITY_RANK: Record<string, number> = { P1: 1, P2: 2, P3: 3, P4: 4 };
+
+function minutesBetween(fromIso: string, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - Date.parse(fromIso)) / 60_000));
+}
+
+/** One row of the exception queue, or undefined for an order without an active exception. */
+export function exceptionSummary(order: OrderRecord, now: Date): ExceptionSummary | undefined {
+  const exception = order.exception;
+  if (!exception || exception.state !== "active") return undefined;
+  const age = minutesBetween(exception.opened_at, now);
+  return {
+    order_id: order.order_id,
+    customer_name: referenceData.customers.get(order.customer_id)?.name ?? order.customer_id,
+    created_at: order.created_at,
+    exception_type: exception.type,
+    priority: exception.priority,
+    assigned_team: exception.team,
+    age_minutes: age,
+    sla_minutes: exception.sla_minutes,
+    sla_breached: age > exception.sla_minutes,
+    order_value_cents: order.total_cents,
+    currency: order.currency,
+    summary: exception.summary,
+  };
+}
+
+/** The exception queue, most urgent first: priority, then the exact opening time (not the rounded age), then id. */
+export function exceptionQueue(orders: readonly OrderRecord[], now: Date): ExceptionSummary[] {
+  const openedAt = (order: OrderRecord) => Date.parse(order.exception?.opened_at ?? order.created_at);
+  return [...orders]
+    .sort(
+      (a, b) =>
+        (PRIORITY_RANK[a.exception?.priority ?? ""] ?? 9) - (PRIORITY_RANK[b.exception?.priority ?? ""] ?? 9) ||
+        openedAt(a) - openedAt(b) ||
+        a.order_id.localeCompare(b.order_id),
+    )
+    .flatMap((order) => exceptionSummary(order, now) ?? []);
+}
+
+/** The evidence view of one order; `duplicateOfStatus` is the status of the order it duplicates, when known. */
+export function orderDetails(order: OrderRecord, duplicateOfStatus: string | null, now: Date): OrderDetails {
+  const customer = referenceData.customers.get(order.customer_id);
+  const evidence = order.evidence;
+  const exception = order.exception;
+  const age = exception ? minutesBetween(exception.opened_at, now) : 0;
+  return {
+    order_id: order.order_id,
+    status: order.status,
+    version: order.version,
+    channel: order.channel,
+    created_at: order.created_at,
+    customer: {
+      customer_id: order.customer_id,
+      name: customer?.name ?? order.customer_id,
+      email: customer?.email ?? "unknown",
+      tier: customer?.tier ?? "unknown",
+    },
+    lines: [...order.lines],
+    total_cents: order.total_cents,
+    currency: order.currency,
+    shipping_address: order.shipping_address,
+    payment: evidence?.payment ?? null,
+    inventory: evidence?.inventory ?? null,
+    fulfillment: evidence?.fulfillment ?? null,
+    duplicate: evidence?.duplicate ? { ...evidence.duplicate, other_order_status: duplicateOfStatus } : null,
+    exception: exception
+      ? {
+          exception_type: exception.type,
+          state: exception.state,
+          priority: exception.priority,
+          assigned_team: exception.team,
+          age_minutes: age,
+          sla_minutes: exception.sla_minutes,
+          sla_breached: exception.state === "active" && age > exception.sla_minutes,
+          summary: exception.summary,
+        }
+      : null,
+    timeline: evidence?.timeline ?? [],
+  };
+}

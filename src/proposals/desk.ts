@@ -1,28 +1,19 @@
-import type { Approver } from "../config";
-import { base64url } from "../encoding";
-import { fail, ok, type AppError, type Result } from "../errors";
+import type { Approver } from "../config/config";
+import { base64url } from "../core/encoding";
+import { fail, ok, type AppError, type Result } from "../core/errors";
 import { normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
-import type { NewAuditEvent } from "../store/audit-events";
-import type { ApplyCommand, ApplyResult } from "../store/operations";
+import type { OrderRecord } from "../orders/order-record";
+import { diffStates, orderState } from "../orders/order-state";
+import { applyChange, planResolution, type OrderChange, type Risk } from "../orders/playbook";
+import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import type { OrderRecord } from "../store/order-rows";
-import { applyChange, diffStates, orderState, planResolution, type OrderChange, type Risk } from "../orders/playbook";
-import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "../proposals/schemas";
-import { ProposalStore } from "../proposals/store";
-
-/** What the desk needs from the order store; in production the ORDER_STORE binding. */
-export interface OrdersPort {
-  orderRecord(account: string, orderId: string): Promise<OrderRecord | null>;
-  recordEvent(event: NewAuditEvent): Promise<void>;
-  applyProposal(command: ApplyCommand): Promise<ApplyResult>;
-  /** The stored outcome if this proposal was applied, even if this object never heard back. */
-  appliedOutcome(account: string, proposalId: string): Promise<ApplyOutcome | null>;
-}
+import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "./schemas";
+import { ProposalStore } from "./store";
 
 export interface ProposalDeskDeps {
-  readonly account: string;
   readonly store: ProposalStore;
-  readonly orders: OrdersPort;
+  /** The account's orders; the desk never names an account itself. */
+  readonly orders: AccountOrders;
   readonly ttlMinutes: number;
   readonly now: () => Date;
   /** Serializes every state transition of this account's proposals. */
@@ -59,7 +50,7 @@ export class ProposalDesk {
 
   async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
-      const order = await this.deps.orders.orderRecord(this.deps.account, orderId);
+      const order = await this.deps.orders.record(orderId);
       if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
       const plan = planResolution(order);
       if (!plan) {
@@ -72,7 +63,7 @@ export class ProposalDesk {
 
   async prepareAddressChange(orderId: string, input: AddressInput, operator: string): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
-      const order = await this.deps.orders.orderRecord(this.deps.account, orderId);
+      const order = await this.deps.orders.record(orderId);
       if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
       if (ADDRESS_LOCKED_STATUSES.has(order.status)) {
         return fail("conflict", `order ${order.order_id} is ${order.status}; its shipping address can no longer change`);
@@ -140,7 +131,6 @@ export class ProposalDesk {
     try {
       await this.deps.orders.recordEvent({
       event_id: `${proposal.proposal_id}:proposed`,
-      account: this.deps.account,
       order_id: order.order_id,
       event_type: "proposal_created",
       actor_kind: "operator",
@@ -180,10 +170,10 @@ export class ProposalDesk {
    * arrived, so ask the store) or overtaken by another change (stale).
    */
   private async refresh(proposal: Proposal): Promise<{ proposal: Proposal; order: OrderRecord | null }> {
-    const order = await this.deps.orders.orderRecord(this.deps.account, proposal.order_id);
+    const order = await this.deps.orders.record(proposal.order_id);
     if (!isOpen(proposal)) return { proposal, order };
     if (!order || order.version !== proposal.pinned_version) {
-      const outcome = await this.deps.orders.appliedOutcome(this.deps.account, proposal.proposal_id);
+      const outcome = await this.deps.orders.appliedOutcome(proposal.proposal_id);
       if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
       return { proposal: this.transition(proposal, "stale"), order };
     }
@@ -231,7 +221,7 @@ export class ProposalDesk {
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */
   async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
-    if (approver.account !== this.deps.account) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+    if (approver.account !== this.deps.orders.account) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
     return this.deps.exclusive(async () => {
       const current = await this.current(proposalId);
       if (!current.ok) return current;
@@ -242,8 +232,7 @@ export class ProposalDesk {
       const now = this.deps.now().toISOString();
       await this.deps.orders.recordEvent({
         event_id: `${proposal.proposal_id}:${wanted}`,
-        account: this.deps.account,
-        order_id: proposal.order_id,
+          order_id: proposal.order_id,
         event_type: `proposal_${wanted}`,
         actor_kind: "approver",
         actor: approver.approver,
@@ -321,8 +310,7 @@ export class ProposalDesk {
       }
       const result = await this.deps.orders.applyProposal({
         proposal_id: proposal.proposal_id,
-        account: this.deps.account,
-        order_id: proposal.order_id,
+          order_id: proposal.order_id,
         pinned_version: proposal.pinned_version,
         change: proposal.change,
         confirmed_by: operator,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApplyOutcomeSchema } from "../orders/views";
-import { ChangeActionSchema, FieldChangeSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
+import { ChangeActionSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
+import { FieldChangeSchema } from "../orders/order-state";
 
 /** Proposal states. Only an approver moves pending_approval to approved or rejected. */
 export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale"]);

@@ -1,22 +1,12 @@
-import { ProposalSchema, type Proposal, type ProposalStatus } from "../proposals/schemas";
+import { ProposalSchema, type Proposal, type ProposalStatus } from "./schemas";
 
 /**
- * Proposals in the AccountAgent's own SQLite. One row per proposal, the whole
- * proposal as validated JSON beside the columns the lookups need.
+ * Proposals in the AccountAgent's own SQLite (tables: account/storage-schema.ts).
+ * One row per proposal, the whole proposal as validated JSON beside the
+ * columns the lookups need.
  */
 export class ProposalStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(`CREATE TABLE IF NOT EXISTS proposals (
-      proposal_id TEXT PRIMARY KEY,
-      order_id TEXT NOT NULL,
-      change_key TEXT NOT NULL,
-      pinned_version INTEGER NOT NULL,
-      status TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      body TEXT NOT NULL
-    )`);
-    sql.exec("CREATE INDEX IF NOT EXISTS proposals_by_change ON proposals (order_id, change_key, pinned_version)");
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   static changeKey(proposal: Pick<Proposal, "change">): string {
     return JSON.stringify(proposal.change);

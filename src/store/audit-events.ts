@@ -1,25 +1,11 @@
 import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
-import type { OrderState } from "../orders/playbook";
+import type { NewAuditEvent } from "../orders/audit-event";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in
- * migrations/0002 refuse UPDATE and DELETE), and each has a deterministic id
+ * the migrations refuse UPDATE and DELETE), and each has a deterministic id
  * per state change, so a retried write cannot record one change twice.
  */
-export interface NewAuditEvent {
-  readonly event_id: string;
-  readonly account: string;
-  readonly order_id: string;
-  readonly event_type: string;
-  readonly actor_kind: "operator" | "approver" | "system";
-  readonly actor: string;
-  readonly reason: string;
-  readonly proposal_id: string | null;
-  readonly state_before: OrderState | null;
-  readonly state_after: OrderState | null;
-  readonly created_at: string;
-}
-
 /**
  * The insert for one event. Without a guard it is idempotent (OR IGNORE);
  * with one, it is written only when the guard holds, inside the same batch as

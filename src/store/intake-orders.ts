@@ -1,7 +1,8 @@
-import { fail, ok, type Result } from "../errors";
-import { insertAuditEvent, type NewAuditEvent } from "../store/audit-events";
-import type { OrderRecord } from "../store/order-rows";
-import { orderState } from "../orders/playbook";
+import { fail, ok, type Result } from "../core/errors";
+import type { NewAuditEvent } from "../orders/audit-event";
+import { insertAuditEvent } from "./audit-events";
+import type { OrderRecord } from "../orders/order-record";
+import { orderState } from "../orders/order-state";
 import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
 import { z } from "zod";
 

@@ -1,35 +1,7 @@
 import { z } from "zod";
-import { AddressSchema, EvidenceSchema, type Address, type Evidence } from "../orders/evidence";
-import { OrderLineSchema, type OrderLine } from "../orders/intake-schemas";
-
-/** An order as the operations side sees it: the D1 row with its JSON columns parsed. */
-export interface OrderException {
-  readonly type: string;
-  readonly state: "active" | "resolved" | "escalated";
-  readonly priority: string;
-  readonly team: string;
-  readonly opened_at: string;
-  readonly sla_minutes: number;
-  readonly summary: string;
-}
-
-export interface OrderRecord {
-  readonly order_id: string;
-  readonly account: string;
-  readonly source: "intake" | "operations";
-  readonly customer_id: string;
-  readonly channel: string;
-  readonly currency: string;
-  readonly total_cents: number;
-  readonly status: string;
-  readonly version: number;
-  readonly lines: readonly OrderLine[];
-  readonly shipping_address: Address | null;
-  readonly evidence: Evidence | null;
-  readonly exception: OrderException | null;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
+import { AddressSchema, EvidenceSchema } from "../orders/evidence";
+import type { OrderException, OrderRecord } from "../orders/order-record";
+import { OrderLineSchema } from "../orders/intake-schemas";
 
 export interface OrderRow {
   order_id: string;

@@ -16,3 +16,20 @@ export const BatchSummarySchema = z.object({
   sample_failures: z.array(z.string()).max(MAX_SAMPLE_FAILURES).describe(`Up to ${MAX_SAMPLE_FAILURES} rejections with their reasons`),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
+
+export const BatchOutcomeSchema = z.enum(["running", "completed", "failed", "interrupted"]);
+export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
+
+/**
+ * A batch in the account's journal. It is written before the first order
+ * leaves, updated as answers come in, and closed at the end, so a batch cut
+ * short by a crash is still listed, as `interrupted`, with its seed.
+ */
+export const BatchRecordSchema = BatchSummarySchema.extend({
+  operator: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable().describe("null while the batch is running"),
+  outcome: BatchOutcomeSchema.describe("interrupted: the server stopped while the batch was running; replay its seed to finish it"),
+  error: z.string().nullable(),
+});
+export type BatchRecord = z.infer<typeof BatchRecordSchema>;

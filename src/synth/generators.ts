@@ -68,11 +68,17 @@ function simpleOrder(rng: Prng, reference: ReferenceData): OrderRequest {
 }
 
 /**
- * `count` orders from one PRNG stream. The first order of a batch is the order
- * preview_order shows for the same mode and seed.
+ * An endless stream of orders from one PRNG: the same mode and seed always
+ * give the same sequence, and its first order is the one preview_order shows.
  */
-export function generateOrders(mode: GeneratorMode, seed: number, count: number, reference: ReferenceData): OrderRequest[] {
+export function* orderStream(mode: GeneratorMode, seed: number, reference: ReferenceData): Generator<OrderRequest, never> {
   const rng = new Prng(seed);
   const make = mode === "seeded" ? seededOrder : simpleOrder;
-  return Array.from({ length: count }, () => make(rng, reference));
+  for (;;) yield make(rng, reference);
+}
+
+/** The first `count` orders of the stream, as an array. */
+export function generateOrders(mode: GeneratorMode, seed: number, count: number, reference: ReferenceData): OrderRequest[] {
+  const stream = orderStream(mode, seed, reference);
+  return Array.from({ length: count }, () => stream.next().value);
 }

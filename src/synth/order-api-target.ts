@@ -1,6 +1,5 @@
-import { ok, type Result } from "../errors";
-import { HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
-import { ACCOUNT_HEADER, ACTOR_HEADER } from "../order-api/entrypoint-contract";
+import { ok, type Result } from "../core/errors";
+import { ACCOUNT_HEADER, ACTOR_HEADER, HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
 
 /**
  * The only way synthetic traffic leaves the AccountAgent: the ORDER_API service
@@ -9,6 +8,8 @@ import { ACCOUNT_HEADER, ACTOR_HEADER } from "../order-api/entrypoint-contract";
  */
 export const TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
 const BINDING_BASE_URL = "https://order-api.binding";
+/** How long one request to the target may take before it counts as unreachable. */
+export const TARGET_TIMEOUT_MS = 10_000;
 
 export interface PostedOrder {
   readonly status: number;

@@ -1,21 +1,16 @@
-import type { AppError, Result } from "../errors";
+import type { AppError, Result } from "../core/errors";
 import type { OrderRequest } from "../orders/intake-schemas";
-import { MAX_SAMPLE_FAILURES } from "./batch-summary";
 import type { PostedOrder } from "./order-api-target";
-
-export interface BatchTally {
-  accepted: number;
-  rejected: number;
-  status_counts: Record<string, number>;
-  accepted_total_cents: number;
-  sample_failures: string[];
-}
+import { Tally, type Answer, type TallySnapshot } from "./tally";
 
 export interface SendBatchOptions {
-  readonly orders: readonly OrderRequest[];
+  /** The orders in batch order; drawn lazily, so a large batch is never held in memory at once. */
+  readonly orders: Iterable<OrderRequest>;
+  readonly count: number;
   readonly post: (order: OrderRequest) => Promise<Result<PostedOrder>>;
   readonly concurrency: number;
-  readonly onProgress?: (sent: number, total: number) => void;
+  /** Called after each answer with the tally so far. */
+  readonly onAnswer?: (tally: Tally) => void;
 }
 
 /** Formats reasons the way the seed's users know them: `422 ['unknown customer C-5093', ...]`. */
@@ -31,11 +26,15 @@ export function describeFailure(status: number, body: unknown): string {
   return `${status} ${body === null || body === undefined ? "(no body)" : JSON.stringify(body).slice(0, 200)}`;
 }
 
-type Slot = { kind: "accepted"; status: number; total: number } | { kind: "rejected"; status: number; reason: string };
+export function answerOf(order: OrderRequest, posted: PostedOrder): Answer {
+  return posted.status >= 200 && posted.status < 300
+    ? { kind: "accepted", status: posted.status, totalCents: order.total_cents }
+    : { kind: "rejected", status: posted.status, reason: describeFailure(posted.status, posted.body) };
+}
 
 export interface BatchOutcome {
-  /** What was sent, tallied in batch order; partial when `failure` is set. */
-  readonly tally: BatchTally;
+  /** What was answered; partial when `failure` is set. */
+  readonly tally: TallySnapshot;
   readonly failure: AppError | undefined;
 }
 
@@ -45,54 +44,36 @@ export interface BatchOutcome {
  * request_id is idempotent, replaying the same seed finishes it safely.
  */
 export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome> {
-  const { orders, post, concurrency, onProgress } = options;
-  const slots: (Slot | undefined)[] = new Array(orders.length);
+  const { count, post, concurrency, onAnswer } = options;
+  const orders = options.orders[Symbol.iterator]();
+  const tally = new Tally();
   let nextIndex = 0;
-  let sent = 0;
   let failure: AppError | undefined;
 
   async function worker(): Promise<void> {
-    while (failure === undefined && nextIndex < orders.length) {
+    while (failure === undefined && nextIndex < count) {
       const index = nextIndex++;
-      const order = orders[index];
-      if (!order) return;
-      const outcome = await post(order);
+      const next = orders.next();
+      if (next.done) return;
+      const outcome = await post(next.value);
       if (!outcome.ok) {
         failure ??= outcome.error;
         return;
       }
-      const { status, body } = outcome.value;
-      slots[index] =
-        status >= 200 && status < 300
-          ? { kind: "accepted", status, total: order.total_cents }
-          : { kind: "rejected", status, reason: describeFailure(status, body) };
-      sent++;
-      onProgress?.(sent, orders.length);
+      tally.add(index, answerOf(next.value, outcome.value));
+      onAnswer?.(tally);
     }
   }
 
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, orders.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
 
-  // Tally in batch order, not completion order, so the same seed gives the same summary.
-  const tally: BatchTally = { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] };
-  for (const slot of slots) {
-    if (!slot) continue;
-    const key = String(slot.status);
-    tally.status_counts[key] = (tally.status_counts[key] ?? 0) + 1;
-    if (slot.kind === "accepted") {
-      tally.accepted++;
-      tally.accepted_total_cents += slot.total;
-    } else {
-      tally.rejected++;
-      if (tally.sample_failures.length < MAX_SAMPLE_FAILURES) tally.sample_failures.push(slot.reason);
-    }
-  }
-  if (!failure) return { tally, failure: undefined };
+  const snapshot = tally.snapshot();
+  if (!failure) return { tally: snapshot, failure: undefined };
   return {
-    tally,
+    tally: snapshot,
     failure: {
       code: failure.code,
-      message: `${failure.message}; ${sent} of ${orders.length} orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates`,
+      message: `${failure.message}; ${snapshot.sent} of ${count} orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates`,
     },
   };
 }

@@ -1,12 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getAgentByName } from "agents";
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BatchRecord } from "../../src/account/batch-history";
+import type { BatchRecord } from "../../src/synth/batch-summary";
 import type { BatchSummary } from "../../src/synth/batch-summary";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN, MCP_URL } from "../helpers/mcp-client";
-import { mcpHeaders, rpc } from "../helpers/mcp-raw";
+import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 import { resourceJson, structuredOf } from "../helpers/tool-results";
 
@@ -74,16 +72,24 @@ describe("batch history", () => {
 });
 
 describe("the AccountAgent itself", () => {
-  it("refuses a caller of another account even if the Worker routed it there (defence in depth)", async () => {
+  const globexOperator = { account: "globex", operator: "Gus Ops (globex, local dev)" };
+  const globexApprover = { account: "globex", approver: "Gina Approver (globex, local dev)" };
+  const refusal = { ok: false, error: { code: "forbidden", message: "this credential belongs to a different account" } };
+
+  it("refuses a caller of another account on every entry, even if the Worker routed it there (defence in depth)", async () => {
     const stub = await getAgentByName(env.ACCOUNT_AGENT, "acme");
-    const response = await runInDurableObject(stub, (instance) =>
-      instance.handleMcp(
-        { url: MCP_URL, headers: Object.entries(mcpHeaders()), body: JSON.stringify(rpc(1, "tools/list")) },
-        { account: "globex", operator: "Gus Ops (globex, local dev)" },
-      ),
-    );
-    expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ code: "forbidden", message: "this credential belongs to a different account" });
+    const answers = await Promise.all([
+      stub.sendOrders(globexOperator, { count: 1, mode: "seeded", seed: 1 }),
+      stub.recentBatches(globexOperator),
+      stub.proposeResolution(globexOperator, "ORD-1016"),
+      stub.prepareAddressChange(globexOperator, "ORD-1016", { recipient: "A", line1: "1 Main St", city: "Austin", region: "TX", postal_code: "78701", country: "US" }),
+      stub.getProposal(globexOperator, "prop_x"),
+      stub.confirmProposal(globexOperator, "prop_x"),
+      stub.reviewProposal(globexApprover, "prop_x"),
+      stub.decideProposal(globexApprover, "prop_x", { decision: "approve", reason: "looks fine" }),
+      stub.pendingProposals(globexApprover),
+    ]);
+    for (const answer of answers) expect(answer).toEqual(refusal);
   });
 });
 
@@ -115,7 +121,7 @@ interface Interval {
 }
 
 function intervalOf(record: BatchRecord): Interval {
-  return { seed: record.seed, start: Date.parse(record.started_at), end: Date.parse(record.finished_at) };
+  return { seed: record.seed, start: Date.parse(record.started_at), end: Date.parse(record.finished_at ?? "") };
 }
 
 /** Pairs of batches whose [started_at, finished_at] intervals overlap (touching ends do not count). */

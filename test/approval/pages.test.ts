@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeHtml } from "../../src/approval/pages";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { openSession } from "../../src/auth/approver-session";
-import { parseConfig } from "../../src/config";
+import { parseConfig } from "../../src/config/config";
 import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
 import {
   ACME_APPROVER,

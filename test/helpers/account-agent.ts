@@ -1,32 +1,38 @@
 import { getAgentByName } from "agents";
-import { runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { MCP_URL } from "./mcp-client";
+import worker from "../../src/index";
+import { ACME_TOKEN, GLOBEX_TOKEN, MCP_URL } from "./mcp-client";
 import { mcpHeaders, type JsonRpcMessage, type JsonRpcRequest } from "./mcp-raw";
 
-/** Sends one JSON-RPC message straight to the AccountAgent's MCP handler and returns the JSON answer. */
+/** Sends one JSON-RPC message to /mcp and returns the JSON answer. */
 export type AgentCall = (message: JsonRpcRequest) => Promise<JsonRpcMessage>;
 
+const TOKENS: Record<string, string> = { acme: ACME_TOKEN, globex: GLOBEX_TOKEN };
+
 /**
- * Runs `body` inside the account's AccountAgent with its ORDER_API binding
- * replaced by `makeFetcher(realBinding)`, then puts the real binding back.
- * The binding is the only way out of the agent, so this is how a test makes
- * the target unreachable without touching wrangler.toml.
+ * Runs `body` against a Worker whose ORDER_API binding is `makeFetcher(realBinding)`,
+ * both at the edge (check_target) and inside the account's AccountAgent
+ * (send_orders), then puts the real binding back. The binding is the only way
+ * out to the target, so this is how a test makes the target unreachable
+ * without touching wrangler.toml.
  */
-export async function withOrderApi<R>(
-  account: string,
-  makeFetcher: (real: Fetcher) => Fetcher,
-  body: (call: AgentCall) => Promise<R>,
-): Promise<R> {
+export async function withOrderApi<R>(account: string, makeFetcher: (real: Fetcher) => Fetcher, body: (call: AgentCall) => Promise<R>): Promise<R> {
+  const token = TOKENS[account];
+  if (token === undefined) throw new Error(`no test token for ${account}`);
   const stub = await getAgentByName(env.ACCOUNT_AGENT, account);
   return runInDurableObject(stub, async (instance) => {
     const holder = instance as unknown as { env: Env };
     const original = holder.env;
-    holder.env = { ...original, ORDER_API: makeFetcher(original.ORDER_API) as Env["ORDER_API"] };
+    const fake = makeFetcher(original.ORDER_API) as Env["ORDER_API"];
+    holder.env = { ...original, ORDER_API: fake };
+    const edgeEnv: Env = { ...env, ORDER_API: fake };
     try {
       return await body(async (message) => {
-        const call = { url: MCP_URL, headers: Object.entries(mcpHeaders({ accept: "application/json" })), body: JSON.stringify(message) };
-        const response = await instance.handleMcp(call, { account, operator: `Test Operator (${account})` });
+        const ctx = createExecutionContext();
+        const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token, accept: "application/json" }), body: JSON.stringify(message) });
+        const response = await worker.fetch(request, edgeEnv, ctx);
+        await waitOnExecutionContext(ctx);
         return (await response.json()) as JsonRpcMessage;
       });
     } finally {

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchSummary } from "../../src/synth/batch-summary";
-import type { Preview, TargetStatus } from "../../src/synth/synthetic-traffic";
+import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
 

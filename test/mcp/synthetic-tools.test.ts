@@ -3,7 +3,7 @@ import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
-import type { Preview, TargetStatus } from "../../src/synth/synthetic-traffic";
+import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import {
   countOrders,

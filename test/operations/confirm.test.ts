@@ -2,7 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import { applyProposalChange, type ApplyCommand, type ApplyResult } from "../../src/store/operations";
+import type { ApplyCommand, ApplyResult } from "../../src/orders/port";
+import { applyProposalChange } from "../../src/store/operations";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import {
@@ -222,7 +223,6 @@ describe("20 concurrent confirmations of one approved proposal", () => {
     const orderId = await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout" });
     const command: ApplyCommand = {
       proposal_id: `prop_store_${crypto.randomUUID()}`,
-      account: "acme",
       order_id: orderId,
       pinned_version: 1,
       change: { kind: "resolution", action: "retry_fulfillment" },
@@ -230,7 +230,7 @@ describe("20 concurrent confirmations of one approved proposal", () => {
       approved_by: "store approver",
       approval_reason: "direct",
     };
-    const results: ApplyResult[] = await Promise.all(Array.from({ length: 10 }, () => applyProposalChange(env.DB, command, new Date())));
+    const results: ApplyResult[] = await Promise.all(Array.from({ length: 10 }, () => applyProposalChange(env.DB, "acme", command, new Date())));
     expect(results.filter((r) => r.kind === "applied")).toHaveLength(1);
     expect(results.filter((r) => r.kind === "already_applied")).toHaveLength(9);
     const outcomes = results.map((r) => (r.kind === "applied" || r.kind === "already_applied" ? JSON.stringify(r.outcome) : r.kind));
@@ -245,9 +245,9 @@ describe("20 concurrent confirmations of one approved proposal", () => {
     const before = await readRow("acme", orderId);
     const result = await applyProposalChange(
       env.DB,
+      "acme",
       {
         proposal_id: `prop_store_${crypto.randomUUID()}`,
-        account: "acme",
         order_id: orderId,
         pinned_version: 7,
         change: { kind: "resolution", action: "escalate_to_human" },

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import { SEED_VERSION } from "../../src/store/seed-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
@@ -54,7 +55,7 @@ beforeAll(async () => {
   globex = await connectClient(GLOBEX_TOKEN, "order-tools-globex");
   // Any tool call loads the seed; its anchor turns "minutes ago" into timestamps.
   await callOk<OrderStatus>(acme, "get_order_status", { order_id: "ORD-1001" });
-  const anchor = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = 'operations-v1'").first<{ anchored_at: string }>();
+  const anchor = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = ?").bind(SEED_VERSION).first<{ anchored_at: string }>();
   if (!anchor) throw new Error("the seed was not loaded");
   anchorMs = Date.parse(anchor.anchored_at);
 });
@@ -297,8 +298,10 @@ describe("get_order_details", () => {
 });
 
 describe("get_order_audit_log", () => {
-  it("a seeded order nobody touched has an empty log", async () => {
-    expect(await auditLog(acme, "ORD-1001")).toEqual({ order_id: "ORD-1001", events: [] });
+  it("a seeded order nobody touched has only the event that says where it came from", async () => {
+    const log = await auditLog(acme, "ORD-1001");
+    expect(log.events.map((e) => [e.event_id, e.event_type, e.actor_kind, e.actor])).toEqual([["ORD-1001:seeded", "order_seeded", "system", "seed loader"]]);
+    expect(log.events[0]?.state_after).toMatchObject({ status: "delivered", version: 1 });
   });
 
   it("records who proposed and who approved, oldest first, with the state before", async () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Address, Evidence } from "../../src/orders/evidence";
-import type { OrderException, OrderRecord } from "../../src/store/order-rows";
-import {
-  applyChange,
-  diffStates,
-  formatAddress,
-  HUMAN_ESCALATION_TEAM,
-  orderState,
-  planResolution,
-  type OrderChange,
-  type OrderState,
-} from "../../src/orders/playbook";
+import type { OrderException, OrderRecord } from "../../src/orders/order-record";
+import { applyChange, HUMAN_ESCALATION_TEAM, planResolution, type OrderChange } from "../../src/orders/playbook";
+import { diffStates, formatAddress, orderState, type OrderState } from "../../src/orders/order-state";
 
 // The allowlisted playbook as pure functions: which action an exception gets,
 // what each action does to an order, and how a change is shown to a human.

@@ -5,6 +5,7 @@ import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { ACME_OPERATOR, ACME_APPROVER, approve, callError, confirm, countApplied, getProposal, insertFreshOrder, prepareAddress, propose, readRow } from "../helpers/ops";
 import type { ProposalView } from "../../src/proposals/schemas";
+import { D1AccountOrders } from "../../src/store/account-orders";
 
 // Regressions from the code review: a lost apply answer, the operations
 // store surviving a retargeted ORDER_API, and retry_fulfillment keeping a
@@ -20,9 +21,8 @@ afterAll(async () => {
 
 /** Lands the apply in D1 directly, as if the AccountAgent's call succeeded but its answer was lost. */
 function applyBehindTheAgentsBack(proposal: ProposalView) {
-  return env.ORDER_STORE.applyProposal({
+  return new D1AccountOrders(env.DB, "acme").applyProposal({
     proposal_id: proposal.proposal_id,
-    account: "acme",
     order_id: proposal.order_id,
     pinned_version: proposal.pinned_version,
     change: proposal.change,
@@ -60,7 +60,7 @@ describe("an apply whose answer never reached the AccountAgent", () => {
   });
 });
 
-describe("ORDER_STORE is separate from the ORDER_API traffic target", () => {
+describe("the operations tools do not depend on the ORDER_API traffic target", () => {
   it("operations tools keep working when ORDER_API points somewhere that cannot serve them", async () => {
     const answer = await withOrderApi("acme", () => throwingFetcher("target down"), (call) =>
       call({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_order_exceptions", arguments: {} } }),

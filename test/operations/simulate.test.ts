@@ -3,13 +3,12 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalDesk } from "../../src/proposals/desk";
-import { parseConfig } from "../../src/config";
-import type { AccountToolContext } from "../../src/mcp/account-context";
+import type { AccountOrders } from "../../src/orders/port";
+import { parseConfig } from "../../src/config/config";
+import type { AccountProposals, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
-import type { SyntheticTraffic } from "../../src/synth/synthetic-traffic";
 import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
 import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
 import { postOrder, validOrder } from "../helpers/orders";
@@ -170,16 +169,9 @@ function fakeContext(vars: Record<string, string>): AccountToolContext {
     account: "acme",
     operator: "In-memory Operator",
     config: config.value,
-    synthetic: unused<SyntheticTraffic>("synthetic"),
-    batchHistory: () => [],
-    orders: {
-      status: async () => null,
-      details: async () => null,
-      exceptions: async () => [],
-      auditLog: async () => null,
-      simulateFailure: async () => SIMULATED,
-    },
-    proposals: unused<ProposalDesk>("proposals"),
+    traffic: unused<AccountTraffic>("traffic"),
+    orders: { ...unused<AccountOrders>("orders"), account: "acme", simulateFailure: async () => SIMULATED },
+    proposals: unused<AccountProposals>("proposals"),
   };
 }
 

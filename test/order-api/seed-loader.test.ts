@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import catalogJson from "../../seed/catalog.json";
 import customersJson from "../../seed/customers.json";
 import { ExceptionTypeSchema } from "../../src/orders/evidence";
-import { loadSeed, SEED_VERSION, seedOrders } from "../../src/store/seed-loader";
+import { seedOrders } from "../../src/orders/operations-seed";
+import { loadSeed, SEED_VERSION } from "../../src/store/seed-loader";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
 import { ACME_TOKEN, getOrder, GLOBEX_TOKEN, readJson, warmUp } from "../helpers/orders";
@@ -34,8 +35,8 @@ async function snapshotBookkeeping(): Promise<{ runs: unknown[]; sequence: unkno
 
 describe("the operations dataset in D1", () => {
   it("holds every seed order: 26 in all, 21 for acme and 5 for globex", async () => {
-    expect(seedOrders.length).toBe(26);
-    expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(seedOrders.length);
+    expect(seedOrders().length).toBe(26);
+    expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(seedOrders().length);
     expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'acme'")).toBe(21);
     expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'globex'")).toBe(5);
   });
@@ -85,7 +86,7 @@ describe("the operations dataset in D1", () => {
     ).all<{ exception_type: string; n: number }>();
     expect(results.map((r) => r.exception_type)).toEqual([...ExceptionTypeSchema.options].sort());
     expect(results.every((r) => r.n >= 1)).toBe(true);
-    const withException = seedOrders.filter((o) => o.exception !== null).length;
+    const withException = seedOrders().filter((o) => o.exception !== null).length;
     expect(results.reduce((sum, r) => sum + r.n, 0)).toBe(withException);
   });
 
@@ -100,7 +101,7 @@ describe("the operations dataset in D1", () => {
       exception_opened_at: string | null;
     }>();
     const byId = new Map(results.map((r) => [r.order_id, r]));
-    for (const order of seedOrders) {
+    for (const order of seedOrders()) {
       const row = byId.get(order.order_id);
       expect(row?.created_at).toBe(new Date(anchorMs - order.created_minutes_ago * 60_000).toISOString());
       expect(row?.exception_opened_at).toBe(order.exception ? new Date(anchorMs - order.exception.opened_minutes_ago * 60_000).toISOString() : null);
@@ -159,7 +160,7 @@ describe("the seed files", () => {
   it("every seed order uses known customers on allowed channels and known skus at catalog prices, with a correct total", () => {
     // Operations orders may hold an out-of-stock sku (that is what a missing-sku
     // fulfillment hold is about), so only that rule is set aside here.
-    for (const order of seedOrders) {
+    for (const order of seedOrders()) {
       const problems = findOrderProblems(
         { request_id: order.order_id, customer_id: order.customer_id, channel: order.channel, currency: "USD", lines: order.lines, total_cents: order.total_cents },
         referenceData,
@@ -169,11 +170,11 @@ describe("the seed files", () => {
   });
 
   it("order ids are unique and every duplicate points at an existing order of the same account", () => {
-    const ids = seedOrders.map((o) => o.order_id);
+    const ids = seedOrders().map((o) => o.order_id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const order of seedOrders) {
+    for (const order of seedOrders()) {
       if (!order.duplicate) continue;
-      const original = seedOrders.find((o) => o.order_id === order.duplicate?.of_order_id);
+      const original = seedOrders().find((o) => o.order_id === order.duplicate?.of_order_id);
       expect(original?.account).toBe(order.account);
     }
   });

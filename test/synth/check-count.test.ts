@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCount } from "../../src/synth/synthetic-traffic";
+import { checkCount } from "../../src/synth/batch-sender";
 
 // The MAX_BATCH guardrail: readable refusals, never a silent clamp.
 

@@ -3,7 +3,7 @@ import { OrderRequestSchema } from "../../src/orders/intake-schemas";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { buildReferenceData, ChannelSchema, referenceData } from "../../src/orders/reference-data";
 import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
-import { SyntheticTraffic } from "../../src/synth/synthetic-traffic";
+import { previewOrder } from "../../src/synth/target-check";
 
 // The generators on their own: no MCP, no HTTP, no storage.
 
@@ -19,20 +19,6 @@ function sharedRequestIds(mode: GeneratorMode, a: number, b: number, count: numb
   return generateOrders(mode, b, count, referenceData)
     .map((o) => o.request_id)
     .filter((id) => ids.has(id));
-}
-
-function previewer(): SyntheticTraffic {
-  const unused = () => {
-    throw new Error("preview must not touch the target, the history or the send queue");
-  };
-  return new SyntheticTraffic({
-    target: { health: unused, postOrder: unused },
-    maxBatch: 100,
-    concurrency: 1,
-    newBatchId: unused,
-    exclusive: unused,
-    recorder: { completed: unused, failed: unused },
-  });
 }
 
 describe("determinism", () => {
@@ -116,13 +102,13 @@ describe("determinism", () => {
   it.each(["seeded", "simple"] as const)("%s: the preview is exactly the first order of the batch", (mode) => {
     for (const seed of [0, 17, 1337, 0xffff_ffff]) {
       const [first] = generateOrders(mode, seed, 10, referenceData);
-      const preview = previewer().preview(mode, seed);
+      const preview = previewOrder(mode, seed);
       expect(preview).toEqual({ mode, seed, order: first, line_count: first?.lines.length, total_cents: first?.total_cents });
     }
   });
 
   it("a preview without a seed picks one and reports it", () => {
-    const preview = previewer().preview("seeded", undefined);
+    const preview = previewOrder("seeded", undefined);
     expect(Number.isInteger(preview.seed)).toBe(true);
     expect(preview.order).toEqual(generateOrders("seeded", preview.seed, 1, referenceData)[0]);
   });

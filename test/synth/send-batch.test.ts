@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ok, type Result } from "../../src/errors";
+import { ok, type Result } from "../../src/core/errors";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { referenceData } from "../../src/orders/reference-data";
 import { generateOrders } from "../../src/synth/generators";
@@ -12,6 +12,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function orders(count: number, seed = 11): OrderRequest[] {
   return generateOrders("seeded", seed, count, referenceData);
+}
+
+/** A whole batch as sendBatch takes it: the orders and how many to send. */
+function batchOf(list: readonly OrderRequest[]): { orders: readonly OrderRequest[]; count: number } {
+  return { orders: list, count: list.length };
 }
 
 /** A post that tracks how many calls are in flight at once. */
@@ -41,7 +46,7 @@ describe("concurrency", () => {
     const batch = orders(20);
     const tracker = trackingPost((i) => (i * 7) % 5);
     tracker.register(batch);
-    const result = await sendBatch({ orders: batch, post: tracker.post, concurrency });
+    const result = await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency });
     expect(result.failure).toBeUndefined();
     expect(result.tally.accepted).toBe(20);
     expect(tracker.state.maxInFlight).toBeLessThanOrEqual(concurrency);
@@ -54,7 +59,7 @@ describe("concurrency", () => {
     const batch = orders(3);
     const tracker = trackingPost(() => 2);
     tracker.register(batch);
-    await sendBatch({ orders: batch, post: tracker.post, concurrency: 32 });
+    await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 32 });
     expect(tracker.state.maxInFlight).toBe(3);
     expect(tracker.state.started).toHaveLength(3);
   });
@@ -63,7 +68,7 @@ describe("concurrency", () => {
     const batch = orders(12);
     const tracker = trackingPost((i) => (i % 3) * 2);
     tracker.register(batch);
-    await sendBatch({ orders: batch, post: tracker.post, concurrency: 4 });
+    await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 4 });
     expect(tracker.state.started).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 });
@@ -82,7 +87,7 @@ describe("tally", () => {
       const status = statuses[index] ?? 0;
       return ok({ status, body: status < 300 ? {} : { code: "x", message: `reason ${index}`, errors: [`problem ${index}`] } });
     };
-    const running = sendBatch({ orders: batch, post, concurrency: 10 });
+    const running = sendBatch({ ...batchOf(batch), post, concurrency: 10 });
     for (let spins = 0; release.length < 10 && spins < 1000; spins++) await Promise.resolve();
     expect(release).toHaveLength(10);
     for (let i = 9; i >= 0; i--) {
@@ -94,6 +99,7 @@ describe("tally", () => {
     const acceptedTotal = [0, 2, 5].reduce((sum, i) => sum + (batch[i]?.total_cents ?? 0), 0);
     expect(result).toEqual({
       tally: {
+        sent: 10,
         accepted: 3,
         rejected: 7,
         status_counts: { "200": 1, "201": 1, "204": 1, "300": 1, "409": 1, "422": 4, "500": 1 },
@@ -104,18 +110,18 @@ describe("tally", () => {
     });
   });
 
-  it("reports progress once per order, counting up to the total", async () => {
+  it("reports each answer once, counting up to the total", async () => {
     const batch = orders(6);
     const tracker = trackingPost((i) => 6 - i);
     tracker.register(batch);
     const progress: [number, number][] = [];
-    await sendBatch({ orders: batch, post: tracker.post, concurrency: 3, onProgress: (sent, total) => progress.push([sent, total]) });
+    await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 3, onAnswer: (tally) => progress.push([tally.answered, 6]) });
     expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 6]));
   });
 
   it("an empty batch is an empty tally", async () => {
-    expect(await sendBatch({ orders: [], post: async () => ok({ status: 201, body: {} }), concurrency: 4 })).toEqual({
-      tally: { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
+    expect(await sendBatch({ ...batchOf([]), post: async () => ok({ status: 201, body: {} }), concurrency: 4 })).toEqual({
+      tally: { sent: 0, accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
       failure: undefined,
     });
   });
@@ -128,13 +134,14 @@ describe("failure", () => {
     const batch = orders(10);
     let calls = 0;
     const result = await sendBatch({
-      orders: batch,
+      ...batchOf(batch),
       concurrency: 1,
       post: async () => (++calls > 6 ? unreachable("boom") : ok({ status: 201, body: {} })),
     });
     expect(calls).toBe(7);
     expect(result).toEqual({
       tally: {
+        sent: 6,
         accepted: 6,
         rejected: 0,
         status_counts: { "201": 6 },
@@ -149,9 +156,9 @@ describe("failure", () => {
   });
 
   it("a failure on the very first post gives an empty tally and 0 sent", async () => {
-    const result = await sendBatch({ orders: orders(5), concurrency: 1, post: async () => unreachable("refused") });
+    const result = await sendBatch({ ...batchOf(orders(5)), concurrency: 1, post: async () => unreachable("refused") });
     expect(result).toEqual({
-      tally: { accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
+      tally: { sent: 0, accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
       failure: {
         code: "upstream_unreachable",
         message: `cannot reach the order API at ORDER_API (service binding in wrangler.toml): refused; 0 of 5 orders were answered before the batch stopped, ${RESUME_HINT}`,
@@ -180,7 +187,7 @@ describe("failure", () => {
       if (!answer) throw new Error(`order ${index} should never have been posted`);
       return answer();
     };
-    const running = sendBatch({ orders: batch, post, concurrency: 5 });
+    const running = sendBatch({ ...batchOf(batch), post, concurrency: 5 });
     for (let spins = 0; release.size < 5 && spins < 1000; spins++) await Promise.resolve();
     expect([...release.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
     for (const index of [2, 4, 3, 1, 0]) {
@@ -191,6 +198,7 @@ describe("failure", () => {
     // No worker takes a new order once the failure is known.
     expect(posted).toEqual([0, 1, 2, 3, 4]);
     expect(result.tally).toEqual({
+      sent: 4,
       accepted: 2,
       rejected: 2,
       status_counts: { "200": 1, "201": 1, "409": 1, "422": 1 },

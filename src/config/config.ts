@@ -1,20 +1,21 @@
 import { z } from "zod";
-import { fail, ok, type Result } from "./errors";
-import { describeIssues } from "./zod-issues";
+import { AccountIdSchema } from "../core/account-id";
+import { fail, ok, type Result } from "../core/errors";
+import { describeIssues } from "../core/zod-issues";
 
 /**
  * Configuration is parsed once per isolate from the Worker's vars and secrets.
  * A bad value turns into one readable message that names the variable and what
  * to set, instead of a surprise deep inside a request.
  */
-export const AccountIdSchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9-]{1,31}$/, "account ids are 2-32 lowercase letters, digits or dashes, starting with a letter");
 
 const McpTokenEntry = z.object({ account: AccountIdSchema, operator: z.string().min(1).max(120) });
 const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
+
+/** `wrangler dev`'s default address; `npm run dev` passes the real one when the port differs. */
+const DEVELOPMENT_BASE_URL = "http://localhost:8787";
 
 /** The largest MAX_BATCH a deployment may configure. */
 export const MAX_BATCH_CEILING = 10_000;
@@ -79,6 +80,11 @@ const EnvSchema = z.object({
     .pipe(z.array(z.url({ message: "each origin must look like https://app.example.com" })))
     .optional(),
   PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, message: "must be the Worker's public URL, like https://order-ops.example.com" })
+    .transform((url) => url.replace(/\/+$/, ""))
+    .refine((url) => new URL(url).pathname === "/" || new URL(url).pathname === "", "must be an origin without a path, like https://order-ops.example.com")
+    .optional(),
 });
 
 export interface Operator {
@@ -103,6 +109,12 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** The account unauthenticated /api callers act as; unset means /api needs a token. */
   readonly publicIntakeAccount: string | undefined;
+  /**
+   * Where people reach this Worker, without a trailing slash. Links handed to
+   * models and people (approval pages) are built from it, never from the
+   * request's Host header, which a caller controls.
+   */
+  readonly publicBaseUrl: string;
 }
 
 const CONFIG_HELP: Record<string, string> = {
@@ -146,6 +158,9 @@ export function parseConfig(env: object): Result<Config> {
       }
     }
   }
+  if (vars.PUBLIC_BASE_URL === undefined && vars.ENVIRONMENT === "production") {
+    problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
+  }
   if (problems.length > 0) return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
   return ok({
     environment: vars.ENVIRONMENT,
@@ -157,6 +172,7 @@ export function parseConfig(env: object): Result<Config> {
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
+    publicBaseUrl: vars.PUBLIC_BASE_URL ?? DEVELOPMENT_BASE_URL,
   });
 }
 

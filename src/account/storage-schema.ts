@@ -1,0 +1,48 @@
+/**
+ * The AccountAgent's own SQLite schema, in one versioned list. Each step runs
+ * once, in order, inside the object's storage transaction; the version
+ * reached is kept in a table of its own. Add a step at the end; never edit
+ * one that has shipped.
+ */
+const STEPS: readonly (readonly string[])[] = [
+  // 1: proposals and the batch history as they were first introduced.
+  [
+    `CREATE TABLE IF NOT EXISTS proposals (
+      proposal_id TEXT PRIMARY KEY,
+      order_id TEXT NOT NULL,
+      change_key TEXT NOT NULL,
+      pinned_version INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      body TEXT NOT NULL
+    )`,
+    "CREATE INDEX IF NOT EXISTS proposals_by_change ON proposals (order_id, change_key, pinned_version)",
+    `CREATE TABLE IF NOT EXISTS synthetic_batches (
+      batch_id TEXT PRIMARY KEY,
+      record TEXT NOT NULL,
+      started_at TEXT NOT NULL
+    )`,
+  ],
+  // 2: batches are journaled while they run, so the outcome is a column the restart sweep can find.
+  [
+    "ALTER TABLE synthetic_batches ADD COLUMN outcome TEXT NOT NULL DEFAULT 'completed'",
+    "CREATE INDEX synthetic_batches_running ON synthetic_batches (outcome) WHERE outcome = 'running'",
+    "CREATE INDEX proposals_by_status ON proposals (status, created_at)",
+  ],
+];
+
+export const STORAGE_VERSION = STEPS.length;
+
+export function migrateAccountStorage(storage: DurableObjectStorage): void {
+  storage.transactionSync(() => {
+    const sql = storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS account_schema (version INTEGER NOT NULL)");
+    const row = sql.exec<{ version: number }>("SELECT version FROM account_schema").toArray()[0];
+    const current = row?.version ?? 0;
+    for (let step = current; step < STEPS.length; step++) {
+      for (const statement of STEPS[step] ?? []) sql.exec(statement);
+    }
+    if (row === undefined) sql.exec("INSERT INTO account_schema (version) VALUES (?)", STEPS.length);
+    else if (current !== STEPS.length) sql.exec("UPDATE account_schema SET version = ?", STEPS.length);
+  });
+}

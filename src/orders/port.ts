@@ -1,0 +1,41 @@
+import type { AccountAuditEvent } from "./audit-event";
+import type { OrderRecord } from "./order-record";
+import type { OrderChange } from "./playbook";
+import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./views";
+
+/**
+ * The orders port: everything the account's tools and its proposal desk need
+ * from the order store, already scoped to one account. No method takes an
+ * account, so no caller can ask for another account's orders; an order of
+ * another account answers exactly like an unknown one (null).
+ */
+export interface AccountOrders {
+  readonly account: string;
+  status(orderId: string): Promise<OrderStatus | null>;
+  record(orderId: string): Promise<OrderRecord | null>;
+  details(orderId: string): Promise<OrderDetails | null>;
+  exceptions(): Promise<ExceptionSummary[]>;
+  auditLog(orderId: string): Promise<AuditLog | null>;
+  /** Idempotent by event id: recording the same lifecycle event twice keeps one row. */
+  recordEvent(event: AccountAuditEvent): Promise<void>;
+  /** Applies a pinned change exactly once; see ApplyResult. */
+  applyProposal(command: ApplyCommand): Promise<ApplyResult>;
+  /** The stored outcome if this proposal was applied, even if the caller never heard back. */
+  appliedOutcome(proposalId: string): Promise<ApplyOutcome | null>;
+  simulateFailure(actor: string): Promise<SimulatedFailure>;
+}
+
+export interface ApplyCommand {
+  readonly proposal_id: string;
+  readonly order_id: string;
+  readonly pinned_version: number;
+  readonly change: OrderChange;
+  readonly confirmed_by: string;
+  readonly approved_by: string;
+  readonly approval_reason: string;
+}
+
+export type ApplyResult =
+  | { readonly kind: "applied" | "already_applied"; readonly outcome: ApplyOutcome }
+  | { readonly kind: "stale"; readonly current_version: number }
+  | { readonly kind: "not_found" };

@@ -1,0 +1,72 @@
+import type { AccountAuditEvent } from "../orders/audit-event";
+import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
+import type { OrderRecord } from "../orders/order-record";
+import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
+import { readAuditLog, recordAuditEvent } from "./audit-events";
+import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
+import { readOrderRecord } from "./order-rows";
+import { ensureSeedLoaded } from "./seed-loader";
+import { simulateFailure } from "./simulated-orders";
+
+/**
+ * The one door to the order database. Whoever opens it first in an isolate
+ * loads the operations seed (once per database), so no caller has to remember to.
+ */
+export async function orderDatabase(db: D1Database): Promise<D1Database> {
+  await ensureSeedLoaded(db);
+  return db;
+}
+
+/**
+ * The orders port on D1, scoped to one account: the one place an account id
+ * is attached to order queries. Every statement filters by it, so another
+ * account's order reads exactly like a missing one.
+ */
+export class D1AccountOrders implements AccountOrders {
+  constructor(
+    private readonly database: D1Database,
+    readonly account: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private db(): Promise<D1Database> {
+    return orderDatabase(this.database);
+  }
+
+  async status(orderId: string): Promise<OrderStatus | null> {
+    const order = await this.record(orderId);
+    return order ? { order_id: order.order_id, status: order.status, version: order.version } : null;
+  }
+
+  async record(orderId: string): Promise<OrderRecord | null> {
+    return (await readOrderRecord(await this.db(), this.account, orderId)) ?? null;
+  }
+
+  async details(orderId: string): Promise<OrderDetails | null> {
+    return (await readOrderDetails(await this.db(), this.account, orderId, this.now())) ?? null;
+  }
+
+  async exceptions(): Promise<ExceptionSummary[]> {
+    return listActiveExceptions(await this.db(), this.account, this.now());
+  }
+
+  async auditLog(orderId: string): Promise<AuditLog | null> {
+    return (await readAuditLog(await this.db(), this.account, orderId)) ?? null;
+  }
+
+  async recordEvent(event: AccountAuditEvent): Promise<void> {
+    await recordAuditEvent(await this.db(), { ...event, account: this.account });
+  }
+
+  async applyProposal(command: ApplyCommand): Promise<ApplyResult> {
+    return applyProposalChange(await this.db(), this.account, command, this.now());
+  }
+
+  async appliedOutcome(proposalId: string): Promise<ApplyOutcome | null> {
+    return appliedOutcome(await this.db(), this.account, proposalId);
+  }
+
+  async simulateFailure(actor: string): Promise<SimulatedFailure> {
+    return simulateFailure(await this.db(), this.account, actor, this.now());
+  }
+}

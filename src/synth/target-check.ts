@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { OrderRequestSchema } from "../orders/intake-schemas";
+import { referenceData, type ReferenceData } from "../orders/reference-data";
+import { GeneratorModeSchema, orderStream, type GeneratorMode } from "./generators";
+import { TARGET_NAME, type OrderApiTarget } from "./order-api-target";
+import { randomSeed } from "./prng";
+
+/** check_target and preview_order: neither writes anything, so neither needs the account's object. */
+export const TargetStatusSchema = z.object({
+  target: z.string().describe("The configured target; fixed in wrangler.toml, never chosen by a tool"),
+  reachable: z.boolean(),
+  skus: z.number().int().nullable().describe("SKU count the target reports; null when unreachable"),
+  customers: z.number().int().nullable().describe("Customer count the target reports; null when unreachable"),
+  problem: z.string().nullable().describe("Why the target is unreachable; null when reachable"),
+});
+export type TargetStatus = z.infer<typeof TargetStatusSchema>;
+
+export const PreviewSchema = z.object({
+  mode: GeneratorModeSchema,
+  seed: z.number().int(),
+  order: OrderRequestSchema,
+  line_count: z.number().int(),
+  total_cents: z.number().int(),
+});
+export type Preview = z.infer<typeof PreviewSchema>;
+
+/** An unreachable target is data (reachable: false), not an error: the caller asked exactly this. */
+export async function checkTarget(target: OrderApiTarget): Promise<TargetStatus> {
+  const health = await target.health();
+  if (!health.ok) return { target: TARGET_NAME, reachable: false, skus: null, customers: null, problem: health.error.message };
+  return { target: TARGET_NAME, reachable: true, skus: health.value.skus, customers: health.value.customers, problem: null };
+}
+
+export function previewOrder(mode: GeneratorMode, seed: number | undefined, reference: ReferenceData = referenceData): Preview {
+  const chosenSeed = seed ?? randomSeed();
+  const order = orderStream(mode, chosenSeed, reference).next().value;
+  return { mode, seed: chosenSeed, order, line_count: order.lines.length, total_cents: order.total_cents };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import type { Health } from "../../src/orders/intake-schemas";
+import { orderApiTarget } from "../../src/synth/order-api-target";
+import { throwingFetcher } from "../helpers/account-agent";
+import { expectedOrders } from "../helpers/synthetic";
+
+// The ORDER_API client: every failure of the binding becomes upstream_unreachable.
+
+const PREFIX = "cannot reach the order API at ORDER_API (service binding in wrangler.toml): ";
+const HEALTHY: Health = { status: "ok", skus: 8, customers: 5 };
+
+describe("orderApiTarget over a failing binding", () => {
+  it("health() turns a throwing fetch into upstream_unreachable", async () => {
+    const target = orderApiTarget(throwingFetcher("network connection lost"), "acme", 1000);
+    expect(await target.health()).toEqual({
+      ok: false,
+      error: { code: "upstream_unreachable", message: `${PREFIX}network connection lost` },
+    });
+  });
+
+  it("postOrder() turns a throwing fetch into upstream_unreachable", async () => {
+    const target = orderApiTarget(throwingFetcher("network connection lost"), "acme", 1000);
+    const [order] = expectedOrders("seeded", 1, 1);
+    if (!order) throw new Error("no order");
+    const result = await target.postOrder(order);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.message).toContain("cannot reach the order API at");
+  });
+
+  it("a health answer that is not a health report counts as unreachable", async () => {
+    const fetcher = { fetch: async () => Response.json({ code: "internal" }, { status: 500 }) } as unknown as Fetcher;
+    expect(await orderApiTarget(fetcher, "acme", 1000).health()).toEqual({
+      ok: false,
+      error: { code: "upstream_unreachable", message: `${PREFIX}GET /api/health answered 500 without a health report` },
+    });
+  });
+
+  it("a target that does not answer in time is reported as timed out", async () => {
+    const hanging = {
+      fetch: (_input: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        }),
+    } as unknown as Fetcher;
+    expect(await orderApiTarget(hanging, "acme", 20).health()).toEqual({
+      ok: false,
+      error: { code: "upstream_unreachable", message: `${PREFIX}timed out` },
+    });
+  });
+
+  it("every call names the account in the internal header and goes to /api on the binding", async () => {
+    const seen: { method: string; path: string; account: string | null; contentType: string | null; body: string }[] = [];
+    const recording = {
+      fetch: async (input: string, init: RequestInit) => {
+        const request = new Request(input, init);
+        seen.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          account: request.headers.get("x-order-ops-account"),
+          contentType: request.headers.get("content-type"),
+          body: await request.text(),
+        });
+        return request.method === "GET" ? Response.json(HEALTHY) : Response.json({ order_id: "ORD-x" }, { status: 201 });
+      },
+    } as unknown as Fetcher;
+    const target = orderApiTarget(recording, "globex", 1000);
+    const [order] = expectedOrders("seeded", 3, 1);
+    if (!order) throw new Error("no order");
+    expect(await target.health()).toEqual({ ok: true, value: HEALTHY });
+    expect(await target.postOrder(order)).toEqual({ ok: true, value: { status: 201, body: { order_id: "ORD-x" } } });
+    expect(seen).toEqual([
+      { method: "GET", path: "/api/health", account: "globex", contentType: null, body: "" },
+      { method: "POST", path: "/api/orders", account: "globex", contentType: "application/json", body: JSON.stringify(order) },
+    ]);
+  });
+});
+
