@@ -1,9 +1,9 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { parseConfig, type Config } from "../src/config/config";
-import type { AppError } from "../src/core/errors";
-import app from "../src/index";
+import { parseConfig, type Config } from "../../src/config/config";
+import type { AppError } from "../../src/core/errors";
+import app from "../../src/index";
 
 // parseConfig turns the Worker's vars into a Config, or into one readable
 // error naming the variable and what to set.
