@@ -122,6 +122,7 @@ export class AccountAgent extends Agent<Env> {
         store: new ProposalStore(storage),
         orders: new D1AccountOrders(this.env.DB, account),
         ttlMinutes: config.proposalTtlMinutes,
+        maxOpen: config.maxOpenProposals,
         now: () => new Date(),
         exclusive: (task) => this.transitions.run(task),
         approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,

@@ -70,6 +70,7 @@ const EnvSchema = z.object({
   ENVIRONMENT: z.enum(["development", "production"]).default("production"),
   MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
+  MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
   DEMO_TOOLS: onOff.default(false),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
@@ -101,6 +102,8 @@ export interface Config {
   readonly environment: "development" | "production";
   readonly maxBatch: number;
   readonly proposalTtlMinutes: number;
+  /** Open (pending or approved) proposals one account may hold at once. */
+  readonly maxOpenProposals: number;
   readonly sendConcurrency: number;
   readonly demoTools: boolean;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
@@ -166,6 +169,7 @@ export function parseConfig(env: object): Result<Config> {
     environment: vars.ENVIRONMENT,
     maxBatch: vars.MAX_BATCH,
     proposalTtlMinutes: vars.PROPOSAL_TTL_MINUTES,
+    maxOpenProposals: vars.MAX_OPEN_PROPOSALS,
     sendConcurrency: vars.SEND_CONCURRENCY,
     demoTools: vars.DEMO_TOOLS,
     mcpTokens,

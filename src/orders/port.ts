@@ -13,6 +13,8 @@ export interface AccountOrders {
   readonly account: string;
   status(orderId: string): Promise<OrderStatus | null>;
   record(orderId: string): Promise<OrderRecord | null>;
+  /** The current version of each of these orders that exists in the account, in one read. */
+  versions(orderIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
   details(orderId: string): Promise<OrderDetails | null>;
   exceptions(): Promise<ExceptionSummary[]>;
   auditLog(orderId: string): Promise<AuditLog | null>;

@@ -1,13 +1,14 @@
 import type { Approver } from "../config/config";
 import { base64url } from "../core/encoding";
-import { fail, ok, type AppError, type Result } from "../core/errors";
+import { fail, ok, type Result } from "../core/errors";
 import { normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, orderState } from "../orders/order-state";
 import { applyChange, planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalView } from "./schemas";
+import { changeSummary, isDue, isOpen, refusal } from "./lifecycle";
+import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalStatus, type ProposalView } from "./schemas";
 import { ProposalStore } from "./store";
 
 export interface ProposalDeskDeps {
@@ -15,8 +16,10 @@ export interface ProposalDeskDeps {
   /** The account's orders; the desk never names an account itself. */
   readonly orders: AccountOrders;
   readonly ttlMinutes: number;
+  /** How many proposals may be open at once in the account. */
+  readonly maxOpen: number;
   readonly now: () => Date;
-  /** Serializes every state transition of this account's proposals. */
+  /** Serializes the transitions that must not interleave: proposing, deciding, confirming. */
   readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
   readonly approvalUrl: (proposalId: string) => string;
 }
@@ -24,34 +27,39 @@ export interface ProposalDeskDeps {
 /** Orders past these states can no longer be re-addressed. */
 const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delivered", "cancelled"]);
 
-const ORDER_NOT_FOUND: AppError = { code: "not_found", message: ORDER_NOT_FOUND_MESSAGE };
-const PROPOSAL_NOT_FOUND: AppError = { code: "not_found", message: "proposal not found; proposals are only visible to the account that created them" };
-
-function isOpen(proposal: Proposal): boolean {
-  return proposal.status === "pending_approval" || proposal.status === "approved";
-}
+const PROPOSAL_NOT_FOUND_MESSAGE = "proposal not found; proposals are only visible to the account that created them";
 
 function newProposalId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(15));
-  return `prop_${base64url(bytes)}`;
+  return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
+}
+
+interface Plan {
+  readonly risk: Risk;
+  readonly rationale: string;
+  readonly evidence: string[];
 }
 
 /**
  * The proposal lifecycle: propose (inert), approve or reject (application
  * only), confirm (exactly once). Models reach propose, get and confirm through
  * MCP tools; decide is reachable only from the approval app.
+ *
+ * Proposing, deciding and confirming run one at a time in the account's
+ * queue. Reading (a proposal, the pending list) does not wait in it: derived
+ * changes such as expiry are written with a compare-and-set on the status,
+ * so a reader can never overwrite a transition made meanwhile.
  */
 export class ProposalDesk {
   constructor(private readonly deps: ProposalDeskDeps) {}
 
   view(proposal: Proposal): ProposalView {
-    return { ...proposal, approval_url: this.deps.approvalUrl(proposal.proposal_id) };
+    return { ...proposal, approval_url: this.deps.approvalUrl(proposal.proposal_id), change_summary: changeSummary(proposal.change) };
   }
 
   async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
-      if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+      if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
       const plan = planResolution(order);
       if (!plan) {
         const state = order.exception ? `its exception is already ${order.exception.state}` : "it has no exception";
@@ -64,7 +72,7 @@ export class ProposalDesk {
   async prepareAddressChange(orderId: string, input: AddressInput, operator: string): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
-      if (!order) return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+      if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
       if (ADDRESS_LOCKED_STATUSES.has(order.status)) {
         return fail("conflict", `order ${order.order_id} is ${order.status}; its shipping address can no longer change`);
       }
@@ -82,7 +90,7 @@ export class ProposalDesk {
         { kind: "address_change", action: "change_shipping_address", address: address.value },
         {
           risk,
-          rationale: "Ship the order to the corrected address instead of the one on file.",
+          rationale: `Ship the order to ${address.value.recipient}, ${address.value.city} instead of the address on file.`,
           evidence: [`order ${order.order_id} is ${order.status} at version ${order.version}`, `the current address is pinned as the "before" value`],
         },
         operator,
@@ -90,17 +98,24 @@ export class ProposalDesk {
     });
   }
 
-  /** Reuses an open proposal for the same change at the same version; otherwise creates one. */
-  private async openProposal(
-    order: OrderRecord,
-    change: OrderChange,
-    plan: { risk: Risk; rationale: string; evidence: string[] },
-    operator: string,
-  ): Promise<Result<ProposalView>> {
+  /**
+   * Reuses an open proposal for the same change at the same version. Otherwise
+   * creates one, and supersedes the order's older pending proposals of the
+   * same kind: an approver then sees one current proposal per order and
+   * change kind, never two conflicting ones.
+   */
+  private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
     for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
-      const reusable = this.expireIfDue(candidate, now);
-      if (isOpen(reusable)) return ok(this.view(reusable));
+      const current = this.expireIfDue(candidate, now);
+      if (isOpen(current)) return ok(this.view(current));
+    }
+    const open = this.deps.store.countOpen(now);
+    if (open >= this.deps.maxOpen) {
+      return fail(
+        "conflict",
+        `this account already has ${open} open proposals, the limit (MAX_OPEN_PROPOSALS); ask an approver to decide some, or wait for them to expire, before proposing more`,
+      );
     }
 
     const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
@@ -124,44 +139,69 @@ export class ProposalDesk {
       decided_at: null,
       decision_reason: null,
       outcome: null,
+      status_reason: null,
+      superseded_by: null,
     } satisfies Proposal);
     // Stored, then audited; if the audit write fails the proposal is removed
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
     try {
       await this.deps.orders.recordEvent({
-      event_id: `${proposal.proposal_id}:proposed`,
-      order_id: order.order_id,
-      event_type: "proposal_created",
-      actor_kind: "operator",
-      actor: operator,
-      reason: `${proposal.action} proposed (${proposal.risk} risk): ${proposal.rationale}`,
-      proposal_id: proposal.proposal_id,
-      state_before: orderState(order),
-      state_after: null,
-      created_at: proposal.created_at,
+        event_id: `${proposal.proposal_id}:proposed`,
+        order_id: order.order_id,
+        event_type: "proposal_created",
+        actor_kind: "operator",
+        actor: operator,
+        reason: `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`,
+        proposal_id: proposal.proposal_id,
+        state_before: orderState(order),
+        state_after: null,
+        created_at: proposal.created_at,
       });
     } catch (error) {
       this.deps.store.delete(proposal.proposal_id);
       throw error;
     }
+    await this.supersedeOlder(proposal, operator);
     return ok(this.view(proposal));
   }
 
+  private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
+    for (const older of this.deps.store.pendingFor(newer.order_id)) {
+      if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
+      const superseded = this.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
+        superseded_by: newer.proposal_id,
+      });
+      if (superseded.status !== "superseded") continue;
+      await this.deps.orders.recordEvent({
+        event_id: `${older.proposal_id}:superseded`,
+        order_id: older.order_id,
+        event_type: "proposal_superseded",
+        actor_kind: "operator",
+        actor: operator,
+        reason: `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`,
+        proposal_id: older.proposal_id,
+        state_before: null,
+        state_after: null,
+        created_at: newer.created_at,
+      });
+    }
+  }
+
   /**
-   * Expiry and staleness follow from the clock and the order's version; they
-   * are derived states, not actions, so they change the stored status without
-   * an audit event (and without any write to the order).
+   * A transition no one decides: expiry, staleness, superseding. Written only
+   * if the proposal is still in the state it was read in; otherwise the
+   * stored proposal (changed meanwhile) is the answer.
    */
-  private transition(proposal: Proposal, status: "expired" | "stale"): Proposal {
-    const next: Proposal = { ...proposal, status };
-    this.deps.store.update(next);
-    return next;
+  private transition(proposal: Proposal, status: ProposalStatus, reason: string | null, extra: Partial<Proposal> = {}): Proposal {
+    const next: Proposal = { ...proposal, ...extra, status, status_reason: reason };
+    if (this.deps.store.update(next, proposal.status)) return next;
+    return this.deps.store.get(proposal.proposal_id) ?? proposal;
   }
 
   private expireIfDue(proposal: Proposal, now: Date): Proposal {
-    if (!isOpen(proposal) || now.getTime() < Date.parse(proposal.expires_at)) return proposal;
-    return this.transition(proposal, "expired");
+    if (!isOpen(proposal) || !isDue(proposal, now)) return proposal;
+    return this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
   }
 
   /**
@@ -175,64 +215,61 @@ export class ProposalDesk {
     if (!order || order.version !== proposal.pinned_version) {
       const outcome = await this.deps.orders.appliedOutcome(proposal.proposal_id);
       if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
-      return { proposal: this.transition(proposal, "stale"), order };
+      const why = order
+        ? `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${order.version} after this proposal was made`
+        : `order ${proposal.order_id} no longer exists`;
+      return { proposal: this.transition(proposal, "stale", why), order };
     }
     return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
   }
 
   private recordApplied(proposal: Proposal, outcome: ApplyOutcome): Proposal {
-    const applied: Proposal = { ...proposal, status: "applied", outcome };
-    this.deps.store.update(applied);
-    return applied;
+    return this.transition(proposal, "applied", null, { outcome });
   }
 
   private async current(proposalId: string): Promise<Result<{ proposal: Proposal; order: OrderRecord | null }>> {
     const stored = this.deps.store.get(proposalId);
-    if (!stored) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+    if (!stored) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
     return ok(await this.refresh(stored));
   }
 
   async getProposal(proposalId: string): Promise<Result<ProposalView>> {
-    return this.deps.exclusive(async () => {
-      const current = await this.current(proposalId);
-      return current.ok ? ok(this.view(current.value.proposal)) : current;
-    });
+    const current = await this.current(proposalId);
+    return current.ok ? ok(this.view(current.value.proposal)) : current;
   }
 
   /** For the approval page: the proposal and the order it would change. */
   async review(proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
-    return this.deps.exclusive(async () => {
-      const current = await this.current(proposalId);
-      return current.ok ? ok({ proposal: this.view(current.value.proposal), order: current.value.order }) : current;
-    });
+    const current = await this.current(proposalId);
+    return current.ok ? ok({ proposal: this.view(current.value.proposal), order: current.value.order }) : current;
   }
 
-  /** Open proposals, after expiring old ones and marking those whose order moved on as stale. */
+  /**
+   * The open proposals an approver can still act on, newest first. One read
+   * of the proposals and one of the orders' versions; nothing is written and
+   * nothing waits, so a long list never holds up the account.
+   */
   async pending(): Promise<ProposalView[]> {
-    return this.deps.exclusive(async () => {
-      const open: ProposalView[] = [];
-      for (const stored of this.deps.store.byStatus(["pending_approval", "approved"])) {
-        const { proposal } = await this.refresh(stored);
-        if (isOpen(proposal)) open.push(this.view(proposal));
-      }
-      return open;
-    });
+    const now = this.deps.now();
+    const open = this.deps.store.byStatus(["pending_approval", "approved"]).filter((p) => !isDue(p, now));
+    const versions = await this.deps.orders.versions([...new Set(open.map((p) => p.order_id))]);
+    return open.filter((p) => versions.get(p.order_id) === p.pinned_version).map((p) => this.view(p));
   }
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */
   async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
-    if (approver.account !== this.deps.orders.account) return fail(PROPOSAL_NOT_FOUND.code, PROPOSAL_NOT_FOUND.message);
+    if (approver.account !== this.deps.orders.account) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
     return this.deps.exclusive(async () => {
       const current = await this.current(proposalId);
       if (!current.ok) return current;
       const proposal = current.value.proposal;
       const wanted = decision.decision === "approve" ? "approved" : "rejected";
       if (proposal.status === wanted) return ok(this.view(proposal));
-      if (proposal.status !== "pending_approval") return fail("conflict", this.refusal(proposal, "decided"));
+      if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
       await this.deps.orders.recordEvent({
         event_id: `${proposal.proposal_id}:${wanted}`,
-          order_id: proposal.order_id,
+        order_id: proposal.order_id,
         event_type: `proposal_${wanted}`,
         actor_kind: "approver",
         actor: approver.approver,
@@ -243,27 +280,9 @@ export class ProposalDesk {
         created_at: now,
       });
       const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
-      this.deps.store.update(decided);
-      return ok(this.view(decided));
+      this.deps.store.update(decided, proposal.status);
+      return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));
     });
-  }
-
-  private refusal(proposal: Proposal, attempted: "decided" | "applied"): string {
-    const id = proposal.proposal_id;
-    switch (proposal.status) {
-      case "expired":
-        return `proposal ${id} expired at ${proposal.expires_at} without being ${attempted === "decided" ? "approved" : "applied"}; nothing was changed. Ask for a new proposal.`;
-      case "rejected":
-        return `proposal ${id} was rejected by ${proposal.decided_by ?? "an approver"} (${proposal.decision_reason ?? "no reason given"}); it will not be applied. Ask for a new proposal if the situation changed.`;
-      case "stale":
-        return `proposal ${id} is stale: order ${proposal.order_id} changed after version ${proposal.pinned_version}; nothing was changed. Ask for a new proposal.`;
-      case "applied":
-        return `proposal ${id} was already applied at ${proposal.outcome?.applied_at ?? "an earlier time"}`;
-      case "approved":
-        return `proposal ${id} was already approved by ${proposal.decided_by ?? "an approver"}`;
-      case "pending_approval":
-        return `proposal ${id} is waiting for approval`;
-    }
   }
 
   private confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string): ConfirmResult {
@@ -299,10 +318,11 @@ export class ProposalDesk {
             ),
           );
         case "stale":
-          return ok(this.confirmResult(proposal, "stale", this.refusal(proposal, "applied")));
+          return ok(this.confirmResult(proposal, "stale", refusal(proposal, "applied")));
         case "expired":
         case "rejected":
-          return fail("conflict", this.refusal(proposal, "applied"));
+        case "superseded":
+          return fail("conflict", refusal(proposal, "applied"));
         case "applied":
           return ok(this.appliedResult(proposal));
         case "approved":
@@ -310,7 +330,7 @@ export class ProposalDesk {
       }
       const result = await this.deps.orders.applyProposal({
         proposal_id: proposal.proposal_id,
-          order_id: proposal.order_id,
+        order_id: proposal.order_id,
         pinned_version: proposal.pinned_version,
         change: proposal.change,
         confirmed_by: operator,
@@ -322,11 +342,12 @@ export class ProposalDesk {
         case "already_applied":
           return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
         case "stale": {
-          const stale = this.transition(proposal, "stale");
-          return ok(this.confirmResult(stale, "stale", this.refusal(stale, "applied")));
+          const why = `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${result.current_version} after this proposal was made`;
+          const stale = this.transition(proposal, "stale", why);
+          return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
         }
         case "not_found":
-          return fail(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message);
+          return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
       }
     });
   }

@@ -3,8 +3,12 @@ import { ApplyOutcomeSchema } from "../orders/views";
 import { ChangeActionSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
 import { FieldChangeSchema } from "../orders/order-state";
 
-/** Proposal states. Only an approver moves pending_approval to approved or rejected. */
-export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale"]);
+/**
+ * Proposal states. Only an approver moves pending_approval to approved or
+ * rejected; a newer proposal of the same kind for the same order moves a
+ * pending one to superseded.
+ */
+export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale", "superseded"]);
 export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
 
 /** A proposal as stored in the account's AccountAgent. */
@@ -27,12 +31,16 @@ export const ProposalSchema = z.object({
   decided_at: z.string().nullable(),
   decision_reason: z.string().nullable(),
   outcome: ApplyOutcomeSchema.nullable().describe("Set once the change has been applied"),
+  // Added after the first release; stored proposals without them read as null.
+  status_reason: z.string().nullable().default(null).describe("Why the proposal is stale, expired or superseded; null otherwise"),
+  superseded_by: z.string().nullable().default(null).describe("The newer proposal that replaced this one, when superseded"),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
 /** What tools and the approval API show of a proposal: all of it (including the pinned change) plus its link. */
 export const ProposalViewSchema = ProposalSchema.extend({
   approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
+  change_summary: z.string().describe("The change in one line, e.g. the new address; tells two proposals for one order apart"),
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;
 

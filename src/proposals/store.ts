@@ -25,13 +25,21 @@ export class ProposalStore {
     );
   }
 
-  update(proposal: Proposal): void {
-    this.sql.exec(
-      "UPDATE proposals SET status = ?, body = ? WHERE proposal_id = ?",
+  /**
+   * Writes the proposal's new state only if its stored status is still
+   * `expected`, and says whether it did. Readers that bring a proposal up to
+   * date (expiry, staleness) can then run outside the account's queue: a
+   * transition decided on an outdated read is simply not written.
+   */
+  update(proposal: Proposal, expected: ProposalStatus): boolean {
+    const cursor = this.sql.exec(
+      "UPDATE proposals SET status = ?, body = ? WHERE proposal_id = ? AND status = ?",
       proposal.status,
       JSON.stringify(ProposalSchema.parse(proposal)),
       proposal.proposal_id,
+      expected,
     );
+    return cursor.rowsWritten > 0;
   }
 
   delete(proposalId: string): void {
@@ -56,6 +64,25 @@ export class ProposalStore {
       )
       .toArray()
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
+  }
+
+  /** Pending proposals for one order, oldest first. */
+  pendingFor(orderId: string): Proposal[] {
+    return this.sql
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = 'pending_approval' ORDER BY created_at", orderId)
+      .toArray()
+      .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
+  }
+
+  /** Open proposals whose time has not run out at `now`. */
+  countOpen(now: Date): number {
+    const row = this.sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM proposals WHERE status IN ('pending_approval', 'approved') AND json_extract(body, '$.expires_at') > ?",
+        now.toISOString(),
+      )
+      .toArray()[0];
+    return row?.n ?? 0;
   }
 
   byStatus(statuses: readonly ProposalStatus[]): Proposal[] {

@@ -4,7 +4,7 @@ import type { OrderRecord } from "../orders/order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
 import { readAuditLog, recordAuditEvent } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
-import { readOrderRecord } from "./order-rows";
+import { readOrderRecord, readOrderVersions } from "./order-rows";
 import { ensureSeedLoaded } from "./seed-loader";
 import { simulateFailure } from "./simulated-orders";
 
@@ -40,6 +40,11 @@ export class D1AccountOrders implements AccountOrders {
 
   async record(orderId: string): Promise<OrderRecord | null> {
     return (await readOrderRecord(await this.db(), this.account, orderId)) ?? null;
+  }
+
+  async versions(orderIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
+    if (orderIds.length === 0) return new Map();
+    return readOrderVersions(await this.db(), this.account, orderIds);
   }
 
   async details(orderId: string): Promise<OrderDetails | null> {

@@ -107,3 +107,12 @@ export async function readOrderRecord(db: D1Database, account: string, orderId: 
     .first<OrderRow>();
   return row ? recordFromRow(row) : undefined;
 }
+
+/** Versions of many orders of one account in one statement (json_each sidesteps D1's bound-parameter limit). */
+export async function readOrderVersions(db: D1Database, account: string, orderIds: readonly string[]): Promise<Map<string, number>> {
+  const { results } = await db
+    .prepare("SELECT order_id, version FROM orders WHERE account = ? AND order_id IN (SELECT value FROM json_each(?))")
+    .bind(account, JSON.stringify(orderIds))
+    .all<{ order_id: string; version: number }>();
+  return new Map(results.map((row) => [row.order_id, row.version]));
+}

@@ -187,7 +187,7 @@ describe("deciding", () => {
     );
     const events = (await auditLog(acme, orderId)).events.filter((e) => e.event_type.startsWith("proposal_"));
     expect(events.map((e) => [e.event_type, e.actor, e.reason])).toEqual([
-      ["proposal_created", "Ada Ops (acme, local dev)", `escalate_to_human proposed (low risk): ${proposal.rationale}`],
+      ["proposal_created", "Ada Ops (acme, local dev)", `escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`],
       ["proposal_rejected", ACME_APPROVER, "needs a fraud specialist"],
     ]);
   });

@@ -40,6 +40,7 @@ describe("defaults", () => {
       environment: "production",
       maxBatch: 100,
       proposalTtlMinutes: 15,
+      maxOpenProposals: 50,
       sendConcurrency: 8,
       demoTools: false,
       mcpTokens: new Map(),

@@ -326,7 +326,7 @@ describe("get_order_audit_log", () => {
       },
       state_after: null,
     });
-    expect(created?.reason).toBe(`escalate_to_human proposed (low risk): ${proposal.rationale}`);
+    expect(created?.reason).toBe(`escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`);
     expect(approved).toMatchObject({
       event_id: `${proposal.proposal_id}:approved`,
       actor_kind: "approver",

@@ -267,9 +267,10 @@ describe("stale proposals", () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review" });
     const resolution = await propose(acme, orderId);
     const address = await prepareAddress(acme, orderId, NEW_ADDRESS);
-    const unapprovedAddress = await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line2: "Unit 9" });
     await approve(resolution.proposal_id);
     await approve(address.proposal_id);
+    // Prepared after the approval, so it does not supersede the approved address change.
+    const unapprovedAddress = await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line2: "Unit 9" });
 
     const applied = await confirm(acme, address.proposal_id, "apply_approved_change");
     expect(applied.status).toBe("applied");
@@ -282,7 +283,7 @@ describe("stale proposals", () => {
       proposal_id: resolution.proposal_id,
       order_id: orderId,
       action: "escalate_to_human",
-      message: `proposal ${resolution.proposal_id} is stale: order ${orderId} changed after version 1; nothing was changed. Ask for a new proposal.`,
+      message: `proposal ${resolution.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
       approval_url: resolution.approval_url,
       expires_at: resolution.expires_at,
       outcome: null,
@@ -299,7 +300,7 @@ describe("stale proposals", () => {
     const late = await decide(unapprovedAddress.proposal_id, "approve", "too late now");
     expect(late.status).toBe(409);
     expect(((await late.json()) as ApiError).message).toBe(
-      `proposal ${unapprovedAddress.proposal_id} is stale: order ${orderId} changed after version 1; nothing was changed. Ask for a new proposal.`,
+      `proposal ${unapprovedAddress.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
     );
     expect((await getProposal(acme, unapprovedAddress.proposal_id)).status).toBe("stale");
     expect(await readRow("acme", orderId)).toEqual(rowAfterFirst);

@@ -4,7 +4,9 @@ import type { ProposalView } from "../../src/proposals/schemas";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import {
   ACME_APPROVER,
+  ACME_APPROVER_TOKEN,
   ACME_OPERATOR,
+  approvalApi,
   approve,
   BASE_URL,
   callError,
@@ -137,7 +139,7 @@ describe("propose_resolution", () => {
     const orderId = await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout" });
     const proposal = await propose(acme, orderId);
     const stored = await storedProposal("acme", proposal.proposal_id);
-    const { approval_url: _url, ...viewWithoutUrl } = proposal;
+    const { approval_url: _url, change_summary: _summary, ...viewWithoutUrl } = proposal;
     expect(stored).toEqual({ ...viewWithoutUrl, change: { kind: "resolution", action: "retry_fulfillment" } });
   });
 });
@@ -277,5 +279,25 @@ describe("get_proposal", () => {
     expect(await callError(acme, "get_proposal", { proposal_id: unknownProposalId() })).toBe(
       "proposal not found; proposals are only visible to the account that created them",
     );
+  });
+});
+
+describe("a flood of address changes for one order", () => {
+  it("leaves one pending proposal; the approval API lists it with its new address and says why the others are superseded", async () => {
+    const orderId = await insertFreshOrder({ exception: "fraud_review" });
+    const proposals: ProposalView[] = [];
+    for (let i = 1; i <= 40; i++) proposals.push(await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line1: `${i} Harbor Road` }));
+    const newest = proposals.at(-1);
+
+    const listed = (await (await approvalApi("", { token: ACME_APPROVER_TOKEN })).json()) as { proposals: ProposalView[] };
+    const forOrder = listed.proposals.filter((p) => p.order_id === orderId);
+    expect(forOrder.map((p) => p.proposal_id)).toEqual([newest?.proposal_id]);
+    expect(forOrder[0]?.change_summary).toBe("Ship to Jonas Becker, 40 Harbor Road, Unit 2, Evanston, IL 60201-1234, US");
+
+    const first = proposals[0];
+    const shown = (await (await approvalApi(`/${first?.proposal_id}`, { token: ACME_APPROVER_TOKEN })).json()) as { proposal: ProposalView };
+    expect(shown.proposal.status).toBe("superseded");
+    expect(shown.proposal.superseded_by).toBe(proposals[1]?.proposal_id);
+    expect(await countAuditEvents("acme", orderId, "proposal_superseded")).toBe(39);
   });
 });

@@ -1,0 +1,49 @@
+import { formatAddress } from "../orders/order-state";
+import type { OrderChange } from "../orders/playbook";
+import type { Proposal } from "./schemas";
+
+/**
+ * The pure half of the proposal lifecycle: which states are open, when a
+ * proposal has run out of time, and the sentences people and models read.
+ */
+export function isOpen(proposal: Proposal): boolean {
+  return proposal.status === "pending_approval" || proposal.status === "approved";
+}
+
+export function isDue(proposal: Proposal, now: Date): boolean {
+  return now.getTime() >= Date.parse(proposal.expires_at);
+}
+
+const ACTION_WORDS: Record<Exclude<OrderChange["action"], "change_shipping_address">, string> = {
+  cancel_duplicate_order: "Cancel the duplicate order and refund it",
+  release_inventory_hold_and_cancel_order: "Release the held stock and cancel the unpaid order",
+  notify_customer_backorder: "Tell the customer the missing item is backordered",
+  retry_fulfillment: "Resubmit the remaining shipment to the carrier",
+  escalate_to_human: "Hand the order to a human specialist",
+};
+
+/** The change in one line: enough to tell two proposals for the same order apart. */
+export function changeSummary(change: OrderChange): string {
+  return change.kind === "address_change" ? `Ship to ${formatAddress(change.address)}` : ACTION_WORDS[change.action];
+}
+
+/** Why a proposal can no longer be decided or applied, in words a model can act on. */
+export function refusal(proposal: Proposal, attempted: "decided" | "applied"): string {
+  const id = proposal.proposal_id;
+  switch (proposal.status) {
+    case "expired":
+      return `proposal ${id} expired at ${proposal.expires_at} without being ${attempted === "decided" ? "approved" : "applied"}; nothing was changed. Ask for a new proposal.`;
+    case "rejected":
+      return `proposal ${id} was rejected by ${proposal.decided_by ?? "an approver"} (${proposal.decision_reason ?? "no reason given"}); it will not be applied. Ask for a new proposal if the situation changed.`;
+    case "stale":
+      return `proposal ${id} is stale: ${proposal.status_reason ?? `order ${proposal.order_id} changed after version ${proposal.pinned_version}`}; nothing was changed. Ask for a new proposal.`;
+    case "superseded":
+      return `proposal ${id} was superseded by ${proposal.superseded_by ?? "a newer proposal"} for the same order; it will not be ${attempted === "decided" ? "decided" : "applied"}. Use the newer proposal.`;
+    case "applied":
+      return `proposal ${id} was already applied at ${proposal.outcome?.applied_at ?? "an earlier time"}`;
+    case "approved":
+      return `proposal ${id} was already approved by ${proposal.decided_by ?? "an approver"}`;
+    case "pending_approval":
+      return `proposal ${id} is waiting for approval`;
+  }
+}
