@@ -10,8 +10,13 @@ import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender, type SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import { planRun, type RunRequest } from "../synth/run-plan";
+import type { RunDetail, RunSummary } from "../synth/run-schemas";
+import { TrafficRunner, type RunState } from "../synth/traffic-run";
+import { randomSeed } from "../synth/prng";
 import { SqlBatchJournal } from "./batch-journal";
-import { newBatchId } from "./ids";
+import { newBatchId, newRunId } from "./ids";
+import { RECENT_INTERVALS, RunStore } from "./run-store";
 import { SerialQueue } from "./serial-queue";
 import { migrateAccountStorage } from "./storage-schema";
 
@@ -19,9 +24,13 @@ import { migrateAccountStorage } from "./storage-schema";
 export type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
 interface AccountServices {
+  readonly config: Config;
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
+  readonly runner: TrafficRunner;
 }
+
+const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -34,12 +43,14 @@ export class AccountAgent extends Agent<Env> {
   private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
   private readonly journal: SqlBatchJournal;
+  private readonly runs: RunStore;
   private built: AccountServices | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateAccountStorage(ctx.storage);
     this.journal = new SqlBatchJournal(ctx.storage.sql);
+    this.runs = new RunStore(ctx.storage.sql);
     // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
     this.journal.markInterrupted();
   }
@@ -80,6 +91,114 @@ export class AccountAgent extends Agent<Env> {
     return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
   }
 
+  // ------------------------------------------------------------ traffic runs
+
+  async startTrafficRun(caller: Operator, request: RunRequest): Promise<Result<RunSummary>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    const { config, runner } = services.value;
+    const plan = planRun(request, request.seed ?? randomSeed(), config.runs);
+    if (!plan.ok) return plan;
+    // No await between the count and the insert: two starts cannot both pass the check.
+    const active = this.runs.running();
+    if (active.length >= config.runs.maxActive) {
+      const ids = active.map((run) => run.summary.run_id).join(", ");
+      return fail(
+        "conflict",
+        `run ${ids} is still running and this account allows ${config.runs.maxActive} at a time (MAX_ACTIVE_RUNS); stop it with stop_traffic_run or wait for it to finish`,
+      );
+    }
+    const state = runner.newState(newRunId(), plan.value, caller.operator);
+    this.runs.insert(state);
+    await this.schedule(new Date(), "runTick", { runId: state.summary.run_id });
+    return ok(this.summaryOf(state, config));
+  }
+
+  async getTrafficRun(caller: Operator, runId: string): Promise<Result<RunDetail>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    return this.runDetail(runId, services.value.config, RECENT_INTERVALS);
+  }
+
+  async stopTrafficRun(caller: Operator, runId: string): Promise<Result<RunSummary>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    const state = this.runs.get(runId);
+    if (!state) return fail("not_found", RUN_NOT_FOUND);
+    if (state.summary.status !== "running") return ok(this.summaryOf(state, services.value.config));
+    const stopped: RunState = {
+      ...state,
+      summary: { ...state.summary, status: "stopped", finished_at: new Date().toISOString(), paused: null, current_rate: 0, problem: `stopped by ${caller.operator}` },
+    };
+    this.runs.update(stopped, "running");
+    services.value.runner.forget(runId);
+    return ok(this.summaryOf(this.runs.get(runId) ?? stopped, services.value.config));
+  }
+
+  async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    return ok(this.runs.recent().map((state) => this.summaryOf(state, services.value.config)));
+  }
+
+  /** The run page's view: every interval, for the chart. */
+  async runForApprover(approver: Approver, runId: string): Promise<Result<RunDetail>> {
+    const services = await this.servicesFor(approver.account);
+    return services.ok ? this.runDetail(runId, services.value.config) : services;
+  }
+
+  /**
+   * One tick of a run, called by the Agent's scheduler from the object's alarm,
+   * so runs go on after the MCP call returned and after an eviction or restart.
+   * The next tick is scheduled only after this one is persisted.
+   */
+  async runTick(payload: { runId: string }): Promise<void> {
+    const config = loadConfig(this.env);
+    if (!config.ok) return;
+    this.built ??= this.build(config.value);
+    const { runner } = this.built;
+    const state = this.runs.get(payload.runId);
+    if (!state || state.summary.status !== "running") return;
+    const target = orderApiTarget(this.env.ORDER_API, this.name, TARGET_TIMEOUT_MS, `${state.summary.operator} via start_traffic_run`);
+    const outcome = await runner.tick(state, target, () => this.runs.get(payload.runId)?.summary.status !== "running");
+    const stored = this.runs.get(payload.runId);
+    if (!stored) return;
+    if (outcome.interval) this.runs.addInterval(payload.runId, outcome.interval);
+    if (stored.summary.status !== "running") {
+      // Stopped while this tick was sending: keep the stop, count what the tick sent.
+      const { status, finished_at, problem } = stored.summary;
+      this.runs.update({ ...outcome.state, summary: { ...outcome.state.summary, status, finished_at, problem, paused: null, current_rate: 0 } }, status);
+      return;
+    }
+    this.runs.update(outcome.state, "running");
+    if (outcome.nextTickMs !== null) await this.schedule(new Date(outcome.nextTickMs), "runTick", { runId: payload.runId });
+  }
+
+  /**
+   * On every wake: a running run whose next tick is not scheduled (its alarm
+   * was lost) gets one now, so no run is left hanging.
+   */
+  override async onStart(): Promise<void> {
+    const scheduled = new Set(
+      (await this.listSchedules())
+        .filter((schedule) => schedule.callback === "runTick")
+        .map((schedule) => (schedule.payload as { runId?: string } | undefined)?.runId),
+    );
+    for (const run of this.runs.running()) {
+      if (!scheduled.has(run.summary.run_id)) await this.schedule(new Date(), "runTick", { runId: run.summary.run_id });
+    }
+  }
+
+  private summaryOf(state: RunState, config: Config): RunSummary {
+    return { ...state.summary, run_url: `${config.publicBaseUrl}/runs/${encodeURIComponent(state.summary.run_id)}` };
+  }
+
+  private runDetail(runId: string, config: Config, intervalLimit?: number): Result<RunDetail> {
+    const state = this.runs.get(runId);
+    if (!state) return fail("not_found", RUN_NOT_FOUND);
+    return ok({ ...this.summaryOf(state, config), intervals: this.runs.intervals(runId, intervalLimit) });
+  }
+
   // ------------------------------------------------- approver side (the app)
 
   async reviewProposal(approver: Approver, proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
@@ -118,6 +237,8 @@ export class AccountAgent extends Agent<Env> {
     const account = this.name;
     const storage = this.ctx.storage.sql;
     return {
+      config,
+      runner: new TrafficRunner({ now: () => Date.now(), concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
       desk: new ProposalDesk({
         store: new ProposalStore(storage),
         orders: new D1AccountOrders(this.env.DB, account),

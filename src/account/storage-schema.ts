@@ -29,6 +29,22 @@ const STEPS: readonly (readonly string[])[] = [
     "CREATE INDEX synthetic_batches_running ON synthetic_batches (outcome) WHERE outcome = 'running'",
     "CREATE INDEX proposals_by_status ON proposals (status, created_at)",
   ],
+  // 3: sustained traffic runs, their state (one JSON row each) and their per-interval figures.
+  [
+    `CREATE TABLE runs (
+      run_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      state TEXT NOT NULL
+    )`,
+    "CREATE INDEX runs_by_status ON runs (status)",
+    `CREATE TABLE run_intervals (
+      run_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (run_id, seq)
+    )`,
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

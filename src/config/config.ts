@@ -72,6 +72,11 @@ const EnvSchema = z.object({
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
+  MAX_RUN_RATE: boundedInt(1, 1000).default(50),
+  MAX_RUN_SECONDS: boundedInt(1, 24 * 60 * 60).default(900),
+  MAX_RUN_ORDERS: boundedInt(1, 1_000_000).default(20_000),
+  MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
+  RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
   DEMO_TOOLS: onOff.default(false),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
   APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
@@ -105,6 +110,8 @@ export interface Config {
   /** Open (pending or approved) proposals one account may hold at once. */
   readonly maxOpenProposals: number;
   readonly sendConcurrency: number;
+  /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
+  readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
   readonly demoTools: boolean;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
   readonly mcpTokens: ReadonlyMap<string, Operator>;
@@ -171,6 +178,13 @@ export function parseConfig(env: object): Result<Config> {
     proposalTtlMinutes: vars.PROPOSAL_TTL_MINUTES,
     maxOpenProposals: vars.MAX_OPEN_PROPOSALS,
     sendConcurrency: vars.SEND_CONCURRENCY,
+    runs: {
+      maxRate: vars.MAX_RUN_RATE,
+      maxSeconds: vars.MAX_RUN_SECONDS,
+      maxOrders: vars.MAX_RUN_ORDERS,
+      maxActive: vars.MAX_ACTIVE_RUNS,
+      pauseSeconds: vars.RUN_PAUSE_SECONDS,
+    },
     demoTools: vars.DEMO_TOOLS,
     mcpTokens,
     approverTokens,

@@ -7,6 +7,8 @@ import { D1AccountOrders } from "../store/account-orders";
 import type { SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { GeneratorMode } from "../synth/generators";
+import type { RunRequest } from "../synth/run-plan";
+import type { RunDetail, RunSummary } from "../synth/run-schemas";
 import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
 import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
 
@@ -24,6 +26,10 @@ export interface AccountTraffic {
   preview(mode: GeneratorMode, seed: number | undefined): Preview;
   send(request: SendRequest, onProgress: (sent: number, total: number) => Promise<void>): Promise<Result<BatchSummary>>;
   recentBatches(): Promise<Result<BatchRecord[]>>;
+  startRun(request: RunRequest): Promise<Result<RunSummary>>;
+  getRun(runId: string): Promise<Result<RunDetail>>;
+  stopRun(runId: string): Promise<Result<RunSummary>>;
+  recentRuns(): Promise<Result<RunSummary[]>>;
 }
 
 /**
@@ -63,6 +69,10 @@ export function accountToolContext(env: Env, config: Config, caller: Operator): 
       preview: (mode, seed) => previewOrder(mode, seed),
       send: (request, onProgress) => agent.sendOrders(caller, request, onProgress),
       recentBatches: () => agent.recentBatches(caller),
+      startRun: (request) => agent.startTrafficRun(caller, request),
+      getRun: (runId) => agent.getTrafficRun(caller, runId),
+      stopRun: (runId) => agent.stopTrafficRun(caller, runId),
+      recentRuns: () => agent.recentRuns(caller),
     },
   };
 }

@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import type { AccountToolContext } from "./account-context";
 import { orderTools } from "./orders.tools";
+import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools } from "./tool-seam";
 
@@ -19,8 +20,10 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 export function createMcpServer(context: AccountToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
   registerAccountTools(server, context, syntheticTools);
+  registerAccountTools(server, context, runTools);
   registerAccountTools(server, context, orderTools);
   registerAccountResources(server, context, syntheticResources);
+  registerAccountResources(server, context, runResources);
   return server;
 }
 

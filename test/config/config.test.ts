@@ -42,6 +42,7 @@ describe("defaults", () => {
       proposalTtlMinutes: 15,
       maxOpenProposals: 50,
       sendConcurrency: 8,
+      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60 },
       demoTools: false,
       mcpTokens: new Map(),
       approverTokens: new Map(),

@@ -1,0 +1,144 @@
+import { getAgentByName } from "agents";
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Result } from "../../src/core/errors";
+import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
+
+// Traffic runs in the account's object, driven by its alarms: they go on
+// after the call that started them returned, and stop when told to.
+
+const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
+const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+async function agent(account: string) {
+  return getAgentByName(env.ACCOUNT_AGENT, account);
+}
+
+/** Polls the run until `done` holds or the deadline passes. */
+async function waitFor(account: typeof ACME, runId: string, done: (run: RunDetail) => boolean, timeoutMs = 15_000): Promise<RunDetail> {
+  const stub = await agent(account.account);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = value(await stub.getTrafficRun(account, runId));
+    if (done(run) || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Stops whatever acme left running, so each test starts with a free slot. */
+async function stopAll(): Promise<void> {
+  const stub = await agent("acme");
+  for (const run of value(await stub.recentRuns(ACME))) {
+    if (run.status === "running") await stub.stopTrafficRun(ACME, run.run_id);
+  }
+}
+
+describe("a short run", () => {
+  it("returns at once, then its alarms send every planned order and complete it", async () => {
+    await stopAll();
+    const seed = freshSeed();
+    const stub = await agent("acme");
+    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 2, mode: "seeded", seed, ramp_seconds: 0 }));
+    expect(started).toMatchObject({ status: "running", sent: 0, plan: { seed, total_orders: 10 } });
+    expect(started.run_url).toBe(`http://localhost/runs/${started.run_id}`);
+
+    const done = await waitFor(ACME, started.run_id, (run) => run.status !== "running");
+    expect(done).toMatchObject({ status: "completed", sent: 10, accepted: 10, rejected: 0, status_counts: { "201": 10 } });
+    expect(done.intervals.reduce((sum, i) => sum + i.sent, 0)).toBe(10);
+    const ids = expectedOrders("seeded", seed, 10).map((o) => o.request_id);
+    expect(await countRequestIds("acme", ids)).toBe(10);
+  });
+});
+
+describe("stopping", () => {
+  it("is immediate and idempotent: no order leaves after the stop", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 60, mode: "seeded", seed: freshSeed(), ramp_seconds: 0 }));
+    await waitFor(ACME, started.run_id, (run) => run.sent > 0);
+    const stopped = value(await stub.stopTrafficRun(ACME, started.run_id));
+    expect(stopped).toMatchObject({ status: "stopped", problem: "stopped by Ada Ops (acme, local dev)" });
+    const again = value(await stub.stopTrafficRun(ACME, started.run_id));
+    expect(again.status).toBe("stopped");
+
+    const sentAtStop = value(await stub.getTrafficRun(ACME, started.run_id)).sent;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(sentAtStop);
+  });
+});
+
+describe("one active run per account", () => {
+  it("refuses a second run, naming the active one", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const first = value(await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 60, mode: "seeded", seed: freshSeed(), ramp_seconds: 0 }));
+    const second = await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 5, mode: "seeded", seed: freshSeed(), ramp_seconds: 0 });
+    expect(second).toEqual({
+      ok: false,
+      error: {
+        code: "conflict",
+        message: `run ${first.run_id} is still running and this account allows 1 at a time (MAX_ACTIVE_RUNS); stop it with stop_traffic_run or wait for it to finish`,
+      },
+    });
+    await stub.stopTrafficRun(ACME, first.run_id);
+  });
+
+  it("refuses a run over the caps before starting anything", async () => {
+    const stub = await agent("acme");
+    const before = value(await stub.recentRuns(ACME)).length;
+    const refused = await stub.startTrafficRun(ACME, { rate_per_second: 5000, duration_seconds: 5, mode: "seeded", ramp_seconds: 0 });
+    expect(refused.ok).toBe(false);
+    expect(value(await stub.recentRuns(ACME))).toHaveLength(before);
+  });
+});
+
+describe("isolation", () => {
+  it("another account can neither see nor stop a run: its own object does not know the id", async () => {
+    await stopAll();
+    const acme = await agent("acme");
+    const globex = await agent("globex");
+    const started = value(await acme.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 30, mode: "seeded", seed: freshSeed(), ramp_seconds: 0 }));
+    const notFound = {
+      ok: false,
+      error: { code: "not_found", message: "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)" },
+    };
+    expect(await globex.getTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
+    expect(await globex.stopTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
+    expect(value(await globex.recentRuns(GLOBEX)).map((r: RunSummary) => r.run_id)).not.toContain(started.run_id);
+    // Routed to acme's object with globex's credential, the object refuses it.
+    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({
+      ok: false,
+      error: { code: "forbidden", message: "this credential belongs to a different account" },
+    });
+    expect(value(await acme.getTrafficRun(ACME, started.run_id)).status).toBe("running");
+    await acme.stopTrafficRun(ACME, started.run_id);
+  });
+});
+
+describe("a restart", () => {
+  it("a run survives its object being reset: the alarm resumes it and it completes without duplicates", async () => {
+    await stopAll();
+    const seed = freshSeed();
+    const stub = await agent("acme");
+    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 3, mode: "seeded", seed, ramp_seconds: 0 }));
+    await waitFor(ACME, started.run_id, (run) => run.sent > 0);
+    // Throws away the instance and its memory; storage and the alarm remain.
+    await runInDurableObject(stub, (_instance, state) => {
+      state.abort("simulated restart");
+    }).catch(() => undefined);
+
+    const after = await agent("acme");
+    const done = await waitFor(ACME, started.run_id, (run) => run.status !== "running");
+    expect(done).toMatchObject({ status: "completed", sent: 15, accepted: 15 });
+    const ids = expectedOrders("seeded", seed, 15).map((o) => o.request_id);
+    expect(await countRequestIds("acme", ids)).toBe(15);
+    expect(value(await after.recentRuns(ACME)).find((r) => r.run_id === started.run_id)?.status).toBe("completed");
+  });
+});

@@ -1,0 +1,66 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { freshSeed } from "../helpers/synthetic";
+import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
+
+// The traffic-run tools as an agent uses them: start, watch, stop, list.
+
+let acme: Client;
+let globex: Client;
+
+beforeAll(async () => {
+  acme = await connectClient(ACME_TOKEN, "runs-acme");
+  globex = await connectClient(GLOBEX_TOKEN, "runs-globex");
+});
+afterAll(async () => {
+  await Promise.all([acme.close(), globex.close()]);
+});
+
+async function stopAcmeRuns(): Promise<void> {
+  const { runs } = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" }));
+  for (const run of runs) if (run.status === "running") await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: run.run_id } });
+}
+
+describe("start, watch and stop", () => {
+  it("start_traffic_run answers at once with the run id, the seed and the plan; the run goes on and can be stopped", async () => {
+    await stopAcmeRuns();
+    const seed = freshSeed();
+    const started = structuredOf<RunSummary>(
+      await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, seed } }),
+    );
+    expect(started).toMatchObject({ status: "running", plan: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, mode: "seeded", seed, total_orders: 116 } });
+    expect(started.run_url).toMatch(/\/runs\/R-/);
+
+    let watched = structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }));
+    for (let i = 0; i < 40 && watched.sent === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      watched = structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }));
+    }
+    expect(watched.sent).toBeGreaterThan(0);
+    expect(watched.intervals.length).toBeGreaterThan(0);
+
+    const stopped = structuredOf<RunSummary>(await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } }));
+    expect(stopped.status).toBe("stopped");
+    const { runs } = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" }));
+    expect(runs[0]).toMatchObject({ run_id: started.run_id, status: "stopped" });
+  });
+
+  it("a run over the caps is refused with the MAX_RUN_RATE message", async () => {
+    const refused = await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 5000, duration_seconds: 10 } });
+    expect(toolErrorOf(refused)).toBe("rate_per_second 5000 exceeds the server's MAX_RUN_RATE of 50; ask for a lower rate or raise MAX_RUN_RATE in the server environment");
+  });
+
+  it("another account's run answers exactly like an unknown id", async () => {
+    await stopAcmeRuns();
+    const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
+    const theirs = await globex.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } });
+    const unknown = await globex.callTool({ name: "get_traffic_run", arguments: { run_id: "R-unknown" } });
+    expect(toolErrorOf(theirs)).toBe(toolErrorOf(unknown));
+    const stopAttempt = await globex.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
+    expect(stopAttempt.isError).toBe(true);
+    expect(structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })).status).toBe("running");
+    await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
+  });
+});
