@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
+import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchRecord } from "../../src/synth/batch-summary";
 import type { BatchSummary } from "../../src/synth/batch-summary";
@@ -19,6 +20,7 @@ beforeAll(async () => {
   globex = await connectClient(GLOBEX_TOKEN, "isolation-globex");
 });
 afterAll(async () => {
+  await expectInvariantsHold();
   await Promise.all([acme.close(), globex.close()]);
 });
 

@@ -127,7 +127,7 @@ describe("request bodies", () => {
 
   it("none of the bad bodies decided anything", async () => {
     expect((await getProposal(acme, proposalId)).status).toBe("pending_approval");
-    expect(await countAuditEvents("acme", orderId)).toBe(1);
+    expect(await countAuditEvents("acme", orderId)).toBe(2); // the fixture's origin event and proposal_created
   });
 });
 

@@ -198,6 +198,13 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
       created,
     )
     .run();
+  // Like every order, a fixture has the event that says where it came from (see src/store/invariants.ts).
+  await env.DB.prepare(
+    `INSERT INTO audit_events (event_id, account, order_id, event_type, actor_kind, actor, reason, created_at)
+     VALUES (?, ?, ?, 'order_seeded', 'system', 'test fixture', 'inserted by a test', ?)`,
+  )
+    .bind(`${orderId}:seeded`, account, orderId, created)
+    .run();
   return orderId;
 }
 

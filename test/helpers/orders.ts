@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 
 /** The JSON body of every error response (see errorBody in src/errors.ts). */
 export interface ErrorBody {
@@ -128,4 +129,10 @@ export function countOrdersWithPrefix(prefix: string): Promise<number> {
 export async function warmUp(): Promise<void> {
   const response = await exports.default.fetch("http://localhost/health");
   await response.body?.cancel();
+}
+
+/** After a file's tests, the database must still satisfy every invariant (src/store/invariants.ts). */
+export async function expectInvariantsHold(): Promise<void> {
+  const { checkInvariants, describeViolations } = await import("../../src/store/invariants");
+  expect(describeViolations(await checkInvariants(env.DB))).toEqual([]);
 }

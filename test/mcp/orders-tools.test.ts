@@ -310,8 +310,8 @@ describe("get_order_audit_log", () => {
     await approve(proposal.proposal_id, "fraud team asked for a human");
     const log = await auditLog(acme, orderId);
     expect(log.order_id).toBe(orderId);
-    expect(log.events.map((e) => e.event_type)).toEqual(["proposal_created", "proposal_approved"]);
-    const [created, approved] = log.events;
+    expect(log.events.map((e) => e.event_type)).toEqual(["order_seeded", "proposal_created", "proposal_approved"]);
+    const [, created, approved] = log.events;
     expect(created).toMatchObject({
       event_id: `${proposal.proposal_id}:proposed`,
       at: proposal.created_at,

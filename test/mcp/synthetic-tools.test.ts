@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
@@ -26,6 +27,7 @@ beforeAll(async () => {
   client = await connectClient(ACME_TOKEN, "synthetic-tools");
 });
 afterAll(async () => {
+  await expectInvariantsHold();
   await client.close();
 });
 

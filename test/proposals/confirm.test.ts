@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { ApplyCommand, ApplyResult } from "../../src/orders/port";
@@ -48,6 +49,7 @@ beforeAll(async () => {
   [acme, acme2, acme3] = await Promise.all([connectClient(ACME_TOKEN, "confirm-1"), connectClient(ACME_TOKEN, "confirm-2"), connectClient(ACME_TOKEN, "confirm-3")]);
 });
 afterAll(async () => {
+  await expectInvariantsHold();
   await Promise.all([acme.close(), acme2.close(), acme3.close()]);
 });
 
@@ -89,7 +91,7 @@ describe("before approval", () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => confirm(acme, proposal.proposal_id)));
     expect(new Set(results.map((r) => r.status))).toEqual(new Set(["approval_required"]));
     expect(await readRow("acme", orderId)).toEqual(rowBefore);
-    expect(await countAuditEvents("acme", orderId)).toBe(1);
+    expect(await countAuditEvents("acme", orderId)).toBe(2); // the fixture's origin event and proposal_created
   });
 });
 
@@ -154,8 +156,8 @@ describe("approved, then confirmed", () => {
     expect(await countAuditEvents("acme", orderId, "resolution_applied")).toBe(1);
     expect(await countApplied(proposal.proposal_id)).toBe(1);
     const log = await auditLog(acme, orderId);
-    expect(log.events.map((e) => e.event_type)).toEqual(["proposal_created", "proposal_approved", "resolution_applied"]);
-    const event = log.events[2];
+    expect(log.events.map((e) => e.event_type)).toEqual(["order_seeded", "proposal_created", "proposal_approved", "resolution_applied"]);
+    const event = log.events[3];
     expect(event).toMatchObject({
       event_id: `${proposal.proposal_id}:applied`,
       at: applied.outcome?.applied_at,
