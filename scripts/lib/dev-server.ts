@@ -10,7 +10,20 @@ import { fileURLToPath } from "node:url";
 
 export interface DevServer {
   readonly url: string;
+  /** Where the local D1 and Durable Object state lives. */
+  readonly stateDir: string;
+  /** Stops the server; the state is removed unless it was passed in. */
   stop(): Promise<void>;
+  /** Kills wrangler and workerd at once (SIGKILL), as a crash would; the state stays. */
+  crash(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  readonly quiet?: boolean;
+  /** Reuse this state directory (and keep it): a restart sees everything the last run wrote. */
+  readonly stateDir?: string;
+  /** Extra `wrangler dev --var NAME:value` settings. */
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -42,10 +55,12 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`wrangler dev did not answer /health within ${timeoutMs} ms:\n${log()}`);
 }
 
-export async function startDevServer(options: { quiet?: boolean } = {}): Promise<DevServer> {
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const port = await freePort();
   const inspectorPort = await freePort();
-  const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-edge-"));
+  const ownsState = options.stateDir === undefined;
+  const stateDir = options.stateDir ?? mkdtempSync(path.join(tmpdir(), "order-ops-edge-"));
+  const varArgs = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
@@ -60,6 +75,7 @@ export async function startDevServer(options: { quiet?: boolean } = {}): Promise
       "--persist-to",
       stateDir,
       "--show-interactive-dev-session=false",
+      ...varArgs,
     ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" },
   );
@@ -72,20 +88,23 @@ export async function startDevServer(options: { quiet?: boolean } = {}): Promise
   child.stderr?.on("data", collect);
   if (!options.quiet) process.stderr.write(`starting wrangler dev on ${url} (state in ${stateDir})\n`);
 
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        // The whole process group, so workerd goes down with wrangler.
-        if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, "SIGTERM");
-        else child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      // The whole process group, so workerd goes down with wrangler.
+      if (child.pid !== undefined && process.platform !== "win32") process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {
+      // already gone
     }
-    rmSync(stateDir, { recursive: true, force: true });
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   };
+  const stop = async () => {
+    await signal("SIGTERM");
+    if (ownsState) rmSync(stateDir, { recursive: true, force: true });
+  };
+  const crash = () => signal("SIGKILL");
 
   try {
     await waitForHealth(url, child, () => output, 90_000);
@@ -93,5 +112,5 @@ export async function startDevServer(options: { quiet?: boolean } = {}): Promise
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stateDir, stop, crash };
 }

@@ -1,0 +1,184 @@
+// `npm run soak [-- --seconds 30 --clients 6]`: starts `wrangler dev` on its own
+// state, runs several concurrent clients of two accounts that mix every tool
+// (send, read, propose, approve, confirm, simulate) for a bounded time, then
+// stops the server and checks what it wrote:
+// - the stored intake orders equal the 201 answers;
+// - every order has its origin event, every applied proposal exactly one apply event;
+// - no response was a 5xx.
+// Prints p50/p99 per operation and the error counts; exits non-zero on any violation.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startDevServer } from "./lib/dev-server.ts";
+import { invariantViolations, query } from "./lib/local-db.ts";
+
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "30" }, clients: { type: "string", default: "6" } } });
+const SECONDS = Number(values.seconds);
+const CLIENTS = Number(values.clients);
+if (!(SECONDS > 0) || !(CLIENTS > 0)) throw new Error("--seconds and --clients must be positive numbers");
+
+const ACCOUNTS = [
+  { account: "acme", token: "acme-dev-token", approver: "acme-approver-dev-token" },
+  { account: "globex", token: "globex-dev-token", approver: "globex-approver-dev-token" },
+] as const;
+
+interface Stats {
+  readonly latencies: Map<string, number[]>;
+  readonly statuses: Map<number, number>;
+  toolErrors: number;
+  created201: number;
+  mismatches: string[];
+}
+
+const stats: Stats = { latencies: new Map(), statuses: new Map(), toolErrors: 0, created201: 0, mismatches: [] };
+
+function record(operation: string, ms: number): void {
+  const list = stats.latencies.get(operation) ?? [];
+  list.push(ms);
+  stats.latencies.set(operation, list);
+}
+
+/** fetch that counts every HTTP status the server answers. */
+const countingFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  stats.statuses.set(response.status, (stats.statuses.get(response.status) ?? 0) + 1);
+  return response;
+};
+
+async function connect(baseUrl: string, token: string): Promise<Client> {
+  const client = new Client({ name: "order-ops-soak", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { fetch: countingFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+interface Outcome {
+  readonly isError: boolean;
+  readonly structured: Record<string, unknown>;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Outcome> {
+  const started = performance.now();
+  const result = await client.callTool({ name, arguments: args });
+  record(name, performance.now() - started);
+  if (result.isError) stats.toolErrors++;
+  return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+
+/** One operator's story end to end: find a stuck order, propose, have it approved, confirm twice. */
+async function operate(baseUrl: string, client: Client, approverToken: string): Promise<void> {
+  const listed = await call(client, "list_order_exceptions");
+  const exceptions = (listed.structured.exceptions ?? []) as { order_id: string }[];
+  if (exceptions.length === 0) {
+    await call(client, "simulate_new_failure");
+    return;
+  }
+  const target = pick(exceptions).order_id;
+  await call(client, "get_order_details", { order_id: target });
+  const proposal = await call(client, "propose_resolution", { order_id: target });
+  if (proposal.isError) return; // another client resolved it first: a domain answer, not a failure
+  const proposalId = String(proposal.structured.proposal_id);
+  const started = performance.now();
+  const approval = await countingFetch(`${baseUrl}/api/approvals/${proposalId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${approverToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ decision: "approve", reason: "soak test approval" }),
+  });
+  await approval.arrayBuffer();
+  record("POST /api/approvals/:id", performance.now() - started);
+  const first = await call(client, "confirm_resolution", { proposal_id: proposalId });
+  const second = await call(client, "confirm_resolution", { proposal_id: proposalId });
+  if (!first.isError && first.structured.status === "applied" && JSON.stringify(first.structured) !== JSON.stringify(second.structured)) {
+    stats.mismatches.push(`confirming ${proposalId} twice gave two different answers`);
+  }
+}
+
+async function read(client: Client, account: string): Promise<void> {
+  const orderId = account === "acme" ? pick(["ORD-1001", "ORD-1004", "ORD-1011", "ORD-1017"]) : pick(["ORD-2001", "ORD-2003", "ORD-2005"]);
+  const choice = pick(["status", "details", "audit", "preview", "target", "batches"] as const);
+  if (choice === "status") await call(client, "get_order_status", { order_id: orderId });
+  if (choice === "details") await call(client, "get_order_details", { order_id: orderId });
+  if (choice === "audit") await call(client, "get_order_audit_log", { order_id: orderId });
+  if (choice === "preview") await call(client, "preview_order", { seed: Math.floor(Math.random() * 1e9) });
+  if (choice === "target") await call(client, "check_target");
+  if (choice === "batches") {
+    const started = performance.now();
+    await client.readResource({ uri: "synthetic://batches" });
+    record("read synthetic://batches", performance.now() - started);
+  }
+}
+
+async function worker(baseUrl: string, index: number, deadline: number): Promise<void> {
+  const who = ACCOUNTS[index % ACCOUNTS.length] ?? ACCOUNTS[0];
+  const client = await connect(baseUrl, who.token);
+  try {
+    while (Date.now() < deadline) {
+      const roll = Math.random();
+      if (roll < 0.3) {
+        const sent = await call(client, "send_orders", { count: 1 + Math.floor(Math.random() * 10), mode: Math.random() < 0.8 ? "seeded" : "simple" });
+        stats.created201 += Number((sent.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
+      } else if (roll < 0.75) {
+        await read(client, who.account);
+      } else if (roll < 0.95) {
+        await operate(baseUrl, client, who.approver);
+      } else {
+        await call(client, "simulate_new_failure");
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-soak-"));
+let failures = 0;
+const fail = (message: string) => {
+  failures++;
+  console.log(`FAIL ${message}`);
+};
+try {
+  const server = await startDevServer({ stateDir });
+  try {
+    console.log(`soak: ${CLIENTS} clients for ${SECONDS} s against ${server.url}`);
+    const deadline = Date.now() + SECONDS * 1000;
+    await Promise.all(Array.from({ length: CLIENTS }, (_, index) => worker(server.url, index, deadline)));
+  } finally {
+    await server.stop();
+  }
+
+  console.log(`\n${"operation".padEnd(28)}${"calls".padStart(7)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}`);
+  for (const [operation, list] of [...stats.latencies].sort(([a], [b]) => a.localeCompare(b))) {
+    const sorted = [...list].sort((a, b) => a - b);
+    console.log(`${operation.padEnd(28)}${String(sorted.length).padStart(7)}${percentile(sorted, 50).toFixed(1).padStart(10)}${percentile(sorted, 99).toFixed(1).padStart(10)}`);
+  }
+  console.log(`\nHTTP statuses: ${[...stats.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ")}`);
+  console.log(`tool errors (domain answers such as "already resolved"): ${stats.toolErrors}`);
+
+  const serverErrors = [...stats.statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+  if (serverErrors > 0) fail(`${serverErrors} response(s) were 5xx`);
+  for (const mismatch of stats.mismatches) fail(mismatch);
+
+  const [stored] = await query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM orders WHERE source = 'intake'");
+  if (stored?.n === stats.created201) console.log(`ok   stored intake orders (${stored.n}) equal the 201 answers`);
+  else fail(`stored intake orders (${stored?.n}) differ from the 201 answers (${stats.created201})`);
+  for (const [name, rows] of await invariantViolations(stateDir)) {
+    if (rows.length === 0) console.log(`ok   ${name}: none`);
+    else fail(`${name}: ${rows.length} row(s), e.g. ${JSON.stringify(rows[0])}`);
+  }
+} catch (error) {
+  fail(`soak crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  rmSync(stateDir, { recursive: true, force: true });
+}
+console.log(failures === 0 ? "soak: all invariants held" : `soak: ${failures} problem(s)`);
+process.exit(failures === 0 ? 0 : 1);
