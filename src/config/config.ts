@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
   DEMO_TOOLS: onOff.default(false),
+  RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
   APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
   ALLOWED_ORIGINS: z
@@ -103,6 +104,8 @@ export interface Config {
   readonly proposalTtlMinutes: number;
   readonly sendConcurrency: number;
   readonly demoTools: boolean;
+  /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
+  readonly rateLimits: boolean;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
   readonly mcpTokens: ReadonlyMap<string, Operator>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
@@ -168,6 +171,7 @@ export function parseConfig(env: object): Result<Config> {
     proposalTtlMinutes: vars.PROPOSAL_TTL_MINUTES,
     sendConcurrency: vars.SEND_CONCURRENCY,
     demoTools: vars.DEMO_TOOLS,
+    rateLimits: vars.RATE_LIMITS,
     mcpTokens,
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
