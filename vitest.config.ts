@@ -11,6 +11,8 @@ export default defineConfig(async () => {
           bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost" },
           // An empty database for tests that apply the migrations step by step.
           d1Databases: ["MIGRATION_SCRATCH_DB"],
+          // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.
+          ratelimits: { TINY_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 2, period: 60 } } },
         },
       }),
     ],

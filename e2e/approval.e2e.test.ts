@@ -65,9 +65,25 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL(`${approvalUrl}?decided=approve`);
   expect(await page.locator("#status").innerText()).toBe("approved");
-  await context.close();
 
-  // 5. The next confirm applies it, exactly once.
+  // 5. Signing out ends the session on the server: the same cookie, copied into
+  //    another browser, opens nothing.
+  const session = (await context.cookies()).find((cookie) => cookie.name === "approval_session");
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Strict");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${server.url}/approvals`);
+  await expect(page.getByLabel("Approver token").isVisible()).resolves.toBe(true);
+  await context.close();
+  const elsewhere = await browser.newContext();
+  if (session) await elsewhere.addCookies([session]);
+  const copied = await elsewhere.newPage();
+  await copied.goto(approvalUrl);
+  await expect(copied.getByLabel("Approver token").isVisible()).resolves.toBe(true);
+  expect(await copied.content()).not.toContain("ORD-1008");
+  await elsewhere.close();
+
+  // 6. The next confirm applies it, exactly once.
   const applied = await callTool(client, "confirm_resolution", { proposal_id: proposalId });
   expect(applied.structured?.status, applied.text).toBe("applied");
   expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe("Avery Approver (acme, local dev)");

@@ -1,9 +1,11 @@
 import { Hono } from "hono";
-import { approvalApi, approvalPages } from "./approval/routes";
+import { approvalApi } from "./approval/api";
+import { approvalPages } from "./approval/browser";
 import { publicIntakeCaller } from "./auth/intake-callers";
 import type { AppEnv } from "./http/app-env";
 import { requireConfig } from "./http/config-middleware";
 import { installErrorHandlers } from "./http/error-handlers";
+import { originPolicy } from "./http/origin-guard";
 import { methodNotAllowed } from "./http/respond";
 import { mcpRoutes } from "./mcp/route";
 import { healthReport, orderApiRoutes } from "./order-api/routes";
@@ -23,8 +25,14 @@ app.route("/mcp", mcpRoutes);
 app.route("/approvals", approvalPages);
 app.route("/api/approvals", approvalApi);
 
-app.use("/api/*", requireConfig);
-app.route("/api", orderApiRoutes(publicIntakeCaller));
+app.use("/api/*", requireConfig, originPolicy("this API"));
+app.route(
+  "/api",
+  orderApiRoutes({
+    authenticate: publicIntakeCaller,
+    rateLimit: { surface: "api", key: (caller) => `${caller.account}:${caller.actor}` },
+  }),
+);
 
 installErrorHandlers(app);
 

@@ -1,3 +1,4 @@
+import { html, raw } from "hono/html";
 import { formatAddress } from "../orders/order-state";
 import type { OrderRecord } from "../orders/order-record";
 import { referenceData } from "../orders/reference-data";
@@ -5,17 +6,11 @@ import type { ProposalView } from "../proposals/schemas";
 
 /**
  * Server-rendered HTML for the approval app. Plain HTML forms, no script: they
- * work on any phone, and there is no client code to trust. Every value is
- * escaped on the way in.
+ * work on any phone, and there is no client code to trust. Pages are built with
+ * hono/html, which escapes every interpolated value; only nested templates
+ * and the constant stylesheet go in unescaped.
  */
-export function escapeHtml(value: string | number | null | undefined): string {
-  return String(value ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export type Html = ReturnType<typeof html>;
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
@@ -39,37 +34,37 @@ function dollars(cents: number, currency = "USD"): string {
   return `$${(cents / 100).toFixed(2)} ${currency}`;
 }
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
+function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)} · Order Ops Edge</title>
-<style>${STYLE}</style>
+<title>${title} · Order Ops Edge</title>
+<style>${raw(STYLE)}</style>
 </head>
 <body><main>${body}</main></body>
 </html>`;
 }
 
-function signOutForm(csrfToken: string): string {
-  return `<form method="post" action="/approvals/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken)}"><button class="plain" type="submit">Sign out</button></form>`;
+function signOutForm(csrfToken: string): Html {
+  return html`<form method="post" action="/approvals/sign-out"><input type="hidden" name="csrf" value="${csrfToken}"><button class="plain" type="submit">Sign out</button></form>`;
 }
 
-function pageHeader(approver: string, csrfToken: string): string {
-  return `<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${escapeHtml(approver)}</span>${signOutForm(csrfToken)}</header>`;
+function pageHeader(approver: string, csrfToken: string): Html {
+  return html`<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${approver}</span>${signOutForm(csrfToken)}</header>`;
 }
 
-export function signInPage(options: { next: string; error?: string }): string {
-  const error = options.error ? `<div class="card error" role="alert">${escapeHtml(options.error)}</div>` : "";
+export function signInPage(options: { next: string; error?: string }): Html {
+  const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
   return layout(
     "Sign in",
-    `<h1>Approver sign-in</h1>
+    html`<h1>Approver sign-in</h1>
 <p class="muted">A proposal link shows nothing until an approver signs in. Use your approver token; MCP tokens cannot approve.</p>
 ${error}
 <form class="card" method="post" action="/approvals/sign-in">
-<input type="hidden" name="next" value="${escapeHtml(options.next)}">
+<input type="hidden" name="next" value="${options.next}">
 <label for="token">Approver token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required>
 <div class="actions"><button class="approve" type="submit">Sign in</button></div>
@@ -77,22 +72,22 @@ ${error}
   );
 }
 
-export function messagePage(title: string, message: string, session?: { approver: string; csrfToken: string }): string {
+export function messagePage(title: string, message: string, session?: { approver: string; csrfToken: string }): Html {
   const header = session ? pageHeader(session.approver, session.csrfToken) : "";
-  return layout(title, `${header}<h1>${escapeHtml(title)}</h1><div class="card">${escapeHtml(message)}</div><p><a href="/approvals">Back to pending proposals</a></p>`);
+  return layout(title, html`${header}<h1>${title}</h1><div class="card">${message}</div><p><a href="/approvals">Back to pending proposals</a></p>`);
 }
 
-function orderCard(order: OrderRecord | null): string {
-  if (!order) return `<div class="card error">The order no longer exists in this account.</div>`;
+function orderCard(order: OrderRecord | null): Html {
+  if (!order) return html`<div class="card error">The order no longer exists in this account.</div>`;
   const customer = referenceData.customers.get(order.customer_id);
-  const lines = order.lines.map((l) => `<li>${escapeHtml(l.sku)} × ${escapeHtml(l.quantity)} at ${escapeHtml(dollars(l.unit_price_cents, order.currency))}</li>`).join("");
-  return `<div class="card"><table>
-<tr><th>Order</th><td>${escapeHtml(order.order_id)} · ${escapeHtml(order.status)} · version ${escapeHtml(order.version)}</td></tr>
-<tr><th>Customer</th><td>${escapeHtml(customer?.name ?? order.customer_id)} (${escapeHtml(order.customer_id)})</td></tr>
-<tr><th>Total</th><td>${escapeHtml(dollars(order.total_cents, order.currency))}</td></tr>
+  const lines = order.lines.map((l) => html`<li>${l.sku} × ${l.quantity} at ${dollars(l.unit_price_cents, order.currency)}</li>`);
+  return html`<div class="card"><table>
+<tr><th>Order</th><td>${order.order_id} · ${order.status} · version ${order.version}</td></tr>
+<tr><th>Customer</th><td>${customer?.name ?? order.customer_id} (${order.customer_id})</td></tr>
+<tr><th>Total</th><td>${dollars(order.total_cents, order.currency)}</td></tr>
 <tr><th>Lines</th><td><ul>${lines}</ul></td></tr>
-<tr><th>Ships to</th><td>${escapeHtml(formatAddress(order.shipping_address))}</td></tr>
-${order.exception ? `<tr><th>Exception</th><td>${escapeHtml(order.exception.type)} (${escapeHtml(order.exception.priority)}, ${escapeHtml(order.exception.state)}): ${escapeHtml(order.exception.summary)}</td></tr>` : ""}
+<tr><th>Ships to</th><td>${formatAddress(order.shipping_address)}</td></tr>
+${order.exception ? html`<tr><th>Exception</th><td>${order.exception.type} (${order.exception.priority}, ${order.exception.state}): ${order.exception.summary}</td></tr>` : ""}
 </table></div>`;
 }
 
@@ -105,19 +100,19 @@ export interface ReviewPageOptions {
   readonly error?: string;
 }
 
-export function reviewPage(options: ReviewPageOptions): string {
+export function reviewPage(options: ReviewPageOptions): Html {
   const { proposal, order } = options;
-  const changes = proposal.expected_changes
-    .map((c) => `<tr><th>${escapeHtml(c.field)}</th><td><span class="before">${escapeHtml(c.before)}</span><br>→ <span class="after">${escapeHtml(c.after)}</span></td></tr>`)
-    .join("");
-  const evidence = proposal.evidence.map((e) => `<li>${escapeHtml(e)}</li>`).join("");
+  const changes = proposal.expected_changes.map(
+    (c) => html`<tr><th>${c.field}</th><td><span class="before">${c.before}</span><br>→ <span class="after">${c.after}</span></td></tr>`,
+  );
+  const evidence = proposal.evidence.map((e) => html`<li>${e}</li>`);
   const decided = proposal.decided_by
-    ? `<p>${escapeHtml(proposal.status === "rejected" ? "Rejected" : "Approved")} by ${escapeHtml(proposal.decided_by)} at ${escapeHtml(proposal.decided_at)}: ${escapeHtml(proposal.decision_reason)}</p>`
+    ? html`<p>${proposal.status === "rejected" ? "Rejected" : "Approved"} by ${proposal.decided_by} at ${proposal.decided_at}: ${proposal.decision_reason}</p>`
     : "";
   const form =
     proposal.status === "pending_approval"
-      ? `<form class="card" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
-<input type="hidden" name="csrf" value="${escapeHtml(options.csrfToken)}">
+      ? html`<form class="card" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
+<input type="hidden" name="csrf" value="${options.csrfToken}">
 <label for="reason">Reason (recorded in the audit log)</label>
 <textarea id="reason" name="reason" rows="3" minlength="3" maxlength="500" required></textarea>
 <div class="actions">
@@ -125,38 +120,36 @@ export function reviewPage(options: ReviewPageOptions): string {
 <button class="reject" type="submit" name="decision" value="reject">Reject</button>
 </div>
 </form>`
-      : `<div class="card"><p>This proposal is <strong>${escapeHtml(proposal.status.replace("_", " "))}</strong>; there is nothing to decide.</p>${decided}</div>`;
-  const notice = options.notice ? `<div class="card notice" role="status">${escapeHtml(options.notice)}</div>` : "";
-  const error = options.error ? `<div class="card error" role="alert">${escapeHtml(options.error)}</div>` : "";
+      : html`<div class="card"><p>This proposal is <strong>${proposal.status.replace("_", " ")}</strong>; there is nothing to decide.</p>${decided}</div>`;
+  const notice = options.notice ? html`<div class="card notice" role="status">${options.notice}</div>` : "";
+  const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
   return layout(
     `Proposal ${proposal.proposal_id}`,
-    `${pageHeader(options.approver, options.csrfToken)}
-<h1>${escapeHtml(proposal.action.replace(/_/g, " "))} for ${escapeHtml(proposal.order_id)}</h1>
-<p><span class="badge status-${escapeHtml(proposal.status)}" id="status">${escapeHtml(proposal.status.replace("_", " "))}</span>
-<span class="badge risk-${escapeHtml(proposal.risk)}">${escapeHtml(proposal.risk)} risk</span>
-<span class="muted">expires ${escapeHtml(proposal.expires_at)} · proposed by ${escapeHtml(proposal.created_by)}</span></p>
+    html`${pageHeader(options.approver, options.csrfToken)}
+<h1>${proposal.action.replace(/_/g, " ")} for ${proposal.order_id}</h1>
+<p><span class="badge status-${proposal.status}" id="status">${proposal.status.replace("_", " ")}</span>
+<span class="badge risk-${proposal.risk}">${proposal.risk} risk</span>
+<span class="muted">expires ${proposal.expires_at} · proposed by ${proposal.created_by}</span></p>
 ${notice}${error}
 <h2>The change</h2>
-<div class="card"><table>${changes || `<tr><td>No field changes.</td></tr>`}</table></div>
+<div class="card"><table>${changes.length > 0 ? changes : html`<tr><td>No field changes.</td></tr>`}</table></div>
 <h2>Why</h2>
-<div class="card"><p>${escapeHtml(proposal.rationale)}</p><ul>${evidence}</ul></div>
+<div class="card"><p>${proposal.rationale}</p><ul>${evidence}</ul></div>
 <h2>The order now</h2>
 ${orderCard(order)}
 ${form}`,
   );
 }
 
-export function queuePage(options: { proposals: readonly ProposalView[]; approver: string; csrfToken: string }): string {
-  const rows = options.proposals
-    .map(
-      (p) =>
-        `<tr><td><a href="/approvals/${encodeURIComponent(p.proposal_id)}">${escapeHtml(p.action.replace(/_/g, " "))}</a></td><td>${escapeHtml(p.order_id)}</td><td><span class="badge risk-${escapeHtml(p.risk)}">${escapeHtml(p.risk)}</span></td><td>${escapeHtml(p.status.replace("_", " "))}</td><td class="muted">${escapeHtml(p.expires_at)}</td></tr>`,
-    )
-    .join("");
+export function queuePage(options: { proposals: readonly ProposalView[]; approver: string; csrfToken: string }): Html {
+  const rows = options.proposals.map(
+    (p) =>
+      html`<tr><td><a href="/approvals/${encodeURIComponent(p.proposal_id)}">${p.action.replace(/_/g, " ")}</a></td><td>${p.order_id}</td><td><span class="badge risk-${p.risk}">${p.risk}</span></td><td>${p.status.replace("_", " ")}</td><td class="muted">${p.expires_at}</td></tr>`,
+  );
   return layout(
     "Pending proposals",
-    `${pageHeader(options.approver, options.csrfToken)}
+    html`${pageHeader(options.approver, options.csrfToken)}
 <h1>Pending proposals</h1>
-<div class="card">${rows ? `<table><tr><th>Action</th><th>Order</th><th>Risk</th><th>Status</th><th>Expires</th></tr>${rows}</table>` : "<p>Nothing is waiting for a decision.</p>"}</div>`,
+<div class="card">${rows.length > 0 ? html`<table><tr><th>Action</th><th>Order</th><th>Risk</th><th>Status</th><th>Expires</th></tr>${rows}</table>` : html`<p>Nothing is waiting for a decision.</p>`}</div>`,
   );
 }

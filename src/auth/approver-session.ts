@@ -1,92 +1,106 @@
+import type { Context } from "hono";
+import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { Approver, Config } from "../config/config";
-import { base64url, fromBase64url } from "../core/encoding";
+import { sha256Hex } from "../core/encoding";
+import type { AppEnv } from "../http/app-env";
 
 /**
- * Approver sessions for the approval page: a signed, expiring cookie instead of
- * server-side state. The signing key is derived from APPROVER_TOKENS, so
- * rotating or removing an approver token also ends the sessions it opened.
+ * Approver sessions for the approval page. The cookie holds only a random
+ * session id, signed (hono/cookie) so a forged one is refused without a
+ * database read; the session itself is a D1 row, so signing out revokes it on
+ * the server and a copied cookie stops working at once. The signing key is
+ * derived from APPROVER_TOKENS, so rotating or removing a token also ends the
+ * sessions it opened. Where rows live is the caller's choice (store/ has the
+ * D1 one): auth/ sits below store/ and never imports it.
  */
 export const SESSION_COOKIE = "approval_session";
 export const SESSION_MINUTES = 30;
-
-interface SessionPayload {
-  readonly account: string;
-  readonly approver: string;
-  readonly expires: number;
-  readonly nonce: string;
-}
 
 export interface ApproverSession {
   readonly approver: Approver;
   readonly csrfToken: string;
   readonly expiresAt: Date;
+  /** The digest the row is stored under. */
+  readonly sessionHash: string;
 }
 
-const encoder = new TextEncoder();
-const keys = new WeakMap<Config, Promise<CryptoKey>>();
+/** One stored session; `session_hash` is the SHA-256 of the id in the cookie. */
+export interface ApproverSessionRow {
+  readonly session_hash: string;
+  readonly account: string;
+  readonly approver: string;
+  readonly csrf_token: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+}
 
-function signingKey(config: Config): Promise<CryptoKey> {
-  let key = keys.get(config);
-  if (!key) {
+export interface ApproverSessionStore {
+  insert(row: ApproverSessionRow): Promise<void>;
+  /** The row with this digest that is still live at `now` (ISO), if any. */
+  find(sessionHash: string, now: string): Promise<ApproverSessionRow | null>;
+  delete(sessionHash: string): Promise<void>;
+}
+
+const secrets = new WeakMap<Config, Promise<ArrayBuffer>>();
+
+/** The cookie-signing key for this configuration's approvers. */
+export function sessionSigningSecret(config: Config): Promise<ArrayBuffer> {
+  let secret = secrets.get(config);
+  if (!secret) {
     const material = JSON.stringify([...config.approverTokens.entries()].sort(([a], [b]) => a.localeCompare(b)));
-    key = crypto.subtle
-      .digest("SHA-256", encoder.encode(`order-ops-edge approval sessions v1\n${material}`))
-      .then((digest) => crypto.subtle.importKey("raw", digest, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
-    keys.set(config, key);
+    secret = crypto.subtle.digest("SHA-256", new TextEncoder().encode(`order-ops-edge approval sessions v2\n${material}`));
+    secrets.set(config, secret);
   }
-  return key;
+  return secret;
 }
 
-async function sign(config: Config, text: string): Promise<string> {
-  return base64url(await crypto.subtle.sign("HMAC", await signingKey(config), encoder.encode(text)));
-}
-
-async function csrfFor(config: Config, nonce: string): Promise<string> {
-  return sign(config, `csrf:${nonce}`);
-}
-
-export async function openSession(config: Config, approver: Approver, now: Date): Promise<{ cookieValue: string; session: ApproverSession }> {
-  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
-  const expires = Math.floor(now.getTime() / 1000) + SESSION_MINUTES * 60;
-  const payload = base64url(encoder.encode(JSON.stringify({ account: approver.account, approver: approver.approver, expires, nonce } satisfies SessionPayload)));
+function cookieOptions(c: Context<AppEnv>) {
   return {
-    cookieValue: `${payload}.${await sign(config, payload)}`,
-    session: { approver, csrfToken: await csrfFor(config, nonce), expiresAt: new Date(expires * 1000) },
-  };
+    path: "/approvals",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: SESSION_MINUTES * 60,
+  } as const;
 }
 
-/** The session behind a cookie value, if its signature, expiry and approver all still hold. */
-export async function readSession(config: Config, cookieValue: string | undefined, now: Date): Promise<ApproverSession | undefined> {
-  if (!cookieValue) return undefined;
-  const [payload, signature, extra] = cookieValue.split(".");
-  if (!payload || !signature || extra !== undefined) return undefined;
-  let valid = false;
-  try {
-    valid = await crypto.subtle.verify("HMAC", await signingKey(config), fromBase64url(signature), encoder.encode(payload));
-  } catch {
-    return undefined;
-  }
-  if (!valid) return undefined;
-  let parsed: SessionPayload;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(payload))) as SessionPayload;
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed.expires !== "number" || parsed.expires * 1000 <= now.getTime()) return undefined;
-  const stillConfigured = [...config.approverTokens.values()].some((a) => a.account === parsed.account && a.approver === parsed.approver);
+/** Stores a new session for the approver and sets its cookie on the response. */
+export async function openSession(c: Context<AppEnv>, store: ApproverSessionStore, approver: Approver, now = new Date()): Promise<void> {
+  const sessionId = crypto.randomUUID();
+  await store.insert({
+    session_hash: await sha256Hex(sessionId),
+    account: approver.account,
+    approver: approver.approver,
+    csrf_token: crypto.randomUUID(),
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_MINUTES * 60_000).toISOString(),
+  });
+  await setSignedCookie(c, SESSION_COOKIE, sessionId, await sessionSigningSecret(c.get("config")), cookieOptions(c));
+}
+
+/** The session behind the request's cookie, if its signature, row, expiry and approver all still hold. */
+export async function currentSession(c: Context<AppEnv>, store: ApproverSessionStore, now = new Date()): Promise<ApproverSession | undefined> {
+  const config = c.get("config");
+  const sessionId = await getSignedCookie(c, await sessionSigningSecret(config), SESSION_COOKIE);
+  if (typeof sessionId !== "string") return undefined;
+  const sessionHash = await sha256Hex(sessionId);
+  const row = await store.find(sessionHash, now.toISOString());
+  if (!row) return undefined;
+  const stillConfigured = [...config.approverTokens.values()].some((a) => a.account === row.account && a.approver === row.approver);
   if (!stillConfigured) return undefined;
-  return {
-    approver: { account: parsed.account, approver: parsed.approver },
-    csrfToken: await csrfFor(config, parsed.nonce),
-    expiresAt: new Date(parsed.expires * 1000),
-  };
+  return { approver: { account: row.account, approver: row.approver }, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
+}
+
+/** Revokes the session on the server and clears its cookie. */
+export async function closeSession(c: Context<AppEnv>, store: ApproverSessionStore, session: ApproverSession): Promise<void> {
+  await store.delete(session.sessionHash);
+  deleteCookie(c, SESSION_COOKIE, { path: "/approvals" });
 }
 
 /** Constant-time comparison of the submitted CSRF token with the session's. */
 export function csrfMatches(session: ApproverSession, submitted: string | undefined): boolean {
   if (submitted === undefined) return false;
-  const a = encoder.encode(session.csrfToken);
-  const b = encoder.encode(submitted);
+  const a = new TextEncoder().encode(session.csrfToken);
+  const b = new TextEncoder().encode(submitted);
   return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
 }

@@ -78,6 +78,7 @@ const EnvSchema = z.object({
   MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
   RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
   DEMO_TOOLS: onOff.default(false),
+  RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
   APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
   ALLOWED_ORIGINS: z
@@ -113,6 +114,8 @@ export interface Config {
   /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
   readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
   readonly demoTools: boolean;
+  /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
+  readonly rateLimits: boolean;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
   readonly mcpTokens: ReadonlyMap<string, Operator>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
@@ -186,6 +189,7 @@ export function parseConfig(env: object): Result<Config> {
       pauseSeconds: vars.RUN_PAUSE_SECONDS,
     },
     demoTools: vars.DEMO_TOOLS,
+    rateLimits: vars.RATE_LIMITS,
     mcpTokens,
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
+  rate_limited: 429,
   internal: 500,
   upstream_unreachable: 502,
   not_configured: 503,

@@ -14,7 +14,7 @@ function formatPath(path: readonly PropertyKey[], root: string): string {
  * One readable line per problem, naming the field, for API and config errors.
  * `root` names the value itself when a problem has no path; "" leaves it out.
  */
-export function describeIssues(error: z.ZodError, root = "body"): string[] {
+export function describeIssues(error: z.core.$ZodError, root = "body"): string[] {
   return error.issues.map((issue) => {
     const where = formatPath(issue.path, root);
     if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) {

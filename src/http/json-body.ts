@@ -1,6 +1,9 @@
+import { zValidator } from "@hono/zod-validator";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { fail, ok, type Result } from "../core/errors";
+import { fail, ok, type AppError, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
+import { errorResponse } from "./respond";
 
 /** The body as text, refusing (413) more than `maxBytes` whatever Content-Length claims. */
 export async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {
@@ -31,34 +34,58 @@ export async function readLimitedText(request: Request, maxBytes: number): Promi
   return ok(new TextDecoder().decode(whole));
 }
 
-function isJsonContentType(header: string | null): boolean {
-  if (header === null) return false;
-  const mediaType = header.split(";")[0]?.trim().toLowerCase();
-  return mediaType === "application/json" || (mediaType?.endsWith("+json") ?? false);
+// The same test hono/validator applies, so a body we let through is never silently read as {}.
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
+
+const WRONG_MEDIA_TYPE: Record<BodyKind, AppError> = {
+  json: { code: "unsupported_media_type", message: "send the body as JSON with the header content-type: application/json" },
+  form: { code: "unsupported_media_type", message: "post the form as application/x-www-form-urlencoded" },
+};
+
+type BodyKind = "json" | "form";
+
+function mediaTypeOf(c: Context): string {
+  return (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
+function isAccepted(kind: BodyKind, mediaType: string): boolean {
+  return kind === "json" ? JSON_MEDIA_TYPE.test(mediaType) : mediaType === FORM_MEDIA_TYPE;
+}
+
+/** How a refused body is answered: JSON for APIs, a page for the approval forms. */
+export type BodyRefusal = (c: Context, error: AppError) => Response | Promise<Response>;
+
 /**
- * Reads, size-checks, parses and validates a JSON body. Each failure has its own
- * code (413, 415, 400, 422) so a client can tell "too big" from "not JSON" from
- * "JSON of the wrong shape".
+ * Reads the body once, before anything parses it, so each failure keeps its own
+ * answer: 415 for a wrong content type, 413 for too many bytes (counted as they
+ * arrive), and for JSON 400 with the parser's reason. The text then goes into
+ * Hono's body cache, where `c.req.text()` and the validators read it.
  */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number): Promise<Result<z.infer<S>>> {
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    return fail("unsupported_media_type", "send the body as JSON with the header content-type: application/json");
-  }
-  const text = await readLimitedText(request, maxBytes);
-  if (!text.ok) return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.value);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : "unparseable";
-    return fail("malformed_json", `request body is not valid JSON (${reason})`);
-  }
-  const validated = schema.safeParse(parsed);
-  if (!validated.success) {
-    const problems = describeIssues(validated.error);
-    return fail("validation_failed", `request body has ${problems.length} invalid field(s)`, problems);
-  }
-  return ok(validated.data);
+export function limitedBody(kind: BodyKind, maxBytes: number, refuse: BodyRefusal = errorResponse): MiddlewareHandler {
+  return async (c, next) => {
+    if (!isAccepted(kind, mediaTypeOf(c))) return refuse(c, WRONG_MEDIA_TYPE[kind]);
+    const text = await readLimitedText(c.req.raw, maxBytes);
+    if (!text.ok) return refuse(c, text.error);
+    if (kind === "json") {
+      try {
+        JSON.parse(text.value);
+      } catch (error) {
+        const reason = error instanceof SyntaxError ? error.message : "unparseable";
+        return refuse(c, { code: "malformed_json", message: `request body is not valid JSON (${reason})` });
+      }
+    }
+    // Hono caches body reads as promises, although its BodyCache type names the resolved values.
+    c.req.bodyCache.text = Promise.resolve(text.value) as unknown as string;
+    await next();
+  };
+}
+
+/** 422 naming every invalid field, in our error shape instead of zod's raw result. */
+export function validJson<S extends z.ZodType>(schema: S) {
+  return zValidator("json", schema, (result, c) => {
+    if (result.success) return undefined;
+    const problems = describeIssues(result.error);
+    return errorResponse(c, { code: "validation_failed", message: `request body has ${problems.length} invalid field(s)`, errors: problems });
+  });
 }

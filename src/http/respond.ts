@@ -1,9 +1,26 @@
 import type { Context } from "hono";
 import { errorBody, statusOf, type AppError } from "../core/errors";
 
+/** Waiting this long always clears a limit: 60 s is the longest window the rate-limiting binding has. */
+export const RETRY_AFTER_SECONDS = 60;
+
 /** The one place an AppError becomes an HTTP response. */
 export function errorResponse(c: Context, error: AppError, headers?: Record<string, string>): Response {
-  return c.json(errorBody(error), statusOf(error), headers);
+  const retry = error.code === "rate_limited" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : undefined;
+  return c.json(errorBody(error), statusOf(error), { ...retry, ...headers });
+}
+
+/** A refused credential: the error, and the WWW-Authenticate challenge its kind answers with. */
+export interface Refusal {
+  readonly error: AppError;
+  readonly challenge?: string | undefined;
+}
+
+/** What a credential check answers: who is calling, or a refusal with its challenge. */
+export type Authenticated<T> = { readonly ok: true; readonly value: T } | ({ readonly ok: false } & Refusal);
+
+export function refusalResponse(c: Context, refusal: Refusal): Response {
+  return errorResponse(c, refusal.error, refusal.challenge === undefined ? undefined : { "WWW-Authenticate": refusal.challenge });
 }
 
 /** For routes that exist but not with this method: 405 with the Allow header. */

@@ -8,7 +8,7 @@ import { orderApiRoutes } from "./routes";
 
 const internalApp = new Hono<AppEnv>();
 internalApp.use("*", requireConfig);
-internalApp.route("/api", orderApiRoutes(bindingIntakeCaller));
+internalApp.route("/api", orderApiRoutes({ authenticate: bindingIntakeCaller }));
 installErrorHandlers(internalApp);
 
 /**

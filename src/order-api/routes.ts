@@ -1,7 +1,6 @@
-import { Hono, type Context } from "hono";
-import type { Result } from "../core/errors";
-import type { AppEnv } from "../http/app-env";
-import { readJsonBody } from "../http/json-body";
+import { Hono } from "hono";
+import { requireCredential, type CredentialCheck, type WithHolder } from "../http/credential-middleware";
+import { limitedBody, validJson } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { referenceData } from "../orders/reference-data";
 import { findOrderView, storeIntakeOrder, type IntakeCaller } from "../store/intake-orders";
@@ -11,19 +10,18 @@ import { findOrderProblems } from "../orders/validate-order";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
-/** Decides which account a request acts for, and who is acting; public and internal callers differ. */
-export type CallerResolver = (c: Context<AppEnv>) => Promise<Result<IntakeCaller>>;
-
 export function healthReport(): Health {
   return { status: "ok", skus: referenceData.skus.size, customers: referenceData.customers.size };
 }
 
 /**
  * The order intake API. The same routes serve the public /api mount and the
- * ORDER_API entrypoint; only the account resolver differs.
+ * ORDER_API entrypoint; only the caller check differs (a bearer token, or the
+ * account the binding names) and only the public mount is rate limited.
  */
-export function orderApiRoutes(resolveCaller: CallerResolver): Hono<AppEnv> {
-  const api = new Hono<AppEnv>();
+export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<WithHolder<IntakeCaller>> {
+  const api = new Hono<WithHolder<IntakeCaller>>();
+  const caller = requireCredential(callers);
 
   api.use("*", async (c, next) => {
     await ensureSeedLoaded(c.env.DB);
@@ -33,26 +31,21 @@ export function orderApiRoutes(resolveCaller: CallerResolver): Hono<AppEnv> {
   api.get("/health", (c) => c.json(healthReport()));
   api.all("/health", methodNotAllowed(["GET"]));
 
-  api.post("/orders", async (c) => {
-    const caller = await resolveCaller(c);
-    if (!caller.ok) return errorResponse(c, caller.error);
-    const order = await readJsonBody(c.req.raw, OrderRequestSchema, MAX_ORDER_BODY_BYTES);
-    if (!order.ok) return errorResponse(c, order.error);
-    const problems = findOrderProblems(order.value, referenceData);
+  api.post("/orders", caller, limitedBody("json", MAX_ORDER_BODY_BYTES), validJson(OrderRequestSchema), async (c) => {
+    const order = c.req.valid("json");
+    const problems = findOrderProblems(order, referenceData);
     if (problems.length > 0) {
       return errorResponse(c, { code: "validation_failed", message: `order rejected: ${problems.length} problem(s)`, errors: problems });
     }
-    const stored = await storeIntakeOrder(c.env.DB, caller.value, order.value);
+    const stored = await storeIntakeOrder(c.env.DB, c.get("holder"), order);
     if (!stored.ok) return errorResponse(c, stored.error);
     return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
   });
   api.all("/orders", methodNotAllowed(["POST"]));
 
-  api.get("/orders/:id", async (c) => {
-    const caller = await resolveCaller(c);
-    if (!caller.ok) return errorResponse(c, caller.error);
+  api.get("/orders/:id", caller, async (c) => {
     const orderId = c.req.param("id");
-    const view = await findOrderView(c.env.DB, caller.value.account, orderId);
+    const view = await findOrderView(c.env.DB, c.get("holder").account, orderId);
     if (!view) return errorResponse(c, { code: "not_found", message: `order ${orderId} not found` });
     return c.json(view);
   });

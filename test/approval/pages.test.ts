@@ -1,17 +1,26 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { escapeHtml } from "../../src/approval/pages";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { openSession } from "../../src/auth/approver-session";
-import { parseConfig } from "../../src/config/config";
-import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
+import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import {
+  csrfOf,
+  escapeHtml,
+  expectSignInForm,
+  get,
+  page,
+  postForm,
+  sessionFor,
+  signIn,
+  storedSessionCookie,
+  type Page,
+} from "../helpers/approval-pages";
 import {
   ACME_APPROVER,
   ACME_APPROVER_TOKEN,
   BASE_URL,
   confirm,
   countAuditEvents,
+  DEFAULT_ADDRESS,
   getProposal,
   GLOBEX_APPROVER_TOKEN,
   insertFreshOrder,
@@ -34,62 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await acme.close();
 });
-
-interface Page {
-  status: number;
-  html: string;
-  headers: Headers;
-}
-
-async function page(response: Response): Promise<Page> {
-  return { status: response.status, html: await response.text(), headers: response.headers };
-}
-
-function get(path: string, cookie?: string): Promise<Response> {
-  return workerFetch(`${BASE_URL}${path}`, { redirect: "manual", headers: cookie === undefined ? {} : { cookie } });
-}
-
-function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return workerFetch(`${BASE_URL}${path}`, {
-    method: "POST",
-    // The Worker is called through a binding, which would otherwise follow a 303 itself.
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-function signIn(token: string, next: string, headers: Record<string, string> = {}): Promise<Response> {
-  return postForm("/approvals/sign-in", { token, next }, headers);
-}
-
-/** The `name=value` of the approval_session Set-Cookie, ready for a Cookie header. */
-function sessionCookieOf(response: Response): string {
-  const [setCookie] = response.headers.getSetCookie();
-  if (!setCookie) throw new Error("no Set-Cookie");
-  const pair = setCookie.split(";")[0] ?? "";
-  expect(pair.startsWith("approval_session=")).toBe(true);
-  return pair;
-}
-
-async function sessionFor(token: string): Promise<string> {
-  const response = await signIn(token, "/approvals");
-  expect(response.status).toBe(303);
-  return sessionCookieOf(response);
-}
-
-function csrfOf(html: string): string {
-  const match = /<input type="hidden" name="csrf" value="([^"]+)">/.exec(html);
-  if (!match?.[1]) throw new Error("no csrf field on the page");
-  return match[1];
-}
-
-function expectSignInForm(html: string, next: string): void {
-  expect(html).toContain('<form class="card" method="post" action="/approvals/sign-in">');
-  expect(html).toContain(`<input type="hidden" name="next" value="${escapeHtml(next)}">`);
-  expect(html).toContain('<input id="token" name="token" type="password"');
-  expect(html).not.toContain('name="csrf"');
-}
 
 function expectSafePage(p: Page): void {
   expect(p.headers.get("content-security-policy")).toBe(CSP);
@@ -157,7 +110,8 @@ describe("sign-in", () => {
     const cookies = response.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
     const attributes = (cookies[0] ?? "").split(";").map((a) => a.trim());
-    expect(attributes[0]).toMatch(/^approval_session=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    // A random id and its hono/cookie signature (base64, URL-encoded), nothing else.
+    expect(decodeURIComponent(attributes[0] ?? "")).toMatch(/^approval_session=[0-9a-f-]{36}\.[A-Za-z0-9+/]{43}=$/);
     expect(attributes).toContain("Path=/approvals");
     expect(attributes).toContain("HttpOnly");
     expect(attributes).toContain("SameSite=Strict");
@@ -297,6 +251,14 @@ describe("signed in", () => {
     expect(p.html).not.toContain("<script>");
   });
 
+  it("order fields are escaped too: markup in the shipping address is shown as text", async () => {
+    const orderId = await insertFreshOrder({ exception: "payment_declined_inventory_held", address: { ...DEFAULT_ADDRESS, recipient: `<img src=x onerror="alert(1)">` } });
+    const other = await propose(acme, orderId);
+    const p = await page(await get(`/approvals/${other.proposal_id}`, cookie));
+    expect(p.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    expect(p.html).not.toContain("<img");
+  });
+
   it("an unknown proposal: 404 page", async () => {
     const p = await page(await get("/approvals/prop_doesnotexist000000", cookie));
     expect(p.status).toBe(404);
@@ -353,14 +315,9 @@ describe("forged and foreign sessions", () => {
   });
 
   it("a correctly signed but expired session is signed out (control: a current one from the same signer works)", async () => {
-    const config = parseConfig(env);
-    if (!config.ok) throw new Error(config.error.message);
-    const approver = { account: "acme", approver: ACME_APPROVER };
-    const current = await openSession(config.value, approver, new Date());
-    const stale = await openSession(config.value, approver, new Date(Date.now() - 31 * 60_000));
-    const ok = await page(await get(`/approvals/${proposal.proposal_id}`, `approval_session=${current.cookieValue}`));
+    const ok = await page(await get(`/approvals/${proposal.proposal_id}`, await storedSessionCookie(new Date())));
     expect(ok.html).toContain(orderId);
-    const expired = await page(await get(`/approvals/${proposal.proposal_id}`, `approval_session=${stale.cookieValue}`));
+    const expired = await page(await get(`/approvals/${proposal.proposal_id}`, await storedSessionCookie(new Date(Date.now() - 31 * 60_000))));
     expectSignInForm(expired.html, `/approvals/${proposal.proposal_id}`);
   });
 

@@ -44,6 +44,7 @@ describe("defaults", () => {
       sendConcurrency: 8,
       runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60 },
       demoTools: false,
+      rateLimits: true,
       mcpTokens: new Map(),
       approverTokens: new Map(),
       allowedOrigins: [],
@@ -75,6 +76,8 @@ describe("defaults", () => {
     const config = parsed(env as unknown as Record<string, string>);
     expect(config.environment).toBe("development");
     expect(config.demoTools).toBe(true);
+    // The suite, smoke, soak and bench send far more per token than any agent session.
+    expect(config.rateLimits).toBe(false);
     expect(config.publicIntakeAccount).toBe("acme");
     expect(config.mcpTokens.get("acme-dev-token")?.account).toBe("acme");
     expect(config.mcpTokens.get("globex-dev-token")?.account).toBe("globex");
@@ -112,6 +115,13 @@ describe("numbers and switches", () => {
     ["0", false],
   ])("DEMO_TOOLS %s is %s", (value, expected) => {
     expect(parsed({ DEMO_TOOLS: value }).demoTools).toBe(expected);
+  });
+
+  it.each([
+    ["off", false],
+    ["on", true],
+  ])("RATE_LIMITS %s is %s", (value, expected) => {
+    expect(parsed({ RATE_LIMITS: value }).rateLimits).toBe(expected);
   });
 
   it("DEMO_TOOLS yes fails naming DEMO_TOOLS", () => {

@@ -1,0 +1,92 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { APPROVER_CHALLENGE, authenticateApprover } from "../../src/auth/approver";
+import { INTAKE_CHALLENGE, publicIntakeCaller } from "../../src/auth/intake-callers";
+import { authenticateOperator, OPERATOR_CHALLENGE } from "../../src/auth/operator";
+import { parseConfig, type Config } from "../../src/config/config";
+
+// Each kind of credential is checked by one function in auth/, which answers
+// with its own WWW-Authenticate challenge.
+
+function config(overrides: Record<string, string> = {}): Config {
+  const parsed = parseConfig({ ...env, ...overrides });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+}
+
+function request(authorization?: string): Request {
+  return new Request("http://localhost/api/orders", authorization === undefined ? {} : { headers: { authorization } });
+}
+
+describe("MCP operator tokens", () => {
+  it("a valid token resolves to its account and operator", async () => {
+    expect(await authenticateOperator(config(), "Bearer acme-dev-token")).toEqual({ ok: true, value: { account: "acme", operator: "Ada Ops (acme, local dev)" } });
+  });
+
+  it.each([undefined, "", "Basic abc", "Bearer"])("no usable bearer token (%j): 401 with the plain challenge", async (authorization) => {
+    const result = await authenticateOperator(config(), authorization);
+    expect(result).toEqual({ ok: false, error: { code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token" }, challenge: OPERATOR_CHALLENGE });
+  });
+
+  it("an unknown token: 401 with error=\"invalid_token\"", async () => {
+    const result = await authenticateOperator(config(), "Bearer nope-nope-nope");
+    expect(result.ok || result.challenge).toBe(`${OPERATOR_CHALLENGE}, error="invalid_token"`);
+  });
+
+  it("an approver token is told it cannot be used for MCP", async () => {
+    const result = await authenticateOperator(config(), "Bearer acme-approver-dev-token");
+    expect(result.ok || result.error.message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
+  });
+
+  it("no MCP tokens configured: 503 without a challenge (there is nothing to present)", async () => {
+    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), "Bearer acme-dev-token");
+    expect(result.ok).toBe(false);
+    expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
+  });
+});
+
+describe("approver tokens", () => {
+  it("a valid token resolves to its approver", async () => {
+    expect(await authenticateApprover(config(), "Bearer acme-approver-dev-token")).toEqual({ ok: true, value: { account: "acme", approver: "Avery Approver (acme, local dev)" } });
+  });
+
+  it.each([
+    [undefined, "send Authorization: Bearer <approver token>"],
+    ["Bearer not-an-approver", "that is not a valid approver token"],
+    ["Bearer acme-dev-token", "MCP tokens cannot approve proposals; sign in with an approver token"],
+  ])("%j: 401 with the approvals challenge", async (authorization, message) => {
+    expect(await authenticateApprover(config(), authorization)).toEqual({ ok: false, error: { code: "unauthorized", message }, challenge: APPROVER_CHALLENGE });
+  });
+
+  it("no approver tokens configured: 503 without a challenge", async () => {
+    const result = await authenticateApprover(config({ APPROVER_TOKENS: "" }), "Bearer acme-approver-dev-token");
+    expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
+  });
+});
+
+describe("intake callers on /api", () => {
+  it("/api takes MCP tokens, so it challenges for the same realm as /mcp", () => {
+    expect(INTAKE_CHALLENGE).toBe(OPERATOR_CHALLENGE);
+  });
+
+  it("no header: the public intake account when configured, a challenge when not", async () => {
+    expect(await publicIntakeCaller(config(), request())).toEqual({ ok: true, value: { account: "acme", actor: "unauthenticated intake caller" } });
+    const closed = await publicIntakeCaller(config({ PUBLIC_INTAKE_ACCOUNT: "" }), request());
+    expect(closed).toEqual({ ok: false, error: { code: "unauthorized", message: "send Authorization: Bearer <token> with an MCP token of your account" }, challenge: INTAKE_CHALLENGE });
+  });
+
+  it("an Authorization header whose value is empty, when a runtime delivers it, is a failed login: 401", async () => {
+    const empty = request("");
+    expect(empty.headers.has("authorization")).toBe(true);
+    expect(await publicIntakeCaller(config(), empty)).toEqual({
+      ok: false,
+      error: { code: "unauthorized", message: "the Authorization header must be `Bearer <token>`" },
+      challenge: INTAKE_CHALLENGE,
+    });
+  });
+
+  it("an unknown token: 401 with the challenge", async () => {
+    const result = await publicIntakeCaller(config(), request("Bearer who-is-this"));
+    expect(!result.ok && [result.error.message, result.challenge]).toEqual(["the bearer token is not valid for this API", INTAKE_CHALLENGE]);
+  });
+});

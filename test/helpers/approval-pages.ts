@@ -1,0 +1,90 @@
+import { env } from "cloudflare:workers";
+import { generateSignedCookie } from "hono/cookie";
+import { expect } from "vitest";
+import { SESSION_COOKIE, sessionSigningSecret } from "../../src/auth/approver-session";
+import { parseConfig } from "../../src/config/config";
+import { sha256Hex } from "../../src/core/encoding";
+import { d1ApproverSessions } from "../../src/store/approver-sessions";
+import { workerFetch } from "./mcp-client";
+import { ACME_APPROVER, BASE_URL } from "./ops";
+
+/** The browser approval app over raw HTTP: pages, form posts, session cookies. */
+
+/** The test's own escaper, so the expected markup does not come from the code under test. */
+export function escapeHtml(value: string | number | null): string {
+  return String(value ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+export interface Page {
+  status: number;
+  html: string;
+  headers: Headers;
+}
+
+export async function page(response: Response): Promise<Page> {
+  return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+export function get(path: string, cookie?: string): Promise<Response> {
+  return workerFetch(`${BASE_URL}${path}`, { redirect: "manual", headers: cookie === undefined ? {} : { cookie } });
+}
+
+export function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return workerFetch(`${BASE_URL}${path}`, {
+    method: "POST",
+    // The Worker is called through a binding, which would otherwise follow a 303 itself.
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function signIn(token: string, next: string, headers: Record<string, string> = {}): Promise<Response> {
+  return postForm("/approvals/sign-in", { token, next }, headers);
+}
+
+/** The `name=value` of the approval_session Set-Cookie, ready for a Cookie header. */
+export function sessionCookieOf(response: Response): string {
+  const [setCookie] = response.headers.getSetCookie();
+  if (!setCookie) throw new Error("no Set-Cookie");
+  const pair = setCookie.split(";")[0] ?? "";
+  expect(pair.startsWith("approval_session=")).toBe(true);
+  return pair;
+}
+
+export async function sessionFor(token: string): Promise<string> {
+  const response = await signIn(token, "/approvals");
+  expect(response.status).toBe(303);
+  return sessionCookieOf(response);
+}
+
+export function csrfOf(html: string): string {
+  const match = /<input type="hidden" name="csrf" value="([^"]+)">/.exec(html);
+  if (!match?.[1]) throw new Error("no csrf field on the page");
+  return match[1];
+}
+
+export function expectSignInForm(html: string, next: string): void {
+  expect(html).toContain('<form class="card" method="post" action="/approvals/sign-in">');
+  expect(html).toContain(`<input type="hidden" name="next" value="${escapeHtml(next)}">`);
+  expect(html).toContain('<input id="token" name="token" type="password"');
+  expect(html).not.toContain('name="csrf"');
+}
+
+/** A Cookie header for a session row written straight into D1, opened at `openedAt`. */
+export async function storedSessionCookie(openedAt: Date): Promise<string> {
+  const config = parseConfig(env);
+  if (!config.ok) throw new Error(config.error.message);
+  const sessionId = crypto.randomUUID();
+  await d1ApproverSessions(env.DB).insert({
+    session_hash: await sha256Hex(sessionId),
+    account: "acme",
+    approver: ACME_APPROVER,
+    csrf_token: crypto.randomUUID(),
+    created_at: openedAt.toISOString(),
+    expires_at: new Date(openedAt.getTime() + 30 * 60_000).toISOString(),
+  });
+  const setCookie = await generateSignedCookie(SESSION_COOKIE, sessionId, await sessionSigningSecret(config.value));
+  return setCookie.split(";")[0] ?? "";
+}
+
