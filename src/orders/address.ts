@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressSchema, type Address } from "./evidence";
+import type { OrderRecord } from "./order-record";
 
 /**
  * Address input as a model might send it, and its normalization into the one
@@ -113,4 +114,16 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
 
 export function sameAddress(a: Address | null, b: Address): boolean {
   return a !== null && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Orders past these states can no longer be re-addressed. */
+const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delivered", "cancelled"]);
+
+/** Why this order's shipping address can no longer change, or undefined when it still can. */
+export function addressLock(order: OrderRecord): string | undefined {
+  if (ADDRESS_LOCKED_STATUSES.has(order.status)) return `order ${order.order_id} is ${order.status}; its shipping address can no longer change`;
+  if (order.evidence?.inventory.allocations.some((a) => a.state === "shipped")) {
+    return `part of order ${order.order_id} has already shipped; its shipping address can no longer change`;
+  }
+  return undefined;
 }

@@ -15,17 +15,20 @@ export const AddressSchema = z.object({
 });
 export type Address = z.infer<typeof AddressSchema>;
 
+/** Where a payment, or one attempt at it, stands. */
+export const PaymentStateSchema = z.enum(["captured", "authorized", "declined", "refunded", "voided"]);
+
 export const PaymentAttemptSchema = z.object({
   attempt_id: z.string(),
   at: z.string(),
   amount_cents: z.number().int(),
   method: z.string(),
-  outcome: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
+  outcome: PaymentStateSchema,
   decline_code: z.string().nullable(),
 });
 
 export const PaymentSchema = z.object({
-  state: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
+  state: PaymentStateSchema,
   attempts: z.array(PaymentAttemptSchema),
 });
 export type Payment = z.infer<typeof PaymentSchema>;
@@ -74,4 +77,5 @@ export const ExceptionTypeSchema = z.enum([
 ]);
 export type ExceptionType = z.infer<typeof ExceptionTypeSchema>;
 
-export const PrioritySchema = z.enum(["P1", "P2", "P3", "P4"]);
+export const PrioritySchema = z.enum(["P1", "P2", "P3", "P4"]).describe("P1 is the most urgent");
+export type Priority = z.infer<typeof PrioritySchema>;

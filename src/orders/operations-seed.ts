@@ -9,6 +9,8 @@ import {
   DuplicateEvidenceSchema,
   ExceptionTypeSchema,
   FulfillmentSchema,
+  PaymentAttemptSchema,
+  PaymentSchema,
   PrioritySchema,
   type Evidence,
 } from "./evidence";
@@ -32,18 +34,9 @@ const SeedOrderSchema = z.object({
   lines: z.array(OrderLineSchema).min(1),
   total_cents: z.number().int(),
   shipping_address: AddressSchema,
-  payment: z.object({
-    state: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
-    attempts: z.array(
-      z.object({
-        attempt_id: z.string(),
-        at_minutes_ago: minutesAgo,
-        amount_cents: z.number().int(),
-        method: z.string(),
-        outcome: z.enum(["captured", "authorized", "declined", "refunded", "voided"]),
-        decline_code: z.string().nullable(),
-      }),
-    ),
+  payment: PaymentSchema.extend({
+    // Seed times are relative to the load: "minutes ago" instead of a timestamp.
+    attempts: z.array(PaymentAttemptSchema.omit({ at: true }).extend({ at_minutes_ago: minutesAgo })),
   }),
   inventory: z.object({ allocations: z.array(AllocationSchema) }),
   fulfillment: FulfillmentSchema,

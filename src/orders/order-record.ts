@@ -1,11 +1,11 @@
-import type { Address, Evidence } from "./evidence";
+import type { Address, Evidence, ExceptionType, Priority } from "./evidence";
 import type { OrderLine } from "./intake-schemas";
 
 /** An order as the operations side sees it: whatever store it was read from. */
 export interface OrderException {
-  readonly type: string;
+  readonly type: ExceptionType;
   readonly state: "active" | "resolved" | "escalated";
-  readonly priority: string;
+  readonly priority: Priority;
   readonly team: string;
   readonly opened_at: string;
   readonly sla_minutes: number;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AddressSchema, type Evidence } from "./evidence";
+import { AddressSchema, type Evidence, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";
 
@@ -36,7 +36,7 @@ interface PlaybookEntry {
   readonly rationale: string;
 }
 
-const PLAYBOOK: Record<string, PlaybookEntry> = {
+const PLAYBOOK: Partial<Record<ExceptionType, PlaybookEntry>> = {
   duplicate_order: {
     action: "cancel_duplicate_order",
     risk: "high",

@@ -1,4 +1,4 @@
-import type { Evidence } from "./evidence";
+import type { Evidence, ExceptionType, Priority } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { referenceData } from "./reference-data";
 
@@ -7,7 +7,7 @@ import { referenceData } from "./reference-data";
  * Each account numbers its own orders (ORD-<n>), so one account's demo
  * activity says nothing about another's.
  */
-type SimulatedKind = "payment_declined_inventory_held" | "fulfillment_hold_missing_sku" | "fulfillment_incomplete_carrier_timeout" | "fraud_review";
+type SimulatedKind = Exclude<ExceptionType, "duplicate_order">;
 const SIMULATED_KINDS: readonly SimulatedKind[] = [
   "payment_declined_inventory_held",
   "fulfillment_hold_missing_sku",
@@ -26,7 +26,7 @@ export function simulatedOrder(account: string, number: number, now: Date): Orde
   const quantity = 1 + (number % 3);
   const total = sku.unit_price_cents * quantity;
   const allocationState = kind === "payment_declined_inventory_held" ? "held" : kind === "fulfillment_hold_missing_sku" ? "missing" : "allocated";
-  const details: Record<SimulatedKind, { status: string; priority: string; team: string; sla: number; summary: string; payment: Evidence["payment"]; fulfillment: Evidence["fulfillment"] }> = {
+  const details: Record<SimulatedKind, { status: string; priority: Priority; team: string; sla: number; summary: string; payment: Evidence["payment"]; fulfillment: Evidence["fulfillment"] }> = {
     payment_declined_inventory_held: {
       status: "payment_failed",
       priority: "P2",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AddressSchema, DuplicateEvidenceSchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
+import { AddressSchema, DuplicateEvidenceSchema, ExceptionTypeSchema, PrioritySchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
 import { ChangeActionSchema } from "./playbook";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";
 import { OrderLineSchema } from "./intake-schemas";
@@ -22,8 +22,8 @@ export const ExceptionSummarySchema = z.object({
   order_id: z.string(),
   customer_name: z.string(),
   created_at: z.string(),
-  exception_type: z.string(),
-  priority: z.string().describe("P1 is the most urgent"),
+  exception_type: ExceptionTypeSchema,
+  priority: PrioritySchema,
   assigned_team: z.string(),
   age_minutes: z.number().int().describe("Minutes since the exception was opened"),
   sla_minutes: z.number().int().describe("Response SLA for this exception"),

@@ -1,14 +1,14 @@
 import type { Approver } from "../config/config";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
-import { normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
+import { addressLock, normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
-import { diffStates, orderState } from "../orders/order-state";
-import { applyChange, planResolution, type OrderChange, type Risk } from "../orders/playbook";
+import { orderState } from "../orders/order-state";
+import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { changeSummary, isDue, isOpen, refusal } from "./lifecycle";
-import { ProposalSchema, type ConfirmResult, type Decision, type Proposal, type ProposalStatus, type ProposalView } from "./schemas";
+import { changeSummary, isDue, isOpen, newProposal, refusal, type Plan } from "./lifecycle";
+import type { ConfirmResult, Decision, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import { ProposalStore } from "./store";
 
 export interface ProposalDeskDeps {
@@ -24,19 +24,10 @@ export interface ProposalDeskDeps {
   readonly approvalUrl: (proposalId: string) => string;
 }
 
-/** Orders past these states can no longer be re-addressed. */
-const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delivered", "cancelled"]);
-
 const PROPOSAL_NOT_FOUND_MESSAGE = "proposal not found; proposals are only visible to the account that created them";
 
 function newProposalId(): string {
   return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
-}
-
-interface Plan {
-  readonly risk: Risk;
-  readonly rationale: string;
-  readonly evidence: string[];
 }
 
 /**
@@ -73,12 +64,8 @@ export class ProposalDesk {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
       if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
-      if (ADDRESS_LOCKED_STATUSES.has(order.status)) {
-        return fail("conflict", `order ${order.order_id} is ${order.status}; its shipping address can no longer change`);
-      }
-      if (order.evidence?.inventory.allocations.some((a) => a.state === "shipped")) {
-        return fail("conflict", `part of order ${order.order_id} has already shipped; its shipping address can no longer change`);
-      }
+      const locked = addressLock(order);
+      if (locked) return fail("conflict", locked);
       const address = normalizeAddress(input);
       if (!address.ok) return address;
       if (sameAddress(order.shipping_address, address.value)) {
@@ -118,30 +105,8 @@ export class ProposalDesk {
       );
     }
 
-    const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
-    const proposal: Proposal = ProposalSchema.parse({
-      proposal_id: newProposalId(),
-      order_id: order.order_id,
-      kind: change.kind,
-      action: change.action,
-      change,
-      pinned_version: order.version,
-      status: "pending_approval",
-      risk: plan.risk,
-      rationale: plan.rationale,
-      evidence: plan.evidence,
-      expected_changes: diffStates(orderState(order), after),
-      created_by: operator,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + this.deps.ttlMinutes * 60_000).toISOString(),
-      decided_by: null,
-      decided_at: null,
-      decision_reason: null,
-      outcome: null,
-      status_reason: null,
-      superseded_by: null,
-    } satisfies Proposal);
+    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes });
     // Stored, then audited; if the audit write fails the proposal is removed
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);

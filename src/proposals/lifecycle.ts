@@ -1,6 +1,7 @@
-import { formatAddress } from "../orders/order-state";
-import type { OrderChange } from "../orders/playbook";
-import type { Proposal } from "./schemas";
+import type { OrderRecord } from "../orders/order-record";
+import { diffStates, formatAddress, orderState } from "../orders/order-state";
+import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
+import { ProposalSchema, type Proposal } from "./schemas";
 
 /**
  * The pure half of the proposal lifecycle: which states are open, when a
@@ -46,4 +47,51 @@ export function refusal(proposal: Proposal, attempted: "decided" | "applied"): s
     case "pending_approval":
       return `proposal ${id} is waiting for approval`;
   }
+}
+
+/** Why the server proposes a change: the playbook's answer, or the address checks. */
+export interface Plan {
+  readonly risk: Risk;
+  readonly rationale: string;
+  readonly evidence: string[];
+}
+
+/**
+ * A new pending proposal, with the order's state after the change computed
+ * now, so the approver sees exactly what an apply will write. Parsed, so a
+ * proposal that could not be stored is never built.
+ */
+export function newProposal(input: {
+  id: string;
+  order: OrderRecord;
+  change: OrderChange;
+  plan: Plan;
+  operator: string;
+  now: Date;
+  ttlMinutes: number;
+}): Proposal {
+  const { order, change, plan, now } = input;
+  const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
+  return ProposalSchema.parse({
+    proposal_id: input.id,
+    order_id: order.order_id,
+    kind: change.kind,
+    action: change.action,
+    change,
+    pinned_version: order.version,
+    status: "pending_approval",
+    risk: plan.risk,
+    rationale: plan.rationale,
+    evidence: plan.evidence,
+    expected_changes: diffStates(orderState(order), after),
+    created_by: input.operator,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + input.ttlMinutes * 60_000).toISOString(),
+    decided_by: null,
+    decided_at: null,
+    decision_reason: null,
+    outcome: null,
+    status_reason: null,
+    superseded_by: null,
+  } satisfies Proposal);
 }

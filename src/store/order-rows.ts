@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AddressSchema, EvidenceSchema } from "../orders/evidence";
+import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLineSchema } from "../orders/intake-schemas";
 
@@ -35,9 +35,9 @@ export function recordFromRow(row: OrderRow): OrderRecord {
   const exception: OrderException | null =
     row.exception_type && row.exception_state
       ? {
-          type: row.exception_type,
+          type: ExceptionTypeSchema.parse(row.exception_type),
           state: row.exception_state,
-          priority: row.exception_priority ?? "P4",
+          priority: PrioritySchema.parse(row.exception_priority ?? "P4"),
           team: row.exception_team ?? "unassigned",
           opened_at: row.exception_opened_at ?? row.created_at,
           sla_minutes: row.exception_sla_minutes ?? 0,

@@ -3,7 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import type { Address, Evidence } from "../../src/orders/evidence";
+import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { AuditLog, OrderDetails } from "../../src/orders/views";
 import { workerFetch } from "./mcp-client";
 import { warmUp } from "./orders";
@@ -23,19 +23,14 @@ export const ACME_APPROVER = "Avery Approver (acme, local dev)";
 /** PROPOSAL_TTL_MINUTES is unset in .dev.vars and 15 in wrangler.toml. */
 export const PROPOSAL_TTL_MS = 15 * 60_000;
 
-export type ExceptionKind =
-  | "duplicate_order"
-  | "payment_declined_inventory_held"
-  | "fulfillment_hold_missing_sku"
-  | "fulfillment_incomplete_carrier_timeout"
-  | "fraud_review";
+export type ExceptionKind = ExceptionType;
 
 export interface FreshOrderOptions {
   readonly account?: string;
   /** Defaults to a fresh TST-... id. */
   readonly orderId?: string;
   /** null: an order without any exception. */
-  readonly exception?: ExceptionKind | "some_future_exception" | null;
+  readonly exception?: ExceptionKind | null;
   readonly exceptionState?: "active" | "resolved" | "escalated";
   readonly status?: string;
   readonly paymentState?: Evidence["payment"]["state"];

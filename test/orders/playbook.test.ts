@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Address, Evidence } from "../../src/orders/evidence";
+import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { OrderException, OrderRecord } from "../../src/orders/order-record";
 import { applyChange, HUMAN_ESCALATION_TEAM, planResolution, type OrderChange } from "../../src/orders/playbook";
 import { diffStates, formatAddress, orderState, type OrderState } from "../../src/orders/order-state";
@@ -32,7 +32,7 @@ function evidence(overrides: Partial<Evidence> = {}): Evidence {
   };
 }
 
-function exception(type: string, state: OrderException["state"] = "active"): OrderException {
+function exception(type: ExceptionType, state: OrderException["state"] = "active"): OrderException {
   return { type, state, priority: "P2", team: "Customer Care", opened_at: EARLIER, sla_minutes: 120, summary: `summary of ${type}` };
 }
 
@@ -77,8 +77,7 @@ describe("planResolution", () => {
     ["fulfillment_hold_missing_sku", "notify_customer_backorder", "medium"],
     ["fulfillment_incomplete_carrier_timeout", "retry_fulfillment", "medium"],
     ["fraud_review", "escalate_to_human", "low"],
-    ["some_exception_nobody_planned_for", "escalate_to_human", "low"],
-  ])("%s -> %s (%s risk)", (type, action, risk) => {
+  ] as const)("%s -> %s (%s risk)", (type, action, risk) => {
     const plan = planResolution(order({ exception: exception(type) }));
     expect(plan?.action).toBe(action);
     expect(plan?.risk).toBe(risk);
