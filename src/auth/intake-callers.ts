@@ -1,8 +1,7 @@
 import type { Config } from "../config/config";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
-import { ACCOUNT_HEADER, ACTOR_HEADER } from "../orders/intake-schemas";
-import type { IntakeCaller } from "../store/intake-orders";
+import { ACCOUNT_HEADER, ACTOR_HEADER, type IntakeCaller } from "../orders/intake-schemas";
 import type { Authenticated } from "../http/respond";
 import { challenged } from "./credential";
 import { OPERATOR_CHALLENGE } from "./operator";

@@ -3,7 +3,8 @@ import { requireCredential, type CredentialCheck, type WithHolder } from "../htt
 import { limitedBody, validJson } from "../http/json-body";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { referenceData } from "../orders/reference-data";
-import { findOrderView, storeIntakeOrder, type IntakeCaller } from "../store/intake-orders";
+import type { IntakeCaller } from "../orders/intake-schemas";
+import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
 import { OrderRequestSchema, type Health } from "../orders/intake-schemas";
 import { ensureSeedLoaded } from "../store/seed-loader";
 import { findOrderProblems } from "../orders/validate-order";

@@ -66,3 +66,9 @@ export const ACCOUNT_HEADER = "x-order-ops-account";
 
 /** Who the orders are sent for (the operator), percent-encoded, for audit events. */
 export const ACTOR_HEADER = "x-order-ops-actor";
+
+/** Who placed an intake order, for its audit event: the account from the credential and who acted. */
+export interface IntakeCaller {
+  readonly account: string;
+  readonly actor: string;
+}

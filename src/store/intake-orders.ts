@@ -3,7 +3,7 @@ import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { OrderLineSchema, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
+import { OrderLineSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
 import { z } from "zod";
 
 /**
@@ -46,12 +46,6 @@ interface StoredIntakeRow {
 function receiptOf(row: StoredIntakeRow): OrderReceipt {
   const lines = z.array(OrderLineSchema).parse(JSON.parse(row.lines));
   return { order_id: row.order_id, customer_id: row.customer_id, lines: lines.length, total_cents: row.total_cents };
-}
-
-/** Who placed an intake order, for its audit event. */
-export interface IntakeCaller {
-  readonly account: string;
-  readonly actor: string;
 }
 
 function receivedEvent(caller: IntakeCaller, orderId: string, order: OrderRequest, createdAt: string): NewAuditEvent {

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+
+// The folder layout is the architecture: each folder is one concern and
+// imports only from folders below it. This reads every source file (vite
+// inlines them at build time) and checks each relative import against the
+// layers, so a new arrow pointing up fails here instead of in review.
+
+const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
+
+/** Lower layers first; a module may import from its own folder or from a lower layer. */
+const LAYER: Record<string, number> = {
+  core: 0,
+  config: 1,
+  orders: 2,
+  http: 2,
+  auth: 3,
+  store: 4,
+  proposals: 5,
+  synth: 5,
+  account: 6,
+  mcp: 7,
+  approval: 7,
+  "order-api": 7,
+  "(entry)": 8,
+};
+
+function folderOf(path: string): string {
+  const parts = path.replace(/^\.\.\/src\//, "").split("/");
+  return parts.length === 1 ? "(entry)" : (parts[0] ?? "?");
+}
+
+function resolve(from: string, specifier: string): string {
+  const stack = from.split("/").slice(0, -1);
+  for (const part of specifier.split("/")) {
+    if (part === "..") stack.pop();
+    else if (part !== ".") stack.push(part);
+  }
+  return stack.join("/");
+}
+
+const imports = Object.entries(sources).flatMap(([file, text]) =>
+  [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "") })),
+);
+
+describe("architecture", () => {
+  it("reads the source tree", () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(40);
+    expect(imports.length).toBeGreaterThan(100);
+  });
+
+  it("every folder has a layer", () => {
+    const folders = new Set(Object.keys(sources).map(folderOf));
+    expect([...folders].filter((folder) => LAYER[folder] === undefined)).toEqual([]);
+  });
+
+  it("no module imports from a layer above its own (so no folder loop can form)", () => {
+    const upward = imports
+      .filter(({ target }) => target.startsWith("../src/"))
+      .flatMap(({ file, target }) => {
+        const from = folderOf(file);
+        const to = folderOf(target);
+        const ok = from === to || (LAYER[to] ?? 99) < (LAYER[from] ?? -1);
+        return ok ? [] : [`${file.replace("../src/", "")} -> ${target.replace("../src/", "")}`];
+      });
+    expect(upward).toEqual([]);
+  });
+
+  it("no source file is over 330 lines", () => {
+    const long = Object.entries(sources)
+      .map(([file, text]) => [file.replace("../src/", ""), text.split("\n").length] as const)
+      .filter(([, lines]) => lines > 330);
+    expect(long).toEqual([]);
+  });
+});
