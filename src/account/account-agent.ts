@@ -10,6 +10,8 @@ import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender, type SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import type { ChainHead } from "../store/audit-chain";
+import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
@@ -21,7 +23,11 @@ export type ProgressListener = (sent: number, total: number) => void | Promise<v
 interface AccountServices {
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
+  readonly sealer: AuditSealer;
 }
+
+/** A burst of intake orders is sealed in passes at least this far apart. */
+const SEAL_INTERVAL_MS = 200;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -97,6 +103,18 @@ export class AccountAgent extends Agent<Env> {
     return services.ok ? ok(await services.value.desk.pending()) : services;
   }
 
+  // ------------------------------------------------------------- audit chain
+
+  /**
+   * Seals every audit event of the account written so far into its hash
+   * chain and answers the head. Writers anywhere call it after writing; the
+   * export calls it first, so what it streams is sealed.
+   */
+  async sealAuditTrail(caller: { readonly account: string }): Promise<Result<ChainHead | null>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.sealer.seal() : services;
+  }
+
   // ------------------------------------------------------------------ wiring
 
   /**
@@ -117,10 +135,13 @@ export class AccountAgent extends Agent<Env> {
   private build(config: Config): AccountServices {
     const account = this.name;
     const storage = this.ctx.storage.sql;
+    const sealer = new AuditSealer({ db: this.env.DB, account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
     return {
+      sealer,
       desk: new ProposalDesk({
         store: new ProposalStore(storage),
-        orders: new D1AccountOrders(this.env.DB, account),
+        // Events the desk writes are sealed right after, without holding up its answer.
+        orders: new D1AccountOrders(this.env.DB, account, () => new Date(), () => void sealer.seal()),
         ttlMinutes: config.proposalTtlMinutes,
         now: () => new Date(),
         exclusive: (task) => this.transitions.run(task),

@@ -29,6 +29,8 @@ const STEPS: readonly (readonly string[])[] = [
     "CREATE INDEX synthetic_batches_running ON synthetic_batches (outcome) WHERE outcome = 'running'",
     "CREATE INDEX proposals_by_status ON proposals (status, created_at)",
   ],
+  // 3: the head of the account's audit chain as last sealed, kept outside D1 to catch a cut-off or rewritten end.
+  ["CREATE TABLE audit_anchor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL)"],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

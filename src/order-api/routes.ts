@@ -8,6 +8,7 @@ import { findOrderView, storeIntakeOrder, type IntakeCaller } from "../store/int
 import { OrderRequestSchema, type Health } from "../orders/intake-schemas";
 import { ensureSeedLoaded } from "../store/seed-loader";
 import { findOrderProblems } from "../orders/validate-order";
+import { requestAuditSeal } from "./audit-seal-request";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
@@ -44,6 +45,7 @@ export function orderApiRoutes(resolveCaller: CallerResolver): Hono<AppEnv> {
     }
     const stored = await storeIntakeOrder(c.env.DB, caller.value, order.value);
     if (!stored.ok) return errorResponse(c, stored.error);
+    if (stored.value.kind === "created") requestAuditSeal(c, caller.value.account);
     return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
   });
   api.all("/orders", methodNotAllowed(["POST"]));

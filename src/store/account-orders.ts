@@ -27,6 +27,8 @@ export class D1AccountOrders implements AccountOrders {
     private readonly database: D1Database,
     readonly account: string,
     private readonly now: () => Date = () => new Date(),
+    /** Told after every write to the audit trail, so the writer can have it sealed. */
+    private readonly afterTrailWrite: () => void = () => undefined,
   ) {}
 
   private db(): Promise<D1Database> {
@@ -56,10 +58,13 @@ export class D1AccountOrders implements AccountOrders {
 
   async recordEvent(event: AccountAuditEvent): Promise<void> {
     await recordAuditEvent(await this.db(), { ...event, account: this.account });
+    this.afterTrailWrite();
   }
 
   async applyProposal(command: ApplyCommand): Promise<ApplyResult> {
-    return applyProposalChange(await this.db(), this.account, command, this.now());
+    const result = await applyProposalChange(await this.db(), this.account, command, this.now());
+    if (result.kind === "applied") this.afterTrailWrite();
+    return result;
   }
 
   async appliedOutcome(proposalId: string): Promise<ApplyOutcome | null> {
@@ -67,6 +72,8 @@ export class D1AccountOrders implements AccountOrders {
   }
 
   async simulateFailure(actor: string): Promise<SimulatedFailure> {
-    return simulateFailure(await this.db(), this.account, actor, this.now());
+    const simulated = await simulateFailure(await this.db(), this.account, actor, this.now());
+    this.afterTrailWrite();
+    return simulated;
   }
 }
