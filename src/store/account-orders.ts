@@ -1,4 +1,5 @@
 import type { AccountAuditEvent } from "../orders/audit-event";
+import type { AuditPage } from "../orders/audit-page";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
 import type { OrderRecord } from "../orders/order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
@@ -52,8 +53,8 @@ export class D1AccountOrders implements AccountOrders {
     return listActiveExceptions(await this.db(), this.account, this.now());
   }
 
-  async auditLog(orderId: string): Promise<AuditLog | null> {
-    return (await readAuditLog(await this.db(), this.account, orderId)) ?? null;
+  async auditLog(orderId: string, page: AuditPage): Promise<AuditLog | null> {
+    return (await readAuditLog(await this.db(), this.account, orderId, page)) ?? null;
   }
 
   async recordEvent(event: AccountAuditEvent): Promise<void> {

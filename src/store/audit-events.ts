@@ -1,5 +1,6 @@
 import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
 import type { NewAuditEvent } from "../orders/audit-event";
+import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in
@@ -40,6 +41,7 @@ export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Pr
 }
 
 interface AuditRow {
+  entry: number;
   event_id: string;
   created_at: string;
   event_type: string;
@@ -51,17 +53,21 @@ interface AuditRow {
   state_after: string | null;
 }
 
-export async function readAuditLog(db: D1Database, account: string, orderId: string): Promise<AuditLog | undefined> {
+export async function readAuditLog(db: D1Database, account: string, orderId: string, page: AuditPage): Promise<AuditLog | undefined> {
   const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();
   if (!exists) return undefined;
+  const after = page.after ?? { at: "", position: 0 };
+  // One row more than the page holds says whether there is a next page.
   const { results } = await db
     .prepare(
-      `SELECT event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
-       FROM audit_events WHERE account = ? AND order_id = ? ORDER BY created_at, rowid`,
+      `SELECT entry, event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
+       FROM audit_events WHERE account = ?1 AND order_id = ?2 AND (created_at > ?3 OR (created_at = ?3 AND entry > ?4))
+       ORDER BY created_at, entry LIMIT ?5`,
     )
-    .bind(account, orderId)
+    .bind(account, orderId, after.at, after.position, page.limit + 1)
     .all<AuditRow>();
-  const events: AuditEvent[] = results.map((row) =>
+  const rows = results.slice(0, page.limit);
+  const events: AuditEvent[] = rows.map((row) =>
     AuditEventSchema.parse({
       event_id: row.event_id,
       at: row.created_at,
@@ -74,5 +80,7 @@ export async function readAuditLog(db: D1Database, account: string, orderId: str
       state_after: row.state_after ? JSON.parse(row.state_after) : null,
     }),
   );
-  return { order_id: orderId, events };
+  const last = rows.at(-1);
+  const next_cursor = results.length > page.limit && last ? encodeAuditCursor({ at: last.created_at, position: last.entry }) : null;
+  return { order_id: orderId, events, next_cursor };
 }
