@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { auditExport } from "./approval/audit-export";
 import { approvalApi, approvalPages } from "./approval/routes";
 import { publicIntakeCaller } from "./auth/intake-callers";
 import type { AppEnv } from "./http/app-env";
@@ -22,6 +23,7 @@ app.route("/mcp", mcpRoutes);
 
 app.route("/approvals", approvalPages);
 app.route("/api/approvals", approvalApi);
+app.route("/api/audit", auditExport);
 
 app.use("/api/*", requireConfig);
 app.route("/api", orderApiRoutes(publicIntakeCaller));
