@@ -156,6 +156,20 @@ export class ChainChecker {
   }
 }
 
+/**
+ * Checks an unfiltered NDJSON export of GET /api/audit: one event per line,
+ * with its seal. This is how whoever receives an export verifies it.
+ */
+export async function checkExportedChain(ndjson: string): Promise<ChainChecker> {
+  const checker = new ChainChecker();
+  for (const line of ndjson.split("\n")) {
+    if (line.trim() === "") continue;
+    const { seq, prev_hash, hash, ...event } = JSON.parse(line) as SealedEvent & ChainEventContent;
+    await checker.push({ seq, prev_hash, hash, event });
+  }
+  return checker;
+}
+
 // ------------------------------------------------------- reading it from D1
 
 /** What the checks need of a database: D1, or wrangler's local proxy of it in a script. */
@@ -273,36 +287,4 @@ export async function verifyAuditChain(db: AuditDatabase, account: string, optio
     head: checker.head,
     problems: checker.problems,
   };
-}
-
-/** Every account with an audit event or a seal. */
-export async function auditAccounts(db: AuditDatabase): Promise<string[]> {
-  const { results } = await db
-    .prepare("SELECT account FROM audit_events UNION SELECT account FROM audit_seals UNION SELECT account FROM orders ORDER BY account")
-    .bind()
-    .all<{ account: string }>();
-  return results.map((r) => r.account);
-}
-
-// ------------------------------------------------------------ the invariant
-
-/** The events that say where an order came from; every order has one. */
-export const ORIGIN_EVENT_TYPES = ["order_received", "order_seeded", "exception_simulated"] as const;
-
-/** Orders with no origin event (the invariant says there are none), oldest first. */
-export async function findOrdersWithoutOriginEvent(
-  db: AuditDatabase,
-  options: { account?: string; limit?: number } = {},
-): Promise<{ account: string; order_id: string }[]> {
-  const types = ORIGIN_EVENT_TYPES.map((_, i) => `?${i + 3}`).join(", ");
-  const { results } = await db
-    .prepare(
-      `SELECT o.account, o.order_id FROM orders o
-       WHERE (?1 IS NULL OR o.account = ?1)
-         AND NOT EXISTS (SELECT 1 FROM audit_events e WHERE e.account = o.account AND e.order_id = o.order_id AND e.event_type IN (${types}))
-       ORDER BY o.created_at, o.order_id LIMIT ?2`,
-    )
-    .bind(options.account ?? null, options.limit ?? 100, ...ORIGIN_EVENT_TYPES)
-    .all<{ account: string; order_id: string }>();
-  return results;
 }

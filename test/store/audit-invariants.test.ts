@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { findOrdersWithoutOriginEvent } from "../../src/store/audit-chain";
+import { findOrdersWithoutOriginEvent } from "../../src/store/audit-invariants";
 import { storeIntakeOrder } from "../../src/store/intake-orders";
 import { simulateFailure } from "../../src/store/simulated-orders";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
