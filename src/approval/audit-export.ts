@@ -93,33 +93,41 @@ function streamOf(pages: AsyncGenerator<ExportedEvent[]>, header: string, line: 
   });
 }
 
-export const auditExport = new Hono<AppEnv>();
-auditExport.use("*", requireConfig);
-
-auditExport.get("/", async (c) => {
-  const approver = await exportingApprover(c);
-  if (!approver.ok) return refuse(c, approver.error);
+/**
+ * The export for an approver already signed in. The bearer route below uses
+ * it; the approval app's "Export audit trail" button (still to come, with the
+ * app's rewrite) should too: its session cookie is scoped to /approvals, so
+ * the button wants a route there, e.g. GET /approvals/audit, that resolves the
+ * session's approver and hands over to this function.
+ */
+export async function exportAuditTrail(c: Context<AppEnv>, approver: Approver): Promise<Response> {
   const query = ExportQuery.safeParse(c.req.query());
   if (!query.success) {
     const problems = describeIssues(query.error, "query");
     return refuse(c, { code: "bad_request", message: `the export query has ${problems.length} problem(s): ${problems.join("; ")}`, errors: problems });
   }
   const { format, from, to, order_id } = query.data;
-  const { account } = approver.value;
-
-  const sealed = await c.env.ACCOUNT_AGENT.getByName(account).sealAuditTrail(approver.value);
+  const sealed = await c.env.ACCOUNT_AGENT.getByName(approver.account).sealAuditTrail(approver);
   if (!sealed.ok) return refuse(c, sealed.error);
   const head = sealed.value;
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
-  return new Response(streamOf(exportSealedEvents(c.env.DB, account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
+  return new Response(streamOf(exportSealedEvents(c.env.DB, approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
     headers: {
       "Content-Type": chosen.contentType,
-      "Content-Disposition": `attachment; filename="${fileName(account, order_id, new Date(), format)}"`,
+      "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
       "X-Audit-Chain-Head": head ? `${head.seq}:${head.hash}` : "0:",
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
   });
+}
+
+export const auditExport = new Hono<AppEnv>();
+auditExport.use("*", requireConfig);
+
+auditExport.get("/", async (c) => {
+  const approver = await exportingApprover(c);
+  return approver.ok ? exportAuditTrail(c, approver.value) : refuse(c, approver.error);
 });
 auditExport.all("/", methodNotAllowed(["GET"]));
