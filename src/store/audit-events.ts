@@ -1,6 +1,7 @@
 import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
+import type { StoredEventRow } from "./audit-chain";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in
@@ -40,18 +41,7 @@ export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Pr
   await insertAuditEvent(db, event).run();
 }
 
-interface AuditRow {
-  entry: number;
-  event_id: string;
-  created_at: string;
-  event_type: string;
-  actor_kind: string;
-  actor: string;
-  reason: string;
-  proposal_id: string | null;
-  state_before: string | null;
-  state_after: string | null;
-}
+type AuditRow = Omit<StoredEventRow, "account" | "order_id"> & { entry: number };
 
 export async function readAuditLog(db: D1Database, account: string, orderId: string, page: AuditPage): Promise<AuditLog | undefined> {
   const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();

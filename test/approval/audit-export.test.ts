@@ -1,8 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { checkExportedChain } from "../../src/store/audit-chain";
-import { insertAuditEvent } from "../../src/store/audit-events";
+import { insertNotes } from "../helpers/audit";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN, insertFreshOrder } from "../helpers/ops";
 import { ACME_TOKEN, postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../helpers/orders";
 
@@ -36,27 +36,10 @@ async function ndjson(response: Response): Promise<Row[]> {
   return text === "" ? [] : text.trimEnd().split("\n").map((line) => JSON.parse(line) as Row);
 }
 
-/** Events on one fresh order at chosen times, written straight to D1 as any writer would. */
+/** A fresh order with note events at the given times. */
 async function orderWithEvents(times: string[], overrides: Partial<NewAuditEvent> = {}): Promise<string> {
   const orderId = await insertFreshOrder({ exception: null });
-  await env.DB.batch(
-    times.map((at, i) =>
-      insertAuditEvent(env.DB, {
-        event_id: `${orderId}:note-${i}`,
-        account: "acme",
-        order_id: orderId,
-        event_type: "note",
-        actor_kind: "operator",
-        actor: "Ada",
-        reason: `note ${i}`,
-        proposal_id: null,
-        state_before: null,
-        state_after: null,
-        created_at: at,
-        ...overrides,
-      }),
-    ),
-  );
+  await insertNotes(orderId, times, overrides);
   return orderId;
 }
 
@@ -112,7 +95,7 @@ describe("NDJSON", () => {
     const orderId = await orderWithEvents(["2026-03-01T00:00:00.000Z", "2026-03-01T00:00:01.000Z"]);
     const response = await exportAudit(`?order_id=${orderId}`);
     expect(response.headers.get("content-disposition")).toContain(`audit-acme-${orderId}-`);
-    expect((await ndjson(response)).map((r) => r.event_id)).toEqual([`${orderId}:note-0`, `${orderId}:note-1`]);
+    expect((await ndjson(response)).map((r) => r.event_id)).toEqual([`${orderId}:note-0000`, `${orderId}:note-0001`]);
   });
 
   it("filters by time: from inclusive, to exclusive", async () => {
@@ -121,7 +104,7 @@ describe("NDJSON", () => {
     const rows = await ndjson(await exportAudit(`?from=2031-05-01T00:00:01Z&to=2031-05-01T00:00:03.000Z&order_id=${orderId}`));
     expect(rows.map((r) => r.created_at)).toEqual([times[1], times[2]]);
     const day = await ndjson(await exportAudit("?from=2031-05-01&to=2031-05-02"));
-    expect(day.map((r) => r.event_id)).toEqual(times.map((_, i) => `${orderId}:note-${i}`));
+    expect(day.map((r) => r.event_id)).toEqual(times.map((_, i) => `${orderId}:note-${String(i).padStart(4, "0")}`));
   });
 
   it("streams a trail longer than one page, in order", async () => {

@@ -1,8 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditLog } from "../../src/orders/views";
-import { insertAuditEvent } from "../../src/store/audit-events";
+import { insertNotes } from "../helpers/audit";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { callError, callOk, callTool, insertFreshOrder } from "../helpers/ops";
 
@@ -19,25 +18,8 @@ afterAll(async () => {
 /** An order with `count` events; every three share one timestamp, so pages must break ties. */
 async function orderWithEvents(count: number): Promise<{ orderId: string; eventIds: string[] }> {
   const orderId = await insertFreshOrder({ exception: null });
-  const eventIds = Array.from({ length: count }, (_, i) => `${orderId}:note-${String(i).padStart(3, "0")}`);
-  await env.DB.batch(
-    eventIds.map((eventId, i) =>
-      insertAuditEvent(env.DB, {
-        event_id: eventId,
-        account: "acme",
-        order_id: orderId,
-        event_type: "note",
-        actor_kind: "operator",
-        actor: "Ada",
-        reason: `note ${i}`,
-        proposal_id: null,
-        state_before: null,
-        state_after: null,
-        created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 3))).toISOString(),
-      }),
-    ),
-  );
-  return { orderId, eventIds };
+  const times = Array.from({ length: count }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 3))).toISOString());
+  return { orderId, eventIds: await insertNotes(orderId, times) };
 }
 
 function page(orderId: string, args: Record<string, unknown> = {}): Promise<AuditLog> {

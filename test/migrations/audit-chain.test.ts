@@ -1,22 +1,12 @@
-import { applyD1Migrations, type D1Migration } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { applyD1Migrations } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
+import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 
 // Migration 0004 rebuilds audit_events with an explicit insertion number and
 // adds the seals. It runs on a scratch database holding rows written under
 // 0003, as a deployed database would.
-const testEnv = env as unknown as { TEST_MIGRATIONS: D1Migration[]; MIGRATION_SCRATCH_DB: D1Database };
-const db = testEnv.MIGRATION_SCRATCH_DB;
-const migrations = testEnv.TEST_MIGRATIONS;
-
-function upTo(name: string): D1Migration[] {
-  const index = migrations.findIndex((m) => m.name.startsWith(name));
-  if (index < 0) throw new Error(`no migration ${name}`);
-  return migrations.slice(0, index + 1);
-}
-
 async function insertOldEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(

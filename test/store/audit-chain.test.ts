@@ -1,18 +1,16 @@
-import { applyD1Migrations, type D1Migration } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { applyD1Migrations } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { insertAuditEvent } from "../../src/store/audit-events";
 import { GENESIS_HASH, verifyAuditChain, type ChainHead } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
+import { allMigrations, scratchDb as db } from "../helpers/migrations";
 
 // The chain is proven on a scratch database of its own: the tampering tests
 // drop the append-only triggers, which no other test may ever see.
-const testEnv = env as unknown as { TEST_MIGRATIONS: D1Migration[]; MIGRATION_SCRATCH_DB: D1Database };
-const db = testEnv.MIGRATION_SCRATCH_DB;
 
 beforeAll(async () => {
-  await applyD1Migrations(db, testEnv.TEST_MIGRATIONS);
+  await applyD1Migrations(db, allMigrations);
 });
 
 let counter = 0;
