@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startDevServer, type DevServer } from "./lib/dev-server.ts";
-import { invariantViolations, query } from "./lib/local-db.ts";
+import { checkInvariants } from "../src/store/invariants.ts";
+import { count, withLocalDatabase } from "./lib/local-db.ts";
 
 const TOKEN = "acme-dev-token";
 const APPROVER = "acme-approver-dev-token";
@@ -41,6 +42,8 @@ async function readJson<T>(client: Client, uri: string): Promise<T> {
   return JSON.parse(content && "text" in content ? String(content.text) : "null") as T;
 }
 
+const intakeOrders = (stateDir: string) => withLocalDatabase(stateDir, (db) => count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"));
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface BatchRecord {
@@ -64,8 +67,7 @@ async function cutBatch(server: DevServer): Promise<number> {
   void client.callTool({ name: "send_orders", arguments: { count: 100 } }).catch(() => undefined);
   await sleep(batchMs / 3);
   await server.crash();
-  const [row] = await query<{ n: number }>(server.stateDir, "SELECT count(*) AS n FROM orders WHERE source = 'intake'");
-  return row?.n ?? 0;
+  return intakeOrders(server.stateDir);
 }
 
 const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-restart-"));
@@ -88,8 +90,8 @@ try {
       replay.accepted === 100 && (replay.status_counts["200"] ?? 0) === stored,
       JSON.stringify(replay.status_counts),
     );
-    const [after] = await query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM orders WHERE source = 'intake'");
-    check("exactly 100 intake orders exist: nothing was duplicated", after?.n === 100, `${after?.n}`);
+    const after = await intakeOrders(stateDir);
+    check("exactly 100 intake orders exist: nothing was duplicated", after === 100, `${after}`);
   }
 
   // 2. A crash between the approval and the confirmation.
@@ -136,9 +138,10 @@ try {
   await client.close().catch(() => undefined);
   await server.stop();
 
-  const [total] = await query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM orders WHERE source = 'intake'");
-  check("no run order was stored twice", total?.n === 100 + run.plan.total_orders, `${total?.n} intake orders`);
-  for (const [name, rows] of await invariantViolations(stateDir)) check(`invariant ${name}`, rows.length === 0, rows.length ? JSON.stringify(rows[0]) : "");
+  const total = await intakeOrders(stateDir);
+  check("no run order was stored twice", total === 100 + run.plan.total_orders, `${total} intake orders`);
+  const report = await withLocalDatabase(stateDir, checkInvariants);
+  for (const [name, rows] of Object.entries(report)) check(`invariant ${name}`, rows.length === 0, rows.length ? JSON.stringify(rows[0]) : "");
 } catch (error) {
   check("restart test ran to the end", false, error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {

@@ -4,6 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkExportedChain } from "../src/store/audit-chain.ts";
 
 const ACME = "acme-dev-token";
 const ACME_APPROVER = "acme-approver-dev-token";
@@ -134,6 +135,18 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
   check("the audit log tells the whole story", ["proposal_created", "proposal_approved", "resolution_applied"].every((t) => types.includes(t)), types.join(", "));
+
+  const exported = await fetch(`${baseUrl}/api/audit`, { headers: { authorization: `Bearer ${ACME_APPROVER}` } });
+  const trail = await exported.text();
+  const chain = await checkExportedChain(trail);
+  check(
+    "the approver's audit export is an intact hash chain up to the head it names, with the applied change in it",
+    exported.status === 200 &&
+      chain.problems.length === 0 &&
+      exported.headers.get("x-audit-chain-head") === `${chain.head?.seq}:${chain.head?.hash}` &&
+      trail.includes(`"event_id":"${proposalId}:applied"`),
+    `${chain.checked} events${chain.problems.length ? `; ${chain.problems[0]?.message}` : ""}`,
+  );
 }
 
 const server = await startDevServer();

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer } from "./lib/dev-server.ts";
-import { invariantViolations, query } from "./lib/local-db.ts";
+import { checkInvariants } from "../src/store/invariants.ts";
+import { count, withLocalDatabase } from "./lib/local-db.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "30" }, clients: { type: "string", default: "6" } } });
 const SECONDS = Number(values.seconds);
@@ -168,10 +169,13 @@ try {
   if (serverErrors > 0) fail(`${serverErrors} response(s) were 5xx`);
   for (const mismatch of stats.mismatches) fail(mismatch);
 
-  const [stored] = await query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM orders WHERE source = 'intake'");
-  if (stored?.n === stats.created201) console.log(`ok   stored intake orders (${stored.n}) equal the 201 answers`);
-  else fail(`stored intake orders (${stored?.n}) differ from the 201 answers (${stats.created201})`);
-  for (const [name, rows] of await invariantViolations(stateDir)) {
+  const { stored, report } = await withLocalDatabase(stateDir, async (db) => ({
+    stored: await count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"),
+    report: await checkInvariants(db),
+  }));
+  if (stored === stats.created201) console.log(`ok   stored intake orders (${stored}) equal the 201 answers`);
+  else fail(`stored intake orders (${stored}) differ from the 201 answers (${stats.created201})`);
+  for (const [name, rows] of Object.entries(report)) {
     if (rows.length === 0) console.log(`ok   ${name}: none`);
     else fail(`${name}: ${rows.length} row(s), e.g. ${JSON.stringify(rows[0])}`);
   }

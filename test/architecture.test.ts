@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 
 // The folder layout is the architecture: each folder is one concern and

@@ -1,28 +1,58 @@
-// Reads the local D1 database of a (stopped or running) `wrangler dev` through
-// `wrangler d1 execute --local`, for scripts that check what the server wrote.
-import { execFile } from "node:child_process";
+// The D1 database a (stopped or running) `wrangler dev` keeps on disk, opened
+// through wrangler's platform proxy, for scripts that check what the server
+// wrote: audit:verify, soak and the restart test.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { INVARIANTS, type InvariantName } from "../../src/store/invariant-queries.ts";
+import { getPlatformProxy, unstable_readConfig } from "wrangler";
+import type { AuditDatabase } from "../../src/store/audit-chain.ts";
 
-const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
 
-export async function query<Row = Record<string, unknown>>(stateDir: string, sql: string): Promise<Row[]> {
-  const { stdout } = await run(wrangler, ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql.replace(/\s+/g, " ")], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const answers = JSON.parse(stdout) as { results: Row[] }[];
-  return answers.at(-1)?.results ?? [];
+export interface LocalDatabase {
+  readonly db: AuditDatabase;
+  /** Where the state lives, for messages. */
+  readonly where: string;
+  close(): Promise<void>;
 }
 
-/** Each invariant of src/store/invariants.ts with the rows that break it (none when it holds). */
-export async function invariantViolations(stateDir: string): Promise<[InvariantName, Record<string, unknown>[]][]> {
-  const names = Object.keys(INVARIANTS) as InvariantName[];
-  const answers: [InvariantName, Record<string, unknown>[]][] = [];
-  for (const name of names) answers.push([name, await query(stateDir, INVARIANTS[name])]);
-  return answers;
+/**
+ * The DB binding of wrangler.toml on local state: `persistTo` is what was given
+ * to `wrangler dev --persist-to` (its state is in persistTo/v3); by default the
+ * state `npm run dev` uses, .wrangler/state/v3.
+ */
+export async function openLocalDatabase(persistTo?: string): Promise<LocalDatabase> {
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+  const binding = config.d1_databases.find((d: { binding: string }) => d.binding === "DB");
+  if (!binding) throw new Error("wrangler.toml has no D1 binding named DB");
+  const statePath = persistTo ? path.resolve(persistTo, "v3") : path.join(root, ".wrangler", "state", "v3");
+  // The full config would start the Worker's Durable Objects and entrypoints; the database is all this needs.
+  const scratch = mkdtempSync(path.join(tmpdir(), "order-ops-db-"));
+  const configPath = path.join(scratch, "wrangler.json");
+  writeFileSync(configPath, JSON.stringify({ name: "order-ops-local-db", compatibility_date: config.compatibility_date, d1_databases: [binding] }));
+  const proxy = await getPlatformProxy<{ DB: AuditDatabase }>({ configPath, persist: { path: statePath } });
+  return {
+    db: proxy.env.DB,
+    where: statePath,
+    close: async () => {
+      await proxy.dispose();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the database, runs `read`, closes it again. */
+export async function withLocalDatabase<T>(persistTo: string | undefined, read: (db: AuditDatabase) => Promise<T>): Promise<T> {
+  const local = await openLocalDatabase(persistTo);
+  try {
+    return await read(local.db);
+  } finally {
+    await local.close();
+  }
+}
+
+export async function count(db: AuditDatabase, sql: string): Promise<number> {
+  const { results } = await db.prepare(sql).bind().all<{ n: number }>();
+  return results[0]?.n ?? 0;
 }

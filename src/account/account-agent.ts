@@ -14,6 +14,8 @@ import { planRun, type RunRequest } from "../synth/run-plan";
 import type { RunDetail, RunSummary } from "../synth/run-schemas";
 import { TrafficRunner, type RunState } from "../synth/traffic-run";
 import { randomSeed } from "../synth/prng";
+import type { ChainHead } from "../store/audit-chain";
+import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
 import { RECENT_INTERVALS, RunStore } from "./run-store";
@@ -28,9 +30,13 @@ interface AccountServices {
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
   readonly runner: TrafficRunner;
+  readonly sealer: AuditSealer;
 }
 
 const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
+
+/** A burst of intake orders is sealed in passes at least this far apart. */
+const SEAL_INTERVAL_MS = 200;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -216,6 +222,18 @@ export class AccountAgent extends Agent<Env> {
     return services.ok ? ok(await services.value.desk.pending()) : services;
   }
 
+  // ------------------------------------------------------------- audit chain
+
+  /**
+   * Seals every audit event of the account written so far into its hash
+   * chain and answers the head. Writers anywhere call it after writing; the
+   * export calls it first, so what it streams is sealed.
+   */
+  async sealAuditTrail(caller: { readonly account: string }): Promise<Result<ChainHead | null>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.sealer.seal() : services;
+  }
+
   // ------------------------------------------------------------------ wiring
 
   /**
@@ -236,12 +254,15 @@ export class AccountAgent extends Agent<Env> {
   private build(config: Config): AccountServices {
     const account = this.name;
     const storage = this.ctx.storage.sql;
+    const sealer = new AuditSealer({ db: this.env.DB, account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
     return {
       config,
       runner: new TrafficRunner({ now: () => Date.now(), concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
+      sealer,
       desk: new ProposalDesk({
         store: new ProposalStore(storage),
-        orders: new D1AccountOrders(this.env.DB, account),
+        // Events the desk writes are sealed right after, without holding up its answer.
+        orders: new D1AccountOrders(this.env.DB, account, () => new Date(), () => void sealer.seal()),
         ttlMinutes: config.proposalTtlMinutes,
         maxOpen: config.maxOpenProposals,
         now: () => new Date(),

@@ -45,6 +45,8 @@ const STEPS: readonly (readonly string[])[] = [
       PRIMARY KEY (run_id, seq)
     )`,
   ],
+  // 4: the head of the account's audit chain as last sealed, kept outside D1 to catch a cut-off or rewritten end.
+  ["CREATE TABLE audit_anchor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL)"],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressInputSchema } from "../orders/address";
+import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -59,11 +60,30 @@ const getOrderAuditLog = defineTool({
   name: "get_order_audit_log",
   title: "Read an order's audit log",
   description:
-    "Returns every recorded event on one order of your account, oldest first: who (operator or approver), when, why, and the order state before and after each change.",
-  input: z.object({ order_id: OrderIdParam }),
+    "Returns the recorded events on one order of your account, oldest first, a page at a time: who (operator or approver), when, why, and the order state before and after each change. When next_cursor is not null, call again with it as cursor for the next page.",
+  input: z.object({
+    order_id: OrderIdParam,
+    cursor: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("next_cursor from the previous page of this order's log; omit it to start at the oldest event"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(AUDIT_PAGE_MAX)
+      .default(AUDIT_PAGE_DEFAULT)
+      .describe(`Events per page, 1-${AUDIT_PAGE_MAX}; ${AUDIT_PAGE_DEFAULT} when omitted`),
+  }),
   output: AuditLogSchema,
   annotations: READ,
-  handler: async ({ order_id }, context) => found(await context.orders.auditLog(order_id)),
+  handler: async ({ order_id, cursor, limit }, context) => {
+    const after = cursor === undefined ? null : decodeAuditCursor(cursor);
+    if (after === undefined) return fail("bad_request", "cursor is not a next_cursor from get_order_audit_log; omit it to start at the oldest event");
+    return found(await context.orders.auditLog(order_id, { after, limit }));
+  },
 });
 
 const proposeResolution = defineTool({

@@ -8,6 +8,7 @@ import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
 import { OrderRequestSchema, type Health } from "../orders/intake-schemas";
 import { ensureSeedLoaded } from "../store/seed-loader";
 import { findOrderProblems } from "../orders/validate-order";
+import { requestAuditSeal } from "./audit-seal-request";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
@@ -40,6 +41,7 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
     }
     const stored = await storeIntakeOrder(c.env.DB, c.get("holder"), order);
     if (!stored.ok) return errorResponse(c, stored.error);
+    if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
     return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
   });
   api.all("/orders", methodNotAllowed(["POST"]));

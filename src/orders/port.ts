@@ -1,4 +1,5 @@
 import type { AccountAuditEvent } from "./audit-event";
+import type { AuditPage } from "./audit-page";
 import type { OrderRecord } from "./order-record";
 import type { OrderChange } from "./playbook";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./views";
@@ -17,7 +18,8 @@ export interface AccountOrders {
   versions(orderIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
   details(orderId: string): Promise<OrderDetails | null>;
   exceptions(): Promise<ExceptionSummary[]>;
-  auditLog(orderId: string): Promise<AuditLog | null>;
+  /** One page of the order's audit log, oldest first. */
+  auditLog(orderId: string, page: AuditPage): Promise<AuditLog | null>;
   /** Idempotent by event id: recording the same lifecycle event twice keeps one row. */
   recordEvent(event: AccountAuditEvent): Promise<void>;
   /** Applies a pinned change exactly once; see ApplyResult. */

@@ -76,7 +76,11 @@ export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
 export const AuditLogSchema = z.object({
   order_id: z.string(),
-  events: z.array(AuditEventSchema).describe("Oldest first"),
+  events: z.array(AuditEventSchema).describe("Oldest first; one page of the log"),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("Pass this as `cursor` to get the next page; null when this page reaches the newest event"),
 });
 export type AuditLog = z.infer<typeof AuditLogSchema>;
 

@@ -1,4 +1,5 @@
 import type { AccountAuditEvent } from "../orders/audit-event";
+import type { AuditPage } from "../orders/audit-page";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
 import type { OrderRecord } from "../orders/order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
@@ -27,6 +28,8 @@ export class D1AccountOrders implements AccountOrders {
     private readonly database: D1Database,
     readonly account: string,
     private readonly now: () => Date = () => new Date(),
+    /** Told after every write to the audit trail, so the writer can have it sealed. */
+    private readonly afterTrailWrite: () => void = () => undefined,
   ) {}
 
   private db(): Promise<D1Database> {
@@ -55,16 +58,19 @@ export class D1AccountOrders implements AccountOrders {
     return listActiveExceptions(await this.db(), this.account, this.now());
   }
 
-  async auditLog(orderId: string): Promise<AuditLog | null> {
-    return (await readAuditLog(await this.db(), this.account, orderId)) ?? null;
+  async auditLog(orderId: string, page: AuditPage): Promise<AuditLog | null> {
+    return (await readAuditLog(await this.db(), this.account, orderId, page)) ?? null;
   }
 
   async recordEvent(event: AccountAuditEvent): Promise<void> {
     await recordAuditEvent(await this.db(), { ...event, account: this.account });
+    this.afterTrailWrite();
   }
 
   async applyProposal(command: ApplyCommand): Promise<ApplyResult> {
-    return applyProposalChange(await this.db(), this.account, command, this.now());
+    const result = await applyProposalChange(await this.db(), this.account, command, this.now());
+    if (result.kind === "applied") this.afterTrailWrite();
+    return result;
   }
 
   async appliedOutcome(proposalId: string): Promise<ApplyOutcome | null> {
@@ -72,6 +78,8 @@ export class D1AccountOrders implements AccountOrders {
   }
 
   async simulateFailure(actor: string): Promise<SimulatedFailure> {
-    return simulateFailure(await this.db(), this.account, actor, this.now());
+    const simulated = await simulateFailure(await this.db(), this.account, actor, this.now());
+    this.afterTrailWrite();
+    return simulated;
   }
 }

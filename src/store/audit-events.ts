@@ -1,5 +1,7 @@
 import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
 import type { NewAuditEvent } from "../orders/audit-event";
+import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
+import type { StoredEventRow } from "./audit-chain";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in
@@ -39,29 +41,23 @@ export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Pr
   await insertAuditEvent(db, event).run();
 }
 
-interface AuditRow {
-  event_id: string;
-  created_at: string;
-  event_type: string;
-  actor_kind: string;
-  actor: string;
-  reason: string;
-  proposal_id: string | null;
-  state_before: string | null;
-  state_after: string | null;
-}
+type AuditRow = Omit<StoredEventRow, "account" | "order_id"> & { entry: number };
 
-export async function readAuditLog(db: D1Database, account: string, orderId: string): Promise<AuditLog | undefined> {
+export async function readAuditLog(db: D1Database, account: string, orderId: string, page: AuditPage): Promise<AuditLog | undefined> {
   const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();
   if (!exists) return undefined;
+  const after = page.after ?? { at: "", position: 0 };
+  // One row more than the page holds says whether there is a next page.
   const { results } = await db
     .prepare(
-      `SELECT event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
-       FROM audit_events WHERE account = ? AND order_id = ? ORDER BY created_at, rowid`,
+      `SELECT entry, event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
+       FROM audit_events WHERE account = ?1 AND order_id = ?2 AND (created_at > ?3 OR (created_at = ?3 AND entry > ?4))
+       ORDER BY created_at, entry LIMIT ?5`,
     )
-    .bind(account, orderId)
+    .bind(account, orderId, after.at, after.position, page.limit + 1)
     .all<AuditRow>();
-  const events: AuditEvent[] = results.map((row) =>
+  const rows = results.slice(0, page.limit);
+  const events: AuditEvent[] = rows.map((row) =>
     AuditEventSchema.parse({
       event_id: row.event_id,
       at: row.created_at,
@@ -74,5 +70,7 @@ export async function readAuditLog(db: D1Database, account: string, orderId: str
       state_after: row.state_after ? JSON.parse(row.state_after) : null,
     }),
   );
-  return { order_id: orderId, events };
+  const last = rows.at(-1);
+  const next_cursor = results.length > page.limit && last ? encodeAuditCursor({ at: last.created_at, position: last.entry }) : null;
+  return { order_id: orderId, events, next_cursor };
 }

@@ -54,7 +54,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   get_order_status: { annotations: READ_ONLY, input: ["order_id"], required: ["order_id"] },
   list_order_exceptions: { annotations: READ_ONLY, input: [], required: [] },
   get_order_details: { annotations: READ_ONLY, input: ["order_id"], required: ["order_id"] },
-  get_order_audit_log: { annotations: READ_ONLY, input: ["order_id"], required: ["order_id"] },
+  get_order_audit_log: { annotations: READ_ONLY, input: ["cursor", "limit", "order_id"], required: ["order_id"] },
   propose_resolution: { annotations: READ_ONLY, input: ["order_id"], required: ["order_id"] },
   prepare_address_change: { annotations: READ_ONLY, input: ["address", "order_id"], required: ["address", "order_id"] },
   get_proposal: { annotations: READ_ONLY, input: ["proposal_id"], required: ["proposal_id"] },

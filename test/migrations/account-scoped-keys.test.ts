@@ -1,20 +1,10 @@
-import { applyD1Migrations, type D1Migration } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { applyD1Migrations } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 
 // Migration 0003 rebuilds audit_events and applied_proposals with account-scoped
 // keys. It runs here on a scratch database that holds rows written under the
 // old schema, so the test sees exactly what a deployed database goes through.
-const testEnv = env as unknown as { TEST_MIGRATIONS: D1Migration[]; MIGRATION_SCRATCH_DB: D1Database };
-const db = testEnv.MIGRATION_SCRATCH_DB;
-const migrations = testEnv.TEST_MIGRATIONS;
-
-function upTo(name: string): D1Migration[] {
-  const index = migrations.findIndex((m) => m.name.startsWith(name));
-  if (index < 0) throw new Error(`no migration ${name}`);
-  return migrations.slice(0, index + 1);
-}
-
 async function insertEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(

@@ -1,0 +1,290 @@
+/**
+ * The audit trail's hash chain: its format, and the checks that prove it
+ * intact. Each account's sealed events form one chain: seal `seq` holds
+ * hash = SHA-256(prev_hash + "\n" + canonical JSON of the event), where
+ * prev_hash is the hash of seal seq-1 (64 zeros for seq 1). Anyone holding an
+ * unfiltered NDJSON export can recompute it with any SHA-256 tool.
+ *
+ * This file has no runtime imports on purpose: `npm run audit:verify` loads it
+ * in Node as it is, so the script and the Worker check with the same code.
+ */
+
+export const GENESIS_HASH = "0".repeat(64);
+/** Part of every hashed event, so a future format can never be mistaken for this one. */
+export const CHAIN_FORMAT = 1;
+
+/** The sealed content of one event, with its states as JSON values. */
+export interface ChainEventContent {
+  readonly account: string;
+  readonly event_id: string;
+  readonly order_id: string;
+  readonly event_type: string;
+  readonly actor_kind: string;
+  readonly actor: string;
+  readonly reason: string;
+  readonly proposal_id: string | null;
+  readonly state_before: unknown;
+  readonly state_after: unknown;
+  readonly created_at: string;
+}
+
+export interface ChainHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** JSON with object keys sorted at every level (RFC 8785 for the strings, integers and nulls an event holds). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function chainHash(prevHash: string, seq: number, event: ChainEventContent): Promise<string> {
+  const content = {
+    format: CHAIN_FORMAT,
+    seq,
+    account: event.account,
+    event_id: event.event_id,
+    order_id: event.order_id,
+    event_type: event.event_type,
+    actor_kind: event.actor_kind,
+    actor: event.actor,
+    reason: event.reason,
+    proposal_id: event.proposal_id,
+    state_before: event.state_before ?? null,
+    state_after: event.state_after ?? null,
+    created_at: event.created_at,
+  };
+  return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
+}
+
+/** States are stored as JSON text; text that no longer parses is hashed as the string it is. */
+export function storedState(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+// ------------------------------------------------------------- verification
+
+export type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
+
+export interface ChainProblem {
+  readonly kind: ChainProblemKind;
+  readonly seq: number | null;
+  readonly message: string;
+}
+
+/** One link as it is read back: its seal, and the event it seals (null when the event row is gone). */
+export interface SealedEvent {
+  readonly seq: number;
+  readonly prev_hash: string;
+  readonly hash: string;
+  readonly event: ChainEventContent | null;
+}
+
+const MAX_PROBLEMS = 100;
+
+/**
+ * Walks one account's chain in seq order and names every way it fails to
+ * link up. Fed page by page, so a long trail never has to fit in memory.
+ */
+export class ChainChecker {
+  readonly problems: ChainProblem[] = [];
+  private previous: ChainHead | null;
+  private count = 0;
+
+  /** `from`: the link the walk starts after (null: the chain's start). */
+  constructor(from: ChainHead | null = null) {
+    this.previous = from;
+  }
+
+  get head(): ChainHead | null {
+    return this.previous;
+  }
+
+  get checked(): number {
+    return this.count;
+  }
+
+  report(kind: ChainProblemKind, seq: number | null, message: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ kind, seq, message });
+  }
+
+  async push(link: SealedEvent): Promise<void> {
+    this.count++;
+    const previous = this.previous;
+    const expectedSeq = (previous?.seq ?? 0) + 1;
+    const expectedPrev = previous?.hash ?? GENESIS_HASH;
+    if (previous && link.seq === previous.seq) {
+      this.report("duplicate", link.seq, `seq ${link.seq} appears twice: an event was inserted into the sealed trail`);
+    } else if (link.seq > expectedSeq) {
+      const range = link.seq - 1 === expectedSeq ? `seq ${expectedSeq} is` : `seq ${expectedSeq}-${link.seq - 1} are`;
+      this.report("missing", expectedSeq, `${range} missing: sealed events were removed`);
+    } else if (link.prev_hash !== expectedPrev) {
+      this.report("broken_link", link.seq, `seq ${link.seq} does not link to seq ${link.seq - 1}: an event before it was replaced, or one was inserted`);
+    }
+    if (!link.event) {
+      this.report("removed", link.seq, `the event sealed as seq ${link.seq} is gone: it was removed`);
+    } else if ((await chainHash(link.prev_hash, link.seq, link.event)) !== link.hash) {
+      this.report("edited", link.seq, `seq ${link.seq} (${link.event.event_id}) no longer matches its hash: it was edited`);
+    }
+    this.previous = { seq: link.seq, hash: link.hash };
+  }
+
+  /** The head an outside record (the account object, an earlier export) says the chain reached. */
+  expectHead(anchor: ChainHead, hashAtAnchorSeq: string | null): void {
+    if (hashAtAnchorSeq === null) {
+      this.report("head_mismatch", anchor.seq, `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`);
+    } else if (hashAtAnchorSeq !== anchor.hash) {
+      this.report("head_mismatch", anchor.seq, `seq ${anchor.seq} no longer has the hash recorded when it was sealed: the trail was rewritten`);
+    }
+  }
+}
+
+/**
+ * Checks an unfiltered NDJSON export of GET /api/audit: one event per line,
+ * with its seal. This is how whoever receives an export verifies it.
+ */
+export async function checkExportedChain(ndjson: string): Promise<ChainChecker> {
+  const checker = new ChainChecker();
+  for (const line of ndjson.split("\n")) {
+    if (line.trim() === "") continue;
+    const { seq, prev_hash, hash, ...event } = JSON.parse(line) as SealedEvent & ChainEventContent;
+    await checker.push({ seq, prev_hash, hash, event });
+  }
+  return checker;
+}
+
+// ------------------------------------------------------- reading it from D1
+
+/** What the checks need of a database: D1, or wrangler's local proxy of it in a script. */
+export interface AuditDatabase {
+  prepare(query: string): { bind(...values: unknown[]): { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> } };
+}
+
+/** An audit_events row as stored: states are JSON text. */
+export interface StoredEventRow {
+  account: string;
+  event_id: string;
+  order_id: string;
+  event_type: string;
+  actor_kind: string;
+  actor: string;
+  reason: string;
+  proposal_id: string | null;
+  state_before: string | null;
+  state_after: string | null;
+  created_at: string;
+}
+
+export function chainContentOf(row: StoredEventRow): ChainEventContent {
+  return {
+    account: row.account,
+    event_id: row.event_id,
+    order_id: row.order_id,
+    event_type: row.event_type,
+    actor_kind: row.actor_kind,
+    actor: row.actor,
+    reason: row.reason,
+    proposal_id: row.proposal_id,
+    state_before: storedState(row.state_before),
+    state_after: storedState(row.state_after),
+    created_at: row.created_at,
+  };
+}
+
+/** A seal joined with its event; the event's columns are null when the event row is gone. */
+type SealedRow = { seq: number; entry: number; prev_hash: string; hash: string } & (StoredEventRow | { [K in keyof StoredEventRow]: null });
+
+function sealedEventOf(row: SealedRow): SealedEvent {
+  const { seq, prev_hash, hash } = row;
+  return { seq, prev_hash, hash, event: row.event_id === null ? null : chainContentOf(row) };
+}
+
+const PAGE = 500;
+
+const SEALED_PAGE_SQL = `SELECT s.seq, s.entry, s.prev_hash, s.hash, e.event_id, e.account, e.order_id, e.event_type, e.actor_kind,
+    e.actor, e.reason, e.proposal_id, e.state_before, e.state_after, e.created_at
+  FROM audit_seals s LEFT JOIN audit_events e ON e.entry = s.entry
+  WHERE s.account = ? AND s.seq > ? AND s.seq <= ? ORDER BY s.seq LIMIT ?`;
+
+/** Sealed links of one account with afterSeq < seq <= throughSeq, in order, a page at a time. */
+export async function* readSealedEvents(db: AuditDatabase, account: string, afterSeq: number, throughSeq: number): AsyncGenerator<SealedEvent> {
+  let after = afterSeq;
+  for (;;) {
+    const { results } = await db.prepare(SEALED_PAGE_SQL).bind(account, after, throughSeq, PAGE).all<SealedRow>();
+    for (const row of results) yield sealedEventOf(row);
+    const last = results.at(-1);
+    if (!last || results.length < PAGE) return;
+    after = last.seq;
+  }
+}
+
+export interface ChainReport {
+  readonly account: string;
+  readonly ok: boolean;
+  /** Sealed events checked. */
+  readonly sealed: number;
+  /** Events inserted after the last seal: not covered by the chain yet. */
+  readonly unsealed: number;
+  readonly head: ChainHead | null;
+  readonly problems: readonly ChainProblem[];
+}
+
+async function one<T>(db: AuditDatabase, sql: string, ...params: unknown[]): Promise<T | undefined> {
+  return (await db.prepare(sql).bind(...params).all<T>()).results[0];
+}
+
+/**
+ * Proves one account's chain intact: every seal links to the one before,
+ * every sealed event still matches its hash, no seq is missing, and no event
+ * sits among sealed ones without a seal. With an anchor (the head recorded
+ * outside D1), a rewritten or cut-off end is caught as well.
+ */
+export async function verifyAuditChain(db: AuditDatabase, account: string, options: { anchor?: ChainHead } = {}): Promise<ChainReport> {
+  const top = await one<{ seq: number; entry: number }>(db, "SELECT MAX(seq) AS seq, MAX(entry) AS entry FROM audit_seals WHERE account = ?", account);
+  const lastSeq = top?.seq ?? 0;
+  const lastEntry = top?.entry ?? 0;
+  const checker = new ChainChecker();
+  for await (const link of readSealedEvents(db, account, 0, lastSeq)) await checker.push(link);
+
+  const strays = await db
+    .prepare(
+      `SELECT e.entry, e.event_id FROM audit_events e
+       WHERE e.account = ? AND e.entry <= ? AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.entry = e.entry)
+       ORDER BY e.entry LIMIT 20`,
+    )
+    .bind(account, lastEntry)
+    .all<{ entry: number; event_id: string }>();
+  for (const stray of strays.results) {
+    checker.report("unsealed_inside", null, `event ${stray.event_id} sits among sealed events without a seal: it was inserted behind the sealer`);
+  }
+  if (options.anchor) {
+    const atAnchor = await one<{ hash: string }>(db, "SELECT hash FROM audit_seals WHERE account = ? AND seq = ?", account, options.anchor.seq);
+    checker.expectHead(options.anchor, atAnchor?.hash ?? null);
+  }
+  const unsealed = await one<{ n: number }>(db, "SELECT count(*) AS n FROM audit_events WHERE account = ? AND entry > ?", account, lastEntry);
+  return {
+    account,
+    ok: checker.problems.length === 0,
+    sealed: checker.checked,
+    unsealed: unsealed?.n ?? 0,
+    head: checker.head,
+    problems: checker.problems,
+  };
+}
