@@ -13,13 +13,16 @@ export interface SendBatchOptions {
   readonly onAnswer?: (tally: Tally) => void;
 }
 
-/** Formats reasons the way the seed's users know them: `422 ['unknown customer C-5093', ...]`. */
+/**
+ * One readable line per rejection: the status, then every reason the API gave,
+ * separated by semicolons (a reason may itself contain a comma), e.g.
+ * `422 unknown customer C-5093; unknown sku SKU-9757`.
+ */
 export function describeFailure(status: number, body: unknown): string {
   if (body && typeof body === "object") {
     const { errors, message } = body as { errors?: unknown; message?: unknown };
-    if (Array.isArray(errors) && errors.every((e) => typeof e === "string")) {
-      const quoted = errors.map((e) => `'${e.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
-      return `${status} [${quoted.join(", ")}]`;
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === "string")) {
+      return `${status} ${errors.join("; ")}`;
     }
     if (typeof message === "string") return `${status} ${message}`;
   }

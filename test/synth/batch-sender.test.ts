@@ -192,7 +192,7 @@ describe("BatchSender with an unreachable target", () => {
         rejected: 2,
         status_counts: { "201": 2, "422": 2 },
         accepted_total_cents: (first?.total_cents ?? 0) + (third?.total_cents ?? 0),
-        sample_failures: ["422 ['problem 1']", "422 ['problem 3']"],
+        sample_failures: ["422 problem 1", "422 problem 3"],
       },
     ]);
   });

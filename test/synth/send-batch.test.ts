@@ -104,7 +104,7 @@ describe("tally", () => {
         rejected: 7,
         status_counts: { "200": 1, "201": 1, "204": 1, "300": 1, "409": 1, "422": 4, "500": 1 },
         accepted_total_cents: acceptedTotal,
-        sample_failures: ["422 ['problem 1']", "409 ['problem 3']", "500 ['problem 4']", "422 ['problem 6']", "300 ['problem 7']"],
+        sample_failures: ["422 problem 1", "409 problem 3", "500 problem 4", "422 problem 6", "300 problem 7"],
       },
       failure: undefined,
     });
@@ -203,7 +203,7 @@ describe("failure", () => {
       rejected: 2,
       status_counts: { "200": 1, "201": 1, "409": 1, "422": 1 },
       accepted_total_cents: (batch[0]?.total_cents ?? 0) + (batch[4]?.total_cents ?? 0),
-      sample_failures: ["422 ['problem 1']", "409 problem 3"],
+      sample_failures: ["422 problem 1", "409 problem 3"],
     });
     expect(result.failure?.message).toMatch(/: connection reset; 4 of 10 orders were answered before the batch stopped, /);
   });
@@ -211,10 +211,10 @@ describe("failure", () => {
 
 describe("describeFailure", () => {
   it.each([
-    [422, { errors: ["unknown customer C-5093", "unknown sku SKU-9757"] }, "422 ['unknown customer C-5093', 'unknown sku SKU-9757']"],
-    [422, { code: "validation_failed", message: "order rejected: 1 problem(s)", errors: ["total mismatch: sent 9999, expected 3700"] }, "422 ['total mismatch: sent 9999, expected 3700']"],
-    [422, { errors: ["it's \\ odd"] }, "422 ['it\\'s \\\\ odd']"],
-    [422, { errors: [] }, "422 []"],
+    [422, { errors: ["unknown customer C-5093", "unknown sku SKU-9757"] }, "422 unknown customer C-5093; unknown sku SKU-9757"],
+    [422, { code: "validation_failed", message: "order rejected: 1 problem(s)", errors: ["total mismatch: sent 9999, expected 3700"] }, "422 total mismatch: sent 9999, expected 3700"],
+    [422, { errors: ["it's \\ odd", "['quoted']"] }, "422 it's \\ odd; ['quoted']"],
+    [422, { errors: [] }, '422 {"errors":[]}'],
     [409, { code: "conflict", message: "request_id reused with a different body" }, "409 request_id reused with a different body"],
     [400, { errors: [1, 2], message: "bad" }, "400 bad"],
     [502, null, "502 (no body)"],
