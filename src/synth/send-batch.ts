@@ -9,8 +9,12 @@ export interface SendBatchOptions {
   readonly count: number;
   readonly post: (order: OrderRequest) => Promise<Result<PostedOrder>>;
   readonly concurrency: number;
-  /** Called after each answer with the tally so far. */
-  readonly onAnswer?: (tally: Tally) => void;
+  /**
+   * Called after each answer with the tally so far. When it returns a promise,
+   * no further order is posted, and the batch does not answer, until that
+   * promise settles (see BatchSender).
+   */
+  readonly onAnswer?: (tally: Tally) => void | Promise<void>;
 }
 
 /**
@@ -52,9 +56,22 @@ export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome
   const tally = new Tally();
   let nextIndex = 0;
   let failure: AppError | undefined;
+  let pause: Promise<void> | undefined;
+
+  /** Waits out the current pause, and any pause set while waiting. */
+  async function paused(): Promise<void> {
+    for (let current = pause; current; current = pause) {
+      await current;
+      if (pause === current) pause = undefined;
+    }
+  }
 
   async function worker(): Promise<void> {
     while (failure === undefined && nextIndex < count) {
+      if (pause) {
+        await paused();
+        if (failure !== undefined || nextIndex >= count) return;
+      }
       const index = nextIndex++;
       const next = orders.next();
       if (next.done) return;
@@ -64,11 +81,15 @@ export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome
         return;
       }
       tally.add(index, answerOf(next.value, outcome.value));
-      onAnswer?.(tally);
+      const hold = onAnswer?.(tally);
+      // A pause only holds the batch back; it never fails it.
+      if (hold) pause = hold.catch(() => undefined);
     }
   }
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
+  // The last answer's pause (its progress report) settles before the batch answers.
+  await paused();
 
   const snapshot = tally.snapshot();
   if (!failure) return { tally: snapshot, failure: undefined };

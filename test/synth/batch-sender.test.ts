@@ -225,3 +225,21 @@ describe("BatchSender with an unreachable target", () => {
   });
 });
 
+
+describe("BatchSender progress", () => {
+  it("reports about 20 times, ending at the total, and posts nothing while a report is still on its way", async () => {
+    const target = fakeTarget(() => ok(HEALTHY));
+    const { sender } = traffic(target, 4);
+    const reports: { sent: number; postedBefore: number; postedAfter: number }[] = [];
+    const result = await sender.send({ count: 100, mode: "seeded", seed: 21 }, OPERATOR, async (sent) => {
+      const postedBefore = target.posted.length;
+      // A slow listener: the client is still taking the report.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reports.push({ sent, postedBefore, postedAfter: target.posted.length });
+    });
+    expect(result.ok).toBe(true);
+    expect(reports.map((r) => r.sent)).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 5));
+    // Orders already in flight may finish, but none is posted while the report is pending.
+    for (const report of reports) expect(report.postedAfter).toBe(report.postedBefore);
+  });
+});

@@ -115,8 +115,44 @@ describe("tally", () => {
     const tracker = trackingPost((i) => 6 - i);
     tracker.register(batch);
     const progress: [number, number][] = [];
-    await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 3, onAnswer: (tally) => progress.push([tally.answered, 6]) });
+    const onAnswer = (tally: { answered: number }): void => {
+      progress.push([tally.answered, 6]);
+    };
+    await sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 3, onAnswer });
     expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 6]));
+  });
+
+  it("posts nothing new while the promise onAnswer returned is pending, then carries on", async () => {
+    const batch = orders(8);
+    const tracker = trackingPost(() => 0);
+    tracker.register(batch);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running = sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 2, onAnswer: (tally) => (tally.answered === 3 ? held : undefined) });
+    await sleep(20);
+    // The answer that paused the batch was the third; the worker still in flight may add a fourth.
+    const startedWhileHeld = tracker.state.started.length;
+    expect(startedWhileHeld).toBeGreaterThanOrEqual(3);
+    expect(startedWhileHeld).toBeLessThanOrEqual(4);
+    await sleep(20);
+    expect(tracker.state.started.length).toBe(startedWhileHeld);
+    release();
+    const result = await running;
+    expect(result.tally.accepted).toBe(8);
+    expect(tracker.state.started).toHaveLength(8);
+  });
+
+  it("a pause that fails does not fail the batch", async () => {
+    const batch = orders(4);
+    const result = await sendBatch({
+      ...batchOf(batch),
+      post: async () => ok({ status: 201, body: {} }),
+      concurrency: 2,
+      onAnswer: (tally) => (tally.answered === 1 ? Promise.reject(new Error("listener gone")) : undefined),
+    });
+    expect(result).toMatchObject({ failure: undefined, tally: { accepted: 4 } });
   });
 
   it("an empty batch is an empty tally", async () => {
