@@ -228,7 +228,7 @@ describe("send_orders", () => {
     const seed = freshSeed();
     const before = await countOrders();
     const text = await sendError({ count: 2, seed, url: "https://evil.example" });
-    expect(text).toBe('MCP error -32602: Input validation error: Invalid arguments for tool send_orders: Unrecognized key: "url"');
+    expect(text).toBe('Input validation error: Invalid arguments for tool send_orders: Unrecognized key: "url"');
     expect(await countOrders()).toBe(before);
     const requestIds = expectedOrders("seeded", seed, 2).map((o) => o.request_id);
     expect(await countRequestIds(ACCOUNT, requestIds)).toBe(0);
@@ -240,7 +240,7 @@ describe("send_orders", () => {
     const before = await countOrders();
     const text = await sendError({ count: 2, seed, url: "https://evil.example/orders", target: "https://evil.example", account: "globex" });
     expect(text).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool send_orders: Unrecognized keys: "url", "target", "account"',
+      'Input validation error: Invalid arguments for tool send_orders: Unrecognized keys: "url", "target", "account"',
     );
     expect(await countOrders()).toBe(before);
   });
