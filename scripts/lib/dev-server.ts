@@ -42,7 +42,13 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`wrangler dev did not answer /health within ${timeoutMs} ms:\n${log()}`);
 }
 
-export async function startDevServer(options: { quiet?: boolean } = {}): Promise<DevServer> {
+export interface DevServerOptions {
+  readonly quiet?: boolean;
+  /** Extra Worker vars for this run only (`wrangler dev --var NAME:value`). */
+  readonly vars?: Readonly<Record<string, string>>;
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const port = await freePort();
   const inspectorPort = await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-edge-"));
@@ -60,6 +66,7 @@ export async function startDevServer(options: { quiet?: boolean } = {}): Promise
       "--persist-to",
       stateDir,
       "--show-interactive-dev-session=false",
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" },
   );

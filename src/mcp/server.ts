@@ -1,6 +1,5 @@
 import {
   createMcpHandler,
-  InMemoryServerEventBus,
   isLegacyRequest,
   McpServer,
   WebStandardStreamableHTTPServerTransport,
@@ -8,6 +7,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
+import { conformanceServerOptions, registerConformanceFixtures } from "./conformance/fixtures";
+import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
 import { parseBody, refuseMalformed } from "./jsonrpc";
 import { orderTools } from "./orders.tools";
@@ -27,25 +28,22 @@ const LIST_CACHE: CacheHint = { ttlMs: 5 * 60_000, cacheScope: "private" };
 // AJV compiles validators with eval, which workerd forbids.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
-/**
- * Change events for open `subscriptions/listen` streams. Our own lists never
- * change at run time, so nothing publishes yet; it lives per isolate.
- */
-const listChanges = new InMemoryServerEventBus();
-
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
 export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery): McpServer {
+  const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator,
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE },
+    ...fixtures,
+    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
   });
   registerAccountTools(server, context, syntheticTools, delivery);
   registerAccountTools(server, context, orderTools, delivery);
   registerAccountResources(server, context, syntheticResources);
+  if (fixtures) registerConformanceFixtures(server);
   return server;
 }
 
@@ -54,39 +52,35 @@ export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
-function asksForProgress(message: unknown): boolean {
-  const messages = Array.isArray(message) ? message : [message];
-  return messages.some((m) => {
-    const params = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
-    return params?._meta?.progressToken !== undefined;
-  });
-}
-
 function reportRejection(error: Error): void {
   // Rejected requests are the caller's mistake, answered in the response; keep the log readable.
   console.warn(`mcp: ${error.message}`);
 }
 
 /**
- * A 2025 revision, served statelessly. Plain request/response calls get a JSON
- * body; a call that asks for progress (or a client that only accepts SSE)
- * gets an SSE stream so progress notifications flow before the result.
+ * A 2025 revision, served statelessly. A call is answered with one JSON body
+ * unless the tool sends something before its answer (progress, a log line):
+ * then the client gets an SSE stream. A client that accepts only one of the
+ * two media types always gets that one.
  */
 async function serveLegacy(incoming: Request, message: unknown, body: string, context: AccountToolContext): Promise<Response> {
   const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
-  const useSse = acceptsSse && (!accept.includes("application/json") || asksForProgress(message));
+  const acceptsJson = accept.includes("application/json");
+  const batch = Array.isArray(message);
+  const streams = acceptsSse && !(batch && acceptsJson);
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const headers = new Headers(incoming.headers);
   headers.set("accept", BOTH_MEDIA_TYPES);
   const request = new Request(incoming.url, { method: "POST", headers, body, signal: incoming.signal });
-  const delivery = new ResponseDelivery(useSse);
+  const delivery = new ResponseDelivery(streams);
   const server = createMcpServer(context, delivery);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !useSse });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
   transport.onerror = reportRejection;
   await server.connect(transport);
   const response = await transport.handleRequest(request, { parsedBody: message });
-  return Array.isArray(message) ? answerAsBatch(response) : delivery.track(response);
+  if (batch) return answerAsBatch(response);
+  return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
 }
 
 /** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
@@ -101,12 +95,7 @@ async function answerAsBatch(response: Response): Promise<Response> {
 /** Protocol 2026-07-28: the SDK's handler, with a fresh server from the same factory. */
 async function serveModern(request: Request, message: unknown, context: AccountToolContext): Promise<Response> {
   const delivery = new ResponseDelivery(true);
-  const handler = createMcpHandler(() => createMcpServer(context, delivery), {
-    legacy: "reject",
-    responseMode: "auto",
-    bus: listChanges,
-    onerror: reportRejection,
-  });
+  const handler = createMcpHandler(() => createMcpServer(context, delivery), { legacy: "reject", responseMode: "auto", onerror: reportRejection });
   return delivery.track(await handler.fetch(request, { parsedBody: message }));
 }
 
