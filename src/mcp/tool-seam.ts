@@ -68,43 +68,28 @@ export function toolFailure(error: AppError): CallToolResult {
  */
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>;
 const published = new WeakMap<z.ZodObject, ToolSchema>();
+const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
 const configured = new WeakMap<(config: Config) => z.ZodObject, WeakMap<Config, z.ZodObject>>();
 
-function publish(schema: z.ZodObject): ToolSchema {
-  let wrapped = published.get(schema);
-  if (!wrapped) {
-    wrapped = publishedSchema(schema);
-    published.set(schema, wrapped);
+function memo<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
   }
-  return wrapped;
+  return value;
+}
+
+function publish(schema: z.ZodObject): ToolSchema {
+  return memo(published, schema, () => publishedSchema(schema));
 }
 
 /** The tool's input for this configuration; unknown arguments are refused, so a model learns that e.g. a `url` it added was not used. */
 function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   const input = tool.input;
-  if (typeof input !== "function") return strictOf(input);
-  let perConfig = configured.get(input);
-  if (!perConfig) {
-    perConfig = new WeakMap();
-    configured.set(input, perConfig);
-  }
-  let schema = perConfig.get(config);
-  if (!schema) {
-    schema = input(config).strict();
-    perConfig.set(config, schema);
-  }
-  return schema;
-}
-
-const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
-
-function strictOf(schema: z.ZodObject): z.ZodObject {
-  let strict = strictSchemas.get(schema);
-  if (!strict) {
-    strict = schema.strict();
-    strictSchemas.set(schema, strict);
-  }
-  return strict;
+  if (typeof input !== "function") return memo(strictSchemas, input, () => input.strict());
+  const perConfig = memo(configured, input, () => new WeakMap<Config, z.ZodObject>());
+  return memo(perConfig, config, () => input(config).strict());
 }
 
 /** `delivery` lets progress wait until the client has it (see delivery.ts). */
