@@ -1,8 +1,9 @@
 // `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
-// and resource over real HTTP with the official MCP client, the way Claude
-// Code or Codex would. Prints one line per check; exits non-zero on any failure.
+// and resource over real HTTP with the official MCP clients, the way Claude
+// Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
+// 2026-07-28. Prints one line per check; exits non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connect } from "./lib/mcp.ts";
+import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { checkExportedChain } from "../src/store/audit-chain.ts";
 
@@ -59,7 +60,7 @@ async function run(baseUrl: string): Promise<void> {
 
     const simple = await callTool(acme, "send_orders", { count: 3, mode: "simple", seed: 1337 });
     const samples = (simple.structured?.sample_failures ?? []) as string[];
-    check("send_orders simple: 3 rejected with reasons", simple.structured?.rejected === 3 && samples.every((s) => s.startsWith("422 ['unknown customer")), simple.text);
+    check("send_orders simple: 3 rejected with reasons", simple.structured?.rejected === 3 && samples.every((s) => /^422 unknown customer C-\d{4}; /.test(s)), simple.text);
 
     const tooMany = await callTool(acme, "send_orders", { count: 500 });
     check(
@@ -81,9 +82,46 @@ async function run(baseUrl: string): Promise<void> {
     check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
 
     await operatorStory(baseUrl, acme, globex);
+    await newestProtocol(baseUrl, tools.map((t) => t.name).sort().join(","));
+    await progressStreams(baseUrl);
   } finally {
     await acme.close();
     await globex.close();
+  }
+}
+
+/** The same server through the v2 client pinned to 2026-07-28: server/discover, then stateless requests. */
+async function newestProtocol(baseUrl: string, legacyTools: string): Promise<void> {
+  const modern = await connectModern(baseUrl, ACME);
+  try {
+    check("the v2 client negotiates protocol 2026-07-28", modern.getNegotiatedProtocolVersion() === "2026-07-28", String(modern.getNegotiatedProtocolVersion()));
+    const tools = (await modern.listTools()).tools.map((t) => t.name).sort().join(",");
+    check("2026-07-28 lists the same tools as 2025-11-25", tools === legacyTools);
+    const target = await callTool(modern, "check_target");
+    check("check_target at 2026-07-28", target.structured?.reachable === true, target.text);
+    const seed = Math.floor(Math.random() * 1_000_000);
+    const sent = await callTool(modern, "send_orders", { count: 2, seed });
+    check("send_orders at 2026-07-28: 2 accepted", sent.structured?.accepted === 2, sent.text);
+  } finally {
+    await modern.close();
+  }
+}
+
+/**
+ * send_orders with a progress token: the first progress event must reach the
+ * client while the batch still runs (it used to arrive in one chunk with the
+ * result), through the Worker -> Durable Object hop, at both revisions.
+ */
+async function progressStreams(baseUrl: string): Promise<void> {
+  for (const protocol of ["2025-11-25", "2026-07-28"] as const) {
+    const timing = await timeProgress(baseUrl, ACME, protocol, 100, Math.floor(Math.random() * 1_000_000));
+    const first = timing.firstProgressMs ?? Number.NaN;
+    const result = timing.resultMs ?? Number.NaN;
+    check(
+      `progress streams at ${protocol}: 20 events, the first well before the result`,
+      timing.contentType.startsWith("text/event-stream") && timing.progressEvents === 20 && first < result * 0.6,
+      `first progress after ${first.toFixed(0)} ms, result after ${result.toFixed(0)} ms`,
+    );
   }
 }
 

@@ -17,8 +17,11 @@ const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 /** `wrangler dev`'s default address; `npm run dev` passes the real one when the port differs. */
 const DEVELOPMENT_BASE_URL = "http://localhost:8787";
 
+/** Hostnames a local client reaches `wrangler dev` by. */
+const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"] as const;
+
 /** The largest MAX_BATCH a deployment may configure. */
-export const MAX_BATCH_CEILING = 10_000;
+const MAX_BATCH_CEILING = 10_000;
 
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never
@@ -86,6 +89,12 @@ const EnvSchema = z.object({
     .transform((raw) => raw.split(",").map((o) => o.trim()).filter((o) => o !== ""))
     .pipe(z.array(z.url({ message: "each origin must look like https://app.example.com" })))
     .optional(),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((raw) => raw.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
+    .pipe(z.array(z.string().regex(/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/, "each host must be a bare hostname like mcp.example.com, without scheme, port or path")))
+    .optional(),
+  CONFORMANCE_FIXTURES: onOff.default(false),
   PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, message: "must be the Worker's public URL, like https://order-ops.example.com" })
@@ -120,6 +129,13 @@ export interface Config {
   readonly mcpTokens: ReadonlyMap<string, Operator>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
   readonly allowedOrigins: readonly string[];
+  /**
+   * Hostnames /mcp answers to (DNS-rebinding protection): the host of
+   * PUBLIC_BASE_URL, ALLOWED_HOSTS (custom domains), and localhost in development.
+   */
+  readonly allowedHosts: readonly string[];
+  /** Registers the MCP conformance suite's fixture tools, resources and prompts; development only. */
+  readonly conformanceFixtures: boolean;
   /** The account unauthenticated /api callers act as; unset means /api needs a token. */
   readonly publicIntakeAccount: string | undefined;
   /**
@@ -171,10 +187,16 @@ export function parseConfig(env: object): Result<Config> {
       }
     }
   }
+  if (vars.CONFORMANCE_FIXTURES && vars.ENVIRONMENT === "production") {
+    problems.push("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server");
+  }
   if (vars.PUBLIC_BASE_URL === undefined && vars.ENVIRONMENT === "production") {
     problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
   }
   if (problems.length > 0) return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
+  const publicBaseUrl = vars.PUBLIC_BASE_URL ?? DEVELOPMENT_BASE_URL;
+  const allowedHosts = new Set([new URL(publicBaseUrl).hostname, ...(vars.ALLOWED_HOSTS ?? [])]);
+  if (vars.ENVIRONMENT === "development") for (const host of LOCAL_HOSTNAMES) allowedHosts.add(host);
   return ok({
     environment: vars.ENVIRONMENT,
     maxBatch: vars.MAX_BATCH,
@@ -193,8 +215,10 @@ export function parseConfig(env: object): Result<Config> {
     mcpTokens,
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
+    allowedHosts: [...allowedHosts],
+    conformanceFixtures: vars.CONFORMANCE_FIXTURES,
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
-    publicBaseUrl: vars.PUBLIC_BASE_URL ?? DEVELOPMENT_BASE_URL,
+    publicBaseUrl,
   });
 }
 

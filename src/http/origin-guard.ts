@@ -28,26 +28,31 @@ export function isAllowedOrigin(origin: string, config: Config): boolean {
 }
 
 /**
- * A rebinding page's same-origin GET carries no Origin, only its own name in
- * Host. A development server listens on this machine, so in development a
- * request must name this machine (or PUBLIC_BASE_URL's or an allowed origin's
- * host). A deployed Worker is only routed requests for its own hostnames.
+ * A rebinding page's same-origin requests carry no Origin, only its own name
+ * in Host. So only the names this Worker is reached by are served:
+ * PUBLIC_BASE_URL's host, ALLOWED_HOSTS (custom domains), an allowed origin's
+ * host, and this machine's names in development (config.allowedHosts).
  */
-function isServedHost(url: URL, config: Config): boolean {
-  if (config.environment !== "development" || isLocalUrl(url)) return true;
-  const known = [config.publicBaseUrl, ...config.allowedOrigins].map((origin) => new URL(origin).hostname);
-  return known.includes(url.hostname);
+function isServedHost(host: string, config: Config): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (config.allowedHosts.includes(hostname)) return true;
+  return config.allowedOrigins.some((origin) => new URL(origin).hostname === hostname);
 }
 
 /** Refuses foreign origins (and, in development, foreign hosts) before any credential is looked at. */
 export function originPolicy(servedThing: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const config = c.get("config");
-    const url = new URL(c.req.url);
-    if (!isServedHost(url, config)) {
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (!isServedHost(host, config)) {
       return errorResponse(c, {
         code: "forbidden",
-        message: `host ${url.host} is not this development server; use localhost or PUBLIC_BASE_URL (${config.publicBaseUrl})`,
+        message: `host ${host} is not one ${servedThing} answers to; add it to ALLOWED_HOSTS if it should be`,
       });
     }
     const origin = c.req.header("origin");

@@ -8,7 +8,8 @@ import { methodNotAllowed, refusalResponse, RETRY_AFTER_SECONDS } from "../http/
 import { readLimitedText } from "../http/json-body";
 import { withinRateLimit } from "../http/rate-limit";
 import { accountToolContext } from "./account-context";
-import { jsonRpcErrorResponse, MAX_MCP_BODY_BYTES, serveMcpRequest } from "./server";
+import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
+import { MAX_MCP_BODY_BYTES, serveMcpRequest } from "./server";
 
 /**
  * /mcp: authenticate the bearer token, resolve it to {account, operator} on the
@@ -25,13 +26,13 @@ mcpRoutes.post("/", async (c) => {
   if (!operator.ok) return refusalResponse(c, operator);
   const allowed = await withinRateLimit(c.env, config, "mcp", `${operator.value.account}:${operator.value.operator}`);
   if (!allowed.ok) {
-    const response = jsonRpcErrorResponse(statusOf(allowed.error), allowed.error.message);
+    const response = jsonRpcErrorResponse(statusOf(allowed.error), SERVER_ERROR, allowed.error.message);
     response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
     return response;
   }
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
-  if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), body.error.message);
+  if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), INVALID_REQUEST, body.error.message);
   return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator.value));
 });
 

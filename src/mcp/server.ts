@@ -1,11 +1,21 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+  type CacheHint,
+} from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
+import { conformanceServerOptions, registerConformanceFixtures } from "./conformance/fixtures";
+import { jsonUnlessStreamed } from "./auto-response";
+import { ResponseDelivery } from "./delivery";
+import { parseBody, refuseMalformed } from "./jsonrpc";
 import { orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools } from "./tool-seam";
+import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -13,63 +23,98 @@ const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credenti
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
 Order operations: list_order_exceptions, get_order_details, then propose_resolution (or prepare_address_change). A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, call confirm_resolution (or apply_approved_change); calling it again returns the same outcome.`;
 
+/** The lists change only with a deploy (tools depend on configuration, not on the caller's data). */
+const LIST_CACHE: CacheHint = { ttlMs: 5 * 60_000, cacheScope: "private" };
+
 // AJV compiles validators with eval, which workerd forbids.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
-export function createMcpServer(context: AccountToolContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
-  registerAccountTools(server, context, syntheticTools);
-  registerAccountTools(server, context, runTools);
-  registerAccountTools(server, context, orderTools);
+export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery): McpServer {
+  const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator,
+    supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+    // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    ...fixtures,
+    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
+  });
+  registerAccountTools(server, context, syntheticTools, delivery);
+  registerAccountTools(server, context, runTools, delivery);
+  registerAccountTools(server, context, orderTools, delivery);
   registerAccountResources(server, context, syntheticResources);
   registerAccountResources(server, context, runResources);
+  if (fixtures) registerConformanceFixtures(server);
   return server;
 }
-
-const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
 /** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
-function asksForProgress(message: unknown): boolean {
-  const messages = Array.isArray(message) ? message : [message];
-  return messages.some((m) => {
-    const params = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
-    return params?._meta?.progressToken !== undefined;
-  });
-}
+const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
-/** A JSON-RPC error response for failures before the SDK sees the request. */
-export function jsonRpcErrorResponse(status: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, { status });
+function reportRejection(error: Error): void {
+  // Rejected requests are the caller's mistake, answered in the response; keep the log readable.
+  console.warn(`mcp: ${error.message}`);
 }
 
 /**
- * Serves one Streamable HTTP request statelessly. The body has already been
- * read and size-checked at the edge. Plain request/response calls get a JSON
- * body; a call that asks for progress (or a client that only accepts SSE)
- * gets an SSE stream so progress notifications can flow before the result.
+ * A 2025 revision, served statelessly. A call is answered with one JSON body
+ * unless the tool sends something before its answer (progress, a log line):
+ * then the client gets an SSE stream. A client that accepts only one of the
+ * two media types always gets that one.
  */
-export async function serveMcpRequest(incoming: Request, body: string, context: AccountToolContext): Promise<Response> {
-  const headers = new Headers(incoming.headers);
-  const accept = headers.get("accept") ?? "";
+async function serveLegacy(incoming: Request, message: unknown, body: string, context: AccountToolContext): Promise<Response> {
+  const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
-  let parsedBody: unknown;
-  try {
-    parsedBody = JSON.parse(body);
-  } catch {
-    parsedBody = undefined;
-  }
-  const useSse = acceptsSse && (!acceptsJson || asksForProgress(parsedBody));
-
-  // The SDK insists on both media types; we have already chosen the one this client can read.
+  const batch = Array.isArray(message);
+  const streams = acceptsSse && !(batch && acceptsJson);
+  // The SDK transport insists on both media types; we have already chosen the one this client reads.
+  const headers = new Headers(incoming.headers);
   headers.set("accept", BOTH_MEDIA_TYPES);
-  const request = new Request(incoming.url, { method: "POST", headers, body });
-
-  const server = createMcpServer(context);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !useSse });
+  const request = new Request(incoming.url, { method: "POST", headers, body, signal: incoming.signal });
+  const delivery = new ResponseDelivery(streams);
+  const server = createMcpServer(context, delivery);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+  transport.onerror = reportRejection;
   await server.connect(transport);
-  return transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+  const response = await transport.handleRequest(request, { parsedBody: message });
+  if (batch) return answerAsBatch(response);
+  return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
+}
+
+/** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
+async function answerAsBatch(response: Response): Promise<Response> {
+  if (!response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
+  const answer: unknown = await response.json();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return Response.json(Array.isArray(answer) ? answer : [answer], { status: response.status, headers });
+}
+
+/** Protocol 2026-07-28: the SDK's handler, with a fresh server from the same factory. */
+async function serveModern(request: Request, message: unknown, context: AccountToolContext): Promise<Response> {
+  const delivery = new ResponseDelivery(true);
+  const handler = createMcpHandler(() => createMcpServer(context, delivery), { legacy: "reject", responseMode: "auto", onerror: reportRejection });
+  return delivery.track(await handler.fetch(request, { parsedBody: message }));
+}
+
+/**
+ * Serves one Streamable HTTP request for one account. The body has already
+ * been read and size-checked at the edge. 2026-07-28 requests (those with the
+ * per-request `_meta` envelope) go to the SDK's handler; everything else is a
+ * 2025 client, served statelessly.
+ */
+export async function serveMcpRequest(incoming: Request, body: string, context: AccountToolContext): Promise<Response> {
+  const parsed = parseBody(body);
+  if (!parsed.ok) return parsed.response;
+  const message = parsed.value;
+  const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
+  if (refused) return refused;
+  const request = toleratedHeaderMismatch(incoming, message, body);
+  if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context);
+  return serveModern(request, message, context);
 }

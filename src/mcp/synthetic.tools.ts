@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { MAX_BATCH_CEILING } from "../config/config";
 import { ok } from "../core/errors";
 import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
@@ -34,17 +33,19 @@ const sendOrders = defineTool({
   title: "Send synthetic orders",
   description:
     "Generates `count` synthetic orders and posts each to the configured order API, then summarizes the answers by HTTP status with up to 5 sample failures. count must be between 1 and the server's MAX_BATCH (default 100); larger counts are refused, not clamped. The result reports the seed: sending the same count, mode and seed again replays exactly the same orders, and because request_id is idempotent the replay creates no duplicates.",
-  input: z.object({
-    // The bounds are advertised, not enforced, by the schema: the handler refuses
-    // out-of-range counts with the readable messages users know.
-    count: z
-      .number()
-      .int()
-      .meta({ minimum: 1, maximum: MAX_BATCH_CEILING })
-      .describe("How many orders to send: at least 1 and at most the server's MAX_BATCH (default 100)."),
-    mode: ModeParam,
-    seed: SeedParam,
-  }),
+  // The advertised ceiling is this server's MAX_BATCH, so a model never plans a size it cannot use.
+  input: (config) =>
+    z.object({
+      // The bounds are advertised, not enforced, by the schema: the handler refuses
+      // out-of-range counts with the readable messages users know.
+      count: z
+        .number()
+        .int()
+        .meta({ minimum: 1, maximum: config.maxBatch })
+        .describe(`How many orders to send: at least 1 and at most ${config.maxBatch} (this server's MAX_BATCH).`),
+      mode: ModeParam,
+      seed: SeedParam,
+    }),
   output: BatchSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async ({ count, mode, seed }, context, extras) =>
@@ -59,6 +60,8 @@ export const syntheticResources: readonly AccountResource[] = [
     uri: "synthetic://catalog",
     title: "Sellable catalog",
     description: "The in-stock catalog rows the seeded generator draws from: sku, name and unit price in cents.",
+    // Seed data: it changes only with a deploy.
+    cacheHint: { ttlMs: 5 * 60_000, cacheScope: "private" },
     read: async () =>
       ok({
         skus: referenceData.sellable.map(({ sku, name, unit_price_cents }) => ({ sku, name, unit_price_cents })),

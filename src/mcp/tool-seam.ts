@@ -1,8 +1,10 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type CacheHint, type CallToolResult, type McpServer, type ReadResourceResult, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type { z } from "zod";
+import type { Config } from "../config/config";
 import type { AppError, Result } from "../core/errors";
 import type { AccountToolContext } from "./account-context";
+import type { ResponseDelivery } from "./delivery";
+import { publishedSchema } from "./published-schema";
 
 /**
  * The seam between tool modules and the SDK. Tool modules describe tools as
@@ -27,7 +29,8 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  readonly input: In;
+  /** A function of the configuration when the contract depends on it (send_orders' count ceiling is MAX_BATCH). */
+  readonly input: In | ((config: Config) => In);
   readonly output: Out;
   readonly annotations: ToolAnnotations;
   /** Tools that are off in some configurations (demo helpers) say so here. */
@@ -41,6 +44,8 @@ export interface AccountResource {
   readonly uri: string;
   readonly title: string;
   readonly description: string;
+  /** How long a client may reuse a read (protocol 2026-07-28); omitted means "do not cache". */
+  readonly cacheHint?: CacheHint;
   read(context: AccountToolContext): Promise<Result<unknown>>;
 }
 
@@ -57,19 +62,38 @@ export function toolFailure(error: AppError): CallToolResult {
   return { content: [{ type: "text", text: error.message }], isError: true };
 }
 
-/** Built once per tool schema: a server is built for every request. */
-const strictInputs = new WeakMap<z.ZodObject, z.ZodObject>();
+/**
+ * Published schemas are built once per schema (and per configuration for the
+ * ones that depend on it): a server is built for every request.
+ */
+type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>;
+const published = new WeakMap<z.ZodObject, ToolSchema>();
+const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+const configured = new WeakMap<(config: Config) => z.ZodObject, WeakMap<Config, z.ZodObject>>();
 
-function strictInput(schema: z.ZodObject): z.ZodObject {
-  let strict = strictInputs.get(schema);
-  if (!strict) {
-    strict = schema.strict();
-    strictInputs.set(schema, strict);
+function memo<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
   }
-  return strict;
+  return value;
 }
 
-export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[]): void {
+function publish(schema: z.ZodObject): ToolSchema {
+  return memo(published, schema, () => publishedSchema(schema));
+}
+
+/** The tool's input for this configuration; unknown arguments are refused, so a model learns that e.g. a `url` it added was not used. */
+function strictInput(tool: AccountTool, config: Config): z.ZodObject {
+  const input = tool.input;
+  if (typeof input !== "function") return memo(strictSchemas, input, () => input.strict());
+  const perConfig = memo(configured, input, () => new WeakMap<Config, z.ZodObject>());
+  return memo(perConfig, config, () => input(config).strict());
+}
+
+/** `delivery` lets progress wait until the client has it (see delivery.ts). */
+export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[], delivery?: ResponseDelivery): void {
   for (const tool of tools) {
     if (tool.enabled && !tool.enabled(context)) continue;
     server.registerTool(
@@ -77,18 +101,18 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
       {
         title: tool.title,
         description: tool.description,
-        // Unknown arguments are refused, so a model learns that e.g. a `url` it added was not used.
-        inputSchema: strictInput(tool.input),
-        outputSchema: tool.output,
+        inputSchema: publish(strictInput(tool, context.config)),
+        outputSchema: publish(tool.output),
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const progressToken = extra._meta?.progressToken;
+      async (args: Record<string, unknown>, ctx): Promise<CallToolResult> => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
         const extras: ToolCallExtras = {
-          signal: extra.signal,
+          signal: ctx.mcpReq.signal,
           reportProgress: async (progress, total, message) => {
             if (progressToken === undefined) return;
-            await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+            await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+            await delivery?.taken();
           },
         };
         try {
@@ -108,10 +132,15 @@ export function registerAccountResources(server: McpServer, context: AccountTool
     server.registerResource(
       resource.name,
       resource.uri,
-      { title: resource.title, description: resource.description, mimeType: "application/json" },
+      {
+        title: resource.title,
+        description: resource.description,
+        mimeType: "application/json",
+        ...(resource.cacheHint === undefined ? {} : { cacheHint: resource.cacheHint }),
+      },
       async (uri): Promise<ReadResourceResult> => {
         const content = await resource.read(context);
-        if (!content.ok) throw new McpError(ErrorCode.InternalError, content.error.message);
+        if (!content.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, content.error.message);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(content.value, null, 2) }] };
       },
     );

@@ -61,7 +61,7 @@ export class BatchSender {
     this.reference = deps.reference ?? referenceData;
   }
 
-  async send(request: SendRequest, operator: string, onProgress?: (sent: number, total: number) => void): Promise<Result<BatchSummary>> {
+  async send(request: SendRequest, operator: string, onProgress?: (sent: number, total: number) => void | Promise<void>): Promise<Result<BatchSummary>> {
     const count = checkCount(request.count, this.deps.maxBatch);
     if (!count.ok) return count;
     const seed = request.seed ?? randomSeed();
@@ -94,7 +94,8 @@ export class BatchSender {
       onAnswer: (running: Tally) => {
         if (running.answered % JOURNAL_EVERY === 0) this.deps.journal.update(batchId, running.snapshot());
         const sent = running.answered;
-        if (sent === count.value || sent % progressStep === 0) onProgress?.(sent, count.value);
+        if (sent === count.value || sent % progressStep === 0) return onProgress?.(sent, count.value);
+        return undefined;
       },
     });
     const finishedAt = this.deps.now().toISOString();

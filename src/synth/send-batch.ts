@@ -9,17 +9,24 @@ export interface SendBatchOptions {
   readonly count: number;
   readonly post: (order: OrderRequest) => Promise<Result<PostedOrder>>;
   readonly concurrency: number;
-  /** Called after each answer with the tally so far. */
-  readonly onAnswer?: (tally: Tally) => void;
+  /**
+   * Called after each answer with the tally so far. When it returns a promise,
+   * no further order is posted, and the batch does not answer, until that
+   * promise settles (see BatchSender).
+   */
+  readonly onAnswer?: (tally: Tally) => void | Promise<void>;
 }
 
-/** Formats reasons the way the seed's users know them: `422 ['unknown customer C-5093', ...]`. */
+/**
+ * One readable line per rejection: the status, then every reason the API gave,
+ * separated by semicolons (a reason may itself contain a comma), e.g.
+ * `422 unknown customer C-5093; unknown sku SKU-9757`.
+ */
 export function describeFailure(status: number, body: unknown): string {
   if (body && typeof body === "object") {
     const { errors, message } = body as { errors?: unknown; message?: unknown };
-    if (Array.isArray(errors) && errors.every((e) => typeof e === "string")) {
-      const quoted = errors.map((e) => `'${e.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
-      return `${status} [${quoted.join(", ")}]`;
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === "string")) {
+      return `${status} ${errors.join("; ")}`;
     }
     if (typeof message === "string") return `${status} ${message}`;
   }
@@ -49,9 +56,22 @@ export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome
   const tally = new Tally();
   let nextIndex = 0;
   let failure: AppError | undefined;
+  let pause: Promise<void> | undefined;
+
+  /** Waits out the current pause, and any pause set while waiting. */
+  async function paused(): Promise<void> {
+    for (let current = pause; current; current = pause) {
+      await current;
+      if (pause === current) pause = undefined;
+    }
+  }
 
   async function worker(): Promise<void> {
     while (failure === undefined && nextIndex < count) {
+      if (pause) {
+        await paused();
+        if (failure !== undefined || nextIndex >= count) return;
+      }
       const index = nextIndex++;
       const next = orders.next();
       if (next.done) return;
@@ -61,11 +81,15 @@ export async function sendBatch(options: SendBatchOptions): Promise<BatchOutcome
         return;
       }
       tally.add(index, answerOf(next.value, outcome.value));
-      onAnswer?.(tally);
+      const hold = onAnswer?.(tally);
+      // A pause only holds the batch back; it never fails it.
+      if (hold) pause = hold.catch(() => undefined);
     }
   }
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
+  // The last answer's pause (its progress report) settles before the batch answers.
+  await paused();
 
   const snapshot = tally.snapshot();
   if (!failure) return { tally: snapshot, failure: undefined };

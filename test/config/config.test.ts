@@ -48,6 +48,8 @@ describe("defaults", () => {
       mcpTokens: new Map(),
       approverTokens: new Map(),
       allowedOrigins: [],
+      allowedHosts: ["ops.example.com"],
+      conformanceFixtures: false,
       publicIntakeAccount: undefined,
       publicBaseUrl: "https://ops.example.com",
     });
@@ -351,6 +353,34 @@ describe("other variables", () => {
       "https://b.example.com",
     ]);
     expect(failure({ ALLOWED_ORIGINS: "not a url" }).errors).toEqual(["ALLOWED_ORIGINS[0]: each origin must look like https://app.example.com"]);
+  });
+});
+
+describe("allowed hosts (DNS-rebinding protection for /mcp)", () => {
+  it("production answers to PUBLIC_BASE_URL's host and the custom domains in ALLOWED_HOSTS, lowercased", () => {
+    expect(parsed({ ALLOWED_HOSTS: "MCP.example.com, mcp.example.org," }).allowedHosts).toEqual(["ops.example.com", "mcp.example.com", "mcp.example.org"]);
+  });
+
+  it("development adds the names wrangler dev is reached by", () => {
+    const config = parsed({ ENVIRONMENT: "development", PUBLIC_BASE_URL: "http://127.0.0.1:9000" });
+    expect([...config.allowedHosts].sort()).toEqual(["127.0.0.1", "[::1]", "localhost"]);
+  });
+
+  it.each([["https://mcp.example.com"], ["mcp.example.com:443"], ["mcp.example.com/mcp"], ["*.example.com"]])("ALLOWED_HOSTS refuses %s: hostnames only", (value) => {
+    expect(failure({ ALLOWED_HOSTS: value }).errors).toEqual(["ALLOWED_HOSTS[0]: each host must be a bare hostname like mcp.example.com, without scheme, port or path"]);
+  });
+});
+
+describe("CONFORMANCE_FIXTURES", () => {
+  it("is off unless set, and can be turned on in development", () => {
+    expect(parsed({}).conformanceFixtures).toBe(false);
+    expect(parsed({ ENVIRONMENT: "development", CONFORMANCE_FIXTURES: "on" }).conformanceFixtures).toBe(true);
+  });
+
+  it("is refused in production, saying why", () => {
+    expect(failure({ CONFORMANCE_FIXTURES: "on" }).errors).toEqual([
+      "CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server",
+    ]);
   });
 });
 

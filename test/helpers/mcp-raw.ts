@@ -84,3 +84,21 @@ export function parseSse(text: string): SseEvent[] {
 export function sseMessages(text: string): JsonRpcMessage[] {
   return parseSse(text).map((e) => JSON.parse(e.data) as JsonRpcMessage);
 }
+
+/** The per-request `_meta` envelope every 2026-07-28 request carries. */
+export const ENVELOPE_2026 = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw-vitest", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+} as const;
+
+/** A 2026-07-28 request: the envelope merged into params._meta. */
+export function modernRpc(id: number | string, method: string, params: Record<string, unknown> = {}): JsonRpcRequest {
+  const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
+  return rpc(id, method, { ...params, _meta: { ...ENVELOPE_2026, ...meta } });
+}
+
+/** The headers a 2026-07-28 client derives from its request body (SEP-2243). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) };
+}

@@ -1,11 +1,10 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { AuditLog, OrderDetails } from "../../src/orders/views";
-import { workerFetch } from "./mcp-client";
+import { workerFetch, type McpTestClient } from "./mcp-client";
 import { warmUp } from "./orders";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
@@ -239,39 +238,39 @@ export function countApplied(proposalId: string): Promise<number> {
 
 // ------------------------------------------------------------------ MCP calls
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
-  return client.callTool({ name, arguments: args });
+export async function callTool(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolCallResult;
 }
 
-export async function callOk<T>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+export async function callOk<T>(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<T> {
   return structuredOf<T>(await callTool(client, name, args));
 }
 
-export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+export async function callError(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<string> {
   return toolErrorOf(await callTool(client, name, args));
 }
 
-export function propose(client: Client, orderId: string): Promise<ProposalView> {
+export function propose(client: McpTestClient, orderId: string): Promise<ProposalView> {
   return callOk<ProposalView>(client, "propose_resolution", { order_id: orderId });
 }
 
-export function prepareAddress(client: Client, orderId: string, address: Record<string, unknown>): Promise<ProposalView> {
+export function prepareAddress(client: McpTestClient, orderId: string, address: Record<string, unknown>): Promise<ProposalView> {
   return callOk<ProposalView>(client, "prepare_address_change", { order_id: orderId, address });
 }
 
-export function confirm(client: Client, proposalId: string, tool = "confirm_resolution"): Promise<ConfirmResult> {
+export function confirm(client: McpTestClient, proposalId: string, tool = "confirm_resolution"): Promise<ConfirmResult> {
   return callOk<ConfirmResult>(client, tool, { proposal_id: proposalId });
 }
 
-export function getProposal(client: Client, proposalId: string): Promise<ProposalView> {
+export function getProposal(client: McpTestClient, proposalId: string): Promise<ProposalView> {
   return callOk<ProposalView>(client, "get_proposal", { proposal_id: proposalId });
 }
 
-export function details(client: Client, orderId: string): Promise<OrderDetails> {
+export function details(client: McpTestClient, orderId: string): Promise<OrderDetails> {
   return callOk<OrderDetails>(client, "get_order_details", { order_id: orderId });
 }
 
-export function auditLog(client: Client, orderId: string): Promise<AuditLog> {
+export function auditLog(client: McpTestClient, orderId: string): Promise<AuditLog> {
   return callOk<AuditLog>(client, "get_order_audit_log", { order_id: orderId });
 }
 

@@ -38,9 +38,9 @@ export function expectedTotalCents(mode: GeneratorMode, seed: number, count: num
   return expectedOrders(mode, seed, count).reduce((sum, order) => sum + order.total_cents, 0);
 }
 
-/** The sample_failures a simple-mode batch reports, in the seed's `422 ['...', ...]` format. */
+/** The sample_failures a simple-mode batch reports: the status, then each reason, separated by semicolons. */
 export function expectedSampleFailures(seed: number, count: number, max = 5): string[] {
   return expectedOrders("simple", seed, count)
     .slice(0, max)
-    .map((order) => `422 [${findOrderProblems(order, referenceData).map((p) => `'${p}'`).join(", ")}]`);
+    .map((order) => `422 ${findOrderProblems(order, referenceData).join("; ")}`);
 }

@@ -1,8 +1,14 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect } from "vitest";
 
-/** What Client.callTool resolves to. */
-export type ToolCallResult = Awaited<ReturnType<Client["callTool"]>>;
+/**
+ * What callTool resolves to, in the shape both SDK generations share (the v1
+ * `Client` and the v2 one type it differently, but the wire result is the same).
+ */
+export interface ToolCallResult {
+  readonly content?: unknown;
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+}
 
 function onlyText(result: ToolCallResult): string {
   const content = result.content;
@@ -21,7 +27,8 @@ function onlyText(result: ToolCallResult): string {
  * The type parameter is the caller's claim about the shape; the assertions
  * in the test check it.
  */
-export function structuredOf<T>(result: ToolCallResult): T {
+export function structuredOf<T>(call: unknown): T {
+  const result = call as ToolCallResult;
   expect(result.isError ?? false, `tool failed: ${JSON.stringify(result.content)}`).toBe(false);
   const structured = result.structuredContent;
   expect(structured).toBeTypeOf("object");
@@ -31,14 +38,15 @@ export function structuredOf<T>(result: ToolCallResult): T {
 }
 
 /** Asserts the call is a tool error (isError true, no structured content) and returns its message. */
-export function toolErrorOf(result: ToolCallResult): string {
+export function toolErrorOf(call: unknown): string {
+  const result = call as ToolCallResult;
   expect(result.isError).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   return onlyText(result);
 }
 
 /** Parses the single JSON text content of a resource read. */
-export function resourceJson<T>(read: Awaited<ReturnType<Client["readResource"]>>): T {
+export function resourceJson<T>(read: { contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }): T {
   expect(read.contents).toHaveLength(1);
   const [content] = read.contents;
   expect(content?.mimeType).toBe("application/json");

@@ -38,7 +38,7 @@ describe("/api in development", () => {
     expect(response.status).toBe(403);
     const body = await readJson<ErrorBody>(response);
     expect(body.code).toBe("forbidden");
-    expect(body.message).toBe("host attacker.example:8787 is not this development server; use localhost or PUBLIC_BASE_URL (http://localhost)");
+    expect(body.message).toBe("host attacker.example:8787 is not one this API answers to; add it to ALLOWED_HOSTS if it should be");
   });
 
   it("a rebound host name cannot create orders either", async () => {
@@ -102,8 +102,10 @@ describe("in production", () => {
     expect(allowed.status).toBe(201);
   });
 
-  it("the host is not checked: Cloudflare routes a deployed Worker only its own hostnames", async () => {
-    const response = await fetchWithEnv(new Request("https://order-ops-edge.someone.workers.dev/api/health", { headers }), PRODUCTION_ENV);
-    expect(response.status).toBe(200);
+  it("only PUBLIC_BASE_URL's host and ALLOWED_HOSTS are served: another name the Worker is reachable by must be listed", async () => {
+    const other = new Request("https://order-ops-edge.someone.workers.dev/api/health", { headers });
+    expect((await fetchWithEnv(other, PRODUCTION_ENV)).status).toBe(403);
+    expect((await fetchWithEnv(other.clone(), { ...PRODUCTION_ENV, ALLOWED_HOSTS: "order-ops-edge.someone.workers.dev" })).status).toBe(200);
+    expect((await fetchWithEnv(new Request("https://ops.example.com/api/health", { headers }), PRODUCTION_ENV)).status).toBe(200);
   });
 });

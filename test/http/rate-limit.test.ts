@@ -49,7 +49,7 @@ describe("over the limit", () => {
     const response = await fetchWithEnv(mcpRequest("acme-dev-token"), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
-    expect(await readJson<JsonRpcMessage>(response)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: MESSAGE } });
+    expect(await readJson<JsonRpcMessage>(response)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: MESSAGE } });
   });
 
   it("/api answers 429 with Retry-After and our error body, and stores nothing", async () => {

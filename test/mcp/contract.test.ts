@@ -1,12 +1,11 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN, CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
 
-// The control surface an MCP client sees. Add a row here when a tool is added.
+// The control surface an MCP client sees, identical for a 2025 client (v1 SDK)
+// and a 2026-07-28 client (v2 SDK). Add a row here when a tool is added.
 
 interface ExpectedTool {
   readonly annotations: {
@@ -39,7 +38,11 @@ const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true
 
 /** The traffic-run toolset (src/mcp/runs.tools.ts). */
 const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
-  start_traffic_run: { annotations: WRITE_ONCE, input: ["duration_seconds", "mode", "ramp_seconds", "rate_per_second", "seed"], required: ["duration_seconds", "rate_per_second"] },
+  start_traffic_run: {
+    annotations: WRITE_ONCE,
+    input: ["duration_seconds", "mode", "ramp_seconds", "rate_per_second", "seed"],
+    required: ["duration_seconds", "rate_per_second"],
+  },
   get_traffic_run: { annotations: READ_ONLY, input: ["run_id"], required: ["run_id"] },
   stop_traffic_run: { annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, input: ["run_id"], required: ["run_id"] },
 };
@@ -63,7 +66,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   simulate_new_failure: { annotations: WRITE_ONCE, input: [], required: [] },
 };
 
-/** Every tool, specified in full: the annotation checks below run for each. */
+/** Every tool, specified in full: the annotation and input checks below run for each. */
 const ALL_TOOLS: Readonly<Record<string, ExpectedTool>> = { ...SYNTHETIC_TOOLS, ...RUN_TOOLS, ...ORDER_OPERATIONS_TOOLS };
 
 const EXPECTED_TOOLS: readonly string[] = Object.keys(ALL_TOOLS).sort();
@@ -95,164 +98,210 @@ function forbiddenProperties(schema: unknown): string[] {
   return propertyNames(schema).filter((p) => FORBIDDEN_PROPERTY.test(p.slice(p.lastIndexOf(".") + 1)));
 }
 
-let client: Client;
-let tools: Tool[];
-
-beforeAll(async () => {
-  client = await connectClient(ACME_TOKEN, "contract");
-  tools = (await client.listTools()).tools;
-});
-afterAll(async () => {
-  await client.close();
-});
-
-function tool(name: string): Tool {
-  const found = tools.find((t) => t.name === name);
-  if (!found) throw new Error(`tool ${name} is not listed`);
-  return found;
+/** Every place in a JSON schema where `type` is an array, with its path. */
+function typeArrays(schema: unknown, path = "$"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, i) => typeArrays(item, `${path}[${i}]`));
+  if (schema === null || typeof schema !== "object") return [];
+  return Object.entries(schema).flatMap(([key, value]) =>
+    key === "type" && Array.isArray(value) ? [`${path}.type`] : typeArrays(value, `${path}.${key}`),
+  );
 }
 
-describe("tool list", () => {
-  it("lists exactly the expected tools", () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(EXPECTED_TOOLS);
+interface JsonSchemaObject {
+  type?: unknown;
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties?: unknown;
+}
+
+/** A tool as tools/list lists it (the fields this contract reads). */
+interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (generation) => {
+  let client: McpTestClient;
+  let tools: Tool[];
+
+  beforeAll(async () => {
+    client = await generation.connect(ACME_TOKEN, "contract");
+    tools = (await client.listTools()).tools as Tool[];
+  });
+  afterAll(async () => {
+    await client.close();
   });
 
-  it.each(Object.entries(ALL_TOOLS))("%s advertises its four annotations exactly", (name, expected) => {
-    const { annotations } = tool(name);
-    expect(annotations).toBeDefined();
-    expect({
-      readOnlyHint: annotations?.readOnlyHint,
-      destructiveHint: annotations?.destructiveHint,
-      idempotentHint: annotations?.idempotentHint,
-      openWorldHint: annotations?.openWorldHint,
-    }).toEqual(expected.annotations);
-    // Nothing else is hidden in the annotations besides the display title.
-    expect(Object.keys(annotations ?? {}).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"]);
-    expect(annotations?.title).toBe(tool(name).title);
+  function tool(name: string): Tool {
+    const found = tools.find((t) => t.name === name);
+    if (!found) throw new Error(`tool ${name} is not listed`);
+    return found;
+  }
+
+  describe("tool list", () => {
+    it("lists exactly the expected tools", () => {
+      expect(tools.map((t) => t.name).sort()).toEqual(EXPECTED_TOOLS);
+    });
+
+    it.each(Object.entries(ALL_TOOLS))("%s advertises its four annotations exactly", (name, expected) => {
+      const { annotations } = tool(name);
+      expect(annotations).toBeDefined();
+      expect({
+        readOnlyHint: annotations?.readOnlyHint,
+        destructiveHint: annotations?.destructiveHint,
+        idempotentHint: annotations?.idempotentHint,
+        openWorldHint: annotations?.openWorldHint,
+      }).toEqual(expected.annotations);
+      // Nothing else is hidden in the annotations besides the display title.
+      expect(Object.keys(annotations ?? {}).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"]);
+      expect(annotations?.title).toBe(tool(name).title);
+    });
+
+    it.each(EXPECTED_TOOLS)("%s states all four hints explicitly as booleans", (name) => {
+      const { annotations } = tool(name);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof annotations?.[hint], `${name}.${hint}`).toBe("boolean");
+      }
+      // MCP: destructiveHint only means something for tools that write.
+      if (annotations?.readOnlyHint === true) expect(annotations.destructiveHint).toBe(false);
+      // Nothing here reaches outside this Worker's own order API.
+      expect(annotations?.openWorldHint).toBe(false);
+    });
+
+    it.each(EXPECTED_TOOLS)("%s has a title, a real description and object input/output schemas", (name) => {
+      const t = tool(name);
+      expect(t.title).toBeTypeOf("string");
+      expect((t.title ?? "").trim().length).toBeGreaterThanOrEqual(8);
+      expect(t.description).toBeTypeOf("string");
+      expect((t.description ?? "").length).toBeGreaterThanOrEqual(80);
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.outputSchema?.type).toBe("object");
+    });
+
+    it.each(Object.entries(ALL_TOOLS))("%s takes exactly its expected input properties", (name, expected) => {
+      const { inputSchema } = tool(name);
+      expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual([...expected.input]);
+      expect([...(inputSchema.required ?? [])].sort()).toEqual([...expected.required]);
+      // Nothing nested hides further parameters, except the address object, whose fields are pinned in its own tests.
+      if (name !== "prepare_address_change") expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
+    });
+
+    it.each(EXPECTED_TOOLS)("%s refuses unknown arguments in its listed schema (additionalProperties: false)", (name) => {
+      expect(tool(name).inputSchema.additionalProperties).toBe(false);
+    });
+
+    it("send_orders advertises exactly the count the server accepts: 1 to MAX_BATCH (100 here)", () => {
+      expect(tool("send_orders").inputSchema.properties?.count).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+    });
+
+    it.each(EXPECTED_TOOLS)("%s states every type as one string, never an array (MCP Inspector strict mode)", (name) => {
+      expect(typeArrays(tool(name).inputSchema)).toEqual([]);
+      expect(typeArrays(tool(name).outputSchema)).toEqual([]);
+    });
+
+    it("a nullable output field is one anyOf branch per type, description outside", () => {
+      expect(tool("check_target").outputSchema?.properties?.skus).toEqual({
+        description: expect.any(String),
+        anyOf: [{ type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) }, { type: "null" }],
+      });
+    });
+
+    it("offers the generator modes as an enum that defaults to seeded", () => {
+      for (const name of ["preview_order", "send_orders"]) {
+        expect(tool(name).inputSchema.properties?.mode).toMatchObject({ type: "string", enum: ["seeded", "simple"], default: "seeded" });
+        expect(tool(name).inputSchema.properties?.seed).toMatchObject({ type: "integer", minimum: 0, maximum: 4294967295 });
+      }
+    });
   });
 
-  it.each(EXPECTED_TOOLS)("%s states all four hints explicitly as booleans", (name) => {
-    const { annotations } = tool(name);
-    for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
-      expect(typeof annotations?.[hint], `${name}.${hint}`).toBe("boolean");
-    }
-    // MCP: destructiveHint only means something for tools that write.
-    if (annotations?.readOnlyHint === true) expect(annotations.destructiveHint).toBe(false);
-    // Nothing here reaches outside this Worker's own order API.
-    expect(annotations?.openWorldHint).toBe(false);
+  describe("the target-selection guardrail in the schemas", () => {
+    it("the scanner finds a forbidden name nested anywhere (self-check)", () => {
+      const planted = {
+        type: "object",
+        properties: { count: { type: "integer" }, options: { type: "object", properties: { callbackHost: { type: "string" } } } },
+        anyOf: [{ properties: { baseURL: { type: "string" } } }],
+        items: { properties: { Account_id: { type: "string" } } },
+      };
+      expect(forbiddenProperties(planted).sort()).toEqual(["$.options.callbackHost", "$/anyOf[0].baseURL", "$/items.Account_id"]);
+      expect(forbiddenProperties({ type: "object", properties: { count: {}, mode: {}, seed: {} } })).toEqual([]);
+    });
+
+    it.each(EXPECTED_TOOLS)("%s has no input property naming a url, uri, host, endpoint, target, binding or account", (name) => {
+      expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
+    });
+
+    it("no listed tool at all (including any added later) has such a property", () => {
+      const violations = tools.flatMap((t) => forbiddenProperties(t.inputSchema).map((p) => `${t.name}: ${p}`));
+      expect(violations).toEqual([]);
+    });
+
+    it("no listed tool at all accepts properties it does not list", () => {
+      expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
+    });
+
+    // Refused before the handler runs, so even the tools that write change nothing.
+    it.each(EXPECTED_TOOLS)("%s refuses a call with an unknown argument, naming it", async (name) => {
+      const text = toolErrorOf(await client.callTool({ name, arguments: { callback_url: "https://evil.example" } }));
+      expect(text).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${name}: `));
+      expect(text).toContain('Unrecognized key: "callback_url"');
+      // One readable line, not a multi-line schema dump.
+      expect(text).not.toContain("\n");
+    });
   });
 
-  it.each(EXPECTED_TOOLS)("%s has a title, a real description and object input/output schemas", (name) => {
-    const t = tool(name);
-    expect(t.title).toBeTypeOf("string");
-    expect((t.title ?? "").trim().length).toBeGreaterThanOrEqual(8);
-    expect(t.description).toBeTypeOf("string");
-    expect((t.description ?? "").length).toBeGreaterThanOrEqual(80);
-    expect(t.inputSchema.type).toBe("object");
-    expect(t.outputSchema?.type).toBe("object");
+  describe("resources", () => {
+    it("lists the catalog and the batch history", async () => {
+      const { resources } = await client.listResources();
+      const uris = resources.map((r) => r.uri).sort();
+      for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
+      for (const resource of resources) expect(resource.mimeType).toBe("application/json");
+    });
+
+    it("synthetic://catalog is exactly the in-stock seed catalog", async () => {
+      const catalog = resourceJson<{ skus: { sku: string; name: string; unit_price_cents: number }[] }>(
+        await client.readResource({ uri: "synthetic://catalog" }),
+      );
+      expect(catalog.skus.map((s) => s.sku)).toEqual(["SKU-1180", "SKU-2240", "SKU-3390", "SKU-4415", "SKU-5510", "SKU-6300", "SKU-6301"]);
+      expect(catalog.skus[4]).toEqual({ sku: "SKU-5510", name: "Cotton field socks (3 pack)", unit_price_cents: 1850 });
+      expect(catalog.skus.some((s) => s.sku === "SKU-7720")).toBe(false);
+    });
   });
 
-  it.each(Object.entries(ALL_TOOLS))("%s takes exactly its expected input properties", (name, expected) => {
-    const { inputSchema } = tool(name);
-    expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual([...expected.input]);
-    expect([...(inputSchema.required ?? [])].sort()).toEqual([...expected.required]);
-    // Nothing nested hides further parameters, except the address object, whose fields are pinned in its own tests.
-    if (name !== "prepare_address_change") expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
-  });
+  describe("tool results", () => {
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
 
-  it.each(EXPECTED_TOOLS)("%s refuses unknown arguments in its listed schema (additionalProperties: false)", (name) => {
-    expect(tool(name).inputSchema.additionalProperties).toBe(false);
-  });
+    it("check_target: structuredContent, mirrored exactly in its text", async () => {
+      const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));
+      expect(status.reachable).toBe(true);
+    });
 
-  it("offers the generator modes as an enum that defaults to seeded", () => {
-    for (const name of ["preview_order", "send_orders"]) {
-      expect(tool(name).inputSchema.properties?.mode).toMatchObject({ type: "string", enum: ["seeded", "simple"], default: "seeded" });
-      expect(tool(name).inputSchema.properties?.seed).toMatchObject({ type: "integer", minimum: 0, maximum: 4294967295 });
-    }
-  });
-});
+    it.each([
+      ["seeded", { mode: "seeded", seed }],
+      ["simple", { mode: "simple", seed }],
+      ["defaults", {}],
+    ])("preview_order (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
+      const preview = structuredOf<Preview>(await client.callTool({ name: "preview_order", arguments: args }));
+      expect(preview.line_count).toBe(preview.order.lines.length);
+      expect(preview.total_cents).toBe(preview.order.total_cents);
+    });
 
-describe("the target-selection guardrail in the schemas", () => {
-  it("the scanner finds a forbidden name nested anywhere (self-check)", () => {
-    const planted = {
-      type: "object",
-      properties: { count: { type: "integer" }, options: { type: "object", properties: { callbackHost: { type: "string" } } } },
-      anyOf: [{ properties: { baseURL: { type: "string" } } }],
-      items: { properties: { Account_id: { type: "string" } } },
-    };
-    expect(forbiddenProperties(planted).sort()).toEqual(["$.options.callbackHost", "$/anyOf[0].baseURL", "$/items.Account_id"]);
-    expect(forbiddenProperties({ type: "object", properties: { count: {}, mode: {}, seed: {} } })).toEqual([]);
-  });
+    it.each([
+      ["seeded", { count: 2, mode: "seeded", seed }],
+      ["simple", { count: 2, mode: "simple", seed }],
+    ])("send_orders (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
+      const summary = structuredOf<BatchSummary>(await client.callTool({ name: "send_orders", arguments: args }));
+      expect(summary.requested).toBe(2);
+      expect(summary.accepted + summary.rejected).toBe(2);
+    });
 
-  it.each(EXPECTED_TOOLS)("%s has no input property naming a url, uri, host, endpoint, target, binding or account", (name) => {
-    expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
-  });
-
-  it("no listed tool at all (including any added later) has such a property", () => {
-    const violations = tools.flatMap((t) => forbiddenProperties(t.inputSchema).map((p) => `${t.name}: ${p}`));
-    expect(violations).toEqual([]);
-  });
-
-  it("no listed tool at all accepts properties it does not list", () => {
-    expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
-  });
-
-  // Refused before the handler runs, so even the tools that write change nothing.
-  it.each(EXPECTED_TOOLS)("%s refuses a call with an unknown argument, naming it", async (name) => {
-    const text = toolErrorOf(await client.callTool({ name, arguments: { callback_url: "https://evil.example" } }));
-    expect(text).toMatch(new RegExp(`^MCP error -32602: Input validation error: Invalid arguments for tool ${name}: `));
-    expect(text).toContain('Unrecognized key: "callback_url"');
-  });
-});
-
-describe("resources", () => {
-  it("lists the catalog and the batch history", async () => {
-    const { resources } = await client.listResources();
-    const uris = resources.map((r) => r.uri).sort();
-    for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
-    for (const resource of resources) expect(resource.mimeType).toBe("application/json");
-  });
-
-  it("synthetic://catalog is exactly the in-stock seed catalog", async () => {
-    const catalog = resourceJson<{ skus: { sku: string; name: string; unit_price_cents: number }[] }>(
-      await client.readResource({ uri: "synthetic://catalog" }),
-    );
-    expect(catalog.skus.map((s) => s.sku)).toEqual(["SKU-1180", "SKU-2240", "SKU-3390", "SKU-4415", "SKU-5510", "SKU-6300", "SKU-6301"]);
-    expect(catalog.skus[4]).toEqual({ sku: "SKU-5510", name: "Cotton field socks (3 pack)", unit_price_cents: 1850 });
-    expect(catalog.skus.some((s) => s.sku === "SKU-7720")).toBe(false);
-  });
-});
-
-describe("tool results", () => {
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
-
-  it("check_target: structuredContent, mirrored exactly in its text", async () => {
-    const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));
-    expect(status.reachable).toBe(true);
-  });
-
-  it.each([
-    ["seeded", { mode: "seeded", seed }],
-    ["simple", { mode: "simple", seed }],
-    ["defaults", {}],
-  ])("preview_order (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
-    const preview = structuredOf<Preview>(await client.callTool({ name: "preview_order", arguments: args }));
-    expect(preview.line_count).toBe(preview.order.lines.length);
-    expect(preview.total_cents).toBe(preview.order.total_cents);
-  });
-
-  it.each([
-    ["seeded", { count: 2, mode: "seeded", seed }],
-    ["simple", { count: 2, mode: "simple", seed }],
-  ])("send_orders (%s): structuredContent, mirrored exactly in its text", async (_label, args) => {
-    const summary = structuredOf<BatchSummary>(await client.callTool({ name: "send_orders", arguments: args }));
-    expect(summary.requested).toBe(2);
-    expect(summary.accepted + summary.rejected).toBe(2);
-  });
-
-  it("a refused call is a tool error with a readable text and no structuredContent", async () => {
-    expect(toolErrorOf(await client.callTool({ name: "send_orders", arguments: { count: 101 } }))).toBe(
-      "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
-    );
+    it("a refused call is a tool error with a readable text and no structuredContent", async () => {
+      expect(toolErrorOf(await client.callTool({ name: "send_orders", arguments: { count: 101 } }))).toBe(
+        "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+      );
+    });
   });
 });

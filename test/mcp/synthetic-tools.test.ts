@@ -175,7 +175,7 @@ describe("send_orders", () => {
     expect(summary.status_counts).toEqual({ "422": count });
     expect(summary.sample_failures).toHaveLength(count);
     for (const failure of summary.sample_failures) {
-      expect(failure).toMatch(/^422 \['unknown customer C-\d{4}', 'unknown sku SKU-\d{4}'/);
+      expect(failure).toMatch(/^422 unknown customer C-\d{4}; unknown sku SKU-\d{4}/);
     }
     expect(summary.sample_failures).toEqual(expectedSampleFailures(seed, count));
     expect(await countOrders(ACCOUNT)).toBe(before);
@@ -230,7 +230,7 @@ describe("send_orders", () => {
     const seed = freshSeed();
     const before = await countOrders();
     const text = await sendError({ count: 2, seed, url: "https://evil.example" });
-    expect(text).toBe('MCP error -32602: Input validation error: Invalid arguments for tool send_orders: Unrecognized key: "url"');
+    expect(text).toBe('Input validation error: Invalid arguments for tool send_orders: Unrecognized key: "url"');
     expect(await countOrders()).toBe(before);
     const requestIds = expectedOrders("seeded", seed, 2).map((o) => o.request_id);
     expect(await countRequestIds(ACCOUNT, requestIds)).toBe(0);
@@ -242,7 +242,7 @@ describe("send_orders", () => {
     const before = await countOrders();
     const text = await sendError({ count: 2, seed, url: "https://evil.example/orders", target: "https://evil.example", account: "globex" });
     expect(text).toBe(
-      'MCP error -32602: Input validation error: Invalid arguments for tool send_orders: Unrecognized keys: "url", "target", "account"',
+      'Input validation error: Invalid arguments for tool send_orders: Unrecognized keys: "url", "target", "account"',
     );
     expect(await countOrders()).toBe(before);
   });

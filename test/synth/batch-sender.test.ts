@@ -192,7 +192,7 @@ describe("BatchSender with an unreachable target", () => {
         rejected: 2,
         status_counts: { "201": 2, "422": 2 },
         accepted_total_cents: (first?.total_cents ?? 0) + (third?.total_cents ?? 0),
-        sample_failures: ["422 ['problem 1']", "422 ['problem 3']"],
+        sample_failures: ["422 problem 1", "422 problem 3"],
       },
     ]);
   });
@@ -225,3 +225,21 @@ describe("BatchSender with an unreachable target", () => {
   });
 });
 
+
+describe("BatchSender progress", () => {
+  it("reports about 20 times, ending at the total, and posts nothing while a report is still on its way", async () => {
+    const target = fakeTarget(() => ok(HEALTHY));
+    const { sender } = traffic(target, 4);
+    const reports: { sent: number; postedBefore: number; postedAfter: number }[] = [];
+    const result = await sender.send({ count: 100, mode: "seeded", seed: 21 }, OPERATOR, async (sent) => {
+      const postedBefore = target.posted.length;
+      // A slow listener: the client is still taking the report.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reports.push({ sent, postedBefore, postedAfter: target.posted.length });
+    });
+    expect(result.ok).toBe(true);
+    expect(reports.map((r) => r.sent)).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 5));
+    // Orders already in flight may finish, but none is posted while the report is pending.
+    for (const report of reports) expect(report.postedAfter).toBe(report.postedBefore);
+  });
+});

@@ -1,0 +1,53 @@
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { z } from "zod";
+
+/**
+ * The JSON Schema a client reads is derived from our zod schemas, never
+ * hand-written. This module only reshapes what zod emits so that every client
+ * can read it; validation stays with zod.
+ */
+type JsonSchema = Record<string, unknown>;
+
+function isSchemaObject(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * zod writes a nullable field as `type: ["string", "null"]`. That is legal JSON
+ * Schema, but several MCP clients read `type` as one string and then drop the
+ * constraint or the whole tool (the MCP Inspector's strict mode warns about
+ * it). The same contract as one `anyOf` branch per type reads everywhere.
+ */
+export function portableJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(portableJsonSchema);
+  if (!isSchemaObject(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = portableJsonSchema(value);
+  const type = out.type;
+  if (!Array.isArray(type)) return out;
+  const { type: _types, ...rest } = out;
+  const typed = type.filter((t): t is string => typeof t === "string");
+  // Keywords that describe the value (description, default) stay on the outside; the
+  // ones that constrain one type (enum, minimum, properties...) go with that branch.
+  const { description, default: fallback, title, ...constraints } = rest;
+  const outer: JsonSchema = {};
+  if (title !== undefined) outer.title = title;
+  if (description !== undefined) outer.description = description;
+  if (fallback !== undefined) outer.default = fallback;
+  outer.anyOf = typed.map((t) => (t === "null" ? { type: "null" } : { type: t, ...constraints }));
+  return outer;
+}
+
+/** Wraps a zod object so the SDK validates with zod but publishes the portable JSON Schema. */
+export function publishedSchema<S extends z.ZodObject>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+  const standard = schema["~standard"];
+  return {
+    "~standard": {
+      ...standard,
+      jsonSchema: {
+        input: (options) => portableJsonSchema(standard.jsonSchema.input(options)) as Record<string, unknown>,
+        output: (options) => portableJsonSchema(standard.jsonSchema.output(options)) as Record<string, unknown>,
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { portableJsonSchema, publishedSchema } from "../../src/mcp/published-schema";
+
+// What clients read: zod's JSON Schema, with every `type` array split into
+// one anyOf branch per type (the MCP Inspector's strict mode flags the arrays).
+
+describe("portableJsonSchema", () => {
+  it("splits a nullable type; constraints go with their type, description and default stay outside", () => {
+    expect(portableJsonSchema({ type: ["string", "null"], minLength: 1, enum: ["a", "b", null], description: "d", default: null })).toEqual({
+      description: "d",
+      default: null,
+      anyOf: [{ type: "string", minLength: 1, enum: ["a", "b", null] }, { type: "null" }],
+    });
+  });
+
+  it("reaches nested properties, items and $defs, and leaves single types alone", () => {
+    const schema = {
+      type: "object",
+      properties: { list: { type: "array", items: { type: ["integer", "null"] } }, name: { type: "string" } },
+      $defs: { inner: { type: ["object", "null"], properties: { x: { type: "number" } } } },
+    };
+    expect(portableJsonSchema(schema)).toEqual({
+      type: "object",
+      properties: { list: { type: "array", items: { anyOf: [{ type: "integer" }, { type: "null" }] } }, name: { type: "string" } },
+      $defs: { inner: { anyOf: [{ type: "object", properties: { x: { type: "number" } } }, { type: "null" }] } },
+    });
+  });
+});
+
+describe("publishedSchema", () => {
+  const schema = z.object({ when: z.string().nullable().describe("null while running") });
+
+  it("publishes the portable form and still validates with zod", async () => {
+    const published = publishedSchema(schema);
+    expect(published["~standard"].jsonSchema.output({ target: "draft-2020-12" })).toMatchObject({
+      properties: { when: { description: "null while running", anyOf: [{ type: "string" }, { type: "null" }] } },
+    });
+    expect(await published["~standard"].validate({ when: null })).toEqual({ value: { when: null } });
+    const refused = await published["~standard"].validate({ when: 3 });
+    expect("issues" in refused && refused.issues?.[0]?.path).toEqual(["when"]);
+  });
+});
