@@ -11,6 +11,7 @@ const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", impo
 /** Lower layers first; a module may import from its own folder or from a lower layer. */
 const LAYER: Record<string, number> = {
   core: 0,
+  platform: 0,
   config: 1,
   orders: 2,
   http: 2,

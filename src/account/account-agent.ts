@@ -3,40 +3,22 @@ import { loadConfig, type Approver, type Config, type Operator } from "../config
 import { fail, ok, type Result } from "../core/errors";
 import type { AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
-import { ProposalDesk } from "../proposals/desk";
-import type { ConfirmResult, Decision, ProposalView } from "../proposals/schemas";
-import { ProposalStore } from "../proposals/store";
-import { D1AccountOrders } from "../store/account-orders";
-import { BatchSender, type SendRequest } from "../synth/batch-sender";
-import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
-import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
-import { planRun, type RunRequest } from "../synth/run-plan";
-import type { RunDetail, RunSummary } from "../synth/run-schemas";
-import { TrafficRunner, type RunState } from "../synth/traffic-run";
-import { randomSeed } from "../synth/prng";
+import type { ConfirmResult, ProposalView } from "../proposals/schemas";
+import type { Decision } from "../proposals/decision";
 import type { ChainHead } from "../store/audit-chain";
-import { AuditSealer } from "./audit-sealer";
-import { SqlBatchJournal } from "./batch-journal";
-import { newBatchId, newRunId } from "./ids";
-import { RECENT_INTERVALS, RunStore } from "./run-store";
+import type { SendRequest } from "../synth/batch-sender";
+import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
+import type { RunRequest } from "../synth/run-plan";
+import type { RunDetail, RunSummary } from "../synth/run-schemas";
+import type { RunState } from "../synth/traffic-run";
 import { SerialQueue } from "./serial-queue";
+import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
 
 /** Called by the account object with each answered order while a batch runs. */
 export type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
-interface AccountServices {
-  readonly config: Config;
-  readonly desk: ProposalDesk;
-  readonly sender: BatchSender;
-  readonly runner: TrafficRunner;
-  readonly sealer: AuditSealer;
-}
-
 const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
-
-/** A burst of intake orders is sealed in passes at least this far apart. */
-const SEAL_INTERVAL_MS = 200;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -48,17 +30,11 @@ const SEAL_INTERVAL_MS = 200;
 export class AccountAgent extends Agent<Env> {
   private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
-  private readonly journal: SqlBatchJournal;
-  private readonly runs: RunStore;
-  private built: AccountServices | undefined;
+  private built: Promise<AccountServices> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateAccountStorage(ctx.storage);
-    this.journal = new SqlBatchJournal(ctx.storage.sql);
-    this.runs = new RunStore(ctx.storage.sql);
-    // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
-    this.journal.markInterrupted();
   }
 
   // ------------------------------------------------------- operator side (MCP)
@@ -74,7 +50,7 @@ export class AccountAgent extends Agent<Env> {
 
   async recentBatches(caller: Operator): Promise<Result<BatchRecord[]>> {
     const services = await this.servicesFor(caller.account);
-    return services.ok ? ok(this.journal.recent()) : services;
+    return services.ok ? ok(services.value.journal.recent()) : services;
   }
 
   async proposeResolution(caller: Operator, orderId: string): Promise<Result<ProposalView>> {
@@ -102,11 +78,11 @@ export class AccountAgent extends Agent<Env> {
   async startTrafficRun(caller: Operator, request: RunRequest): Promise<Result<RunSummary>> {
     const services = await this.servicesFor(caller.account);
     if (!services.ok) return services;
-    const { config, runner } = services.value;
-    const plan = planRun(request, request.seed ?? randomSeed(), config.runs);
+    const { config, runner, runs, planRun } = services.value;
+    const plan = planRun(request, config.runs);
     if (!plan.ok) return plan;
     // No await between the count and the insert: two starts cannot both pass the check.
-    const active = this.runs.running();
+    const active = runs.running();
     if (active.length >= config.runs.maxActive) {
       const ids = active.map((run) => run.summary.run_id).join(", ");
       return fail(
@@ -114,8 +90,8 @@ export class AccountAgent extends Agent<Env> {
         `run ${ids} is still running and this account allows ${config.runs.maxActive} at a time (MAX_ACTIVE_RUNS); stop it with stop_traffic_run or wait for it to finish`,
       );
     }
-    const state = runner.newState(newRunId(), plan.value, caller.operator);
-    this.runs.insert(state);
+    const state = runner.newState(plan.value, caller.operator);
+    runs.insert(state);
     await this.schedule(new Date(), "runTick", { runId: state.summary.run_id });
     return ok(this.summaryOf(state, config));
   }
@@ -123,34 +99,35 @@ export class AccountAgent extends Agent<Env> {
   async getTrafficRun(caller: Operator, runId: string): Promise<Result<RunDetail>> {
     const services = await this.servicesFor(caller.account);
     if (!services.ok) return services;
-    return this.runDetail(runId, services.value.config, RECENT_INTERVALS);
+    return this.runDetail(services.value, runId, true);
   }
 
   async stopTrafficRun(caller: Operator, runId: string): Promise<Result<RunSummary>> {
     const services = await this.servicesFor(caller.account);
     if (!services.ok) return services;
-    const state = this.runs.get(runId);
+    const { runs } = services.value;
+    const state = runs.get(runId);
     if (!state) return fail("not_found", RUN_NOT_FOUND);
     if (state.summary.status !== "running") return ok(this.summaryOf(state, services.value.config));
     const stopped: RunState = {
       ...state,
       summary: { ...state.summary, status: "stopped", finished_at: new Date().toISOString(), paused: null, current_rate: 0, problem: `stopped by ${caller.operator}` },
     };
-    this.runs.update(stopped, "running");
+    runs.update(stopped, "running");
     services.value.runner.forget(runId);
-    return ok(this.summaryOf(this.runs.get(runId) ?? stopped, services.value.config));
+    return ok(this.summaryOf(runs.get(runId) ?? stopped, services.value.config));
   }
 
   async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
     const services = await this.servicesFor(caller.account);
     if (!services.ok) return services;
-    return ok(this.runs.recent().map((state) => this.summaryOf(state, services.value.config)));
+    return ok(services.value.runs.recent().map((state) => this.summaryOf(state, services.value.config)));
   }
 
   /** The run page's view: every interval, for the chart. */
   async runForApprover(approver: Approver, runId: string): Promise<Result<RunDetail>> {
     const services = await this.servicesFor(approver.account);
-    return services.ok ? this.runDetail(runId, services.value.config) : services;
+    return services.ok ? this.runDetail(services.value, runId, false) : services;
   }
 
   /**
@@ -161,22 +138,20 @@ export class AccountAgent extends Agent<Env> {
   async runTick(payload: { runId: string }): Promise<void> {
     const config = loadConfig(this.env);
     if (!config.ok) return;
-    this.built ??= this.build(config.value);
-    const { runner } = this.built;
-    const state = this.runs.get(payload.runId);
+    const { runner, runs, target } = await this.services(config.value);
+    const state = runs.get(payload.runId);
     if (!state || state.summary.status !== "running") return;
-    const target = orderApiTarget(this.env.ORDER_API, this.name, TARGET_TIMEOUT_MS, `${state.summary.operator} via start_traffic_run`);
-    const outcome = await runner.tick(state, target, () => this.runs.get(payload.runId)?.summary.status !== "running");
-    const stored = this.runs.get(payload.runId);
+    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), () => runs.get(payload.runId)?.summary.status !== "running");
+    const stored = runs.get(payload.runId);
     if (!stored) return;
-    if (outcome.interval) this.runs.addInterval(payload.runId, outcome.interval);
+    if (outcome.interval) runs.addInterval(payload.runId, outcome.interval);
     if (stored.summary.status !== "running") {
       // Stopped while this tick was sending: keep the stop, count what the tick sent.
       const { status, finished_at, problem } = stored.summary;
-      this.runs.update({ ...outcome.state, summary: { ...outcome.state.summary, status, finished_at, problem, paused: null, current_rate: 0 } }, status);
+      runs.update({ ...outcome.state, summary: { ...outcome.state.summary, status, finished_at, problem, paused: null, current_rate: 0 } }, status);
       return;
     }
-    this.runs.update(outcome.state, "running");
+    runs.update(outcome.state, "running");
     if (outcome.nextTickMs !== null) await this.schedule(new Date(outcome.nextTickMs), "runTick", { runId: payload.runId });
   }
 
@@ -185,12 +160,15 @@ export class AccountAgent extends Agent<Env> {
    * was lost) gets one now, so no run is left hanging.
    */
   override async onStart(): Promise<void> {
+    const config = loadConfig(this.env);
+    if (!config.ok) return;
+    const { runs } = await this.services(config.value);
     const scheduled = new Set(
       (await this.listSchedules())
         .filter((schedule) => schedule.callback === "runTick")
         .map((schedule) => (schedule.payload as { runId?: string } | undefined)?.runId),
     );
-    for (const run of this.runs.running()) {
+    for (const run of runs.running()) {
       if (!scheduled.has(run.summary.run_id)) await this.schedule(new Date(), "runTick", { runId: run.summary.run_id });
     }
   }
@@ -199,10 +177,11 @@ export class AccountAgent extends Agent<Env> {
     return { ...state.summary, run_url: `${config.publicBaseUrl}/runs/${encodeURIComponent(state.summary.run_id)}` };
   }
 
-  private runDetail(runId: string, config: Config, intervalLimit?: number): Result<RunDetail> {
-    const state = this.runs.get(runId);
+  /** `recent`: the latest intervals only (a tool answer), instead of all of them (the chart). */
+  private runDetail(services: AccountServices, runId: string, recent: boolean): Result<RunDetail> {
+    const state = services.runs.get(runId);
     if (!state) return fail("not_found", RUN_NOT_FOUND);
-    return ok({ ...this.summaryOf(state, config), intervals: this.runs.intervals(runId, intervalLimit) });
+    return ok({ ...this.summaryOf(state, services.config), intervals: services.runs.intervals(runId, recent ? services.recentIntervals : undefined) });
   }
 
   // ------------------------------------------------- approver side (the app)
@@ -247,38 +226,19 @@ export class AccountAgent extends Agent<Env> {
     const config = loadConfig(this.env);
     if (!config.ok) return config;
     if (account !== this.name) return fail("forbidden", "this credential belongs to a different account");
-    this.built ??= this.build(config.value);
-    return ok(this.built);
+    return ok(await this.services(config.value));
   }
 
-  private build(config: Config): AccountServices {
-    const account = this.name;
-    const storage = this.ctx.storage.sql;
-    const sealer = new AuditSealer({ db: this.env.DB, account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
-    return {
-      config,
-      runner: new TrafficRunner({ now: () => Date.now(), concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
-      sealer,
-      desk: new ProposalDesk({
-        store: new ProposalStore(storage),
-        // Events the desk writes are sealed right after, without holding up its answer.
-        orders: new D1AccountOrders(this.env.DB, account, () => new Date(), () => void sealer.seal()),
-        ttlMinutes: config.proposalTtlMinutes,
-        maxOpen: config.maxOpenProposals,
-        now: () => new Date(),
-        exclusive: (task) => this.transitions.run(task),
-        approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,
-      }),
-      sender: new BatchSender({
-        // Read at send time, not build time: the binding is the only way out of this object.
-        target: (actor) => orderApiTarget(this.env.ORDER_API, account, TARGET_TIMEOUT_MS, actor),
-        maxBatch: config.maxBatch,
-        concurrency: config.sendConcurrency,
-        journal: this.journal,
-        newBatchId,
-        now: () => new Date(),
-      }),
-    };
+  /**
+   * Built on first use and kept for the life of the instance. Loaded with a
+   * dynamic import: the Worker's cold start, which also serves /health and
+   * /api, does not evaluate the proposal, batch and run modules.
+   */
+  private services(config: Config): Promise<AccountServices> {
+    this.built ??= import("./services").then(({ buildServices }) =>
+      buildServices({ ctx: this.ctx, env: () => this.env, account: this.name, config, transitions: this.transitions }),
+    );
+    return this.built;
   }
 }
 

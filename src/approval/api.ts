@@ -6,7 +6,7 @@ import { requireCredential, type WithHolder } from "../http/credential-middlewar
 import { limitedBody, validJson } from "../http/json-body";
 import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
-import { DecisionSchema } from "../proposals/schemas";
+import { DecisionSchema } from "../proposals/decision";
 
 /**
  * The scripted approval API (/api/approvals): the same decisions as the page,

@@ -8,7 +8,7 @@ import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { limitedBody } from "../http/json-body";
 import { sameOriginForms } from "../http/same-origin-forms";
-import { DecisionSchema } from "../proposals/schemas";
+import { DecisionSchema } from "../proposals/decision";
 import { d1ApproverSessions } from "../store/approver-sessions";
 import { messagePage, queuePage, reviewPage, signInPage, type Html } from "./pages";
 

@@ -1,6 +1,7 @@
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { describeIssues } from "../core/zod-issues";
+import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, type JsonRpcId } from "./jsonrpc-errors";
 
 /**
  * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
@@ -8,19 +9,6 @@ import { describeIssues } from "../core/zod-issues";
  * not a message, multi-line schema dumps for bad params, and batches on
  * protocol revisions that removed them.
  */
-
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
-/** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): used for refusals such as a rate limit. */
-export const SERVER_ERROR = -32000;
-
-type JsonRpcId = string | number | null;
-
-/** A JSON-RPC error response for a message the SDK never sees. */
-export function jsonRpcErrorResponse(status: number, code: number, message: string, id: JsonRpcId = null): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
-}
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; response: Response };
 

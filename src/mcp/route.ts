@@ -7,9 +7,18 @@ import { mcpCors, originPolicy } from "../http/origin-guard";
 import { methodNotAllowed, refusalResponse, RETRY_AFTER_SECONDS } from "../http/respond";
 import { readLimitedText } from "../http/json-body";
 import { withinRateLimit } from "../http/rate-limit";
-import { accountToolContext } from "./account-context";
-import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc";
-import { MAX_MCP_BODY_BYTES, serveMcpRequest } from "./server";
+import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc-errors";
+
+/** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
+export const MAX_MCP_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The MCP server (the SDK and every tool schema) loads on the first /mcp
+ * request, not at startup: /health, /api and the approval pages never pay
+ * for building the protocol's schemas.
+ */
+let server: Promise<[typeof import("./server"), typeof import("./account-context")]> | undefined;
+const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context")]));
 
 /**
  * /mcp: authenticate the bearer token, resolve it to {account, operator} on the
@@ -33,6 +42,7 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), INVALID_REQUEST, body.error.message);
+  const [{ serveMcpRequest }, { accountToolContext }] = await loadServer();
   return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator.value));
 });
 

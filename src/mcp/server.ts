@@ -50,8 +50,6 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
   return server;
 }
 
-/** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
-export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 

@@ -47,4 +47,25 @@ export function buildReferenceData(catalog: unknown, customers: unknown): Refere
   return { skus: skuMap, customers: customerMap, sellable, customerList: people };
 }
 
-export const referenceData: ReferenceData = buildReferenceData(catalogJson, customersJson);
+let built: ReferenceData | undefined;
+const fromSeed = (): ReferenceData => (built ??= buildReferenceData(catalogJson, customersJson));
+
+/**
+ * The reference data from seed/, validated on first use rather than at import:
+ * a cold start that never looks at the catalog (an approval page, a health
+ * check) does not pay for parsing it.
+ */
+export const referenceData: ReferenceData = {
+  get skus() {
+    return fromSeed().skus;
+  },
+  get customers() {
+    return fromSeed().customers;
+  },
+  get sellable() {
+    return fromSeed().sellable;
+  },
+  get customerList() {
+    return fromSeed().customerList;
+  },
+};

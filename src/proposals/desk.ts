@@ -8,7 +8,8 @@ import { planResolution, type OrderChange, type Risk } from "../orders/playbook"
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
 import { changeSummary, isDue, isOpen, newProposal, refusal, type Plan } from "./lifecycle";
-import type { ConfirmResult, Decision, Proposal, ProposalStatus, ProposalView } from "./schemas";
+import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
+import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
 
 export interface ProposalDeskDeps {

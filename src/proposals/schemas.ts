@@ -56,9 +56,3 @@ export const ConfirmResultSchema = z.object({
   outcome: ApplyOutcomeSchema.nullable().describe("What was applied; identical on every later call"),
 });
 export type ConfirmResult = z.infer<typeof ConfirmResultSchema>;
-
-export const DecisionSchema = z.object({
-  decision: z.enum(["approve", "reject"]),
-  reason: z.string().trim().min(3, "give a reason of at least 3 characters").max(500),
-});
-export type Decision = z.infer<typeof DecisionSchema>;

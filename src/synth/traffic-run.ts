@@ -41,6 +41,7 @@ export interface TickOutcome {
 
 export interface TrafficRunnerDeps {
   readonly now: () => number;
+  readonly newRunId: () => string;
   readonly concurrency: number;
   /** How long a run may wait for an unreachable target before it fails. */
   readonly maxPauseSeconds: number;
@@ -70,11 +71,11 @@ export class TrafficRunner {
     this.reference = deps.reference ?? referenceData;
   }
 
-  newState(runId: string, plan: RunPlan, operator: string): RunState {
+  newState(plan: RunPlan, operator: string): RunState {
     const now = this.deps.now();
     return {
       summary: {
-        run_id: runId,
+        run_id: this.deps.newRunId(),
         status: "running",
         operator,
         started_at: new Date(now).toISOString(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MCP_BODY_BYTES } from "../../src/mcp/server";
+import { MAX_MCP_BODY_BYTES } from "../../src/mcp/route";
 import { ACME_TOKEN, MCP_URL, workerFetch } from "../helpers/mcp-client";
 import { initializeRequest, mcpHeaders, postMcp, rpc, sseMessages, type JsonRpcMessage } from "../helpers/mcp-raw";
 

@@ -40,7 +40,8 @@ function plan(request: Partial<RunRequest> = {}, seed = 4242): RunPlan {
 function harness(maxPauseSeconds = 10) {
   let now = Date.parse("2026-12-01T10:00:00.000Z");
   const clock = { now: () => now, advance: (ms: number) => (now += ms) };
-  const runner = (): TrafficRunner => new TrafficRunner({ now: clock.now, concurrency: 4, maxPauseSeconds });
+  let runs = 0;
+  const runner = (): TrafficRunner => new TrafficRunner({ now: clock.now, newRunId: () => `R-${++runs}`, concurrency: 4, maxPauseSeconds });
   return { clock, runner };
 }
 
@@ -91,7 +92,7 @@ describe("running", () => {
     const { clock, runner } = harness();
     const api = new FakeApi();
     const traffic = runner();
-    const done = await runToEnd(traffic, traffic.newState("R-1", plan(), "Ada"), api, clock.advance);
+    const done = await runToEnd(traffic, traffic.newState(plan(), "Ada"), api, clock.advance);
     expect(done.summary).toMatchObject({ status: "completed", sent: 50, accepted: 50, rejected: 0, status_counts: { "201": 50 } });
     expect(api.posts).toHaveLength(50);
     expect(new Set(api.posts).size).toBe(50);
@@ -104,15 +105,15 @@ describe("running", () => {
     const second = harness();
     const a = new FakeApi();
     const b = new FakeApi();
-    await runToEnd(first.runner(), first.runner().newState("R-1", plan(), "Ada"), a, first.clock.advance);
-    await runToEnd(second.runner(), second.runner().newState("R-2", plan(), "Ada"), b, second.clock.advance);
+    await runToEnd(first.runner(), first.runner().newState(plan(), "Ada"), a, first.clock.advance);
+    await runToEnd(second.runner(), second.runner().newState(plan(), "Ada"), b, second.clock.advance);
     expect([...a.stored].sort()).toEqual([...b.stored].sort());
   });
 
   it("keeps the first five distinct rejection reasons", async () => {
     const { clock, runner } = harness();
     const traffic = runner();
-    const done = await runToEnd(traffic, traffic.newState("R-1", plan({ mode: "simple" }), "Ada"), new FakeApi(), clock.advance);
+    const done = await runToEnd(traffic, traffic.newState(plan({ mode: "simple" }), "Ada"), new FakeApi(), clock.advance);
     expect(done.summary.rejection_reasons.length).toBeLessThanOrEqual(5);
     expect(new Set(done.summary.rejection_reasons).size).toBe(done.summary.rejection_reasons.length);
   });
@@ -120,7 +121,7 @@ describe("running", () => {
   it("records each tick's counts and the target's latency", async () => {
     const { clock, runner } = harness();
     const traffic = runner();
-    const state = traffic.newState("R-1", plan(), "Ada");
+    const state = traffic.newState(plan(), "Ada");
     clock.advance(1000);
     const outcome = await traffic.tick(state, new FakeApi(), () => false);
     expect(outcome.interval).toMatchObject({ sent: 10, accepted: 10, rejected: 0 });
@@ -132,7 +133,7 @@ describe("running", () => {
     const { clock, runner } = harness();
     const api = new FakeApi();
     const traffic = runner();
-    const state = traffic.newState("R-1", plan(), "Ada");
+    const state = traffic.newState(plan(), "Ada");
     clock.advance(1000);
     let asked = 0;
     await traffic.tick(state, api, () => ++asked > 3);
@@ -146,7 +147,7 @@ describe("restarts", () => {
     const { clock, runner } = harness();
     const api = new FakeApi();
     const before = runner();
-    const start = before.newState("R-1", plan(), "Ada");
+    const start = before.newState(plan(), "Ada");
     clock.advance(1000);
     const checkpoint = (await before.tick(start, api, () => false)).state;
     clock.advance(1000);
@@ -165,7 +166,7 @@ describe("restarts", () => {
   it("after a short outage the schedule shifts instead of bursting", async () => {
     const { clock, runner } = harness();
     const traffic = runner();
-    const state = traffic.newState("R-1", plan({ duration_seconds: 60 }), "Ada");
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
     clock.advance(1000);
     const first = (await traffic.tick(state, new FakeApi(), () => false)).state;
     clock.advance(60_000);
@@ -177,7 +178,7 @@ describe("restarts", () => {
   it("after downtime longer than the resume window the run ends interrupted and says what was sent", async () => {
     const { clock, runner } = harness();
     const traffic = runner();
-    const state = traffic.newState("R-1", plan({ duration_seconds: 60 }), "Ada");
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
     clock.advance(1000);
     const first = (await traffic.tick(state, new FakeApi(), () => false)).state;
     clock.advance(RESUME_WINDOW_MS + 60_000);
@@ -194,7 +195,7 @@ describe("an unreachable target", () => {
     const api = new FakeApi();
     const traffic = runner();
     api.down = true;
-    const state = traffic.newState("R-1", plan(), "Ada");
+    const state = traffic.newState(plan(), "Ada");
     clock.advance(1000);
     const paused = await traffic.tick(state, api, () => false);
     expect(paused.state.summary.paused).toEqual({ since: new Date(clock.now()).toISOString(), reason: expect.stringContaining("connection refused") });
@@ -212,7 +213,7 @@ describe("an unreachable target", () => {
     const api = new FakeApi();
     const traffic = runner();
     api.down = true;
-    let state = traffic.newState("R-1", plan(), "Ada");
+    let state = traffic.newState(plan(), "Ada");
     clock.advance(1000);
     state = (await traffic.tick(state, api, () => false)).state;
     expect(state.summary.paused).not.toBeNull();
