@@ -1,50 +1,32 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../scripts/lib/dev-server.ts";
-import { callTool, connect } from "../scripts/lib/mcp.ts";
-import { launchBrowser } from "./browser.ts";
+import { expect, it } from "vitest";
+import { callTool } from "../scripts/lib/mcp.ts";
 import { checkAtBothWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
+import { useWorld } from "./world.ts";
 
 // The human half of the operator story, in a real browser: a model proposes,
 // a person opens the approval link, signs in, sees the change and approves,
 // and only then does confirm_resolution apply it.
-let server: DevServer;
-let client: Client;
-let browser: Browser;
-
+const world = useWorld();
 const APPROVER_TOKEN = "acme-approver-dev-token";
 
-beforeAll(async () => {
-  server = await startDevServer({ quiet: true });
-  client = await connect(server.url, "acme-dev-token");
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await client?.close();
-  await server?.stop();
-});
-
 async function proposalId(tool: string, args: Record<string, unknown>): Promise<string> {
-  const result = await callTool(client, tool, args);
+  const result = await callTool(world().client, tool, args);
   expect(result.isError, result.text).toBe(false);
   return String(result.structured?.proposal_id);
 }
 
 it("an approver approves in the browser and the next confirm_resolution applies it", async () => {
-  const proposal = await callTool(client, "propose_resolution", { order_id: "ORD-1008" });
+  const proposal = await callTool(world().client, "propose_resolution", { order_id: "ORD-1008" });
   expect(proposal.isError, proposal.text).toBe(false);
   expect(proposal.structured?.action).toBe("notify_customer_backorder");
   const proposalId = String(proposal.structured?.proposal_id);
 
-  const waiting = await callTool(client, "confirm_resolution", { proposal_id: proposalId });
+  const waiting = await callTool(world().client, "confirm_resolution", { proposal_id: proposalId });
   expect(waiting.structured?.status).toBe("approval_required");
   const approvalUrl = String(waiting.structured?.approval_url);
-  expect(approvalUrl).toBe(`${server.url}/approvals/${proposalId}`);
+  expect(approvalUrl).toBe(`${world().server.url}/approvals/${proposalId}`);
 
-  const context = await phoneContext(browser);
+  const context = await phoneContext(world().browser);
   const page = await context.newPage();
 
   // 1. The link alone grants nothing: a sign-in form, no order details.
@@ -84,10 +66,10 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(session?.sameSite).toBe("Strict");
   expect(session?.path).toBe("/");
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${server.url}/approvals`);
+  await page.waitForURL(`${world().server.url}/approvals`);
   await expect(page.getByLabel("Approver token").isVisible()).resolves.toBe(true);
   await context.close();
-  const elsewhere = await browser.newContext();
+  const elsewhere = await world().browser.newContext();
   if (session) await elsewhere.addCookies([session]);
   const copied = await elsewhere.newPage();
   await copied.goto(approvalUrl);
@@ -95,10 +77,10 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(await copied.content()).not.toContain("ORD-1008");
 
   // 6. The next confirm applies it, exactly once.
-  const applied = await callTool(client, "confirm_resolution", { proposal_id: proposalId });
+  const applied = await callTool(world().client, "confirm_resolution", { proposal_id: proposalId });
   expect(applied.structured?.status, applied.text).toBe("applied");
   expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe("Avery Approver (acme, local dev)");
-  const status = await callTool(client, "get_order_status", { order_id: "ORD-1008" });
+  const status = await callTool(world().client, "get_order_status", { order_id: "ORD-1008" });
   expect(status.structured).toEqual({ order_id: "ORD-1008", status: "backordered", version: 2 });
 
   // 7. The page shows that it was applied, by whom, and the order as it is now.
@@ -119,10 +101,10 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   const readdress = await proposalId("prepare_address_change", { order_id: "ORD-1017", address: { ...pine, recipient: "Jonas Becker" } });
   const cancel = await proposalId("propose_resolution", { order_id: "ORD-1017" });
 
-  const context = await phoneContext(browser);
+  const context = await phoneContext(world().browser);
   const page = await context.newPage();
-  await page.goto(`${server.url}/approvals`);
-  await signInHere(page, APPROVER_TOKEN, `${server.url}/approvals`);
+  await page.goto(`${world().server.url}/approvals`);
+  await signInHere(page, APPROVER_TOKEN, `${world().server.url}/approvals`);
 
   // The queue: each entry names its change, order, risk, amount and expiry.
   const entry = (id: string) => page.locator("li", { has: page.locator(`a[href="/approvals/${id}"]`) });
@@ -140,17 +122,17 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await checkAtBothWidths(page, "queue");
 
   // The refund is on the review page too; approve it and apply it.
-  await page.goto(`${server.url}/approvals/${cancel}`);
+  await page.goto(`${world().server.url}/approvals/${cancel}`);
   expect(await page.locator("#money").innerText()).toBe("Refunds $66.00 to the customer: the duplicate was charged.");
   await checkAtBothWidths(page, "review-refund");
   await page.getByLabel("Reason (recorded in the audit log)").fill("same lines two minutes apart, customer confirmed");
   await page.getByRole("button", { name: "Approve" }).click();
-  await page.waitForURL(`${server.url}/approvals/${cancel}?decided=approve`);
-  const applied = await callTool(client, "confirm_resolution", { proposal_id: cancel });
+  await page.waitForURL(`${world().server.url}/approvals/${cancel}?decided=approve`);
+  const applied = await callTool(world().client, "confirm_resolution", { proposal_id: cancel });
   expect(applied.structured?.status, applied.text).toBe("applied");
 
   // The address change for the same order is now out of date, and says why.
-  await page.goto(`${server.url}/approvals/${readdress}`);
+  await page.goto(`${world().server.url}/approvals/${readdress}`);
   expect(await page.locator("#status").innerText()).toBe("Out of date");
   const stale = await page.locator("#next-step").innerText();
   expect(stale).toContain("Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.");
@@ -159,11 +141,11 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await checkAtBothWidths(page, "review-stale");
 
   // The first address change was replaced by the second, and links to it.
-  await page.goto(`${server.url}/approvals/${replaced}`);
+  await page.goto(`${world().server.url}/approvals/${replaced}`);
   expect(await page.locator("#status").innerText()).toBe("Replaced");
   expect(await page.locator("#next-step").innerText()).toContain(`Replaced by a newer proposal for the same order: ${current}.`);
   await page.locator("#next-step a").click();
-  await page.waitForURL(`${server.url}/approvals/${current}`);
+  await page.waitForURL(`${world().server.url}/approvals/${current}`);
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");
   await checkAtBothWidths(page, "review-address");
   await context.close();

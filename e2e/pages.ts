@@ -37,7 +37,7 @@ export function layoutProblems(page: Page): Promise<string[]> {
     const problems: string[] = [];
     // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line starts below them all.
     const lineCount = (range: Range) => {
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).sort((a, b) => a.top - b.top);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0).sort((a, b) => a.top - b.top);
       let lines = 0;
       let bottom = Number.NEGATIVE_INFINITY;
       for (const rect of rects) {
@@ -61,7 +61,7 @@ export function layoutProblems(page: Page): Promise<string[]> {
         if (lineCount(range) > 1) problems.push(`word broken across lines: ${word[0]}`);
       }
     }
-    for (const element of main.querySelectorAll(".label, .badge, time, code, .nowrap, th")) {
+    for (const element of Array.from(main.querySelectorAll(".label, .badge, time, code, .nowrap, th"))) {
       const range = document.createRange();
       range.selectNodeContents(element);
       if (lineCount(range) > 1) problems.push(`wrapped: ${element.textContent ?? ""}`);

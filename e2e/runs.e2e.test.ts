@@ -1,43 +1,26 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../scripts/lib/dev-server.ts";
-import { callTool, connect } from "../scripts/lib/mcp.ts";
-import { launchBrowser } from "./browser.ts";
+import { expect, it } from "vitest";
+import { callTool } from "../scripts/lib/mcp.ts";
 import { checkAtBothWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
+import { useWorld } from "./world.ts";
 
 // The run page in a real browser: an agent starts a traffic run, a person
 // opens the run_url on a phone, signs in, and watches the chart fill while
 // the page refreshes itself; once the run ends, it stops refreshing.
-let server: DevServer;
-let client: Client;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startDevServer({ quiet: true });
-  client = await connect(server.url, "acme-dev-token");
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await client?.close();
-  await server?.stop();
-});
+const world = useWorld();
 
 async function runStatus(runId: string): Promise<string> {
-  const run = await callTool(client, "get_traffic_run", { run_id: runId });
+  const run = await callTool(world().client, "get_traffic_run", { run_id: runId });
   return String(run.structured?.status);
 }
 
 it("the run_url shows a live chart on a phone, and stops refreshing when the run ends", async () => {
-  const started = await callTool(client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 8, mode: "seeded", ramp_seconds: 0 });
+  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 8, mode: "seeded", ramp_seconds: 0 });
   expect(started.isError, started.text).toBe(false);
   const runId = String(started.structured?.run_id);
   const runUrl = String(started.structured?.run_url);
-  expect(runUrl).toBe(`${server.url}/runs/${runId}`);
+  expect(runUrl).toBe(`${world().server.url}/runs/${runId}`);
 
-  const context = await phoneContext(browser);
+  const context = await phoneContext(world().browser);
   const page = await context.newPage();
   await page.goto(runUrl);
   // The link alone shows nothing of the run; sign-in comes back to it.
@@ -80,16 +63,16 @@ it("the run_url shows a live chart on a phone, and stops refreshing when the run
 });
 
 it("another account's approver gets the same answer as for an unknown run", async () => {
-  const started = await callTool(client, "start_traffic_run", { rate_per_second: 2, duration_seconds: 1, mode: "simple", ramp_seconds: 0 });
+  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 2, duration_seconds: 1, mode: "simple", ramp_seconds: 0 });
   expect(started.isError, started.text).toBe(false);
   const runUrl = String(started.structured?.run_url);
 
-  const context = await phoneContext(browser);
+  const context = await phoneContext(world().browser);
   const page = await context.newPage();
   await page.goto(runUrl);
   await signInHere(page, "globex-approver-dev-token", runUrl);
   const foreign = await page.locator("main").innerText();
-  await page.goto(`${server.url}/runs/R-unknown-00000000`);
+  await page.goto(`${world().server.url}/runs/R-unknown-00000000`);
   expect(await page.locator("main").innerText()).toBe(foreign);
   expect(foreign).toContain("Run not found");
   await context.close();
