@@ -88,8 +88,8 @@ approvalPages.get("/:id", async (c) => {
   const review = await agentFor(c, session).reviewProposal(session.approver, proposalId);
   const who = signedIn(session);
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
-  const decided = c.req.query("decided");
-  return page(c, reviewPage({ ...review.value, ...who, now: new Date(), justDecided: decided === "approve" || decided === "reject" }));
+  // After a decision the browser lands here with ?decided=…; the page's next step already answers it.
+  return page(c, reviewPage({ ...review.value, ...who, now: new Date() }));
 });
 
 const NOT_FROM_OUR_PAGE = "this form did not come from the approval page; reload it and try again";

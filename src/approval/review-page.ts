@@ -26,8 +26,6 @@ export interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;
   readonly order: OrderRecord | null;
   readonly now: Date;
-  /** Set right after this approver decided, to mark the next step as the answer to their click. */
-  readonly justDecided?: boolean;
   readonly error?: string;
 }
 
@@ -98,7 +96,6 @@ export function reviewPage(options: ReviewPageOptions): Html {
   const evidence = proposal.evidence.map((e) => html`<li>${textTag(humanizeText(e))}</li>`);
   const applied = proposal.outcome;
   const open = proposal.status === "pending_approval" || proposal.status === "approved";
-  const tone = options.justDecided && state.tone === "plain" ? "notice" : state.tone;
   const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
   return layout(
     `${actionLabel(proposal.action)} for ${proposal.order_id}`,
@@ -107,7 +104,7 @@ export function reviewPage(options: ReviewPageOptions): Html {
 <div class="meta"><span class="nowrap">Order ${idTag(proposal.order_id)}</span><span class="label">${actionLabel(proposal.action)}</span></div>
 <div class="meta"><span class="badge status-${proposal.status}" id="status">${proposalStatusLabel(proposal.status)}</span><span class="badge risk-${proposal.risk}">${riskLabel(proposal.risk)}</span>${open ? html`<span class="nowrap">expires ${timeTag(proposal.expires_at, now)}</span>` : ""}</div>
 ${error}
-<div class="card ${tone}" role="status" id="next-step">${state.sentences.map((s) => html`<p>${sentenceTag(s, now)}</p>`)}${sinceProposed(proposal, order, now)}</div>
+<div class="card ${state.tone}" role="status" id="next-step">${state.sentences.map((s) => html`<p>${sentenceTag(s, now)}</p>`)}${sinceProposed(proposal, order, now)}</div>
 <h2>Money</h2>
 <div class="card" id="money"><p>${stake.detail}</p></div>
 <h2>${applied ? "The change that was applied" : "The change"}</h2>
