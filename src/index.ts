@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { approvalApi } from "./approval/api";
 import { approvalPages } from "./approval/browser";
 import { auditExport } from "./approval/audit-export";
+import { runPages } from "./approval/runs";
 import { publicIntakeCaller } from "./auth/intake-callers";
 import type { AppEnv } from "./http/app-env";
 import { requireConfig } from "./http/config-middleware";
@@ -26,6 +27,7 @@ app.route("/mcp", mcpRoutes);
 app.route("/approvals", approvalPages);
 app.route("/api/approvals", approvalApi);
 app.route("/api/audit", auditExport);
+app.route("/runs", runPages);
 
 app.use("/api/*", requireConfig, originPolicy("this API"));
 app.route(

@@ -1,16 +1,18 @@
 import { Hono, type Context } from "hono";
-import { secureHeaders } from "hono/secure-headers";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { approverForToken, NO_APPROVERS_MESSAGE } from "../auth/approver";
+import { approverForToken } from "../auth/approver";
 import { closeSession, csrfMatches, currentSession, openSession, type ApproverSession } from "../auth/approver-session";
 import { statusOf, type AppError } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
-import { requireConfig } from "../http/config-middleware";
 import { limitedBody } from "../http/json-body";
 import { sameOriginForms } from "../http/same-origin-forms";
+import type { OrderRecord } from "../orders/order-record";
 import { DecisionSchema } from "../proposals/decision";
-import { d1ApproverSessions } from "../store/approver-sessions";
-import { messagePage, queuePage, reviewPage, signInPage, type Html } from "./pages";
+import type { ProposalView } from "../proposals/schemas";
+import { D1AccountOrders } from "../store/account-orders";
+import { messagePage, signInPage } from "./pages";
+import { queuePage } from "./queue-page";
+import { reviewPage } from "./review-page";
+import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "./shell";
 
 /**
  * The approval app in the browser (/approvals). A human approver signs in
@@ -20,10 +22,6 @@ import { messagePage, queuePage, reviewPage, signInPage, type Html } from "./pag
 export const approvalPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;
-
-function page(c: Context<AppEnv>, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
-  return c.html(body, status, { "Cache-Control": "no-store" });
-}
 
 /** 403 for a post that did not come from our own pages. */
 function refusedPage(message: string) {
@@ -39,41 +37,28 @@ function agentFor(c: Context<AppEnv>, session: ApproverSession) {
   return c.env.ACCOUNT_AGENT.getByName(session.approver.account);
 }
 
-function sessions(c: Context<AppEnv>) {
-  return d1ApproverSessions(c.env.DB);
-}
-
-/** Redirect targets after sign-in stay inside the approval app. */
-function safeNext(next: unknown): string {
-  return typeof next === "string" && /^\/approvals(\/[A-Za-z0-9_\-%]*)?$/.test(next) ? next : "/approvals";
-}
-
 async function formOf(c: Context<AppEnv>): Promise<URLSearchParams> {
   return new URLSearchParams(await c.req.text());
 }
 
-approvalPages.use("*", requireConfig);
-approvalPages.use(
-  "*",
-  secureHeaders({
-    // No script at all: the pages are plain forms.
-    contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-    xFrameOptions: "DENY",
-    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
-    referrerPolicy: "same-origin",
-  }),
-);
-approvalPages.use("*", async (c, next) => {
-  if (c.get("config").approverTokens.size === 0) return page(c, messagePage("Approvals are not configured", NO_APPROVERS_MESSAGE), 503);
-  await next();
-});
+/**
+ * The orders behind the listed proposals, read straight from D1 (scoped to
+ * the approver's account, like every read), for the amount each would move.
+ */
+async function ordersOf(c: Context<AppEnv>, session: ApproverSession, proposals: readonly ProposalView[]): Promise<Map<string, OrderRecord>> {
+  const orders = new D1AccountOrders(c.env.DB, session.approver.account);
+  const records = await Promise.all([...new Set(proposals.map((p) => p.order_id))].map((id) => orders.record(id)));
+  return new Map(records.filter((r): r is OrderRecord => r !== null).map((r) => [r.order_id, r]));
+}
+
+approvalPages.use("*", ...browserPageMiddleware);
 
 approvalPages.get("/", async (c) => {
   const session = await currentSession(c, sessions(c));
   if (!session) return page(c, signInPage({ next: "/approvals" }));
   const pending = await agentFor(c, session).pendingProposals(session.approver);
   if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), statusOf(pending.error));
-  return page(c, queuePage({ proposals: pending.value, approver: session.approver.approver, csrfToken: session.csrfToken }));
+  return page(c, queuePage({ proposals: pending.value, orders: await ordersOf(c, session, pending.value), now: new Date(), ...signedIn(session) }));
 });
 
 approvalPages.get("/sign-in", (c) => page(c, signInPage({ next: safeNext(c.req.query("next")) })));
@@ -102,11 +87,10 @@ approvalPages.get("/:id", async (c) => {
   const session = await currentSession(c, sessions(c));
   if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}` }));
   const review = await agentFor(c, session).reviewProposal(session.approver, proposalId);
-  const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
+  const who = signedIn(session);
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
-  const decided = c.req.query("decided");
-  const notice = decided === "approve" || decided === "reject" ? `Recorded: ${decided === "approve" ? "approved" : "rejected"}.` : undefined;
-  return page(c, reviewPage({ ...review.value, ...who, ...(notice ? { notice } : {}) }));
+  // After a decision the browser lands here with ?decided=…; the page's next step already answers it.
+  return page(c, reviewPage({ ...review.value, ...who, now: new Date() }));
 });
 
 const NOT_FROM_OUR_PAGE = "this form did not come from the approval page; reload it and try again";
@@ -118,7 +102,7 @@ approvalPages.post("/:id/decision", sameOriginForms(refusedPage(NOT_FROM_OUR_PAG
   const form = await formOf(c);
   if (!csrfMatches(session, form.get("csrf") ?? undefined)) return refusedPage(NOT_FROM_OUR_PAGE)(c);
   const agent = agentFor(c, session);
-  const who = { approver: session.approver.approver, csrfToken: session.csrfToken };
+  const who = signedIn(session);
   const decision = DecisionSchema.safeParse({ decision: form.get("decision"), reason: form.get("reason") ?? "" });
   let problem: AppError;
   if (decision.success) {
@@ -130,5 +114,5 @@ approvalPages.post("/:id/decision", sameOriginForms(refusedPage(NOT_FROM_OUR_PAG
   }
   const review = await agent.reviewProposal(session.approver, proposalId);
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
-  return page(c, reviewPage({ ...review.value, ...who, error: problem.message }), statusOf(problem));
+  return page(c, reviewPage({ ...review.value, ...who, now: new Date(), error: problem.message }), statusOf(problem));
 });

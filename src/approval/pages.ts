@@ -1,59 +1,100 @@
 import { html, raw } from "hono/html";
-import { formatAddress } from "../orders/order-state";
-import type { OrderRecord } from "../orders/order-record";
-import { referenceData } from "../orders/reference-data";
-import type { ProposalView } from "../proposals/schemas";
+import type { Sentence } from "./explain";
+import { absoluteTime, piecesOf, relativeTime } from "./format";
 
 /**
- * Server-rendered HTML for the approval app. Plain HTML forms, no script: they
- * work on any phone, and there is no client code to trust. Pages are built with
- * hono/html, which escapes every interpolated value; only nested templates
- * and the constant stylesheet go in unescaped.
+ * The approval app's page shell and the fragments every page shares.
+ * Plain HTML forms, no script: they work on any phone, and there is no client
+ * code to trust. Pages are built with hono/html, which escapes every
+ * interpolated value; only nested templates and the constant stylesheet go in
+ * unescaped.
+ *
+ * Nothing may break mid-word at any width from 360 px up: labels, badges,
+ * times and ids do not wrap at all (ids, because a browser would otherwise
+ * break `ORD-1008` after its hyphen), and other text wraps only between words.
  */
 export type Html = ReturnType<typeof html>;
 
 const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1b1f24;background:#f4f5f7;overflow-wrap:break-word}
 main{max-width:760px;margin:0 auto;padding:16px}header{display:flex;justify-content:space-between;align-items:center;gap:8px;flex-wrap:wrap}
-h1{font-size:1.35rem;margin:.5rem 0}h2{font-size:1.05rem;margin:1.25rem 0 .5rem}
+h1{font-size:1.35rem;line-height:1.3;margin:.75rem 0 .5rem}h2{font-size:1.05rem;margin:1.25rem 0 .5rem}h3{font-size:1rem;margin:.75rem 0 .25rem}
 .card{background:#fff;border:1px solid #d8dce1;border-radius:10px;padding:14px 16px;margin:12px 0}
-.muted{color:#5b6470;font-size:.9rem}.badge{display:inline-block;padding:2px 10px;border-radius:999px;font-size:.85rem;font-weight:600;background:#e8ebef}
+.muted{color:#5b6470;font-size:.9rem}.badge{display:inline-block;padding:2px 10px;border-radius:999px;font-size:.85rem;font-weight:600;background:#e8ebef;white-space:nowrap}
 .risk-high{background:#fde2e1;color:#8a1c17}.risk-medium{background:#fff1d6;color:#7a4b00}.risk-low{background:#e3f3e6;color:#1d5f2c}
-.status-approved,.status-applied{background:#e3f3e6;color:#1d5f2c}.status-rejected,.status-expired,.status-stale{background:#fde2e1;color:#8a1c17}
-table{width:100%;border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:8px;border-top:1px solid #e4e7eb;overflow-wrap:anywhere}
-th{width:22%;font-weight:600}.before{color:#8a1c17}.after{color:#1d5f2c}
+.status-approved,.status-applied,.run-completed{background:#e3f3e6;color:#1d5f2c}.status-rejected,.status-expired,.status-stale,.status-superseded,.run-failed,.run-interrupted{background:#fde2e1;color:#8a1c17}
+.run-running{background:#dbeafe;color:#123f7a}.run-paused{background:#fff1d6;color:#7a4b00}
+.nowrap,time,code,.label{white-space:nowrap}code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef0f3;padding:1px 4px;border-radius:4px}
+.meta{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;margin:.25rem 0}
+table{width:100%;border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:8px;border-top:1px solid #e4e7eb}
+th{width:1%;font-weight:600;white-space:nowrap}.before{color:#8a1c17}.after{color:#1d5f2c}
 @media (max-width:560px){table,thead,tbody,tr,th,td{display:block;width:100%}tr{border-top:1px solid #e4e7eb;padding:6px 0}th,td{border:0;padding:2px 0}}
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}textarea,input[type=password]{width:100%;font:inherit;padding:10px;border:1px solid #b9c0c8;border-radius:8px}
-.actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:12px}button{font:inherit;font-weight:600;padding:12px 18px;border-radius:8px;border:0;cursor:pointer;flex:1 1 140px}
+.actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:12px}button{font:inherit;font-weight:600;padding:12px 18px;border-radius:8px;border:0;cursor:pointer;flex:1 1 140px;white-space:nowrap}
 .approve{background:#1d7a35;color:#fff}.reject{background:#b42318;color:#fff}.plain{background:#e8ebef;color:#1b1f24;flex:0 0 auto}
 tr:first-child th,tr:first-child td{border-top:0}.card>p:first-child{margin-top:0}.card>p:last-child{margin-bottom:0}
 .notice{border-left:4px solid #1d7a35}.error{border-left:4px solid #b42318}ul{padding-left:1.2rem;margin:.25rem 0}a{color:#0b5cad}
+.list{list-style:none;padding:0;margin:0}.list>li{margin:12px 0}.summary{font-weight:600;font-size:1.05rem}
+.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(7rem,1fr));gap:8px}.stat{background:#f4f5f7;border-radius:8px;padding:8px 10px}
+.stat b{display:block;font-size:1.25rem}.chart{width:100%;height:160px;display:block}.legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9rem}
+.key{display:inline-block;width:14px;height:4px;border-radius:2px;vertical-align:middle;margin-right:6px}.key.s-sent{height:7px;opacity:.3}
+.key.s-p95{background:repeating-linear-gradient(90deg,#c2410c 0 5px,transparent 5px 8px)}
+.axis{display:flex;justify-content:space-between;font-size:.8rem;color:#5b6470}
+.s-sent{stroke:#0b5cad;background:#0b5cad}.s-accepted{stroke:#1d7a35;background:#1d7a35}.s-rejected{stroke:#b42318;background:#b42318}
+.s-p50{stroke:#6d28d9;background:#6d28d9}.s-p95{stroke:#c2410c;background:#c2410c}
+svg .line{fill:none;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}svg .line.s-sent{stroke-width:7;stroke-opacity:.3}svg .line.s-p95{stroke-dasharray:6 4}svg .grid{stroke:#e4e7eb;stroke-width:1;vector-effect:non-scaling-stroke}
 `;
 
-function dollars(cents: number, currency = "USD"): string {
-  return `$${(cents / 100).toFixed(2)} ${currency}`;
-}
-
-function layout(title: string, body: Html): Html {
+export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
+  const refresh = options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">\n`;
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>${title} · Order Ops Edge</title>
+${refresh}<title>${title} · Order Ops Edge</title>
 <style>${raw(STYLE)}</style>
 </head>
 <body><main>${body}</main></body>
 </html>`;
 }
 
+export interface SignedIn {
+  readonly approver: string;
+  readonly csrfToken: string;
+}
+
 function signOutForm(csrfToken: string): Html {
   return html`<form method="post" action="/approvals/sign-out"><input type="hidden" name="csrf" value="${csrfToken}"><button class="plain" type="submit">Sign out</button></form>`;
 }
 
-function pageHeader(approver: string, csrfToken: string): Html {
-  return html`<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${approver}</span>${signOutForm(csrfToken)}</header>`;
+export function pageHeader(who: SignedIn): Html {
+  return html`<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
+}
+
+/** "in 12 min", with the exact time on hover and in `datetime`. */
+export function timeTag(iso: string, now: Date): Html {
+  return html`<time datetime="${iso}" title="${absoluteTime(iso)}">${relativeTime(iso, now)}</time>`;
+}
+
+/** An id that must stay whole and copyable. */
+export function idTag(id: string): Html {
+  return html`<code>${id}</code>`;
+}
+
+/** Free text whose hyphenated tokens (order, SKU and proposal ids) never break across lines. */
+export function textTag(text: string): Html {
+  return html`${piecesOf(text).map((piece) => (piece.unbroken ? html`<span class="nowrap">${piece.text}</span>` : piece.text))}`;
+}
+
+export function sentenceTag(sentence: Sentence, now: Date): Html {
+  const parts = sentence.map((segment) => {
+    if (typeof segment === "string") return textTag(segment);
+    if ("at" in segment) return timeTag(segment.at, now);
+    return segment.link ? html`<a href="/approvals/${encodeURIComponent(segment.proposal)}">${idTag(segment.proposal)}</a>` : idTag(segment.proposal);
+  });
+  return html`${parts}`;
 }
 
 export function signInPage(options: { next: string; error?: string }): Html {
@@ -61,7 +102,7 @@ export function signInPage(options: { next: string; error?: string }): Html {
   return layout(
     "Sign in",
     html`<h1>Approver sign-in</h1>
-<p class="muted">A proposal link shows nothing until an approver signs in. Use your approver token; MCP tokens cannot approve.</p>
+<p class="muted">Proposal and run links show nothing until an approver signs in. Use your approver token; MCP tokens cannot approve.</p>
 ${error}
 <form class="card" method="post" action="/approvals/sign-in">
 <input type="hidden" name="next" value="${options.next}">
@@ -72,84 +113,7 @@ ${error}
   );
 }
 
-export function messagePage(title: string, message: string, session?: { approver: string; csrfToken: string }): Html {
-  const header = session ? pageHeader(session.approver, session.csrfToken) : "";
+export function messagePage(title: string, message: string, session?: SignedIn): Html {
+  const header = session ? pageHeader(session) : "";
   return layout(title, html`${header}<h1>${title}</h1><div class="card">${message}</div><p><a href="/approvals">Back to pending proposals</a></p>`);
-}
-
-function orderCard(order: OrderRecord | null): Html {
-  if (!order) return html`<div class="card error">The order no longer exists in this account.</div>`;
-  const customer = referenceData.customers.get(order.customer_id);
-  const lines = order.lines.map((l) => html`<li>${l.sku} × ${l.quantity} at ${dollars(l.unit_price_cents, order.currency)}</li>`);
-  return html`<div class="card"><table>
-<tr><th>Order</th><td>${order.order_id} · ${order.status} · version ${order.version}</td></tr>
-<tr><th>Customer</th><td>${customer?.name ?? order.customer_id} (${order.customer_id})</td></tr>
-<tr><th>Total</th><td>${dollars(order.total_cents, order.currency)}</td></tr>
-<tr><th>Lines</th><td><ul>${lines}</ul></td></tr>
-<tr><th>Ships to</th><td>${formatAddress(order.shipping_address)}</td></tr>
-${order.exception ? html`<tr><th>Exception</th><td>${order.exception.type} (${order.exception.priority}, ${order.exception.state}): ${order.exception.summary}</td></tr>` : ""}
-</table></div>`;
-}
-
-export interface ReviewPageOptions {
-  readonly proposal: ProposalView;
-  readonly order: OrderRecord | null;
-  readonly approver: string;
-  readonly csrfToken: string;
-  readonly notice?: string;
-  readonly error?: string;
-}
-
-export function reviewPage(options: ReviewPageOptions): Html {
-  const { proposal, order } = options;
-  const changes = proposal.expected_changes.map(
-    (c) => html`<tr><th>${c.field}</th><td><span class="before">${c.before}</span><br>→ <span class="after">${c.after}</span></td></tr>`,
-  );
-  const evidence = proposal.evidence.map((e) => html`<li>${e}</li>`);
-  const decided = proposal.decided_by
-    ? html`<p>${proposal.status === "rejected" ? "Rejected" : "Approved"} by ${proposal.decided_by} at ${proposal.decided_at}: ${proposal.decision_reason}</p>`
-    : "";
-  const form =
-    proposal.status === "pending_approval"
-      ? html`<form class="card" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
-<input type="hidden" name="csrf" value="${options.csrfToken}">
-<label for="reason">Reason (recorded in the audit log)</label>
-<textarea id="reason" name="reason" rows="3" minlength="3" maxlength="500" required></textarea>
-<div class="actions">
-<button class="approve" type="submit" name="decision" value="approve">Approve</button>
-<button class="reject" type="submit" name="decision" value="reject">Reject</button>
-</div>
-</form>`
-      : html`<div class="card"><p>This proposal is <strong>${proposal.status.replace("_", " ")}</strong>; there is nothing to decide.</p>${decided}</div>`;
-  const notice = options.notice ? html`<div class="card notice" role="status">${options.notice}</div>` : "";
-  const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
-  return layout(
-    `Proposal ${proposal.proposal_id}`,
-    html`${pageHeader(options.approver, options.csrfToken)}
-<h1>${proposal.action.replace(/_/g, " ")} for ${proposal.order_id}</h1>
-<p><span class="badge status-${proposal.status}" id="status">${proposal.status.replace("_", " ")}</span>
-<span class="badge risk-${proposal.risk}">${proposal.risk} risk</span>
-<span class="muted">expires ${proposal.expires_at} · proposed by ${proposal.created_by}</span></p>
-${notice}${error}
-<h2>The change</h2>
-<div class="card"><table>${changes.length > 0 ? changes : html`<tr><td>No field changes.</td></tr>`}</table></div>
-<h2>Why</h2>
-<div class="card"><p>${proposal.rationale}</p><ul>${evidence}</ul></div>
-<h2>The order now</h2>
-${orderCard(order)}
-${form}`,
-  );
-}
-
-export function queuePage(options: { proposals: readonly ProposalView[]; approver: string; csrfToken: string }): Html {
-  const rows = options.proposals.map(
-    (p) =>
-      html`<tr><td><a href="/approvals/${encodeURIComponent(p.proposal_id)}">${p.action.replace(/_/g, " ")}</a></td><td>${p.order_id}</td><td><span class="badge risk-${p.risk}">${p.risk}</span></td><td>${p.status.replace("_", " ")}</td><td class="muted">${p.expires_at}</td></tr>`,
-  );
-  return layout(
-    "Pending proposals",
-    html`${pageHeader(options.approver, options.csrfToken)}
-<h1>Pending proposals</h1>
-<div class="card">${rows.length > 0 ? html`<table><tr><th>Action</th><th>Order</th><th>Risk</th><th>Status</th><th>Expires</th></tr>${rows}</table>` : html`<p>Nothing is waiting for a decision.</p>`}</div>`,
-  );
 }

@@ -5,7 +5,7 @@ import { sha256Hex } from "../core/encoding";
 import type { AppEnv } from "../http/app-env";
 
 /**
- * Approver sessions for the approval page. The cookie holds only a random
+ * Approver sessions for the approval app and the run pages. The cookie holds only a random
  * session id, signed (hono/cookie) so a forged one is refused without a
  * database read; the session itself is a D1 row, so signing out revokes it on
  * the server and a copied cookie stops working at once. The signing key is
@@ -13,7 +13,11 @@ import type { AppEnv } from "../http/app-env";
  * sessions it opened. Where rows live is the caller's choice (store/ has the
  * D1 one): auth/ sits below store/ and never imports it.
  */
-export const SESSION_COOKIE = "approval_session";
+// Named apart from the old `approval_session` (Path=/approvals): a leftover
+// one would otherwise be sent first on /approvals and shadow the new cookie.
+export const SESSION_COOKIE = "approver_session";
+/** The approval app (/approvals) and the run pages (/runs) share one sign-in. */
+const COOKIE_PATH = "/";
 export const SESSION_MINUTES = 30;
 
 export interface ApproverSession {
@@ -56,7 +60,7 @@ export function sessionSigningSecret(config: Config): Promise<ArrayBuffer> {
 
 function cookieOptions(c: Context<AppEnv>) {
   return {
-    path: "/approvals",
+    path: COOKIE_PATH,
     httpOnly: true,
     sameSite: "Strict",
     secure: new URL(c.req.url).protocol === "https:",
@@ -94,7 +98,7 @@ export async function currentSession(c: Context<AppEnv>, store: ApproverSessionS
 /** Revokes the session on the server and clears its cookie. */
 export async function closeSession(c: Context<AppEnv>, store: ApproverSessionStore, session: ApproverSession): Promise<void> {
   await store.delete(session.sessionHash);
-  deleteCookie(c, SESSION_COOKIE, { path: "/approvals" });
+  deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH });
 }
 
 /** Constant-time comparison of the submitted CSRF token with the session's. */

@@ -12,6 +12,7 @@ import {
   sessionFor,
   signIn,
   storedSessionCookie,
+  textOf,
   type Page,
 } from "../helpers/approval-pages";
 import {
@@ -64,7 +65,7 @@ describe("signed out", () => {
     expect(p.status).toBe(200);
     expectSafePage(p);
     expectSignInForm(p.html, `/approvals/${proposal.proposal_id}`);
-    for (const secret of [orderId, "release inventory hold", "Maya Lindqvist", "Test Recipient", "Springfield", "payment_failed", proposal.expires_at, "high risk", "csrf"]) {
+    for (const secret of [orderId, "Release held stock", "Release the held stock", "$66.00", "Maya Lindqvist", "Test Recipient", "Springfield", "Payment failed", "payment_failed", proposal.expires_at, "High risk", "csrf"]) {
       expect(p.html).not.toContain(secret);
     }
     expect(p.headers.getSetCookie()).toEqual([]);
@@ -101,7 +102,7 @@ describe("sign-in", () => {
     expect(p.html).toContain("enter your approver token");
   });
 
-  it("the approver token: 303 to next with an HttpOnly, SameSite=Strict session cookie scoped to /approvals", async () => {
+  it("the approver token: 303 to next with an HttpOnly, SameSite=Strict session cookie for the whole site (approvals and runs)", async () => {
     const { proposal } = await freshProposal();
     const next = `/approvals/${proposal.proposal_id}`;
     const response = await signIn(ACME_APPROVER_TOKEN, next);
@@ -111,8 +112,8 @@ describe("sign-in", () => {
     expect(cookies).toHaveLength(1);
     const attributes = (cookies[0] ?? "").split(";").map((a) => a.trim());
     // A random id and its hono/cookie signature (base64, URL-encoded), nothing else.
-    expect(decodeURIComponent(attributes[0] ?? "")).toMatch(/^approval_session=[0-9a-f-]{36}\.[A-Za-z0-9+/]{43}=$/);
-    expect(attributes).toContain("Path=/approvals");
+    expect(decodeURIComponent(attributes[0] ?? "")).toMatch(/^approver_session=[0-9a-f-]{36}\.[A-Za-z0-9+/]{43}=$/);
+    expect(attributes).toContain("Path=/");
     expect(attributes).toContain("HttpOnly");
     expect(attributes).toContain("SameSite=Strict");
     expect(attributes).toContain("Max-Age=1800");
@@ -122,7 +123,13 @@ describe("sign-in", () => {
     expect(cookies[0]).not.toContain(ACME_APPROVER_TOKEN);
   });
 
-  it.each(["https://evil.example/phish", "//evil.example", "/approvalsx", "/api/approvals", "javascript:alert(1)"])("next=%j outside the approval app: redirect to /approvals", async (next) => {
+  it.each(["/approvals/prop_x", "/runs/R-abc-12"])("next=%j inside the app: redirect there", async (next) => {
+    const response = await signIn(ACME_APPROVER_TOKEN, next);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(next);
+  });
+
+  it.each(["https://evil.example/phish", "//evil.example", "/approvalsx", "/api/approvals", "javascript:alert(1)", "/runs", "/runs/", "/runsx/R-1", "/runs/R-1/../../mcp", "/mcp"])("next=%j outside the approval app and run pages: redirect to /approvals", async (next) => {
     const response = await signIn(ACME_APPROVER_TOKEN, next);
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/approvals");
@@ -149,19 +156,26 @@ describe("signed in", () => {
     review = await page(await get(`/approvals/${proposal.proposal_id}`, cookie));
   });
 
-  it("the review page shows the order, every before/after row, the risk, the expiry and a form with a csrf field", () => {
+  it("the review page shows, in words, the order, every before/after row, the money, the risk, the expiry and a form with a csrf field", () => {
     expect(review.status).toBe(200);
     expectSafePage(review);
-    expect(review.html).toContain(`release inventory hold and cancel order for ${orderId}`);
-    expect(review.html).toContain(`${orderId} · payment_failed · version 1`);
-    expect(proposal.expected_changes.length).toBe(4);
-    for (const change of proposal.expected_changes) {
-      expect(review.html).toContain(
-        `<tr><th>${escapeHtml(change.field)}</th><td><span class="before">${escapeHtml(change.before)}</span><br>→ <span class="after">${escapeHtml(change.after)}</span></td></tr>`,
-      );
-    }
-    expect(review.html).toContain('<span class="badge risk-high">high risk</span>');
-    expect(review.html).toContain(`expires ${proposal.expires_at}`);
+    const text = textOf(review.html);
+    expect(review.html).toContain("<h1>Release the held stock and cancel the unpaid order</h1>");
+    expect(text).toContain(`Order ${orderId}`);
+    expect(review.html).toContain('<span class="label">Release held stock and cancel order</span>');
+    expect(text).toContain(`${orderId} · Payment failed · version 1`);
+    expect(proposal.expected_changes.map((c) => c.field)).toEqual(["status", "exception", "inventory", "fulfillment"]);
+    expect(text).toContain("Order status Payment failed → Cancelled");
+    expect(text).toContain("Exception Payment declined, stock held (open, Payments Ops) → Payment declined, stock held (resolved, Payments Ops)");
+    expect(text).toContain(
+      "Stock SKU-2240 × 1 held at RNO-1 SKU-1180 × 2 held at RNO-1 → SKU-2240 × 1 released back to stock at RNO-1 → SKU-1180 × 2 released back to stock at RNO-1",
+    );
+    expect(text).toContain("Fulfillment Blocked: waiting for payment → Cancelled: cancelled after payment was declined; held stock released");
+    expect(review.html).toContain('<div class="card" id="money"><p>Cancels a $66.00 order that was never paid (payment declined); nothing to refund.</p></div>');
+    expect(review.html).toContain('<span class="badge risk-high">High risk</span>');
+    expect(review.html).toContain('<span class="badge status-pending_approval" id="status">Waiting for approval</span>');
+    const exact = `${proposal.expires_at.slice(0, 10)} ${proposal.expires_at.slice(11, 19)} UTC`;
+    expect(review.html).toMatch(new RegExp(`expires <time datetime="${proposal.expires_at}" title="${exact}">in 1[45] min</time>`));
     expect(review.html).toContain(`<form class="card" method="post" action="/approvals/${proposal.proposal_id}/decision">`);
     expect(csrfOf(review.html).length).toBeGreaterThan(20);
     expect(review.html).toContain('<button class="approve" type="submit" name="decision" value="approve">');
@@ -171,7 +185,7 @@ describe("signed in", () => {
   it("the queue lists the proposal", async () => {
     const queue = await page(await get("/approvals", cookie));
     expect(queue.status).toBe(200);
-    expect(queue.html).toContain(`<a href="/approvals/${proposal.proposal_id}">release inventory hold and cancel order</a>`);
+    expect(queue.html).toContain(`<a class="summary" href="/approvals/${proposal.proposal_id}">Release the held stock and cancel the unpaid order</a>`);
   });
 
   it("a decision without a csrf field, or with a wrong one: 403 and nothing changes", async () => {
@@ -224,8 +238,8 @@ describe("signed in", () => {
     });
 
     const after = await page(await get(`/approvals/${proposal.proposal_id}?decided=approve`, cookie));
-    expect(after.html).toContain("Recorded: approved.");
-    expect(after.html).toContain("there is nothing to decide");
+    expect(textOf(after.html)).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposal.proposal_id}.`);
+    expect(after.html).toContain('<div class="card notice" role="status" id="next-step">');
     expect(after.html).not.toContain('name="decision"');
 
     const result = await confirm(acme, proposal.proposal_id);
@@ -305,7 +319,7 @@ describe("forged and foreign sessions", () => {
       .replace(/\+/g, "-")
       .replace(/\//g, "_")
       .replace(/=+$/, "");
-    const forged = `approval_session=${payload}.${"A".repeat(43)}`;
+    const forged = `approver_session=${payload}.${"A".repeat(43)}`;
     const p = await page(await get(`/approvals/${proposal.proposal_id}`, forged));
     expectSignInForm(p.html, `/approvals/${proposal.proposal_id}`);
     const decision = await postForm(`/approvals/${proposal.proposal_id}/decision`, { decision: "approve", reason: "forged", csrf: "x" }, { cookie: forged });
@@ -341,8 +355,8 @@ describe("forged and foreign sessions", () => {
     const response = await postForm("/approvals/sign-out", { csrf: csrfOf(queue.html) }, { cookie });
     expect(response.status).toBe(303);
     const [cleared] = response.headers.getSetCookie();
-    expect(cleared).toMatch(/^approval_session=;/);
+    expect(cleared).toMatch(/^approver_session=;/);
     expect(cleared).toContain("Max-Age=0");
-    expect(cleared).toContain("Path=/approvals");
+    expect(cleared).toContain("Path=/");
   });
 });

@@ -27,7 +27,7 @@ async function freshProposalId(): Promise<string> {
 }
 
 function sessionIdOf(cookie: string): string {
-  const value = decodeURIComponent(cookie.slice("approval_session=".length));
+  const value = decodeURIComponent(cookie.slice("approver_session=".length));
   return value.slice(0, value.lastIndexOf("."));
 }
 

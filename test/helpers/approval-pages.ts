@@ -15,6 +15,24 @@ export function escapeHtml(value: string | number | null): string {
   return String(value ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+/**
+ * What a reader sees of some markup: inline tags vanish, other tags become
+ * spaces, entities their characters, and runs of space one.
+ */
+export function textOf(html: string): string {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/g, " ")
+    .replace(/<\/?(span|code|time|a|b|strong)\b[^>]*>/g, "")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 export interface Page {
   status: number;
   html: string;
@@ -43,12 +61,12 @@ export function signIn(token: string, next: string, headers: Record<string, stri
   return postForm("/approvals/sign-in", { token, next }, headers);
 }
 
-/** The `name=value` of the approval_session Set-Cookie, ready for a Cookie header. */
+/** The `name=value` of the approver_session Set-Cookie, ready for a Cookie header. */
 export function sessionCookieOf(response: Response): string {
   const [setCookie] = response.headers.getSetCookie();
   if (!setCookie) throw new Error("no Set-Cookie");
   const pair = setCookie.split(";")[0] ?? "";
-  expect(pair.startsWith("approval_session=")).toBe(true);
+  expect(pair.startsWith("approver_session=")).toBe(true);
   return pair;
 }
 

@@ -1,0 +1,101 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+
+/** Screenshots land here (git ignores it), one per page and width, for a person to look at. */
+export const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
+
+export const PHONE = { width: 360, height: 780 } as const;
+export const DESKTOP = { width: 1280, height: 900 } as const;
+
+export function phoneContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+}
+
+/** Signs in on the sign-in form the page is showing, and waits to land on `landing`. */
+export async function signInHere(page: Page, token: string, landing: string): Promise<void> {
+  await page.getByLabel("Approver token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(landing);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+}
+
+/**
+ * What a person would see as broken text on this page at its current width:
+ * a word whose letters sit on more than one line (wrapped mid-word), a label,
+ * badge, time or id that wrapped at all, and a page wider than the screen.
+ */
+export function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line starts below them all.
+    const lineCount = (range: Range) => {
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0).sort((a, b) => a.top - b.top);
+      let lines = 0;
+      let bottom = Number.NEGATIVE_INFINITY;
+      for (const rect of rects) {
+        if (rect.top >= bottom - 2) {
+          lines++;
+          bottom = rect.bottom;
+        } else {
+          bottom = Math.max(bottom, rect.bottom);
+        }
+      }
+      return lines;
+    };
+    const main = document.querySelector("main");
+    if (!main) return ["no <main>"];
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of (node.textContent ?? "").matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (lineCount(range) > 1) problems.push(`word broken across lines: ${word[0]}`);
+      }
+    }
+    for (const element of Array.from(main.querySelectorAll(".label, .badge, time, code, .nowrap, th"))) {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      if (lineCount(range) > 1) problems.push(`wrapped: ${element.textContent ?? ""}`);
+      if (getComputedStyle(element).whiteSpace !== "nowrap" && element.tagName !== "TH") problems.push(`may wrap: ${element.textContent ?? ""}`);
+    }
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    if (overflow > 0) problems.push(`page is ${overflow}px wider than the screen`);
+    return problems;
+  });
+}
+
+/** Internal names (snake_case) left in the visible text; proposal ids are not names. */
+export async function internalNames(page: Page): Promise<string[]> {
+  const text = await page.locator("main").innerText();
+  return [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((name) => !name.startsWith("prop_"));
+}
+
+/** The page reads well at a phone's and a desktop's width: screenshots, then no broken text at either. */
+export async function checkAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, name);
+    expect(await layoutProblems(page), `${name} at ${viewport.width}px`).toEqual([]);
+  }
+  expect(await internalNames(page), name).toEqual([]);
+  await page.setViewportSize(PHONE);
+}
+
+/** Every <time> shows a relative time and carries the exact one on hover. */
+export async function expectRelativeTimes(page: Page): Promise<void> {
+  const times = await page.locator("main time").evaluateAll((nodes) => nodes.map((n) => ({ text: n.textContent ?? "", title: n.getAttribute("title") ?? "" })));
+  expect(times.length).toBeGreaterThan(0);
+  for (const time of times) {
+    expect(time.text).toMatch(/^(in .+|.+ ago|just now|in under a minute)$/);
+    expect(time.title).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  }
+}

@@ -1,0 +1,79 @@
+import { expect, it } from "vitest";
+import { callTool } from "../scripts/lib/mcp.ts";
+import { checkAtBothWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
+import { useWorld } from "./world.ts";
+
+// The run page in a real browser: an agent starts a traffic run, a person
+// opens the run_url on a phone, signs in, and watches the chart fill while
+// the page refreshes itself; once the run ends, it stops refreshing.
+const world = useWorld();
+
+async function runStatus(runId: string): Promise<string> {
+  const run = await callTool(world().client, "get_traffic_run", { run_id: runId });
+  return String(run.structured?.status);
+}
+
+it("the run_url shows a live chart on a phone, and stops refreshing when the run ends", async () => {
+  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 8, mode: "seeded", ramp_seconds: 0 });
+  expect(started.isError, started.text).toBe(false);
+  const runId = String(started.structured?.run_id);
+  const runUrl = String(started.structured?.run_url);
+  expect(runUrl).toBe(`${world().server.url}/runs/${runId}`);
+
+  const context = await phoneContext(world().browser);
+  const page = await context.newPage();
+  await page.goto(runUrl);
+  // The link alone shows nothing of the run; sign-in comes back to it.
+  await expect(page.getByLabel("Approver token").isVisible()).resolves.toBe(true);
+  await expect(page.locator("svg").count()).resolves.toBe(0);
+  expect(await page.locator("main").innerText()).not.toContain("Traffic run");
+  await signInHere(page, "acme-approver-dev-token", runUrl);
+
+  // Live: the page refreshes itself (no script), and says so.
+  expect(await page.locator("#status").innerText()).toBe("Running");
+  expect(await page.locator('meta[http-equiv="refresh"]').getAttribute("content")).toBe("2");
+  expect(await page.locator("#live").innerText()).toBe("Live: this page refreshes every 2 seconds.");
+  await screenshot(page, "run-live");
+
+  const deadline = Date.now() + 30_000;
+  while ((await runStatus(runId)) === "running" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(await runStatus(runId)).toBe("completed");
+  await page.reload();
+
+  expect(await page.locator("#status").innerText()).toBe("Completed");
+  await expect(page.locator('meta[http-equiv="refresh"]').count()).resolves.toBe(0);
+  expect(await page.locator("#live").innerText()).toBe("This run has ended; the page no longer refreshes.");
+  const text = await page.locator("main").innerText();
+  expect(text).toContain("of 32 (100%)");
+  expect(text).toContain("HTTP 201: 32");
+  expect(text).toContain("4 orders/s");
+
+  // Both charts are inline SVG with a point per interval for every series.
+  for (const chart of ["#counts-chart", "#latency-chart"]) {
+    const paths = await page.locator(`${chart} svg path`).evaluateAll((nodes) => nodes.map((n) => ({ points: Number(n.getAttribute("data-points")), d: n.getAttribute("d") ?? "" })));
+    expect(paths.length).toBeGreaterThanOrEqual(2);
+    for (const path of paths) {
+      expect(path.points).toBeGreaterThanOrEqual(4);
+      expect(path.d).toMatch(/^M[\d.]+ [\d.]+( [ML][\d.]+ [\d.]+)+/);
+    }
+  }
+  await expectRelativeTimes(page);
+  await checkAtBothWidths(page, "run-completed");
+  await context.close();
+});
+
+it("another account's approver gets the same answer as for an unknown run", async () => {
+  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 2, duration_seconds: 1, mode: "simple", ramp_seconds: 0 });
+  expect(started.isError, started.text).toBe(false);
+  const runUrl = String(started.structured?.run_url);
+
+  const context = await phoneContext(world().browser);
+  const page = await context.newPage();
+  await page.goto(runUrl);
+  await signInHere(page, "globex-approver-dev-token", runUrl);
+  const foreign = await page.locator("main").innerText();
+  await page.goto(`${world().server.url}/runs/R-unknown-00000000`);
+  expect(await page.locator("main").innerText()).toBe(foreign);
+  expect(foreign).toContain("Run not found");
+  await context.close();
+});

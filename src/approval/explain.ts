@@ -1,0 +1,136 @@
+import type { OrderRecord } from "../orders/order-record";
+import type { ProposalView } from "../proposals/schemas";
+import { money } from "./format";
+import { actionLabel, paymentLabel } from "./labels";
+
+/**
+ * What a proposal means for the approver, in sentences: the money it moves
+ * and, whatever its state, what happens next. Pure, so every wording is
+ * tested without a page; times stay values ({at}) so the page can show each
+ * as "in 12 min" with the exact time on hover.
+ */
+
+/** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
+export type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
+export type Sentence = readonly Segment[];
+
+export interface Stake {
+  /** False for actions that move no money. */
+  readonly movesMoney: boolean;
+  /** A few words for the list: "Refund $66.00". */
+  readonly short: string;
+  /** A sentence for the review page. */
+  readonly detail: string;
+}
+
+/**
+ * The payment state the change starts from: pinned in the proposal's
+ * expected changes when the change touches the payment, else the order's.
+ */
+function paymentBefore(proposal: ProposalView, order: OrderRecord | null): string | undefined {
+  return proposal.expected_changes.find((c) => c.field === "payment")?.before ?? order?.evidence?.payment.state;
+}
+
+/**
+ * The money an action moves, from the order's total and payment evidence
+ * (see orders/playbook.ts applyChange), in the past tense once applied.
+ */
+export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null): Stake {
+  const action = proposal.action;
+  if (action !== "cancel_duplicate_order" && action !== "release_inventory_hold_and_cancel_order") {
+    return { movesMoney: false, short: "", detail: "No money moves with this change." };
+  }
+  if (!order) return { movesMoney: true, short: "Amount unknown", detail: "The order no longer exists, so the amount cannot be shown." };
+  const done = proposal.status === "applied";
+  const amount = money(order.total_cents, order.currency);
+  const payment = paymentBefore(proposal, order);
+  const paymentWords = paymentLabel(payment ?? "unknown").toLowerCase();
+  const cancels = `${done ? "Cancelled" : "Cancels"} a ${amount} order`;
+  if (action === "cancel_duplicate_order") {
+    if (payment === "captured") {
+      return { movesMoney: true, short: `Refund ${amount}`, detail: `${done ? "Refunded" : "Refunds"} ${amount} to the customer: the duplicate was charged.` };
+    }
+    if (payment === "authorized") {
+      return {
+        movesMoney: true,
+        short: `Void ${amount} hold`,
+        detail: `${done ? "Voided" : "Voids"} the ${amount} authorization: the customer was not charged, and the hold on their card ${done ? "was" : "is"} released.`,
+      };
+    }
+    return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels}. Nothing to refund: the payment is ${paymentWords}.` };
+  }
+  if (payment === "captured" || payment === "authorized") {
+    const held = payment === "captured" ? "charged" : "authorized";
+    return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels}. This action ${done ? "did" : "does"} not return the ${amount} already ${held}.` };
+  }
+  return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels} that was never paid (payment ${paymentWords}); nothing to refund.` };
+}
+
+export interface StateExplanation {
+  /** The sentences, in reading order; the first says what happened or what to do. */
+  readonly sentences: readonly Sentence[];
+  /** Good news (decided, applied), bad news (refused, gone), or neither. */
+  readonly tone: "notice" | "error" | "plain";
+}
+
+/** Why the proposal is where it is, and the approver's (or the agent's) next step. */
+export function explainState(proposal: ProposalView): StateExplanation {
+  const id = { proposal: proposal.proposal_id };
+  const decidedBy = proposal.decided_by ?? "an approver";
+  const because = proposal.decision_reason ? `: “${proposal.decision_reason}”` : "";
+  switch (proposal.status) {
+    case "pending_approval":
+      return {
+        tone: "plain",
+        sentences: [
+          ["Waiting for an approver. Approving does not change the order by itself: the agent applies it when it confirms proposal ", id, "."],
+          ["The decision must be made before it expires ", { at: proposal.expires_at }, "."],
+        ],
+      };
+    case "approved":
+      return {
+        tone: "notice",
+        sentences: [
+          ["Approved. Nothing has changed yet: ask the agent to confirm proposal ", id, "."],
+          ["Approved by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."],
+          ["It must be confirmed before it expires ", { at: proposal.expires_at }, "; after that it cannot be applied."],
+        ],
+      };
+    case "applied": {
+      const outcome = proposal.outcome;
+      if (!outcome) return { tone: "notice", sentences: [["Applied to order ", proposal.order_id, "."]] };
+      return {
+        tone: "notice",
+        sentences: [
+          ["Applied ", { at: outcome.applied_at }, ": ", actionLabel(outcome.action).toLowerCase(), " on order ", outcome.order_id, "."],
+          ["Approved by ", outcome.approved_by, ", confirmed by ", outcome.applied_by, ". The order went from version ", String(outcome.order_version_before), " to ", String(outcome.order_version_after), "."],
+        ],
+      };
+    }
+    case "rejected":
+      return {
+        tone: "error",
+        sentences: [["Rejected by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."], ["Nothing will change; the agent is told so if it tries to confirm it."]],
+      };
+    case "expired":
+      return {
+        tone: "error",
+        sentences: [["Expired ", { at: proposal.expires_at }, " before it was ", proposal.decided_by ? "confirmed" : "approved", ". Nothing was changed."], ["Ask the agent for a new proposal if the change is still needed."]],
+      };
+    case "stale":
+      return {
+        tone: "error",
+        sentences: [
+          ["Out of date: ", proposal.status_reason ?? `order ${proposal.order_id} changed after version ${proposal.pinned_version}`, ". Nothing was changed."],
+          ["A proposal only applies to the order exactly as it was when proposed. Ask the agent for a new proposal."],
+        ],
+      };
+    case "superseded":
+      return {
+        tone: "error",
+        sentences: proposal.superseded_by
+          ? [["Replaced by a newer proposal for the same order: ", { proposal: proposal.superseded_by, link: true }, ". Nothing was changed; decide on the newer one instead."]]
+          : [["Replaced by a newer proposal for the same order. Nothing was changed."]],
+      };
+  }
+}

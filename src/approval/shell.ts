@@ -1,0 +1,49 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { NO_APPROVERS_MESSAGE } from "../auth/approver";
+import type { ApproverSession } from "../auth/approver-session";
+import type { AppEnv } from "../http/app-env";
+import { requireConfig } from "../http/config-middleware";
+import { d1ApproverSessions } from "../store/approver-sessions";
+import { messagePage, type Html, type SignedIn } from "./pages";
+
+/**
+ * What every signed-in browser page shares, the approval pages (/approvals)
+ * and the run pages (/runs): config, strict headers, the approver sessions,
+ * and where sign-in may send the browser afterwards.
+ */
+
+export function page(c: Context<AppEnv>, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
+  return c.html(body, status, { "Cache-Control": "no-store" });
+}
+
+const approversConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("config").approverTokens.size === 0) return page(c, messagePage("Approvals are not configured", NO_APPROVERS_MESSAGE), 503);
+  await next();
+};
+
+export const browserPageMiddleware: readonly MiddlewareHandler<AppEnv>[] = [
+  requireConfig,
+  secureHeaders({
+    // No script at all: the pages are plain forms, and live pages refresh with <meta http-equiv="refresh">.
+    contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    xFrameOptions: "DENY",
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
+    referrerPolicy: "same-origin",
+  }),
+  approversConfigured,
+];
+
+export function sessions(c: Context<AppEnv>) {
+  return d1ApproverSessions(c.env.DB);
+}
+
+export function signedIn(session: ApproverSession): SignedIn {
+  return { approver: session.approver.approver, csrfToken: session.csrfToken };
+}
+
+/** Redirect targets after sign-in: the approval app or a run page, nothing else. */
+export function safeNext(next: unknown): string {
+  return typeof next === "string" && /^(\/approvals(\/[A-Za-z0-9_\-%]*)?|\/runs\/[A-Za-z0-9_\-%]+)$/.test(next) ? next : "/approvals";
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACTION_LABELS,
+  actionLabel,
+  changeValueLines,
+  exceptionLabel,
+  fieldLabel,
+  fulfillmentLabel,
+  humanize,
+  humanizeText,
+  orderStatusLabel,
+  paymentLabel,
+  PROPOSAL_STATUS_LABELS,
+  proposalStatusLabel,
+  RUN_STATUS_LABELS,
+} from "../../src/approval/labels";
+import { diffStates, orderState } from "../../src/orders/order-state";
+import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
+import { ProposalStatusSchema } from "../../src/proposals/schemas";
+import { RunStatusSchema } from "../../src/synth/run-schemas";
+import type { OrderRecord } from "../../src/orders/order-record";
+
+// The approver reads words, never internal names: every action, state and
+// field the approval app shows has a label, and free text loses its names.
+
+const SNAKE = /\b[a-z]+(?:_[a-z]+)+\b/;
+
+describe("labels for the closed sets", () => {
+  it("every action, proposal status and run status has a label without underscores", () => {
+    for (const action of ChangeActionSchema.options) expect(ACTION_LABELS[action]).not.toMatch(/_/);
+    for (const status of ProposalStatusSchema.options) expect(PROPOSAL_STATUS_LABELS[status]).not.toMatch(/_/);
+    for (const status of RunStatusSchema.options) expect(RUN_STATUS_LABELS[status]).not.toMatch(/_/);
+    expect(new Set(Object.values(ACTION_LABELS)).size).toBe(ChangeActionSchema.options.length);
+  });
+
+  it("reads like the issue asks", () => {
+    expect(actionLabel("release_inventory_hold_and_cancel_order")).toBe("Release held stock and cancel order");
+    expect(proposalStatusLabel("pending_approval")).toBe("Waiting for approval");
+    expect(proposalStatusLabel("approved")).toBe("Approved, not applied yet");
+    expect(proposalStatusLabel("stale")).toBe("Out of date");
+    expect(orderStatusLabel("payment_failed")).toBe("Payment failed");
+    expect(fulfillmentLabel("awaiting_pick")).toBe("Waiting to be picked");
+    expect(exceptionLabel("duplicate_order")).toBe("Duplicate order");
+    expect(paymentLabel("captured")).toBe("Charged");
+    expect(fieldLabel("shipping_address")).toBe("Shipping address");
+  });
+
+  it("an unknown name falls back to its words", () => {
+    expect(orderStatusLabel("awaiting_customer_reply")).toBe("Awaiting customer reply");
+    expect(exceptionLabel("some_future_exception")).toBe("Some future exception");
+    expect(humanize("")).toBe("");
+    // Names that happen to be Object.prototype members are not labels.
+    expect(orderStatusLabel("constructor")).toBe("Constructor");
+  });
+});
+
+describe("humanizeText", () => {
+  it("replaces known names, lower case inside a sentence", () => {
+    expect(humanizeText("duplicate_order (P2, Order Integrity): looks like a double submit")).toBe("Duplicate order (P2, Order Integrity): looks like a double submit");
+    expect(humanizeText("fulfillment awaiting_pick: queued for warehouse")).toBe("fulfillment waiting to be picked: queued for warehouse");
+  });
+
+  it("leaves unknown names (ids) exactly as they are", () => {
+    expect(humanizeText("superseded by prop_abc_def")).toBe("superseded by prop_abc_def");
+  });
+});
+
+describe("changeValueLines", () => {
+  const order: OrderRecord = {
+    order_id: "ORD-9",
+    account: "acme",
+    source: "operations",
+    customer_id: "CUST-0004",
+    channel: "web",
+    currency: "USD",
+    total_cents: 6600,
+    status: "pending",
+    version: 1,
+    lines: [{ sku: "SKU-3390", quantity: 1, unit_price_cents: 6600 }],
+    shipping_address: { recipient: "Jonas Becker", line1: "301 Lakeshore Drive", line2: null, city: "Chicago", region: "IL", postal_code: "60611", country: "US" },
+    evidence: {
+      payment: { state: "captured", attempts: [] },
+      inventory: { allocations: [{ sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" }, { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" }] },
+      fulfillment: { state: "awaiting_pick", carrier: null, tracking: null, last_event: "queued for warehouse" },
+      duplicate: { of_order_id: "ORD-8", signals: ["same lines"] },
+      timeline: [],
+    },
+    exception: { type: "duplicate_order", state: "active", priority: "P2", team: "Order Integrity", opened_at: "2026-12-01T06:00:00.000Z", sla_minutes: 60, summary: "double submit" },
+    created_at: "2026-12-01T06:00:00.000Z",
+    updated_at: "2026-12-01T06:00:00.000Z",
+  };
+  // The values exactly as a proposal carries them, built by the domain code.
+  const rows = diffStates(orderState(order), orderState(applyChange(order, { kind: "resolution", action: "cancel_duplicate_order" }, "2026-12-01T06:05:00.000Z")));
+  const row = (field: string) => {
+    const found = rows.find((r) => r.field === field);
+    if (!found) throw new Error(`no ${field} row`);
+    return found;
+  };
+
+  it("turns every before and after value of a real proposal into words", () => {
+    expect(changeValueLines("status", row("status").after)).toEqual(["Cancelled"]);
+    expect(changeValueLines("exception", row("exception").before)).toEqual(["Duplicate order (open, Order Integrity)"]);
+    expect(changeValueLines("exception", row("exception").after)).toEqual(["Duplicate order (resolved, Order Integrity)"]);
+    expect(changeValueLines("payment", row("payment").after)).toEqual(["Refunded"]);
+    expect(changeValueLines("inventory", row("inventory").before)).toEqual(["SKU-3390 × 1 reserved at ATL-2", "SKU-5510 × 2 reserved at ATL-2"]);
+    expect(changeValueLines("fulfillment", row("fulfillment").before)).toEqual(["Waiting to be picked: queued for warehouse"]);
+    for (const r of rows) {
+      for (const line of [...changeValueLines(r.field, r.before), ...changeValueLines(r.field, r.after)]) expect(line).not.toMatch(SNAKE);
+    }
+  });
+
+  it("none, addresses and values it cannot parse", () => {
+    expect(changeValueLines("exception", "none")).toEqual(["None"]);
+    expect(changeValueLines("shipping_address", "Jonas Becker, 12 Pine St, Austin, TX 78701, US")).toEqual(["Jonas Becker, 12 Pine St, Austin, TX 78701, US"]);
+    expect(changeValueLines("inventory", "something odd")).toEqual(["something odd"]);
+    expect(changeValueLines("exception", "fraud_review")).toEqual(["Fraud review"]);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { averageRate, bucketIntervals, CHART_HEIGHT, CHART_WIDTH, lineChart, MAX_POINTS, niceCeiling, runCharts } from "../../src/approval/run-chart";
+import type { RunInterval } from "../../src/synth/run-schemas";
+
+function interval(at: number, sent: number, p50 = 10, p95 = 20): RunInterval {
+  return { at_second: at, sent, accepted: sent - 1, rejected: 1, latency_p50_ms: p50, latency_p95_ms: p95 };
+}
+
+/** The points of a path as [x, y] pairs, ignoring the dot marker. */
+function pointsOf(d: string): number[][] {
+  return [...d.matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+}
+
+describe("niceCeiling", () => {
+  it.each([
+    [0, 1],
+    [0.3, 0.5],
+    [1, 1],
+    [4, 5],
+    [5, 5],
+    [12.3, 20],
+    [51, 100],
+    [740, 1000],
+  ])("%d → %d", (value, nice) => {
+    expect(niceCeiling(value)).toBeCloseTo(nice, 9);
+  });
+});
+
+describe("lineChart", () => {
+  it("one point per x, left to right, bottom at 0 and top at the nice maximum", () => {
+    const chart = lineChart([0, 1, 2, 3], [{ key: "sent", label: "Sent", values: [0, 2, 4, 3] }], 3);
+    expect(chart.yMax).toBe(5);
+    const [line] = chart.lines;
+    expect(line?.points).toBe(4);
+    const points = pointsOf(line?.d ?? "");
+    expect(points.map(([x]) => x)).toEqual([6, 202, 398, 594]);
+    expect(points[0]?.[1]).toBe(CHART_HEIGHT - 6);
+    // 4 of 5 is 80% of the plot's height above the bottom.
+    expect(points[2]?.[1]).toBeCloseTo(CHART_HEIGHT - 6 - 0.8 * (CHART_HEIGHT - 12), 1);
+    expect(line?.d.startsWith("M")).toBe(true);
+    expect(line?.d.match(/L/g)).toHaveLength(3);
+    expect(chart.width).toBe(CHART_WIDTH);
+  });
+
+  it("the x axis spans the planned duration, so a young run fills only its share", () => {
+    const chart = lineChart([0, 1], [{ key: "sent", label: "Sent", values: [1, 1] }], 100);
+    expect(chart.xMax).toBe(100);
+    expect(Math.max(...pointsOf(chart.lines[0]?.d ?? "").map(([x]) => x ?? 0))).toBeLessThan(20);
+  });
+
+  it("a silence longer than the gap breaks the line; a lone point is drawn as a dot", () => {
+    const chart = lineChart([0, 1, 2, 10], [{ key: "sent", label: "Sent", values: [1, 1, 1, 1] }], 10);
+    const d = chart.lines[0]?.d ?? "";
+    expect(d.match(/M/g)).toHaveLength(2);
+    expect(d.endsWith("h0.01")).toBe(true);
+  });
+
+  it("no intervals: empty paths, still a chart", () => {
+    const chart = lineChart([], [{ key: "sent", label: "Sent", values: [] }], 5);
+    expect(chart.lines[0]).toEqual({ key: "sent", label: "Sent", d: "", points: 0 });
+    expect(chart.yMax).toBe(1);
+    expect(chart.gridYs).toHaveLength(3);
+  });
+});
+
+describe("bucketIntervals", () => {
+  it("keeps short runs as they are", () => {
+    const intervals = [interval(0, 4), interval(1, 5)];
+    expect(bucketIntervals(intervals)).toEqual(intervals);
+  });
+
+  it("merges long runs into at most MAX_POINTS buckets, keeping the worst p95", () => {
+    const intervals = Array.from({ length: 900 }, (_, i) => interval(i, 10, 10, i === 450 ? 999 : 20));
+    const buckets = bucketIntervals(intervals);
+    expect(buckets.length).toBeLessThanOrEqual(MAX_POINTS);
+    expect(buckets.every((b) => b.sent === 10 && b.accepted === 9 && b.latency_p50_ms === 10)).toBe(true);
+    expect(Math.max(...buckets.map((b) => b.latency_p95_ms))).toBe(999);
+  });
+
+  it("weights the median by orders sent", () => {
+    const [bucket] = bucketIntervals([interval(0, 3, 10), interval(1, 1, 50)], 1);
+    expect(bucket?.latency_p50_ms).toBe(20);
+    expect(bucket?.sent).toBe(2);
+  });
+});
+
+describe("runCharts and averageRate", () => {
+  it("two charts: counts with sent, accepted, rejected; latency with p50 and p95", () => {
+    const { counts, latency } = runCharts([interval(0, 4), interval(1, 4)], 2);
+    expect(counts.lines.map((l) => l.key)).toEqual(["sent", "accepted", "rejected"]);
+    expect(latency.lines.map((l) => l.key)).toEqual(["p50", "p95"]);
+    expect(latency.yMax).toBe(20);
+    expect(counts.lines.every((l) => l.points === 2)).toBe(true);
+  });
+
+  it("orders per second over the whole run", () => {
+    expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: "2026-12-01T06:00:08.000Z", sent: 32 })).toBe(4);
+    expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: null, sent: 3 })).toBe(0);
+  });
+});

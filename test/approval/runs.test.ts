@@ -1,0 +1,118 @@
+import { getAgentByName } from "agents";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Result } from "../../src/core/errors";
+import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import { expectSignInForm, get, page, postForm, sessionFor, textOf } from "../helpers/approval-pages";
+import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/ops";
+
+// The run page: a traffic run's chart behind the approval app's sign-in,
+// scoped to the approver's account, refreshing itself only while it runs.
+
+const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+async function acmeAgent() {
+  return getAgentByName(env.ACCOUNT_AGENT, "acme");
+}
+
+async function startRun(rate: number, seconds: number): Promise<RunSummary> {
+  const stub = await acmeAgent();
+  for (const run of value(await stub.recentRuns(ACME))) if (run.status === "running") await stub.stopTrafficRun(ACME, run.run_id);
+  return value(await stub.startTrafficRun(ACME, { rate_per_second: rate, duration_seconds: seconds, mode: "seeded", ramp_seconds: 0 }));
+}
+
+async function finished(runId: string): Promise<RunDetail> {
+  const stub = await acmeAgent();
+  for (let i = 0; i < 100; i++) {
+    const run = value(await stub.getTrafficRun(ACME, runId));
+    if (run.status !== "running") return run;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
+let cookie: string;
+
+beforeAll(async () => {
+  cookie = await sessionFor(ACME_APPROVER_TOKEN);
+});
+
+describe("signed out", () => {
+  it("a run link shows the sign-in form, which comes back to the run, and nothing of the run", async () => {
+    const run = await startRun(2, 1);
+    const p = await page(await get(`/runs/${run.run_id}`));
+    expect(p.status).toBe(200);
+    expectSignInForm(p.html, `/runs/${run.run_id}`);
+    expect(p.html).not.toContain("<svg");
+    expect(p.html).not.toContain("Traffic run");
+    await finished(run.run_id);
+  });
+});
+
+describe("signed in", () => {
+  it("a live run: status, tally, both charts, and a 2-second refresh", async () => {
+    const run = await startRun(4, 30);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const p = await page(await get(`/runs/${run.run_id}`, cookie));
+    await (await acmeAgent()).stopTrafficRun(ACME, run.run_id);
+    expect(p.status).toBe(200);
+    expect(p.headers.get("content-security-policy")).toBe(CSP);
+    expect(p.headers.get("cache-control")).toBe("no-store");
+    expect(p.html).toContain('<meta http-equiv="refresh" content="2">');
+    expect(p.html).toContain('<span class="badge run-running" id="status">Running</span>');
+    expect(p.html).not.toContain("<script");
+    const text = textOf(p.html);
+    expect(text).toContain(`Traffic run ${run.run_id}`);
+    expect(text).toContain("Live: this page refreshes every 2 seconds.");
+    expect(text).toContain("of 120 (");
+    expect(text).toContain("Rate 4 orders/s");
+    expect(text).toContain(`seed ${run.plan.seed}`);
+    expect(p.html).toMatch(/<path class="line s-sent" data-series="sent" data-points="[1-9]\d*" d="M[\d.]+ [\d.]+/);
+    expect(p.html).toMatch(/<path class="line s-p95" data-series="p95" data-points="[1-9]\d*"/);
+  });
+
+  it("an ended run: no refresh, the tally, and why it ended", async () => {
+    const run = await startRun(5, 2);
+    const done = await finished(run.run_id);
+    expect(done.status).toBe("completed");
+    const p = await page(await get(`/runs/${run.run_id}`, cookie));
+    expect(p.html).not.toContain('http-equiv="refresh"');
+    const text = textOf(p.html);
+    expect(text).toContain("This run has ended; the page no longer refreshes.");
+    expect(text).toContain("Sent 10 of 10 (100%)");
+    expect(text).toContain("Accepted 10");
+    expect(text).toContain("HTTP 201: 10");
+    expect(text).toContain("Rejection reasons None.");
+    expect(p.html).toContain(`data-points="${done.intervals.length}"`);
+
+    const stopped = await startRun(2, 60);
+    await (await acmeAgent()).stopTrafficRun(ACME, stopped.run_id);
+    const q = textOf((await page(await get(`/runs/${stopped.run_id}`, cookie))).html);
+    expect(q).toContain(`Stopped: stopped by ${ACME.operator}`);
+  });
+
+  it("another account's run answers exactly like an unknown one: 404, nothing of the run", async () => {
+    const run = await startRun(2, 1);
+    const globex = await sessionFor(GLOBEX_APPROVER_TOKEN);
+    const theirs = await page(await get(`/runs/${run.run_id}`, globex));
+    const unknown = await page(await get("/runs/R-unknown-00000000", globex));
+    expect(theirs.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(theirs.html).toBe(unknown.html);
+    expect(theirs.html).toContain("There is no traffic run with this id in your account.");
+    expect(theirs.html).not.toContain(run.run_id);
+    await finished(run.run_id);
+  });
+
+  it("only GET: a post is 405", async () => {
+    const response = await postForm("/runs/R-unknown-00000000", {}, { cookie });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET");
+  });
+});
