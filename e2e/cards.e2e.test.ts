@@ -59,7 +59,7 @@ async function expectDrawn(label: string): Promise<void> {
   const shot = await page.locator("#card-frame").screenshot({ path: path.join(SCREENSHOTS, `${label}.png`) });
   const drawn = await inkPixels(page, shot);
   const tool = label.split("-")[0] ?? "";
-  const waitingCard = await browser.newPage();
+  const waitingCard = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
   try {
     await mountCard(waitingCard, cardOf(tool), {}, null, NARROW);
     const waiting = await inkPixels(waitingCard, await waitingCard.locator("#card-frame").screenshot());
@@ -69,9 +69,12 @@ async function expectDrawn(label: string): Promise<void> {
   }
 }
 
+/** Nothing wider than the panel, and the host's frame as tall as the card said it is (ui/notifications/size-changed). */
 async function expectFits(): Promise<void> {
-  const overflow = await page.frameLocator("#card-frame").locator("html").evaluate((html) => html.scrollWidth - html.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  const inner = await page.frameLocator("#card-frame").locator("html").evaluate((html) => ({ overflow: html.scrollWidth - html.clientWidth, height: html.scrollHeight }));
+  expect(inner.overflow).toBeLessThanOrEqual(0);
+  const frameHeight = await page.locator("#card-frame").evaluate((frame) => frame.getBoundingClientRect().height);
+  expect(frameHeight).toBeGreaterThanOrEqual(inner.height);
 }
 
 function methodsOf(messages: CardMessage[]): string[] {
@@ -101,7 +104,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  page = await browser.newPage();
+  // Tall enough for the longest card: Chromium paints a sandboxed frame only where the viewport reaches.
+  page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
   consoleErrors = [];
   // CSP violations and script errors inside the card land here too.
   page.on("console", (message) => {

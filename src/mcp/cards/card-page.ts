@@ -1,3 +1,4 @@
+import type { AppCard } from "../apps";
 import { CARD_LABELS } from "./labels";
 
 /**
@@ -24,7 +25,7 @@ const CARD_CSP =
 const STYLE = `
 :root{color-scheme:light dark;--bg:var(--color-background-primary,light-dark(#fff,#1c1c1c));--bg2:var(--color-background-secondary,light-dark(#f5f5f4,#262626));--fg:var(--color-text-primary,light-dark(#1c1917,#f5f5f4));--muted:var(--color-text-secondary,light-dark(#57534e,#a8a29e));--line:var(--color-border-primary,light-dark(#e7e5e4,#3f3f46));--bad:var(--color-text-danger,light-dark(#b42318,#ff8a80));--warn:var(--color-text-warning,light-dark(#8a5300,#ffc266));--ok:var(--color-text-success,light-dark(#17663a,#7ee2a8));--info:var(--color-text-info,light-dark(#1d4ed8,#93b4ff));--radius:var(--border-radius-md,8px)}
 html,body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 var(--font-sans,system-ui,-apple-system,"Segoe UI",sans-serif)}
-main{padding:12px 14px;overflow-wrap:anywhere}
+main{padding:12px 14px;overflow-wrap:break-word}
 h1{font-size:16px;margin:0}h2{font-size:13px;margin:14px 0 6px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 p{margin:6px 0}ul,ol{margin:0;padding:0;list-style:none}
 .head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 10px}
@@ -158,25 +159,24 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
-export interface CardSource {
-  /** Shown as the document title and named in ui/initialize. */
-  readonly title: string;
-  readonly name: string;
-  /** Browser JavaScript defining `function render(data)`, which returns one Node. */
+/** A card's identity and its `render(data)`: browser JavaScript that returns one Node. */
+export interface CardSource extends Omit<AppCard, "html"> {
   readonly render: string;
 }
 
-export function cardPage(source: CardSource): string {
-  const constants = `const LABELS = ${scriptJson(CARD_LABELS)};\nconst APP_NAME = ${scriptJson(`order-ops-edge ${source.name}`)};\nconst APP_VERSION = ${scriptJson(CARD_VERSION)};\n`;
-  return `<!DOCTYPE html>
+export function appCard(source: CardSource): AppCard {
+  const { render, ...card } = source;
+  const constants = `const LABELS = ${scriptJson(CARD_LABELS)};\nconst APP_NAME = ${scriptJson(`order-ops-edge ${card.name}`)};\nconst APP_VERSION = ${scriptJson(CARD_VERSION)};\n`;
+  const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CARD_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${source.title}</title>
+<title>${card.title}</title>
 <style>${STYLE}</style>
 </head><body><main id="card" aria-live="polite"><p class="muted">Waiting for the result…</p></main>
 <script>(() => {
 ${constants}${RUNTIME}
-${source.render}
+${render}
 })();</script></body></html>`;
+  return { ...card, html };
 }

@@ -1,5 +1,4 @@
-import type { AppCard } from "../apps";
-import { cardPage } from "./card-page";
+import { appCard } from "./card-page";
 
 /** Renders list_order_exceptions: the queue, most urgent first, one row per stuck order. */
 const render = `
@@ -29,10 +28,10 @@ function render(data) {
 }
 `;
 
-export const exceptionQueueCard: AppCard = {
+export const exceptionQueueCard = appCard({
   name: "exception-queue-card",
   uri: "ui://order-ops/exception-queue.html",
   title: "Stuck orders",
   description: "Card for list_order_exceptions: the stuck orders, most urgent first, with priority, exception, SLA and value.",
-  html: cardPage({ title: "Stuck orders", name: "exception-queue", render }),
-};
+  render,
+});

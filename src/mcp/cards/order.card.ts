@@ -1,5 +1,4 @@
-import type { AppCard } from "../apps";
-import { cardPage } from "./card-page";
+import { appCard } from "./card-page";
 
 /** Renders get_order_details: the order, its exception, the evidence and the timeline. */
 const render = `
@@ -37,10 +36,10 @@ function render(data) {
 }
 `;
 
-export const orderCard: AppCard = {
+export const orderCard = appCard({
   name: "order-card",
   uri: "ui://order-ops/order.html",
   title: "Order evidence",
   description: "Card for get_order_details: the order, its exception, payment, inventory, fulfillment and duplicate evidence, and its timeline.",
-  html: cardPage({ title: "Order evidence", name: "order", render }),
-};
+  render,
+});

@@ -1,5 +1,4 @@
-import type { AppCard } from "../apps";
-import { cardPage } from "./card-page";
+import { appCard } from "./card-page";
 
 /**
  * Renders a proposal (propose_resolution, prepare_address_change, get_proposal)
@@ -58,11 +57,11 @@ function render(data) {
 }
 `;
 
-export const proposalCard: AppCard = {
+export const proposalCard = appCard({
   name: "proposal-card",
   uri: "ui://order-ops/proposal.html",
   title: "Proposal",
   description:
     "Card for proposals and their confirmation: status, the change, why it went stale, expiry and the before/after rows, with a button that opens the approval page. It cannot approve or apply.",
-  html: cardPage({ title: "Proposal", name: "proposal", render }),
-};
+  render,
+});
