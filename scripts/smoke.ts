@@ -81,6 +81,7 @@ async function run(baseUrl: string): Promise<void> {
     const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
     check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
 
+    await appCards(acme, "2025-11-25");
     await operatorStory(baseUrl, acme, globex);
     await newestProtocol(baseUrl, tools.map((t) => t.name).sort().join(","));
     await progressStreams(baseUrl);
@@ -97,6 +98,7 @@ async function newestProtocol(baseUrl: string, legacyTools: string): Promise<voi
     check("the v2 client negotiates protocol 2026-07-28", modern.getNegotiatedProtocolVersion() === "2026-07-28", String(modern.getNegotiatedProtocolVersion()));
     const tools = (await modern.listTools()).tools.map((t) => t.name).sort().join(",");
     check("2026-07-28 lists the same tools as 2025-11-25", tools === legacyTools);
+    await appCards(modern, "2026-07-28");
     const target = await callTool(modern, "check_target");
     check("check_target at 2026-07-28", target.structured?.reachable === true, target.text);
     const seed = Math.floor(Math.random() * 1_000_000);
@@ -104,6 +106,26 @@ async function newestProtocol(baseUrl: string, legacyTools: string): Promise<voi
     check("send_orders at 2026-07-28: 2 accepted", sent.structured?.accepted === 2, sent.text);
   } finally {
     await modern.close();
+  }
+}
+
+/** Either generation's client, as far as the MCP Apps checks need it. */
+interface CardReader {
+  listTools(): Promise<{ tools: { name: string; _meta?: Record<string, unknown> }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: ReadonlyArray<{ mimeType?: string; text?: string } | { mimeType?: string; blob: string }> }>;
+}
+
+/** MCP Apps: the operations tools name ui:// cards, and each card reads as self-contained HTML. */
+async function appCards(client: CardReader, protocol: string): Promise<void> {
+  const named = (await client.listTools()).tools.flatMap((t) => {
+    const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+    return uri === undefined ? [] : [[t.name, uri] as const];
+  });
+  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 7, named.map(([name]) => name).join(", "));
+  for (const uri of new Set(named.map(([, uri]) => uri))) {
+    const [content] = (await client.readResource({ uri })).contents;
+    const html = content && "text" in content ? String(content.text) : "";
+    check(`${protocol}: ${uri} is an MCP Apps HTML card with no external URL`, content?.mimeType === "text/html;profile=mcp-app" && html.startsWith("<!DOCTYPE html>") && !/https?:\/\//.test(html), `${html.length} bytes`);
   }
 }
 

@@ -11,6 +11,10 @@ import {
   SimulatedFailureSchema,
 } from "../orders/views";
 import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/schemas";
+import type { AppCard } from "./apps";
+import { exceptionQueueCard } from "./cards/exception-queue.card";
+import { orderCard } from "./cards/order.card";
+import { proposalCard } from "./cards/proposal.card";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { defineTool, type AccountTool } from "./tool-seam";
 
@@ -39,6 +43,7 @@ const listOrderExceptions = defineTool({
   input: EmptyInput,
   output: ExceptionListSchema,
   annotations: READ,
+  ui: exceptionQueueCard,
   handler: async (_args, context) => {
     const exceptions = await context.orders.exceptions();
     return ok({ count: exceptions.length, exceptions });
@@ -53,6 +58,7 @@ const getOrderDetails = defineTool({
   input: z.object({ order_id: OrderIdParam }),
   output: OrderDetailsSchema,
   annotations: READ,
+  ui: orderCard,
   handler: async ({ order_id }, context) => found(await context.orders.details(order_id)),
 });
 
@@ -94,6 +100,7 @@ const proposeResolution = defineTool({
   input: z.object({ order_id: OrderIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
+  ui: proposalCard,
   handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id),
 });
 
@@ -105,6 +112,7 @@ const prepareAddressChange = defineTool({
   input: z.object({ order_id: OrderIdParam, address: AddressInputSchema.describe("The new shipping address") }),
   output: ProposalViewSchema,
   annotations: READ,
+  ui: proposalCard,
   handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address),
 });
 
@@ -116,6 +124,7 @@ const getProposal = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
+  ui: proposalCard,
   handler: async ({ proposal_id }, context) => context.proposals.get(proposal_id),
 });
 
@@ -131,6 +140,7 @@ const confirmResolution = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ConfirmResultSchema,
   annotations: APPLY,
+  ui: proposalCard,
   handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
 });
 
@@ -141,6 +151,7 @@ const applyApprovedChange = defineTool({
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ConfirmResultSchema,
   annotations: APPLY,
+  ui: proposalCard,
   handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
 });
 
@@ -155,6 +166,9 @@ const simulateNewFailure = defineTool({
   enabled: (context) => context.config.demoTools,
   handler: async (_args, context) => ok(await context.orders.simulateFailure(context.operator)),
 });
+
+/** The cards the tools above name in `ui`; hosts without MCP Apps never read them. */
+export const orderCards: readonly AppCard[] = [exceptionQueueCard, orderCard, proposalCard];
 
 export const orderTools: readonly AccountTool[] = [
   getOrderStatus,

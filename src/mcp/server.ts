@@ -11,10 +11,11 @@ import { conformanceServerOptions, registerConformanceFixtures } from "./conform
 import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
 import { parseBody, refuseMalformed } from "./jsonrpc";
-import { orderTools } from "./orders.tools";
+import { APPS_EXTENSION_ID } from "./apps";
+import { orderCards, orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { registerAccountResources, registerAccountTools } from "./tool-seam";
+import { registerAccountResources, registerAccountTools, registerAppCards } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
@@ -37,7 +38,8 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     jsonSchemaValidator,
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    // MCP Apps is declared so hosts that render cards know to look for them; others ignore it.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
     ...fixtures,
     cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
   });
@@ -46,6 +48,8 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
   registerAccountTools(server, context, orderTools, delivery);
   registerAccountResources(server, context, syntheticResources);
   registerAccountResources(server, context, runResources);
+  // The cards change only with a deploy, like the lists.
+  registerAppCards(server, orderCards, LIST_CACHE);
   if (fixtures) registerConformanceFixtures(server);
   return server;
 }

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Config } from "../config/config";
 import type { AppError, Result } from "../core/errors";
 import type { AccountToolContext } from "./account-context";
+import { APP_MIME_TYPE, appToolMeta, CARD_RESOURCE_META, type AppCard } from "./apps";
 import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
 
@@ -35,6 +36,8 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   readonly annotations: ToolAnnotations;
   /** Tools that are off in some configurations (demo helpers) say so here. */
   enabled?(context: AccountToolContext): boolean;
+  /** MCP Apps: the card a host that renders Apps shows this tool's result in. The result itself does not change. */
+  readonly ui?: AppCard;
   // Method syntax keeps tools with different schemas assignable to one list.
   handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>>>;
 }
@@ -104,6 +107,7 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
         inputSchema: publish(strictInput(tool, context.config)),
         outputSchema: publish(tool.output),
         annotations: { title: tool.title, ...tool.annotations },
+        ...(tool.ui === undefined ? {} : { _meta: appToolMeta(tool.ui) }),
       },
       async (args: Record<string, unknown>, ctx): Promise<CallToolResult> => {
         const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -143,6 +147,18 @@ export function registerAccountResources(server: McpServer, context: AccountTool
         if (!content.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, content.error.message);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(content.value, null, 2) }] };
       },
+    );
+  }
+}
+
+/** The `ui://` cards that tools name in their `_meta`; registered once per server, like any resource. */
+export function registerAppCards(server: McpServer, cards: readonly AppCard[], cacheHint?: CacheHint): void {
+  for (const card of cards) {
+    server.registerResource(
+      card.name,
+      card.uri,
+      { title: card.title, description: card.description, mimeType: APP_MIME_TYPE, _meta: CARD_RESOURCE_META, ...(cacheHint === undefined ? {} : { cacheHint }) },
+      async (uri): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: APP_MIME_TYPE, text: card.html, _meta: CARD_RESOURCE_META }] }),
     );
   }
 }

@@ -258,7 +258,8 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const { resources } = await client.listResources();
       const uris = resources.map((r) => r.uri).sort();
       for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
-      for (const resource of resources) expect(resource.mimeType).toBe("application/json");
+      // Data is JSON; the ui:// cards (test/mcp/apps.test.ts) are MCP Apps HTML.
+      for (const resource of resources) expect(resource.mimeType).toBe(resource.uri.startsWith("ui://") ? "text/html;profile=mcp-app" : "application/json");
     });
 
     it("synthetic://catalog is exactly the in-stock seed catalog", async () => {
