@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
+import { insufficientScope } from "../auth/scopes";
 import { statusOf } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
@@ -8,11 +9,13 @@ import { methodNotAllowed, refusalResponse, RETRY_AFTER_SECONDS } from "../http/
 import { readLimitedText } from "../http/json-body";
 import { withinRateLimit } from "../http/rate-limit";
 import { accountToolContext } from "./account-context";
+import { outOfScopeCall } from "./scope-gate";
 import { jsonRpcErrorResponse, MAX_MCP_BODY_BYTES, serveMcpRequest } from "./server";
 
 /**
- * /mcp: authenticate the bearer token, resolve it to {account, operator} on the
- * server side, and serve MCP for that account.
+ * /mcp: authenticate the bearer token (static or OAuth), resolve it to
+ * {account, operator, scopes} on the server side, and serve MCP for that
+ * account within those scopes.
  */
 export const mcpRoutes = new Hono<AppEnv>();
 
@@ -21,7 +24,7 @@ mcpRoutes.use("*", originPolicy("this MCP server"), mcpCors);
 
 mcpRoutes.post("/", async (c) => {
   const config = c.get("config");
-  const operator = await authenticateOperator(config, c.req.header("authorization"));
+  const operator = await authenticateOperator(config, c.env, c.req.header("authorization"));
   if (!operator.ok) return refusalResponse(c, operator);
   const allowed = await withinRateLimit(c.env, config, "mcp", `${operator.value.account}:${operator.value.operator}`);
   if (!allowed.ok) {
@@ -32,6 +35,8 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), body.error.message);
+  const outOfScope = outOfScopeCall(body.value, operator.value.scopes);
+  if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
   return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator.value));
 });
 

@@ -5,7 +5,7 @@ import type { AccountToolContext } from "./account-context";
 import { orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { registerAccountResources, registerAccountTools } from "./tool-seam";
+import { registerAccountResources, registerAccountTools, type AccountResource, type AccountTool } from "./tool-seam";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -16,14 +16,15 @@ Order operations: list_order_exceptions, get_order_details, then propose_resolut
 // AJV compiles validators with eval, which workerd forbids.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
+/** Everything this server offers; the scope gate reads the same lists. */
+export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools];
+export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
+
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
 export function createMcpServer(context: AccountToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
-  registerAccountTools(server, context, syntheticTools);
-  registerAccountTools(server, context, runTools);
-  registerAccountTools(server, context, orderTools);
-  registerAccountResources(server, context, syntheticResources);
-  registerAccountResources(server, context, runResources);
+  registerAccountTools(server, context, ALL_TOOLS);
+  registerAccountResources(server, context, ALL_RESOURCES);
   return server;
 }
 

@@ -1,7 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { isGranted } from "../auth/scopes";
 import type { AppError, Result } from "../core/errors";
+import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 
 /**
@@ -30,6 +32,8 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   readonly input: In;
   readonly output: Out;
   readonly annotations: ToolAnnotations;
+  /** What a credential must be granted to see and call this tool (core/scopes.ts). */
+  readonly scope: Scope;
   /** Tools that are off in some configurations (demo helpers) say so here. */
   enabled?(context: AccountToolContext): boolean;
   // Method syntax keeps tools with different schemas assignable to one list.
@@ -41,6 +45,7 @@ export interface AccountResource {
   readonly uri: string;
   readonly title: string;
   readonly description: string;
+  readonly scope: Scope;
   read(context: AccountToolContext): Promise<Result<unknown>>;
 }
 
@@ -72,6 +77,8 @@ function strictInput(schema: z.ZodObject): z.ZodObject {
 export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[]): void {
   for (const tool of tools) {
     if (tool.enabled && !tool.enabled(context)) continue;
+    // Ungranted tools are not listed; calling one is refused with 403 before the server runs (scope-gate.ts).
+    if (!isGranted(context.scopes, tool.scope)) continue;
     server.registerTool(
       tool.name,
       {
@@ -105,6 +112,7 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
 
 export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[]): void {
   for (const resource of resources) {
+    if (!isGranted(context.scopes, resource.scope)) continue;
     server.registerResource(
       resource.name,
       resource.uri,
