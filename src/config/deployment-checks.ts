@@ -18,9 +18,14 @@ export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** A host name (as URL.hostname spells it) of this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname);
+}
+
 /** A URL on this machine: http is acceptable there, and OAuth allows it for `wrangler dev`. */
 export function isLoopbackUrl(url: string): boolean {
-  return LOOPBACK_HOSTS.has(new URL(url).hostname);
+  return isLoopbackHost(new URL(url).hostname);
 }
 
 export interface DeploymentFacts {

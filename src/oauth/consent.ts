@@ -11,7 +11,7 @@ import { requireConfig } from "../http/config-middleware";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
 import { sameOriginForms } from "../http/same-origin-forms";
-import { requireOAuth } from "./require-oauth";
+import { oauthSettings, requireOAuth } from "./require-oauth";
 import { consentErrorPage, consentPage } from "./pages";
 
 /**
@@ -52,9 +52,7 @@ consentPages.use(
 );
 
 function helpers(c: Context<AppEnv>): OAuthHelpers {
-  const oauth = c.get("config").oauth;
-  if (!oauth) throw new Error("requireOAuth lets no request through without OAuth settings");
-  return oauthHelpers(oauth, c.env);
+  return oauthHelpers(oauthSettings(c.get("config")), c.env);
 }
 
 function errorPage(c: Context<AppEnv>, title: string, message: string, status: ContentfulStatusCode = 400): Response | Promise<Response> {

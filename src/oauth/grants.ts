@@ -6,6 +6,7 @@ import { grantUserId } from "../auth/operator-sign-in";
 import type { McpTokenHolder } from "../config/config";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
 import { errorResponse, methodNotAllowed } from "../http/respond";
+import { oauthSettings } from "./require-oauth";
 
 /**
  * /oauth/grants: what an operator has let OAuth clients do, and a way to take
@@ -26,9 +27,7 @@ grantRoutes.use(
 );
 
 function helpers(c: Context<GrantsEnv>): OAuthHelpers {
-  const oauth = c.get("config").oauth;
-  if (!oauth) throw new Error("requireOAuth runs before the grant routes");
-  return oauthHelpers(oauth, c.env);
+  return oauthHelpers(oauthSettings(c.get("config")), c.env);
 }
 
 async function operatorGrants(oauth: OAuthHelpers, userId: string): Promise<GrantSummary[]> {

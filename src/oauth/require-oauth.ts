@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import type { OAuthSettings } from "../auth/oauth-server";
+import type { Config } from "../config/config";
 import type { AppEnv } from "../http/app-env";
 import { errorResponse } from "../http/respond";
 
@@ -13,3 +15,10 @@ export const requireOAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
+
+/** The OAuth settings, for a route behind requireOAuth. */
+export function oauthSettings(config: Config): OAuthSettings {
+  const oauth = config.oauth;
+  if (!oauth) throw new Error("requireOAuth lets no request through without OAuth settings");
+  return oauth;
+}

@@ -1,10 +1,10 @@
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
-import { authorizationServer, protectedResourceMetadata, type OAuthSettings } from "../auth/oauth-server";
+import { authorizationServer, protectedResourceMetadata } from "../auth/oauth-server";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { grantRoutes } from "./grants";
-import { requireOAuth } from "./require-oauth";
+import { oauthSettings, requireOAuth } from "./require-oauth";
 
 /**
  * The protocol side of OAuth: discovery under /.well-known, and /oauth/token
@@ -12,21 +12,15 @@ import { requireOAuth } from "./require-oauth";
  * browser-based clients call them). /authorize is the consent page
  * (consent.ts); /oauth/grants lets an operator list and revoke grants.
  */
-function oauthOf(c: Context<AppEnv>): OAuthSettings {
-  const oauth = c.get("config").oauth;
-  if (!oauth) throw new Error("requireOAuth lets no request through without OAuth settings");
-  return oauth;
-}
-
 // Hono types its execution context more loosely than workers-types; it is the runtime's own object.
-const libraryAnswers = (c: Context<AppEnv>) => authorizationServer(oauthOf(c)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+const libraryAnswers = (c: Context<AppEnv>) => authorizationServer(oauthSettings(c.get("config"))).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
 
 export const oauthDiscovery = new Hono<AppEnv>();
 
 oauthDiscovery.use("*", requireConfig, requireOAuth);
 oauthDiscovery.use("/oauth-protected-resource/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 oauthDiscovery.use("/oauth-protected-resource", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
-const resourceMetadata = (c: Context<AppEnv>) => c.json(protectedResourceMetadata(oauthOf(c)));
+const resourceMetadata = (c: Context<AppEnv>) => c.json(protectedResourceMetadata(oauthSettings(c.get("config"))));
 // RFC 9728 puts it under the resource's path; some clients only look at the root, and /mcp is the only resource.
 oauthDiscovery.get("/oauth-protected-resource/mcp", resourceMetadata);
 oauthDiscovery.get("/oauth-protected-resource", resourceMetadata);
