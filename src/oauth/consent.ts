@@ -33,9 +33,8 @@ const MAX_FORM_BYTES = 16 * 1024;
  * redirect to the client, and browsers hold that redirect to form-action too,
  * so the client's redirect origin is allowed as well.
  */
-function consentPolicy(redirectUri?: string): string {
-  const target = redirectUri ? ` ${new URL(redirectUri).origin}` : "";
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
+function consentPolicy(redirectUri: string): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 consentPages.use("*", requireConfig, requireOAuth);
