@@ -26,7 +26,21 @@ async function run(baseUrl: string): Promise<void> {
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
-  check("POST /mcp without a token is 401", anonymous.status === 401 && (anonymous.headers.get("www-authenticate") ?? "").startsWith("Bearer"));
+  const challenge = anonymous.headers.get("www-authenticate") ?? "";
+  check("POST /mcp without a token is 401", anonymous.status === 401 && challenge.startsWith("Bearer"));
+  // What claude.ai and ChatGPT follow: the challenge, the resource metadata, the server metadata.
+  const resourceMetadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? "";
+  check("the 401 names the OAuth resource metadata", resourceMetadataUrl === `${baseUrl}/.well-known/oauth-protected-resource/mcp`, challenge);
+  const resource = (await (await fetch(resourceMetadataUrl || `${baseUrl}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource?: string; authorization_servers?: string[] };
+  check("resource metadata names /mcp and this server", resource.resource === `${baseUrl}/mcp` && resource.authorization_servers?.[0] === baseUrl, JSON.stringify(resource));
+  const server = (await (await fetch(`${baseUrl}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  check(
+    "server metadata: S256 PKCE, CIMD, public clients, registration",
+    JSON.stringify(server.code_challenge_methods_supported) === '["S256"]' &&
+      server.client_id_metadata_document_supported === true &&
+      (server.token_endpoint_auth_methods_supported as string[] | undefined)?.includes("none") === true &&
+      server.registration_endpoint === `${baseUrl}/oauth/register`,
+  );
 
   const acme = await connect(baseUrl, ACME);
   const globex = await connect(baseUrl, GLOBEX);

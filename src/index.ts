@@ -10,6 +10,8 @@ import { installErrorHandlers } from "./http/error-handlers";
 import { originPolicy } from "./http/origin-guard";
 import { methodNotAllowed } from "./http/respond";
 import { mcpRoutes } from "./mcp/route";
+import { consentPages } from "./oauth/consent";
+import { oauthDiscovery, oauthEndpoints } from "./oauth/routes";
 import { healthReport, orderApiRoutes } from "./order-api/routes";
 import { ensureSeedLoaded } from "./store/seed-loader";
 
@@ -23,6 +25,11 @@ app.get("/health", async (c) => {
 app.all("/health", methodNotAllowed(["GET"]));
 
 app.route("/mcp", mcpRoutes);
+
+// OAuth 2.1 for clients that cannot send a static header (claude.ai, ChatGPT).
+app.route("/.well-known", oauthDiscovery);
+app.route("/oauth", oauthEndpoints);
+app.route("/authorize", consentPages);
 
 app.route("/approvals", approvalPages);
 app.route("/api/approvals", approvalApi);

@@ -23,6 +23,7 @@ const LAYER: Record<string, number> = {
   mcp: 7,
   approval: 7,
   "order-api": 7,
+  oauth: 7,
   "(entry)": 8,
 };
 

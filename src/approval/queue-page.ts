@@ -4,7 +4,8 @@ import type { ProposalView } from "../proposals/schemas";
 import { moneyAtStake } from "./explain";
 import { money } from "./format";
 import { actionLabel, proposalStatusLabel, riskLabel } from "./labels";
-import { idTag, layout, pageHeader, textTag, timeTag, type Html, type SignedIn } from "./pages";
+import { layout, type Html } from "../http/html-page";
+import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 
 export interface QueuePageOptions extends SignedIn {
   readonly proposals: readonly ProposalView[];

@@ -20,7 +20,8 @@ import {
   proposalStatusLabel,
   riskLabel,
 } from "./labels";
-import { idTag, layout, pageHeader, sentenceTag, textTag, timeTag, type Html, type SignedIn } from "./pages";
+import { layout, type Html } from "../http/html-page";
+import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "./pages";
 
 export interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;

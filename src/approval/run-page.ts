@@ -2,7 +2,8 @@ import { html } from "hono/html";
 import type { RunDetail } from "../synth/run-schemas";
 import { latency, span } from "./format";
 import { humanize, runStatusLabel } from "./labels";
-import { idTag, layout, pageHeader, textTag, timeTag, type Html, type SignedIn } from "./pages";
+import { layout, type Html } from "../http/html-page";
+import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 import { averageRate, runCharts, type Chart } from "./run-chart";
 
 /** How often a live run's page reloads itself (no script: a meta refresh). */

@@ -6,7 +6,8 @@ import type { ApproverSession } from "../auth/approver-session";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { d1ApproverSessions } from "../store/approver-sessions";
-import { messagePage, type Html, type SignedIn } from "./pages";
+import type { Html } from "../http/html-page";
+import { messagePage, type SignedIn } from "./pages";
 
 /**
  * What every signed-in browser page shares, the approval pages (/approvals)

@@ -1,31 +1,80 @@
-import type { Config, Operator } from "../config/config";
+import type { Config, McpTokenHolder } from "../config/config";
 import { fail, ok } from "../core/errors";
+import { knownScopes } from "../core/scopes";
 import type { Authenticated } from "../http/respond";
 import { challenged } from "./credential";
+import { authorizationServer, mcpResource, resourceMetadataChallenge, type OAuthSettings } from "./oauth-server";
+import { grantStillValid, GrantPropsSchema } from "./operator-sign-in";
 import { bearerToken, lookupToken } from "./tokens";
 
-/** The challenge for MCP operator tokens (and for /api, which takes the same tokens). */
+/** The challenge for MCP tokens on /api, which takes them but not OAuth tokens. */
 export const OPERATOR_CHALLENGE = 'Bearer realm="order-ops-edge"';
 
+/** Who is calling /mcp, and what they may do there. */
+export type McpCaller = McpTokenHolder;
+
 /**
- * The MCP operator behind `Authorization: Bearer <token>`, resolved on the
- * server side to {account, operator}. With no MCP token configured every call
- * is refused (503): failing closed beats an open /mcp.
+ * The /mcp challenge names the resource metadata (RFC 9728), which is how an
+ * OAuth client (claude.ai, ChatGPT) discovers where to sign in.
  */
-export async function authenticateOperator(config: Config, authorization: string | undefined): Promise<Authenticated<Operator>> {
+export function mcpChallenge(config: Config): string {
+  return config.oauth ? `${OPERATOR_CHALLENGE}, ${resourceMetadataChallenge(config.oauth)}` : OPERATOR_CHALLENGE;
+}
+
+/**
+ * An OAuth access token issued for /mcp, as the operator and scopes it acts
+ * with now: the token's scopes, narrowed to what the operator who signed the
+ * grant still holds. A grant whose signing token was removed or rotated is
+ * worth nothing.
+ */
+async function oauthCaller(config: Config, oauth: OAuthSettings, env: Env, token: string): Promise<McpCaller | undefined> {
+  const validated = await authorizationServer(oauth).validateToken(mcpResource(oauth), token, env);
+  if (!validated) return undefined;
+  const props = GrantPropsSchema.safeParse(validated.props);
+  if (!props.success) return undefined;
+  const signer = await grantStillValid(config, props.data);
+  if (!signer) return undefined;
+  const scopes = knownScopes(validated.scope).filter((scope) => signer.scopes.includes(scope));
+  return { account: signer.account, operator: signer.operator, scopes };
+}
+
+/**
+ * The caller behind `Authorization: Bearer <token>` on /mcp: a static MCP
+ * token (Claude Code, Codex) or an OAuth access token (claude.ai, ChatGPT),
+ * resolved on the server side to {account, operator, scopes}. With no MCP
+ * token configured every call is refused (503): nobody could sign in to get
+ * an OAuth token either, and failing closed beats an open /mcp.
+ */
+export async function authenticateOperator(config: Config, env: Env, authorization: string | undefined): Promise<Authenticated<McpCaller>> {
   if (config.mcpTokens.size === 0) {
     return fail(
       "not_configured",
       'no MCP tokens are configured, so /mcp refuses every call; set MCP_TOKENS with `wrangler secret put MCP_TOKENS` (value {"<token>":{"account":"acme","operator":"Ada"}})',
     );
   }
+  const challenge = mcpChallenge(config);
   const token = bearerToken(authorization);
-  if (token === undefined) return challenged(OPERATOR_CHALLENGE, "send Authorization: Bearer <token> with your MCP token");
-  const operator = await lookupToken(config.mcpTokens, token);
-  if (operator) return ok(operator);
+  if (token === undefined) return challenged(challenge, "send Authorization: Bearer <token> with your MCP token, or connect with OAuth");
+  const holder = await lookupToken(config.mcpTokens, token);
+  if (holder) return ok(holder);
+  const granted = config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined;
+  if (granted) return ok(granted);
   const isApprover = (await lookupToken(config.approverTokens, token)) !== undefined;
   return challenged(
-    `${OPERATOR_CHALLENGE}, error="invalid_token"`,
-    isApprover ? "approver tokens cannot be used for MCP; approvals happen only in the approval app" : "the bearer token is not a valid MCP token",
+    `${challenge}, error="invalid_token"`,
+    isApprover
+      ? "approver tokens cannot be used for MCP; approvals happen only in the approval app"
+      : "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
   );
+}
+
+/**
+ * An MCP token holder by static token alone: managing OAuth grants takes the
+ * operator's own token, never an OAuth token a client holds.
+ */
+export async function authenticateMcpToken(config: Config, request: Request): Promise<Authenticated<McpTokenHolder>> {
+  const token = bearerToken(request.headers.get("authorization"));
+  if (token === undefined) return challenged(OPERATOR_CHALLENGE, "send Authorization: Bearer <token> with your MCP token");
+  const holder = await lookupToken(config.mcpTokens, token);
+  return holder ? ok(holder) : challenged(`${OPERATOR_CHALLENGE}, error="invalid_token"`, "the bearer token is not a valid MCP token (OAuth tokens cannot manage grants)");
 }

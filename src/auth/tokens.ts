@@ -19,8 +19,16 @@ function digestsOf(tokens: ReadonlyMap<string, unknown>): Promise<ArrayBuffer[]>
 }
 
 export async function lookupToken<T>(tokens: ReadonlyMap<string, T>, presented: string): Promise<T | undefined> {
-  const presentedDigest = await sha256(presented);
+  return lookupTokenDigest(tokens, await sha256(presented));
+}
+
+/** The SHA-256 of a token: what a record may keep to name a token without holding it. */
+export const tokenDigest = sha256;
+
+/** The holder of the token whose SHA-256 is `presentedDigest`, with the same constant-time scan. */
+export async function lookupTokenDigest<T>(tokens: ReadonlyMap<string, T>, presentedDigest: ArrayBuffer): Promise<T | undefined> {
   const digests = await digestsOf(tokens);
+  if (presentedDigest.byteLength !== 32) return undefined;
   const holders = [...tokens.values()];
   let match: T | undefined;
   digests.forEach((digest, index) => {

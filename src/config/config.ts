@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
+import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
+import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 
 /**
  * Configuration is parsed once per isolate from the Worker's vars and secrets.
@@ -9,7 +11,16 @@ import { describeIssues } from "../core/zod-issues";
  * to set, instead of a surprise deep inside a request.
  */
 
-const McpTokenEntry = z.object({ account: AccountIdSchema, operator: z.string().min(1).max(120) });
+const McpTokenEntry = z.object({
+  account: AccountIdSchema,
+  operator: z.string().min(1).max(120),
+  // Absent means every scope: tokens configured before scopes existed keep working.
+  scopes: z
+    .array(ScopeSchema)
+    .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
+    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
+    .default([...SCOPES]),
+});
 const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
@@ -98,14 +109,28 @@ const EnvSchema = z.object({
   PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, message: "must be the Worker's public URL, like https://order-ops.example.com" })
-    .transform((url) => url.replace(/\/+$/, ""))
-    .refine((url) => new URL(url).pathname === "/" || new URL(url).pathname === "", "must be an origin without a path, like https://order-ops.example.com")
+    .transform((url, ctx) => {
+      const parsed = new URL(url);
+      if (parsed.pathname !== "/" || parsed.search !== "") {
+        ctx.addIssue({ code: "custom", message: "must be an origin without a path, like https://order-ops.example.com" });
+        return z.NEVER;
+      }
+      // The canonical spelling (lowercase host, no default port): OAuth compares issuers and resources exactly.
+      return parsed.origin;
+    })
     .optional(),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: boundedInt(60, 24 * 60 * 60).default(60 * 60),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: boundedInt(60 * 60, 90 * 24 * 60 * 60).default(30 * 24 * 60 * 60),
 });
 
 export interface Operator {
   readonly account: string;
   readonly operator: string;
+}
+
+/** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
+export interface McpTokenHolder extends Operator {
+  readonly scopes: readonly Scope[];
 }
 
 export interface Approver {
@@ -126,7 +151,7 @@ export interface Config {
   /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
   readonly rateLimits: boolean;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
-  readonly mcpTokens: ReadonlyMap<string, Operator>;
+  readonly mcpTokens: ReadonlyMap<string, McpTokenHolder>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
   readonly allowedOrigins: readonly string[];
   /**
@@ -144,10 +169,19 @@ export interface Config {
    * request's Host header, which a caller controls.
    */
   readonly publicBaseUrl: string;
+  /**
+   * The OAuth authorization server: its issuer is publicBaseUrl, which OAuth
+   * requires to be https (or this machine). Undefined only in development
+   * with a plain-http LAN address, where static tokens still work.
+   */
+  readonly oauth:
+    | { readonly issuer: string; readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number }
+    | undefined;
 }
 
 const CONFIG_HELP: Record<string, string> = {
-  MCP_TOKENS: 'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}',
+  MCP_TOKENS:
+    'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token',
   APPROVER_TOKENS: 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
 };
 
@@ -172,7 +206,7 @@ export function parseConfig(env: object): Result<Config> {
     return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
   }
   const vars = parsed.data;
-  const mcpTokens = vars.MCP_TOKENS ?? new Map<string, Operator>();
+  const mcpTokens = vars.MCP_TOKENS ?? new Map<string, McpTokenHolder>();
   const approverTokens = vars.APPROVER_TOKENS ?? new Map<string, Approver>();
   const problems: string[] = [];
   for (const token of mcpTokens.keys()) {
@@ -190,8 +224,8 @@ export function parseConfig(env: object): Result<Config> {
   if (vars.CONFORMANCE_FIXTURES && vars.ENVIRONMENT === "production") {
     problems.push("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server");
   }
-  if (vars.PUBLIC_BASE_URL === undefined && vars.ENVIRONMENT === "production") {
-    problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
+  if (vars.ENVIRONMENT === "production") {
+    problems.push(...deploymentProblems({ env, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
   if (problems.length > 0) return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
   const publicBaseUrl = vars.PUBLIC_BASE_URL ?? DEVELOPMENT_BASE_URL;
@@ -219,6 +253,10 @@ export function parseConfig(env: object): Result<Config> {
     conformanceFixtures: vars.CONFORMANCE_FIXTURES,
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
     publicBaseUrl,
+    oauth:
+      new URL(publicBaseUrl).protocol === "https:" || isLoopbackUrl(publicBaseUrl)
+        ? { issuer: publicBaseUrl, accessTokenTtlSeconds: vars.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: vars.OAUTH_REFRESH_TOKEN_TTL_SECONDS }
+        : undefined,
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { Config } from "../config/config";
+import { isLoopbackHost } from "../config/deployment-checks";
 import type { AppEnv } from "./app-env";
 import { errorResponse } from "./respond";
 
@@ -11,10 +12,8 @@ import { errorResponse } from "./respond";
  * the allowed origin, because a rebound DNS name makes it match the
  * attacker's page.
  */
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 function isLocalUrl(url: URL): boolean {
-  return (url.protocol === "http:" || url.protocol === "https:") && LOCAL_HOSTS.has(url.hostname);
+  return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
 }
 
 export function isAllowedOrigin(origin: string, config: Config): boolean {

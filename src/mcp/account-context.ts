@@ -1,5 +1,7 @@
-import type { Config, Operator } from "../config/config";
+import type { McpCaller } from "../auth/operator";
+import type { Config } from "../config/config";
 import type { Result } from "../core/errors";
+import type { Scope } from "../core/scopes";
 import type { AddressInput } from "../orders/address";
 import type { AccountOrders } from "../orders/port";
 import type { ConfirmResult, ProposalView } from "../proposals/schemas";
@@ -40,6 +42,8 @@ export interface AccountTraffic {
 export interface AccountToolContext {
   readonly account: string;
   readonly operator: string;
+  /** What the credential was granted; tools outside it are neither listed nor callable. */
+  readonly scopes: readonly Scope[];
   readonly config: Config;
   readonly orders: AccountOrders;
   readonly proposals: AccountProposals;
@@ -51,11 +55,12 @@ export interface AccountToolContext {
  * one writer per account (proposals, batches) goes to the account's object.
  * The object checks the caller's account again on every call.
  */
-export function accountToolContext(env: Env, config: Config, caller: Operator): AccountToolContext {
+export function accountToolContext(env: Env, config: Config, { scopes, ...caller }: McpCaller): AccountToolContext {
   const agent = env.ACCOUNT_AGENT.getByName(caller.account);
   return {
     account: caller.account,
     operator: caller.operator,
+    scopes,
     config,
     orders: new D1AccountOrders(env.DB, caller.account),
     proposals: {

@@ -26,6 +26,7 @@ const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true,
 
 const getOrderStatus = defineTool({
   name: "get_order_status",
+  scope: "orders:read",
   title: "Get an order's status",
   description:
     "Returns only the status and version of one order of your account, never customer data. An unknown order id and an order of another account both answer the same 'order not found' error.",
@@ -37,6 +38,7 @@ const getOrderStatus = defineTool({
 
 const listOrderExceptions = defineTool({
   name: "list_order_exceptions",
+  scope: "orders:read",
   title: "List stuck orders",
   description:
     "Lists your account's orders with an active exception (declined payment, fulfillment hold, fraud review, carrier timeout, duplicate), most urgent first: by priority (P1 first), then oldest first. Each entry has the customer, exception type, priority, assigned team, age in minutes, whether the response SLA is breached, order value and a one-line summary. Start here, then use get_order_details.",
@@ -52,6 +54,7 @@ const listOrderExceptions = defineTool({
 
 const getOrderDetails = defineTool({
   name: "get_order_details",
+  scope: "orders:read",
   title: "Explain an order's evidence",
   description:
     "Returns the evidence for one order of your account: customer, lines, shipping address, payment attempts, inventory allocations, fulfillment state, duplicate signals, the exception and the timeline. Use it to explain why an order is stuck before proposing anything.",
@@ -64,6 +67,7 @@ const getOrderDetails = defineTool({
 
 const getOrderAuditLog = defineTool({
   name: "get_order_audit_log",
+  scope: "orders:read",
   title: "Read an order's audit log",
   description:
     "Returns the recorded events on one order of your account, oldest first, a page at a time: who (operator or approver), when, why, and the order state before and after each change. When next_cursor is not null, call again with it as cursor for the next page.",
@@ -94,6 +98,7 @@ const getOrderAuditLog = defineTool({
 
 const proposeResolution = defineTool({
   name: "propose_resolution",
+  scope: "orders:propose",
   title: "Propose a fix for a stuck order",
   description:
     "Creates an inert proposal to resolve an order's active exception. The server picks the action from an allowlisted playbook (duplicate: cancel_duplicate_order; declined payment with stock held: release_inventory_hold_and_cancel_order; missing SKU: notify_customer_backorder; carrier timeout: retry_fulfillment; anything else, including fraud: escalate_to_human); you cannot choose it. Proposing changes nothing on the order. A human must approve the proposal at its approval_url before confirm_resolution can apply it; asking again for the same order returns the same open proposal.",
@@ -106,6 +111,7 @@ const proposeResolution = defineTool({
 
 const prepareAddressChange = defineTool({
   name: "prepare_address_change",
+  scope: "orders:propose",
   title: "Prepare a shipping address change",
   description:
     "Validates and normalizes a new shipping address for an order of your account and creates an inert proposal that pins the normalized address and the order's current version. Orders that are shipped, partially shipped, delivered or cancelled are refused. Nothing changes until a human approves the proposal at its approval_url and apply_approved_change is called.",
@@ -118,6 +124,7 @@ const prepareAddressChange = defineTool({
 
 const getProposal = defineTool({
   name: "get_proposal",
+  scope: "orders:read",
   title: "Check a proposal",
   description:
     "Returns a proposal's status (pending_approval, approved, rejected, applied, expired or stale), its approval link, expiry, and its outcome once applied. Use it to see whether a human has approved yet.",
@@ -135,6 +142,7 @@ const APPLY_DESCRIPTION =
 
 const confirmResolution = defineTool({
   name: "confirm_resolution",
+  scope: "orders:propose",
   title: "Confirm an approved resolution",
   description: `Use after propose_resolution. ${APPLY_DESCRIPTION}`,
   input: z.object({ proposal_id: ProposalIdParam }),
@@ -146,6 +154,7 @@ const confirmResolution = defineTool({
 
 const applyApprovedChange = defineTool({
   name: "apply_approved_change",
+  scope: "orders:propose",
   title: "Apply an approved address change",
   description: `Use after prepare_address_change. ${APPLY_DESCRIPTION}`,
   input: z.object({ proposal_id: ProposalIdParam }),
@@ -157,6 +166,7 @@ const applyApprovedChange = defineTool({
 
 const simulateNewFailure = defineTool({
   name: "simulate_new_failure",
+  scope: "orders:propose",
   title: "Simulate a new stuck order (demo)",
   description:
     "Demo helper: creates one new synthetic order with an active exception in your account, numbered with the next public order number, so the list_order_exceptions workflow has something fresh to work on.",

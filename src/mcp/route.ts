@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
+import { insufficientScope } from "../auth/scopes";
 import { statusOf } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
@@ -17,12 +18,13 @@ export const MAX_MCP_BODY_BYTES = 1024 * 1024;
  * request, not at startup: /health, /api and the approval pages never pay
  * for building the protocol's schemas.
  */
-let server: Promise<[typeof import("./server"), typeof import("./account-context")]> | undefined;
-const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context")]));
+let server: Promise<[typeof import("./server"), typeof import("./account-context"), typeof import("./scope-gate")]> | undefined;
+const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context"), import("./scope-gate")]));
 
 /**
- * /mcp: authenticate the bearer token, resolve it to {account, operator} on the
- * server side, and serve MCP for that account.
+ * /mcp: authenticate the bearer token (static or OAuth), resolve it to
+ * {account, operator, scopes} on the server side, and serve MCP for that
+ * account within those scopes.
  */
 export const mcpRoutes = new Hono<AppEnv>();
 
@@ -31,7 +33,7 @@ mcpRoutes.use("*", originPolicy("this MCP server"), mcpCors);
 
 mcpRoutes.post("/", async (c) => {
   const config = c.get("config");
-  const operator = await authenticateOperator(config, c.req.header("authorization"));
+  const operator = await authenticateOperator(config, c.env, c.req.header("authorization"));
   if (!operator.ok) return refusalResponse(c, operator);
   const allowed = await withinRateLimit(c.env, config, "mcp", `${operator.value.account}:${operator.value.operator}`);
   if (!allowed.ok) {
@@ -42,7 +44,9 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), INVALID_REQUEST, body.error.message);
-  const [{ serveMcpRequest }, { accountToolContext }] = await loadServer();
+  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }] = await loadServer();
+  const outOfScope = outOfScopeCall(body.value, operator.value.scopes);
+  if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
   return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator.value));
 });
 

@@ -8,6 +8,7 @@ const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start
 
 const startTrafficRun = defineTool({
   name: "start_traffic_run",
+  scope: "traffic:send",
   title: "Start a sustained traffic run",
   description:
     "Starts sending synthetic orders to the configured order API at a steady rate for a while, in the background, and returns at once with a run_id, the seed and what will be sent. Use it for load tests (\"20 orders a second for five minutes, ramping up over the first minute\"); use send_orders for a single batch. The rate climbs linearly from 0 over ramp_seconds, then stays at rate_per_second until duration_seconds. The server caps the rate (MAX_RUN_RATE), the duration (MAX_RUN_SECONDS) and the orders per run (MAX_RUN_ORDERS), and refuses, not clamps, anything over them. One run at a time per account unless configured otherwise. The same seed and parameters always send the same orders; preview_order with that seed shows the first one. Follow it with get_traffic_run; open run_url for a live chart.",
@@ -25,6 +26,7 @@ const startTrafficRun = defineTool({
 
 const getTrafficRun = defineTool({
   name: "get_traffic_run",
+  scope: "traffic:read",
   title: "Check a traffic run",
   description:
     "Returns a traffic run's status (running, completed, stopped, interrupted, failed), how many orders were sent, accepted and rejected (by HTTP status), the current rate, the target's latency p50/p95 for each recent interval, the first distinct rejection reasons, and whether the run is paused because the target is unreachable. Call it again to watch a run; the numbers move while it is running.",
@@ -36,6 +38,7 @@ const getTrafficRun = defineTool({
 
 const stopTrafficRun = defineTool({
   name: "stop_traffic_run",
+  scope: "traffic:send",
   title: "Stop a traffic run",
   description:
     "Stops a running traffic run at once: no further order is sent. Stopping a run that has already ended changes nothing and returns it as it is.",
@@ -50,6 +53,7 @@ export const runTools: readonly AccountTool[] = [startTrafficRun, getTrafficRun,
 export const runResources: readonly AccountResource[] = [
   {
     name: "runs",
+    scope: "traffic:read",
     uri: "synthetic://runs",
     title: "Traffic runs",
     description: "This account's most recent traffic runs, newest first, each with its status, seed, tally and link to its chart.",

@@ -15,7 +15,7 @@ import { APPS_EXTENSION_ID } from "./apps";
 import { orderCards, orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { registerAccountResources, registerAccountTools, registerAppCards } from "./tool-seam";
+import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
@@ -30,6 +30,10 @@ const LIST_CACHE: CacheHint = { ttlMs: 5 * 60_000, cacheScope: "private" };
 // AJV compiles validators with eval, which workerd forbids.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
+/** Everything this server offers; the scope gate reads the same lists. */
+export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools];
+export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
+
 /** One McpServer per request: cheap to build, and no state can leak between calls. */
 export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery): McpServer {
   const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
@@ -43,11 +47,8 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     ...fixtures,
     cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
   });
-  registerAccountTools(server, context, syntheticTools, delivery);
-  registerAccountTools(server, context, runTools, delivery);
-  registerAccountTools(server, context, orderTools, delivery);
-  registerAccountResources(server, context, syntheticResources);
-  registerAccountResources(server, context, runResources);
+  registerAccountTools(server, context, ALL_TOOLS, delivery);
+  registerAccountResources(server, context, ALL_RESOURCES);
   // The cards change only with a deploy, like the lists.
   registerAppCards(server, orderCards, LIST_CACHE);
   if (fixtures) registerConformanceFixtures(server);

@@ -8,6 +8,7 @@ import { defineTool, type AccountResource, type AccountTool } from "./tool-seam"
 
 const checkTarget = defineTool({
   name: "check_target",
+  scope: "traffic:read",
   title: "Check the order API",
   description:
     "Reports whether the order intake API that synthetic traffic goes to is reachable, with its SKU and customer counts. The target is fixed by server configuration; no tool can change it. An unreachable target is reported as reachable:false with null counts and a problem, not as an error.",
@@ -19,6 +20,7 @@ const checkTarget = defineTool({
 
 const previewOrder = defineTool({
   name: "preview_order",
+  scope: "traffic:read",
   title: "Preview a synthetic order",
   description:
     "Generates one synthetic order and returns it without sending it anywhere. The same mode and seed always produce the identical order, and it is the first order send_orders would send with that mode and seed.",
@@ -30,6 +32,7 @@ const previewOrder = defineTool({
 
 const sendOrders = defineTool({
   name: "send_orders",
+  scope: "traffic:send",
   title: "Send synthetic orders",
   description:
     "Generates `count` synthetic orders and posts each to the configured order API, then summarizes the answers by HTTP status with up to 5 sample failures. count must be between 1 and the server's MAX_BATCH (default 100); larger counts are refused, not clamped. The result reports the seed: sending the same count, mode and seed again replays exactly the same orders, and because request_id is idempotent the replay creates no duplicates.",
@@ -57,6 +60,7 @@ export const syntheticTools: readonly AccountTool[] = [checkTarget, previewOrder
 export const syntheticResources: readonly AccountResource[] = [
   {
     name: "catalog",
+    scope: "traffic:read",
     uri: "synthetic://catalog",
     title: "Sellable catalog",
     description: "The in-stock catalog rows the seeded generator draws from: sku, name and unit price in cents.",
@@ -69,6 +73,7 @@ export const syntheticResources: readonly AccountResource[] = [
   },
   {
     name: "batches",
+    scope: "traffic:read",
     uri: "synthetic://batches",
     title: "Batch history",
     description: "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",

@@ -1,7 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, type CacheHint, type CallToolResult, type McpServer, type ReadResourceResult, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Config } from "../config/config";
+import { isGranted } from "../auth/scopes";
 import type { AppError, Result } from "../core/errors";
+import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, appToolMeta, CARD_RESOURCE_META, type AppCard } from "./apps";
 import type { ResponseDelivery } from "./delivery";
@@ -34,6 +36,8 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   readonly input: In | ((config: Config) => In);
   readonly output: Out;
   readonly annotations: ToolAnnotations;
+  /** What a credential must be granted to see and call this tool (core/scopes.ts). */
+  readonly scope: Scope;
   /** Tools that are off in some configurations (demo helpers) say so here. */
   enabled?(context: AccountToolContext): boolean;
   /** MCP Apps: the card a host that renders Apps shows this tool's result in. The result itself does not change. */
@@ -49,6 +53,7 @@ export interface AccountResource {
   readonly description: string;
   /** How long a client may reuse a read (protocol 2026-07-28); omitted means "do not cache". */
   readonly cacheHint?: CacheHint;
+  readonly scope: Scope;
   read(context: AccountToolContext): Promise<Result<unknown>>;
 }
 
@@ -99,6 +104,8 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
 export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[], delivery?: ResponseDelivery): void {
   for (const tool of tools) {
     if (tool.enabled && !tool.enabled(context)) continue;
+    // Ungranted tools are not listed; calling one is refused with 403 before the server runs (scope-gate.ts).
+    if (!isGranted(context.scopes, tool.scope)) continue;
     server.registerTool(
       tool.name,
       {
@@ -133,6 +140,7 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
 
 export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[]): void {
   for (const resource of resources) {
+    if (!isGranted(context.scopes, resource.scope)) continue;
     server.registerResource(
       resource.name,
       resource.uri,

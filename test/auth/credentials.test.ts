@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { APPROVER_CHALLENGE, authenticateApprover } from "../../src/auth/approver";
 import { INTAKE_CHALLENGE, publicIntakeCaller } from "../../src/auth/intake-callers";
-import { authenticateOperator, OPERATOR_CHALLENGE } from "../../src/auth/operator";
+import { authenticateOperator, mcpChallenge, OPERATOR_CHALLENGE } from "../../src/auth/operator";
+import { SCOPES } from "../../src/core/scopes";
 import { parseConfig, type Config } from "../../src/config/config";
 
 // Each kind of credential is checked by one function in auth/, which answers
@@ -19,27 +20,48 @@ function request(authorization?: string): Request {
 }
 
 describe("MCP operator tokens", () => {
-  it("a valid token resolves to its account and operator", async () => {
-    expect(await authenticateOperator(config(), "Bearer acme-dev-token")).toEqual({ ok: true, value: { account: "acme", operator: "Ada Ops (acme, local dev)" } });
+  const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
+
+  it("a valid token resolves to its account, operator and (unless narrowed) every scope", async () => {
+    expect(await authenticateOperator(config(), env, "Bearer acme-dev-token")).toEqual({
+      ok: true,
+      value: { account: "acme", operator: "Ada Ops (acme, local dev)", scopes: [...SCOPES] },
+    });
   });
 
-  it.each([undefined, "", "Basic abc", "Bearer"])("no usable bearer token (%j): 401 with the plain challenge", async (authorization) => {
-    const result = await authenticateOperator(config(), authorization);
-    expect(result).toEqual({ ok: false, error: { code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token" }, challenge: OPERATOR_CHALLENGE });
+  it("the /mcp challenge names the resource metadata, so OAuth clients can discover the sign-in", () => {
+    expect(mcpChallenge(config())).toBe(MCP_CHALLENGE);
+  });
+
+  it.each([undefined, "", "Basic abc", "Bearer"])("no usable bearer token (%j): 401 with the discovery challenge", async (authorization) => {
+    const result = await authenticateOperator(config(), env, authorization);
+    expect(result).toEqual({
+      ok: false,
+      error: { code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth" },
+      challenge: MCP_CHALLENGE,
+    });
   });
 
   it("an unknown token: 401 with error=\"invalid_token\"", async () => {
-    const result = await authenticateOperator(config(), "Bearer nope-nope-nope");
-    expect(result.ok || result.challenge).toBe(`${OPERATOR_CHALLENGE}, error="invalid_token"`);
+    const result = await authenticateOperator(config(), env, "Bearer nope-nope-nope");
+    expect(result.ok || result.challenge).toBe(`${MCP_CHALLENGE}, error="invalid_token"`);
+  });
+
+  it("an OAuth-shaped token (user:grant:secret) that was never issued: 401 invalid_token", async () => {
+    const result = await authenticateOperator(config(), env, "Bearer acme%2FAda:grant123:secret456");
+    expect(result.ok || [result.error.message, result.challenge]).toEqual([
+      "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
+      `${MCP_CHALLENGE}, error="invalid_token"`,
+    ]);
   });
 
   it("an approver token is told it cannot be used for MCP", async () => {
-    const result = await authenticateOperator(config(), "Bearer acme-approver-dev-token");
+    const result = await authenticateOperator(config(), env, "Bearer acme-approver-dev-token");
     expect(result.ok || result.error.message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
   });
 
   it("no MCP tokens configured: 503 without a challenge (there is nothing to present)", async () => {
-    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), "Bearer acme-dev-token");
+    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), env, "Bearer acme-dev-token");
     expect(result.ok).toBe(false);
     expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
   });

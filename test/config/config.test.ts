@@ -2,22 +2,23 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { parseConfig, type Config } from "../../src/config/config";
+import { SCOPES } from "../../src/core/scopes";
 import type { AppError } from "../../src/core/errors";
 import app from "../../src/index";
 
 // parseConfig turns the Worker's vars into a Config, or into one readable
 // error naming the variable and what to set.
 
-/** Production refuses to start without a public base URL, so every production case names one. */
-const BASE = { PUBLIC_BASE_URL: "https://ops.example.com" };
+/** Production refuses to start without a public base URL and the OAuth KV binding, so every production case has both. */
+const BASE = { PUBLIC_BASE_URL: "https://ops.example.com", OAUTH_KV: env.OAUTH_KV };
 
-function parsed(vars: Record<string, string>): Config {
+function parsed(vars: Record<string, unknown>): Config {
   const result = parseConfig({ ...BASE, ...vars });
   if (!result.ok) throw new Error(`expected a valid config, got: ${result.error.message}`);
   return result.value;
 }
 
-function failure(vars: Record<string, string>): AppError {
+function failure(vars: Record<string, unknown>): AppError {
   const result = parseConfig({ ...BASE, ...vars });
   if (result.ok) throw new Error("expected a configuration error");
   return result.error;
@@ -26,10 +27,13 @@ function failure(vars: Record<string, string>): AppError {
 const LONG_A = "a".repeat(32);
 const LONG_B = "b".repeat(32);
 const mcpTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, operator: "Ada" } });
+/** An MCP token entry as parsed: without "scopes" it holds all of them. */
+const holder = (account: string, operator = "Ada") => ({ account, operator, scopes: [...SCOPES] });
 const approverTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, approver: "Avery" } });
 
 // The help text every token-map problem ends with.
-const MCP_HELP = 'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}';
+const MCP_HELP =
+  'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token';
 const APPROVER_HELP = 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}';
 const ACCOUNT_ID_RULE = "account ids are 2-32 lowercase letters, digits or dashes, starting with a letter";
 
@@ -52,6 +56,7 @@ describe("defaults", () => {
       conformanceFixtures: false,
       publicIntakeAccount: undefined,
       publicBaseUrl: "https://ops.example.com",
+      oauth: { issuer: "https://ops.example.com", accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 30 * 24 * 3600 },
     });
   });
 
@@ -144,7 +149,7 @@ describe("numbers and switches", () => {
 describe("token maps", () => {
   it("reads MCP and approver tokens into maps", () => {
     const config = parsed({ MCP_TOKENS: mcpTokens(LONG_A, "globex"), APPROVER_TOKENS: approverTokens(LONG_B) });
-    expect(config.mcpTokens).toEqual(new Map([[LONG_A, { account: "globex", operator: "Ada" }]]));
+    expect(config.mcpTokens).toEqual(new Map([[LONG_A, holder("globex")]]));
     expect(config.approverTokens).toEqual(new Map([[LONG_B, { account: "acme", approver: "Avery" }]]));
   });
 
@@ -234,12 +239,10 @@ describe("token maps", () => {
 
 describe("token names that are also Object.prototype names", () => {
   // Raw JSON throughout: in an object literal a "__proto__" key sets the prototype instead.
-  const holder = { account: "acme", operator: "Ada" };
-
   it("a token literally named __proto__ survives as a key of mcpTokens", () => {
     const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}' });
     expect([...config.mcpTokens.keys()]).toEqual(["__proto__"]);
-    expect(config.mcpTokens.get("__proto__")).toEqual(holder);
+    expect(config.mcpTokens.get("__proto__")).toEqual(holder("acme"));
   });
 
   it("__proto__ sits next to ordinary tokens, in order, and constructor / toString are ordinary keys too", () => {
@@ -247,10 +250,10 @@ describe("token names that are also Object.prototype names", () => {
     const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: tokens });
     expect(config.mcpTokens).toEqual(
       new Map([
-        [LONG_A, holder],
-        ["__proto__", { account: "globex", operator: "Gus" }],
-        ["constructor", { account: "acme", operator: "Cy" }],
-        ["toString", { account: "acme", operator: "Tess" }],
+        [LONG_A, holder("acme")],
+        ["__proto__", holder("globex", "Gus")],
+        ["constructor", holder("acme", "Cy")],
+        ["toString", holder("acme", "Tess")],
       ]),
     );
     expect([...config.mcpTokens.keys()]).toEqual([LONG_A, "__proto__", "constructor", "toString"]);
@@ -386,7 +389,7 @@ describe("CONFORMANCE_FIXTURES", () => {
 
 describe("PUBLIC_BASE_URL", () => {
   it("is required in production, with a message that says what to set", () => {
-    const result = parseConfig({});
+    const result = parseConfig({ OAUTH_KV: env.OAUTH_KV });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toBe(
@@ -403,7 +406,11 @@ describe("PUBLIC_BASE_URL", () => {
     expect(parsed({ PUBLIC_BASE_URL: "https://ops.example.com/" }).publicBaseUrl).toBe("https://ops.example.com");
   });
 
-  it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"]])("refuses %s", (value) => {
+  it("is spelled canonically (lowercase host, no default port), because OAuth compares issuers exactly", () => {
+    expect(parsed({ PUBLIC_BASE_URL: "https://Ops.Example.com:443" }).publicBaseUrl).toBe("https://ops.example.com");
+  });
+
+  it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"], ["https://ops.example.com/?x=1"]])("refuses %s", (value) => {
     expect(failure({ PUBLIC_BASE_URL: value }).message).toMatch(/^configuration error: PUBLIC_BASE_URL: must be/);
   });
 });

@@ -46,18 +46,21 @@ function preflight(origin: string): Promise<Response> {
   });
 }
 
+/** Names the resource metadata (RFC 9728), which is where an OAuth client's discovery starts. */
+const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
+
 describe("bearer tokens", () => {
-  it("no Authorization header: 401 with a Bearer challenge", async () => {
+  it("no Authorization header: 401 with a Bearer challenge that points at the resource metadata", async () => {
     const response = await postMcp(initialize());
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="order-ops-edge"');
-    expect(await errorBody(response)).toEqual({ code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token" });
+    expect(response.headers.get("www-authenticate")).toBe(MCP_CHALLENGE);
+    expect(await errorBody(response)).toEqual({ code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth" });
   });
 
   it("a non-Bearer Authorization header is treated as missing", async () => {
     const response = await postMcp(initialize(), { headers: { authorization: `Basic ${btoa(`acme:${ACME_TOKEN}`)}` } });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="order-ops-edge"');
+    expect(response.headers.get("www-authenticate")).toBe(MCP_CHALLENGE);
   });
 
   it("a wrong token: 401 with error=\"invalid_token\"", async () => {
@@ -66,7 +69,10 @@ describe("bearer tokens", () => {
     const challenge = response.headers.get("www-authenticate") ?? "";
     expect(challenge.startsWith("Bearer")).toBe(true);
     expect(challenge).toContain('error="invalid_token"');
-    expect(await errorBody(response)).toEqual({ code: "unauthorized", message: "the bearer token is not a valid MCP token" });
+    expect(await errorBody(response)).toEqual({
+      code: "unauthorized",
+      message: "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
+    });
   });
 
   it("a token that is a prefix of a real one is refused", async () => {

@@ -13,6 +13,7 @@ import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
 import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
 import { postOrder, validOrder } from "../helpers/orders";
 import { structuredOf } from "../helpers/tool-results";
+import { SCOPES } from "../../src/core/scopes";
 
 // simulate_new_failure: the demo helper that adds one fresh stuck order.
 
@@ -168,6 +169,7 @@ function fakeContext(vars: Record<string, string>): AccountToolContext {
   return {
     account: "acme",
     operator: "In-memory Operator",
+    scopes: [...SCOPES],
     config: config.value,
     traffic: unused<AccountTraffic>("traffic"),
     orders: { ...unused<AccountOrders>("orders"), account: "acme", simulateFailure: async () => SIMULATED },

@@ -1,0 +1,71 @@
+import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { Config } from "../config/config";
+import { SCOPES } from "../core/scopes";
+
+/**
+ * The OAuth 2.1 authorization server (@cloudflare/workers-oauth-provider, split
+ * roles): it owns discovery, /oauth/token (code exchange, refresh, RFC 7009
+ * revocation) and /oauth/register (DCR), keeps clients, grants and tokens in
+ * the OAUTH_KV namespace, and validates its access tokens for /mcp. This
+ * Worker owns /authorize (the consent page) and the /mcp resource itself, so
+ * the /mcp route keeps its own origin policy, CORS and static bearer tokens.
+ */
+export type OAuthSettings = NonNullable<Config["oauth"]>;
+
+export const AUTHORIZE_PATH = "/authorize";
+export const TOKEN_PATH = "/oauth/token";
+export const REGISTER_PATH = "/oauth/register";
+const MCP_PATH = "/mcp";
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+/** The one resource tokens are issued for, and their audience. */
+export function mcpResource(oauth: OAuthSettings): string {
+  return `${oauth.issuer}${MCP_PATH}`;
+}
+
+/** RFC 9728 metadata for /mcp. Clients ask for every scope listed; the person narrows them on the consent page. */
+export function protectedResourceMetadata(oauth: OAuthSettings) {
+  return {
+    resource: mcpResource(oauth),
+    authorization_servers: [oauth.issuer],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ["header"],
+    resource_name: "Order Ops Edge",
+  };
+}
+
+/** The challenge that starts discovery: where the resource metadata lives. */
+export function resourceMetadataChallenge(oauth: OAuthSettings): string {
+  return `resource_metadata="${oauth.issuer}${RESOURCE_METADATA_PATH}"`;
+}
+
+// One per configuration (so per isolate): construction validates every option once.
+const servers = new WeakMap<OAuthSettings, OAuthAuthorizationServer<Env>>();
+
+export function authorizationServer(oauth: OAuthSettings): OAuthAuthorizationServer<Env> {
+  let server = servers.get(oauth);
+  if (!server) {
+    server = new OAuthAuthorizationServer<Env>({
+      issuer: oauth.issuer,
+      resources: [mcpResource(oauth)],
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      scopesSupported: [...SCOPES],
+      accessTokenTTL: oauth.accessTokenTtlSeconds,
+      refreshTokenTTL: oauth.refreshTokenTtlSeconds,
+      // Advertised only where the global_fetch_strictly_public flag is on (wrangler.toml sets it).
+      clientIdMetadataDocumentEnabled: true,
+      // The wire answer stays the library's; the log gets the exact check that failed, never a token.
+      onError: ({ status, code, description, internal }) => {
+        console.warn(`OAuth error response: ${status} ${code} - ${description} (${internal.category}/${internal.reason})`);
+      },
+    });
+    servers.set(oauth, server);
+  }
+  return server;
+}
+
+export function oauthHelpers(oauth: OAuthSettings, env: Env): OAuthHelpers {
+  return authorizationServer(oauth).getOAuthApi(env);
+}

@@ -1,0 +1,63 @@
+/**
+ * What a deployed (ENVIRONMENT=production) Worker must have before it serves
+ * anyone. Each problem is one sentence saying what to set; none of them
+ * repeats a secret.
+ */
+
+/**
+ * The tokens .dev.vars ships with. They are committed, so anyone can read
+ * them: a deployed Worker that accepts one is open to the world.
+ * test/config/deployment-checks.test.ts keeps this list in step with .dev.vars.
+ */
+export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
+  "acme-dev-token",
+  "globex-dev-token",
+  "acme-approver-dev-token",
+  "globex-approver-dev-token",
+]);
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A host name (as URL.hostname spells it) of this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname);
+}
+
+/** A URL on this machine: http is acceptable there, and OAuth allows it for `wrangler dev`. */
+export function isLoopbackUrl(url: string): boolean {
+  return isLoopbackHost(new URL(url).hostname);
+}
+
+export interface DeploymentFacts {
+  /** The Worker's env, for its bindings. */
+  readonly env: object;
+  readonly publicBaseUrl: string | undefined;
+  /** Every configured token (MCP and approver). */
+  readonly tokens: readonly string[];
+}
+
+function hasKvBinding(env: object, name: string): boolean {
+  const binding: unknown = (env as Record<string, unknown>)[name];
+  return typeof binding === "object" && binding !== null && typeof (binding as { get?: unknown }).get === "function";
+}
+
+export function deploymentProblems(facts: DeploymentFacts): string[] {
+  const problems: string[] = [];
+  if (facts.publicBaseUrl === undefined) {
+    problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
+  } else if (new URL(facts.publicBaseUrl).protocol !== "https:" && !isLoopbackUrl(facts.publicBaseUrl)) {
+    problems.push(`PUBLIC_BASE_URL must use https (OAuth 2.1 requires it); ${facts.publicBaseUrl} does not`);
+  }
+  const devTokens = facts.tokens.filter((token) => DEVELOPMENT_TOKENS.has(token)).length;
+  if (devTokens > 0) {
+    problems.push(
+      `${devTokens} configured token(s) are the local development tokens from .dev.vars, which anyone can read; set your own with \`wrangler secret put MCP_TOKENS\` and \`wrangler secret put APPROVER_TOKENS\` (make each with \`openssl rand -hex 32\`)`,
+    );
+  }
+  if (!hasKvBinding(facts.env, "OAUTH_KV")) {
+    problems.push(
+      'the OAUTH_KV binding is missing: create it with `npx wrangler kv namespace create OAUTH_KV` and add [[kv_namespaces]] binding = "OAUTH_KV" with that id to wrangler.toml',
+    );
+  }
+  return problems;
+}
