@@ -12,6 +12,8 @@ export interface DevServer {
   readonly url: string;
   /** Where the local D1 and Durable Object state lives. */
   readonly stateDir: string;
+  /** The process id of `npm run dev`'s node process, the root of wrangler's and workerd's process tree. */
+  readonly pid: number | undefined;
   /** Stops the server; the state is removed unless it was passed in. */
   stop(): Promise<void>;
   /** Kills wrangler and workerd at once (SIGKILL), as a crash would; the state stays. */
@@ -112,5 +114,5 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await stop();
     throw error;
   }
-  return { url, stateDir, stop, crash };
+  return { url, stateDir, pid: child.pid, stop, crash };
 }

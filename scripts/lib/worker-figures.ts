@@ -1,0 +1,74 @@
+// What `wrangler deploy` would ship, measured without uploading anything:
+// the bundle's size (Workers limits apply to the gzipped size) and the CPU
+// its startup costs (`wrangler check startup`). Shared by deploy:check and
+// bench so both report the same figures the same way.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
+
+/** Goals from the performance issue; figures above them are reported, not failed. */
+export const BUNDLE_GOAL_GZIP_BYTES = 400 * 1024;
+export const STARTUP_GOAL_MS = 30;
+
+export interface BundleModule {
+  readonly name: string;
+  readonly rawBytes: number;
+  readonly gzipBytes: number;
+}
+
+export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+/** Sizes of the modules a dry-run build in `outdir` produced: what runs, not source maps. */
+export function bundleModules(outdir: string): BundleModule[] {
+  return filesUnder(outdir)
+    .filter((file) => !file.endsWith(".map") && path.basename(file) !== "README.md")
+    .map((file) => {
+      const bytes = readFileSync(file);
+      return { name: path.relative(outdir, file), rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes, { level: 9 }).byteLength };
+    });
+}
+
+/** Builds the deployable bundle into a temporary folder and returns its modules. */
+export function buildBundle(): BundleModule[] {
+  const outdir = mkdtempSync(path.join(tmpdir(), "order-ops-edge-bundle-"));
+  try {
+    execFileSync(wrangler, ["deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "pipe" });
+    return bundleModules(outdir);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Active startup CPU in milliseconds, as `wrangler check startup` reports it
+ * for the deployable build. Startup runs once per isolate, before the first
+ * request can be served, so every cold start pays it.
+ */
+export function startupCpuMs(): number {
+  const dir = mkdtempSync(path.join(tmpdir(), "order-ops-edge-startup-"));
+  try {
+    const output = execFileSync(wrangler, ["check", "startup", "--outfile", path.join(dir, "startup.cpuprofile")], {
+      cwd: root,
+      stdio: "pipe",
+      encoding: "utf8",
+    });
+    const active = /Active:\s*([\d.]+)\s*ms/.exec(output.replace(/\u001b\[[0-9;]*m/g, ""));
+    if (!active?.[1]) throw new Error(`wrangler check startup printed no "Active" figure:\n${output}`);
+    return Number(active[1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
