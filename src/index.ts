@@ -1,49 +1,25 @@
 import { Hono } from "hono";
-import { approvalApi } from "./approval/api";
-import { approvalPages } from "./approval/browser";
-import { auditExport } from "./approval/audit-export";
-import { runPages } from "./approval/runs";
-import { publicIntakeCaller } from "./auth/intake-callers";
 import type { AppEnv } from "./http/app-env";
-import { requireConfig } from "./http/config-middleware";
 import { installErrorHandlers } from "./http/error-handlers";
-import { originPolicy } from "./http/origin-guard";
-import { methodNotAllowed } from "./http/respond";
-import { mcpRoutes } from "./mcp/route";
-import { consentPages } from "./oauth/consent";
-import { oauthDiscovery, oauthEndpoints } from "./oauth/routes";
-import { healthReport, orderApiRoutes } from "./order-api/routes";
-import { ensureSeedLoaded } from "./store/seed-loader";
+import { mountLazily } from "./http/lazy-routes";
 
 const app = new Hono<AppEnv>();
 
-// Public liveness: no auth, no secrets, and no config needed to answer.
-app.get("/health", async (c) => {
-  await ensureSeedLoaded(c.env.DB);
-  return c.json(healthReport());
-});
-app.all("/health", methodNotAllowed(["GET"]));
-
-app.route("/mcp", mcpRoutes);
+// Each surface loads on its first request (see mountLazily): a cold start
+// pays only for the routing table and the two exported classes.
+mountLazily(app, "/health", () => import("./order-api/health").then((m) => m.healthRoutes));
+mountLazily(app, "/mcp", () => import("./mcp/route").then((m) => m.mcpRoutes));
 
 // OAuth 2.1 for clients that cannot send a static header (claude.ai, ChatGPT).
-app.route("/.well-known", oauthDiscovery);
-app.route("/oauth", oauthEndpoints);
-app.route("/authorize", consentPages);
+mountLazily(app, "/.well-known", () => import("./oauth/routes").then((m) => m.oauthDiscovery));
+mountLazily(app, "/oauth", () => import("./oauth/routes").then((m) => m.oauthEndpoints));
+mountLazily(app, "/authorize", () => import("./oauth/consent").then((m) => m.consentPages));
 
-app.route("/approvals", approvalPages);
-app.route("/api/approvals", approvalApi);
-app.route("/api/audit", auditExport);
-app.route("/runs", runPages);
-
-app.use("/api/*", requireConfig, originPolicy("this API"));
-app.route(
-  "/api",
-  orderApiRoutes({
-    authenticate: publicIntakeCaller,
-    rateLimit: { surface: "api", key: (caller) => `${caller.account}:${caller.actor}` },
-  }),
-);
+mountLazily(app, "/approvals", () => import("./approval/browser").then((m) => m.approvalPages));
+mountLazily(app, "/api/approvals", () => import("./approval/api").then((m) => m.approvalApi));
+mountLazily(app, "/api/audit", () => import("./approval/audit-export").then((m) => m.auditExport));
+mountLazily(app, "/runs", () => import("./approval/runs").then((m) => m.runPages));
+mountLazily(app, "/api", () => import("./order-api/public-api").then((m) => m.publicOrderApi));
 
 installErrorHandlers(app);
 

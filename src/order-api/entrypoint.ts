@@ -1,15 +1,20 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { Hono } from "hono";
-import { bindingIntakeCaller } from "../auth/intake-callers";
 import type { AppEnv } from "../http/app-env";
-import { requireConfig } from "../http/config-middleware";
 import { installErrorHandlers } from "../http/error-handlers";
-import { orderApiRoutes } from "./routes";
 
-const internalApp = new Hono<AppEnv>();
-internalApp.use("*", requireConfig);
-internalApp.route("/api", orderApiRoutes({ authenticate: bindingIntakeCaller }));
-installErrorHandlers(internalApp);
+/** Built on the first call rather than at startup, like the Worker's own surfaces. */
+let internalApp: Promise<Hono<AppEnv>> | undefined;
+const loadInternalApp = (): Promise<Hono<AppEnv>> =>
+  (internalApp ??= Promise.all([import("../http/config-middleware"), import("../auth/intake-callers"), import("./routes")]).then(
+    ([{ requireConfig }, { bindingIntakeCaller }, { orderApiRoutes }]) => {
+      const app = new Hono<AppEnv>();
+      app.use("*", requireConfig);
+      app.route("/api", orderApiRoutes({ authenticate: bindingIntakeCaller }));
+      installErrorHandlers(app);
+      return app;
+    },
+  ));
 
 /**
  * The ORDER_API target: the intake contract (GET /api/health, POST
@@ -18,7 +23,7 @@ installErrorHandlers(internalApp);
  * the public internet.
  */
 export class OrderApi extends WorkerEntrypoint<Env> {
-  override fetch(request: Request): Promise<Response> {
-    return Promise.resolve(internalApp.fetch(request, this.env, this.ctx));
+  override async fetch(request: Request): Promise<Response> {
+    return (await loadInternalApp()).fetch(request, this.env, this.ctx);
   }
 }

@@ -5,16 +5,13 @@ import { errorResponse, methodNotAllowed } from "../http/respond";
 import { referenceData } from "../orders/reference-data";
 import type { IntakeCaller } from "../orders/intake-schemas";
 import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
-import { OrderRequestSchema, type Health } from "../orders/intake-schemas";
+import { OrderRequestSchema } from "../orders/intake-schemas";
 import { ensureSeedLoaded } from "../store/seed-loader";
 import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
+import { healthReport } from "./health";
 
 export const MAX_ORDER_BODY_BYTES = 64 * 1024;
-
-export function healthReport(): Health {
-  return { status: "ok", skus: referenceData.skus.size, customers: referenceData.customers.size };
-}
 
 /**
  * The order intake API. The same routes serve the public /api mount and the
