@@ -1,5 +1,5 @@
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 
 /**
  * The JSON Schema a client reads is derived from our zod schemas, never
@@ -38,15 +38,30 @@ export function portableJsonSchema(schema: unknown): unknown {
   return outer;
 }
 
-/** Wraps a zod object so the SDK validates with zod but publishes the portable JSON Schema. */
+/**
+ * Wraps a zod object so the SDK validates with zod but publishes the portable
+ * JSON Schema. The SDK asks for the JSON Schema on every tools/list, and zod
+ * builds it afresh each time; the contract only changes with a deploy, so each
+ * conversion is made once per target and then reused.
+ */
 export function publishedSchema<S extends z.ZodObject>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
   const standard = schema["~standard"];
+  const converted = new Map<string, JsonSchema>();
+  const convert = (io: "input" | "output", options: { readonly target: string }): JsonSchema => {
+    const key = `${io}:${options.target}`;
+    let json = converted.get(key);
+    if (json === undefined) {
+      json = portableJsonSchema(standard.jsonSchema[io](options)) as JsonSchema;
+      converted.set(key, json);
+    }
+    return json;
+  };
   return {
     "~standard": {
       ...standard,
       jsonSchema: {
-        input: (options) => portableJsonSchema(standard.jsonSchema.input(options)) as Record<string, unknown>,
-        output: (options) => portableJsonSchema(standard.jsonSchema.output(options)) as Record<string, unknown>,
+        input: (options) => convert("input", options),
+        output: (options) => convert("output", options),
       },
     },
   };
