@@ -1,5 +1,5 @@
 import { Agent } from "agents";
-import { loadConfig, type Approver, type Config, type Operator } from "../config/config";
+import type { Approver, Config, Operator } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
 import type { AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
@@ -136,7 +136,7 @@ export class AccountAgent extends Agent<Env> {
    * The next tick is scheduled only after this one is persisted.
    */
   async runTick(payload: { runId: string }): Promise<void> {
-    const config = loadConfig(this.env);
+    const config = await this.loadConfig();
     if (!config.ok) return;
     const { runner, runs, target } = await this.services(config.value);
     const state = runs.get(payload.runId);
@@ -160,7 +160,7 @@ export class AccountAgent extends Agent<Env> {
    * was lost) gets one now, so no run is left hanging.
    */
   override async onStart(): Promise<void> {
-    const config = loadConfig(this.env);
+    const config = await this.loadConfig();
     if (!config.ok) return;
     const { runs } = await this.services(config.value);
     const scheduled = new Set(
@@ -223,10 +223,20 @@ export class AccountAgent extends Agent<Env> {
    */
   private async servicesFor(account: string): Promise<Result<AccountServices>> {
     await this.lifecycle.start();
-    const config = loadConfig(this.env);
+    const config = await this.loadConfig();
     if (!config.ok) return config;
     if (account !== this.name) return fail("forbidden", "this credential belongs to a different account");
     return ok(await this.services(config.value));
+  }
+
+  /**
+   * The config module (and zod, which its schemas need) loads on the first
+   * call, not when the isolate starts: this class is exported from the
+   * Worker's entry, so whatever it imports statically every cold start pays.
+   */
+  private async loadConfig(): Promise<Result<Config>> {
+    const { loadConfig } = await import("../config/config");
+    return loadConfig(this.env);
   }
 
   /**
@@ -241,6 +251,10 @@ export class AccountAgent extends Agent<Env> {
     return this.built;
   }
 }
+
+// The bundle does not keep function names (keep_names = false in wrangler.toml),
+// and agents names the class in its log lines and lifecycle records.
+Object.defineProperty(AccountAgent, "name", { value: "AccountAgent" });
 
 /**
  * Progress reports leave in the order they were made, one at a time, without
