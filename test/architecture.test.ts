@@ -68,6 +68,13 @@ describe("architecture", () => {
     expect(upward).toEqual([]);
   });
 
+  it('every zod import names "zod/v4": the bundle leaves bare "zod" to agents\' stand-in (wrangler.toml [alias])', () => {
+    const bare = Object.entries(sources)
+      .filter(([, text]) => /from\s+["']zod["']/.test(text))
+      .map(([file]) => file.replace("../src/", ""));
+    expect(bare).toEqual([]);
+  });
+
   it("no source file is over 330 lines", () => {
     const long = Object.entries(sources)
       .map(([file, text]) => [file.replace("../src/", ""), text.split("\n").length] as const)

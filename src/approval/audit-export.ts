@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { bearerToken, lookupToken } from "../auth/tokens";
 import type { Approver } from "../config/config";
 import { fail, ok, type AppError, type Result } from "../core/errors";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Config, McpTokenHolder } from "../config/config";
 import { AccountIdSchema } from "../core/account-id";
 import { base64url } from "../core/encoding";

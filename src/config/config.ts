@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
 import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Account ids name Durable Objects and scope every row, so their shape is fixed in one place. */
 export const AccountIdSchema = z

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * The four things a credential may be allowed to do over MCP. Declared here,

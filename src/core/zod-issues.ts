@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 
 /** `lines[0].quantity` style paths read better in an error list than dotted ones. */
 function formatPath(path: readonly PropertyKey[], root: string): string {

@@ -1,6 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { fail, ok, type AppError, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { errorResponse } from "./respond";

@@ -1,5 +1,5 @@
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { describeIssues } from "../core/zod-issues";
 import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, type JsonRpcId } from "./jsonrpc-errors";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressInputSchema } from "../orders/address";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { GeneratorModeSchema } from "../synth/generators";
 import { MAX_SEED } from "../synth/prng";
 

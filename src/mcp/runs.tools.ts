@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { RunDetailSchema, RunSummarySchema } from "../synth/run-schemas";
 import { ModeParam, SeedParam } from "./params";

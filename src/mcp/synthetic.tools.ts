@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";

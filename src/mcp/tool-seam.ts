@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CacheHint, type CallToolResult, type McpServer, type ReadResourceResult, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { Config } from "../config/config";
 import { isGranted } from "../auth/scopes";
 import type { AppError, Result } from "../core/errors";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressSchema, type Address } from "./evidence";
 import type { OrderRecord } from "./order-record";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { base64url, fromBase64url } from "../core/encoding";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import operationsJson from "../../seed/operations.json";
 import { AccountIdSchema } from "../core/account-id";
 import { OrderLineSchema } from "./intake-schemas";

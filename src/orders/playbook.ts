@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { AddressSchema, type Evidence, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import catalogJson from "../../seed/catalog.json";
 import customersJson from "../../seed/customers.json";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { AddressSchema, DuplicateEvidenceSchema, ExceptionTypeSchema, PrioritySchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
 import { ChangeActionSchema } from "./playbook";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * An approver's decision on a proposal, as the approval form and API send it.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ApplyOutcomeSchema } from "../orders/views";
 import { ChangeActionSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
 import { FieldChangeSchema } from "../orders/order-state";

@@ -4,7 +4,7 @@ import { insertAuditEvent } from "./audit-events";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
 import { OrderLineSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * D1 persistence for intake orders. request_id is the idempotency key: the

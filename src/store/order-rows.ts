@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLineSchema } from "../orders/intake-schemas";

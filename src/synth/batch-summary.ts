@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { GeneratorModeSchema } from "./generators";
 
 /** What send_orders answers; also what the batch history stores per batch. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { OrderLine, OrderRequest } from "../orders/intake-schemas";
 import { ACCEPTED_CURRENCY, linesTotal } from "../orders/validate-order";
 import { ChannelSchema, type ReferenceData } from "../orders/reference-data";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { GeneratorModeSchema } from "./generators";
 
 /** What get_traffic_run answers, and what the account's object stores per run. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { OrderRequestSchema } from "../orders/intake-schemas";
 import { referenceData, type ReferenceData } from "../orders/reference-data";
 import { GeneratorModeSchema, orderStream, type GeneratorMode } from "./generators";

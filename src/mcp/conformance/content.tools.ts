@@ -1,5 +1,5 @@
 import { fromJsonSchema, type CallToolResult, type JsonSchemaType, type McpServer } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Conformance fixtures: tools whose results exercise each kind of content, and

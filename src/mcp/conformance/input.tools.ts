@@ -9,7 +9,7 @@ import {
   type McpServer,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { requestStates } from "./request-state";
 
 /**

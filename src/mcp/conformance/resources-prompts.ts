@@ -8,7 +8,7 @@ import {
   type McpServer,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RED_PIXEL_PNG } from "./content.tools";
 
 /**
