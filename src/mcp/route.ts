@@ -18,8 +18,8 @@ export const MAX_MCP_BODY_BYTES = 1024 * 1024;
  * request, not at startup: /health, /api and the approval pages never pay
  * for building the protocol's schemas.
  */
-let server: Promise<[typeof import("./server"), typeof import("./account-context"), typeof import("./scope-gate")]> | undefined;
-const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context"), import("./scope-gate")]));
+let server: Promise<[typeof import("./server"), typeof import("./account-context"), typeof import("./scope-gate"), typeof import("./jsonrpc")]> | undefined;
+const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context"), import("./scope-gate"), import("./jsonrpc")]));
 
 /**
  * /mcp: authenticate the bearer token (static or OAuth), resolve it to
@@ -44,10 +44,12 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), INVALID_REQUEST, body.error.message);
-  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }] = await loadServer();
-  const outOfScope = outOfScopeCall(body.value, operator.value.scopes);
+  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }] = await loadServer();
+  const message = parseBody(body.value);
+  if (!message.ok) return message.response;
+  const outOfScope = outOfScopeCall(message.value, operator.value.scopes);
   if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
-  return serveMcpRequest(c.req.raw, body.value, accountToolContext(c.env, config, operator.value));
+  return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

@@ -24,20 +24,14 @@ function neededScope(message: unknown): OutOfScopeCall | undefined {
 }
 
 /**
- * The first tools/call or resources/read in a request body (one JSON-RPC
- * message or a batch) outside the granted scopes. It runs before the SDK
+ * The first tools/call or resources/read in a request (one JSON-RPC message
+ * or a batch) outside the granted scopes. It runs before the SDK
  * sees the request because the answer must be HTTP 403 with a step-up
  * challenge, which a tool result cannot carry; the seam enforces the same
  * scopes again when it registers tools. Unknown names pass through, so the
  * SDK answers them as it answers any unknown tool.
  */
-export function outOfScopeCall(body: string, granted: readonly Scope[]): OutOfScopeCall | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return undefined; // the SDK answers malformed JSON with its own parse error
-  }
+export function outOfScopeCall(parsed: unknown, granted: readonly Scope[]): OutOfScopeCall | undefined {
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
     const call = neededScope(message);
     if (call && !isGranted(granted, call.needed)) return call;

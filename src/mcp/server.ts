@@ -10,13 +10,14 @@ import type { AccountToolContext } from "./account-context";
 import { conformanceServerOptions, registerConformanceFixtures } from "./conformance/fixtures";
 import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
-import { parseBody, refuseMalformed } from "./jsonrpc";
+import { refuseMalformed } from "./jsonrpc";
 import { APPS_EXTENSION_ID } from "./apps";
 import { orderCards, orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
+import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
 
 export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -34,8 +35,11 @@ const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools];
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
-/** One McpServer per request: cheap to build, and no state can leak between calls. */
-export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery): McpServer {
+/**
+ * One McpServer per request, so no state can leak between calls. It holds
+ * what this request can reach (request-reach.ts), which keeps it cheap to build.
+ */
+export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery, reach: RequestReach = EVERYTHING): McpServer {
   const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
@@ -47,16 +51,22 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     ...fixtures,
     cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
   });
-  registerAccountTools(server, context, ALL_TOOLS, delivery);
-  registerAccountResources(server, context, ALL_RESOURCES);
+  registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
+  registerAccountResources(server, context, ALL_RESOURCES, reach);
   // The cards change only with a deploy, like the lists.
-  registerAppCards(server, orderCards, LIST_CACHE);
+  registerAppCards(server, orderCards, LIST_CACHE, reach);
   if (fixtures) registerConformanceFixtures(server);
   return server;
 }
 
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
+
+function withBothMediaTypes(incoming: Request, body: string): Request {
+  const headers = new Headers(incoming.headers);
+  headers.set("accept", BOTH_MEDIA_TYPES);
+  return new Request(incoming.url, { method: "POST", headers, body, signal: incoming.signal });
+}
 
 function reportRejection(error: Error): void {
   // Rejected requests are the caller's mistake, answered in the response; keep the log readable.
@@ -66,21 +76,20 @@ function reportRejection(error: Error): void {
 /**
  * A 2025 revision, served statelessly. A call is answered with one JSON body
  * unless the tool sends something before its answer (progress, a log line):
- * then the client gets an SSE stream. A client that accepts only one of the
- * two media types always gets that one.
+ * then the client gets an SSE stream. Only a call that asked for progress can
+ * do that, so every other request is answered as JSON from the start. A client
+ * that accepts only one of the two media types always gets that one.
  */
-async function serveLegacy(incoming: Request, message: unknown, body: string, context: AccountToolContext): Promise<Response> {
+async function serveLegacy(incoming: Request, message: unknown, body: string, context: AccountToolContext, reach: RequestReach): Promise<Response> {
   const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
-  const streams = acceptsSse && !(batch && acceptsJson);
+  const streams = acceptsSse && (!acceptsJson || (!batch && reach.mayStream));
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
-  const headers = new Headers(incoming.headers);
-  headers.set("accept", BOTH_MEDIA_TYPES);
-  const request = new Request(incoming.url, { method: "POST", headers, body, signal: incoming.signal });
+  const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
-  const server = createMcpServer(context, delivery);
+  const server = createMcpServer(context, delivery, reach);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
   transport.onerror = reportRejection;
   await server.connect(transport);
@@ -99,25 +108,24 @@ async function answerAsBatch(response: Response): Promise<Response> {
 }
 
 /** Protocol 2026-07-28: the SDK's handler, with a fresh server from the same factory. */
-async function serveModern(request: Request, message: unknown, context: AccountToolContext): Promise<Response> {
+async function serveModern(request: Request, message: unknown, context: AccountToolContext, reach: RequestReach): Promise<Response> {
   const delivery = new ResponseDelivery(true);
-  const handler = createMcpHandler(() => createMcpServer(context, delivery), { legacy: "reject", responseMode: "auto", onerror: reportRejection });
+  const handler = createMcpHandler(() => createMcpServer(context, delivery, reach), { legacy: "reject", responseMode: "auto", onerror: reportRejection });
   return delivery.track(await handler.fetch(request, { parsedBody: message }));
 }
 
 /**
  * Serves one Streamable HTTP request for one account. The body has already
- * been read and size-checked at the edge. 2026-07-28 requests (those with the
- * per-request `_meta` envelope) go to the SDK's handler; everything else is a
- * 2025 client, served statelessly.
+ * been read, size-checked and parsed at the edge. 2026-07-28 requests (those
+ * with the per-request `_meta` envelope) go to the SDK's handler; everything
+ * else is a 2025 client, served statelessly.
  */
-export async function serveMcpRequest(incoming: Request, body: string, context: AccountToolContext): Promise<Response> {
-  const parsed = parseBody(body);
-  if (!parsed.ok) return parsed.response;
-  const message = parsed.value;
+export async function serveMcpRequest(incoming: Request, body: string, message: unknown, context: AccountToolContext): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
+  // The fixtures' tools log and ask the client things mid-call; they see the whole server, as before.
+  const reach = context.config.conformanceFixtures ? EVERYTHING : reachOf(message);
   const request = toleratedHeaderMismatch(incoming, message, body);
-  if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context);
-  return serveModern(request, message, context);
+  if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context, reach);
+  return serveModern(request, message, context, reach);
 }

@@ -8,6 +8,7 @@ import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, appToolMeta, CARD_RESOURCE_META, type AppCard } from "./apps";
 import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
+import { EVERYTHING, type RequestReach } from "./request-reach";
 
 /**
  * The seam between tool modules and the SDK. Tool modules describe tools as
@@ -23,8 +24,12 @@ export interface ToolAnnotations {
 }
 
 export interface ToolCallExtras {
-  /** Sends notifications/progress when the client asked for progress; otherwise does nothing. */
-  readonly reportProgress: (progress: number, total: number, message: string) => Promise<void>;
+  /**
+   * Sends notifications/progress; present only when the client asked for
+   * progress, so a tool does no reporting work (for send_orders, a call from
+   * the account's object back to this request) that nobody reads.
+   */
+  readonly reportProgress?: (progress: number, total: number, message: string) => Promise<void>;
   readonly signal: AbortSignal;
 }
 
@@ -100,9 +105,16 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   return memo(perConfig, config, () => input(config).strict());
 }
 
-/** `delivery` lets progress wait until the client has it (see delivery.ts). */
-export function registerAccountTools(server: McpServer, context: AccountToolContext, tools: readonly AccountTool[], delivery?: ResponseDelivery): void {
+/** `delivery` lets progress wait until the client has it (see delivery.ts); `reach` names what this request can call. */
+export function registerAccountTools(
+  server: McpServer,
+  context: AccountToolContext,
+  tools: readonly AccountTool[],
+  delivery?: ResponseDelivery,
+  reach: RequestReach = EVERYTHING,
+): void {
   for (const tool of tools) {
+    if (!reach.tool(tool.name)) continue;
     if (tool.enabled && !tool.enabled(context)) continue;
     // Ungranted tools are not listed; calling one is refused with 403 before the server runs (scope-gate.ts).
     if (!isGranted(context.scopes, tool.scope)) continue;
@@ -120,11 +132,14 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
         const progressToken = ctx.mcpReq._meta?.progressToken;
         const extras: ToolCallExtras = {
           signal: ctx.mcpReq.signal,
-          reportProgress: async (progress, total, message) => {
-            if (progressToken === undefined) return;
-            await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total, message } });
-            await delivery?.taken();
-          },
+          ...(progressToken === undefined
+            ? {}
+            : {
+                reportProgress: async (progress: number, total: number, message: string) => {
+                  await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+                  await delivery?.taken();
+                },
+              }),
         };
         try {
           const result = await tool.handler(args, context, extras);
@@ -138,8 +153,9 @@ export function registerAccountTools(server: McpServer, context: AccountToolCont
   }
 }
 
-export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[]): void {
+export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[], reach: RequestReach = EVERYTHING): void {
   for (const resource of resources) {
+    if (!reach.resource(resource.uri)) continue;
     if (!isGranted(context.scopes, resource.scope)) continue;
     server.registerResource(
       resource.name,
@@ -160,8 +176,9 @@ export function registerAccountResources(server: McpServer, context: AccountTool
 }
 
 /** The `ui://` cards that tools name in their `_meta`; registered once per server, like any resource. */
-export function registerAppCards(server: McpServer, cards: readonly AppCard[], cacheHint?: CacheHint): void {
+export function registerAppCards(server: McpServer, cards: readonly AppCard[], cacheHint?: CacheHint, reach: RequestReach = EVERYTHING): void {
   for (const card of cards) {
+    if (!reach.resource(card.uri)) continue;
     server.registerResource(
       card.name,
       card.uri,
