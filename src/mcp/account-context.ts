@@ -26,7 +26,8 @@ export interface AccountProposals {
 export interface AccountTraffic {
   checkTarget(): Promise<TargetStatus>;
   preview(mode: GeneratorMode, seed: number | undefined): Preview;
-  send(request: SendRequest, onProgress: (sent: number, total: number) => Promise<void>): Promise<Result<BatchSummary>>;
+  /** `onProgress` only when the client asked for progress. */
+  send(request: SendRequest, onProgress: ((sent: number, total: number) => Promise<void>) | undefined): Promise<Result<BatchSummary>>;
   recentBatches(): Promise<Result<BatchRecord[]>>;
   startRun(request: RunRequest): Promise<Result<RunSummary>>;
   getRun(runId: string): Promise<Result<RunDetail>>;

@@ -51,8 +51,11 @@ const sendOrders = defineTool({
     }),
   output: BatchSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async ({ count, mode, seed }, context, extras) =>
-    context.traffic.send({ count, mode, seed }, (sent, total) => extras.reportProgress(sent, total, `sent ${sent} of ${total} orders`)),
+  handler: async ({ count, mode, seed }, context, { reportProgress }) =>
+    context.traffic.send(
+      { count, mode, seed },
+      reportProgress && ((sent, total) => reportProgress(sent, total, `sent ${sent} of ${total} orders`)),
+    ),
 });
 
 export const syntheticTools: readonly AccountTool[] = [checkTarget, previewOrder, sendOrders];
