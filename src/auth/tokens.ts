@@ -18,8 +18,24 @@ function digestsOf(tokens: ReadonlyMap<string, unknown>): Promise<ArrayBuffer[]>
   return digests;
 }
 
+/**
+ * Tokens already seen to match, per token map, so a valid token is hashed once
+ * per isolate instead of on every request. Only matches are kept (at most one
+ * entry per configured token), so a guess always takes the full hashed,
+ * constant-time path, and the map holds nothing the configuration does not.
+ */
+const matched = new WeakMap<ReadonlyMap<string, unknown>, Map<string, unknown>>();
+
 export async function lookupToken<T>(tokens: ReadonlyMap<string, T>, presented: string): Promise<T | undefined> {
-  return lookupTokenDigest(tokens, await sha256(presented));
+  const seen = matched.get(tokens)?.get(presented) as T | undefined;
+  if (seen !== undefined) return seen;
+  const holder = await lookupTokenDigest(tokens, await sha256(presented));
+  if (holder !== undefined) {
+    let known = matched.get(tokens);
+    if (!known) matched.set(tokens, (known = new Map()));
+    known.set(presented, holder);
+  }
+  return holder;
 }
 
 /** The SHA-256 of a token: what a record may keep to name a token without holding it. */
