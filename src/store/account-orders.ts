@@ -5,7 +5,7 @@ import type { OrderRecord } from "../orders/order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
 import { readAuditLog, recordAuditEvent } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
-import { readOrderRecord, readOrderVersions } from "./order-rows";
+import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
 import { ensureSeedLoaded } from "./seed-loader";
 import { simulateFailure } from "./simulated-orders";
 
@@ -37,8 +37,7 @@ export class D1AccountOrders implements AccountOrders {
   }
 
   async status(orderId: string): Promise<OrderStatus | null> {
-    const order = await this.record(orderId);
-    return order ? { order_id: order.order_id, status: order.status, version: order.version } : null;
+    return (await readOrderStatus(await this.db(), this.account, orderId)) ?? null;
   }
 
   async record(orderId: string): Promise<OrderRecord | null> {

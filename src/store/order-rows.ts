@@ -2,6 +2,10 @@ import { z } from "zod/v4";
 import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLineSchema } from "../orders/intake-schemas";
+import type { OrderStatus } from "../orders/views";
+
+// Built once: zod schemas are costly to construct, and every order read parses its lines.
+const OrderLinesSchema = z.array(OrderLineSchema);
 
 export interface OrderRow {
   order_id: string;
@@ -54,7 +58,7 @@ export function recordFromRow(row: OrderRow): OrderRecord {
     total_cents: row.total_cents,
     status: row.status,
     version: row.version,
-    lines: z.array(OrderLineSchema).parse(JSON.parse(row.lines)),
+    lines: OrderLinesSchema.parse(JSON.parse(row.lines)),
     shipping_address: row.shipping_address ? AddressSchema.parse(JSON.parse(row.shipping_address)) : null,
     evidence: row.evidence ? EvidenceSchema.parse(JSON.parse(row.evidence)) : null,
     exception,
@@ -106,6 +110,15 @@ export async function readOrderRecord(db: D1Database, account: string, orderId: 
     .bind(orderId, account)
     .first<OrderRow>();
   return row ? recordFromRow(row) : undefined;
+}
+
+/** The three columns get_order_status answers with, without reading or parsing the rest of the order. */
+export async function readOrderStatus(db: D1Database, account: string, orderId: string): Promise<OrderStatus | undefined> {
+  const row = await db
+    .prepare("SELECT order_id, status, version FROM orders WHERE order_id = ? AND account = ?")
+    .bind(orderId, account)
+    .first<OrderStatus>();
+  return row ?? undefined;
 }
 
 /** Versions of many orders of one account in one statement (json_each sidesteps D1's bound-parameter limit). */
