@@ -9,16 +9,25 @@ export const RECENT_BATCHES = 50;
  * AccountAgent's own SQLite, so it is per account by construction.
  */
 export class SqlBatchJournal implements BatchJournal {
+  /**
+   * The batches this instance opened and has not closed. The object runs one
+   * batch at a time, so this holds one record, and its updates are written
+   * from it instead of reading and parsing the stored row back every time.
+   */
+  private readonly inFlight = new Map<string, BatchRecord>();
+
   constructor(private readonly sql: SqlStorage) {}
 
   open(record: BatchRecord): void {
+    const checked = BatchRecordSchema.parse(record);
     this.sql.exec(
       "INSERT INTO synthetic_batches (batch_id, record, started_at, outcome) VALUES (?, ?, ?, ?)",
-      record.batch_id,
-      JSON.stringify(BatchRecordSchema.parse(record)),
-      record.started_at,
-      record.outcome,
+      checked.batch_id,
+      JSON.stringify(checked),
+      checked.started_at,
+      checked.outcome,
     );
+    this.inFlight.set(checked.batch_id, checked);
   }
 
   update(batchId: string, tally: TallySnapshot): void {
@@ -27,6 +36,7 @@ export class SqlBatchJournal implements BatchJournal {
 
   close(batchId: string, tally: TallySnapshot, outcome: Exclude<BatchOutcome, "running" | "interrupted">, finishedAt: string, error: string | null): void {
     this.rewrite(batchId, (record) => ({ ...record, ...counts(tally), outcome, finished_at: finishedAt, error }));
+    this.inFlight.delete(batchId);
   }
 
   /**
@@ -54,10 +64,17 @@ export class SqlBatchJournal implements BatchJournal {
   }
 
   private rewrite(batchId: string, change: (record: BatchRecord) => BatchRecord): void {
-    const row = this.sql.exec<{ record: string }>("SELECT record FROM synthetic_batches WHERE batch_id = ?", batchId).toArray()[0];
-    if (!row) return;
-    const next = BatchRecordSchema.parse(change(BatchRecordSchema.parse(JSON.parse(row.record))));
+    const current = this.inFlight.get(batchId) ?? this.stored(batchId);
+    if (!current) return;
+    // The changes are typed tallies and outcomes; the record was checked when it was opened or read.
+    const next = change(current);
+    if (this.inFlight.has(batchId)) this.inFlight.set(batchId, next);
     this.sql.exec("UPDATE synthetic_batches SET record = ?, outcome = ? WHERE batch_id = ?", JSON.stringify(next), next.outcome, batchId);
+  }
+
+  private stored(batchId: string): BatchRecord | undefined {
+    const row = this.sql.exec<{ record: string }>("SELECT record FROM synthetic_batches WHERE batch_id = ?", batchId).toArray()[0];
+    return row ? BatchRecordSchema.parse(JSON.parse(row.record)) : undefined;
   }
 }
 
