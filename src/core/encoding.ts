@@ -4,10 +4,19 @@ export function base64url(bytes: ArrayBuffer | Uint8Array): string {
   return btoa(String.fromCharCode(...view)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** Lowercase hex of bytes; every intake order hashes its body, so this avoids a string per byte. */
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let out = "";
+  for (const byte of view) out += HEX_DIGITS[byte];
+  return out;
+}
+
 /** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 export function fromBase64url(text: string): Uint8Array {

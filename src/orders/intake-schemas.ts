@@ -12,6 +12,9 @@ export const OrderLineSchema = z.object({
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
+/** Stored and answered order lines; built once, as every order read parses them. */
+export const OrderLinesSchema = z.array(OrderLineSchema);
+
 export const OrderRequestSchema = z.object({
   request_id: z
     .string()
@@ -50,7 +53,7 @@ export const OrderViewSchema = z.object({
   channel: z.string(),
   currency: z.string(),
   status: z.string(),
-  lines: z.array(OrderLineSchema),
+  lines: OrderLinesSchema,
   total_cents: z.number().int(),
   created_at: z.string(),
 });

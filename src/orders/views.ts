@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { AddressSchema, DuplicateEvidenceSchema, ExceptionTypeSchema, PrioritySchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
 import { ChangeActionSchema } from "./playbook";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";
-import { OrderLineSchema } from "./intake-schemas";
+import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
 import { referenceData } from "./reference-data";
 
@@ -46,7 +46,7 @@ export const OrderDetailsSchema = z.object({
   channel: z.string(),
   created_at: z.string(),
   customer: z.object({ customer_id: z.string(), name: z.string(), email: z.string(), tier: z.string() }),
-  lines: z.array(OrderLineSchema),
+  lines: OrderLinesSchema,
   total_cents: z.number().int(),
   currency: z.string(),
   shipping_address: AddressSchema.nullable(),

@@ -1,10 +1,10 @@
+import { sha256Hex } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { OrderLineSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
-import { z } from "zod/v4";
+import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
 
 /**
  * D1 persistence for intake orders. request_id is the idempotency key: the
@@ -30,11 +30,6 @@ export function candidateOrderId(requestId: string, attempt: number): string {
   return attempt === 1 ? `ORD-${requestId}` : `ORD-${requestId}-${attempt}`;
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 interface StoredIntakeRow {
   order_id: string;
   customer_id: string;
@@ -44,7 +39,7 @@ interface StoredIntakeRow {
 }
 
 function receiptOf(row: StoredIntakeRow): OrderReceipt {
-  const lines = z.array(OrderLineSchema).parse(JSON.parse(row.lines));
+  const lines = OrderLinesSchema.parse(JSON.parse(row.lines));
   return { order_id: row.order_id, customer_id: row.customer_id, lines: lines.length, total_cents: row.total_cents };
 }
 
@@ -161,5 +156,5 @@ export async function findOrderView(db: D1Database, account: string, orderId: st
     .bind(orderId, account)
     .first<OrderViewRow>();
   if (!row) return undefined;
-  return { ...row, lines: z.array(OrderLineSchema).parse(JSON.parse(row.lines)) };
+  return { ...row, lines: OrderLinesSchema.parse(JSON.parse(row.lines)) };
 }

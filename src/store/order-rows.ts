@@ -1,11 +1,8 @@
-import { z } from "zod/v4";
 import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
-import { OrderLineSchema } from "../orders/intake-schemas";
+import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderStatus } from "../orders/views";
 
-// Built once: zod schemas are costly to construct, and every order read parses its lines.
-const OrderLinesSchema = z.array(OrderLineSchema);
 
 export interface OrderRow {
   order_id: string;
