@@ -14,6 +14,8 @@ export interface DevServer {
   readonly stateDir: string;
   /** The process id of `npm run dev`'s node process, the root of wrangler's and workerd's process tree. */
   readonly pid: number | undefined;
+  /** wrangler's DevTools port for the Worker (scripts/lib/inspector.ts). */
+  readonly inspectorPort: number;
   /** Stops the server; the state is removed unless it was passed in. */
   stop(): Promise<void>;
   /** Kills wrangler and workerd at once (SIGKILL), as a crash would; the state stays. */
@@ -26,6 +28,8 @@ export interface DevServerOptions {
   readonly stateDir?: string;
   /** Extra `wrangler dev --var NAME:value` settings. */
   readonly vars?: Readonly<Record<string, string>>;
+  /** Extra `wrangler dev` arguments, such as `--minify=false` for readable profiles. */
+  readonly args?: readonly string[];
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -78,6 +82,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       stateDir,
       "--show-interactive-dev-session=false",
       ...varArgs,
+      ...(options.args ?? []),
     ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" },
   );
@@ -114,5 +119,5 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await stop();
     throw error;
   }
-  return { url, stateDir, pid: child.pid, stop, crash };
+  return { url, stateDir, pid: child.pid, inspectorPort, stop, crash };
 }

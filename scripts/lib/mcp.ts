@@ -99,3 +99,28 @@ export async function timeProgress(baseUrl: string, token: string, protocol: "20
   }
   return { firstProgressMs, resultMs, progressEvents, contentType: response.headers.get("content-type") ?? "" };
 }
+
+let rawRequestId = 0;
+
+/**
+ * One raw JSON-RPC POST to /mcp at protocol 2025-11-25, the way a client sends
+ * each request after initialize (the 2025 transport is stateless): no SDK on
+ * the client side, so a timing measures the server. Throws on an HTTP error,
+ * a JSON-RPC error or a tool result marked isError.
+ */
+export async function rawRpc(baseUrl: string, token: string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rawRequestId, method, ...(params ? { params } : {}) }),
+  });
+  const message = (await response.json()) as { result?: Record<string, unknown>; error?: { message?: string } };
+  if (!response.ok || message.error || !message.result) throw new Error(`${method}: HTTP ${response.status} ${message.error?.message ?? ""}`);
+  if (message.result.isError === true) throw new Error(`${method}: ${JSON.stringify(message.result.content)}`);
+  return message.result;
+}
