@@ -114,8 +114,11 @@ function minutesBetween(fromIso: string, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - Date.parse(fromIso)) / 60_000));
 }
 
+/** What the exception queue reads of an order: no lines, address or evidence. */
+export type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
+
 /** One row of the exception queue, or undefined for an order without an active exception. */
-export function exceptionSummary(order: OrderRecord, now: Date): ExceptionSummary | undefined {
+function exceptionSummary(order: QueuedOrder, now: Date): ExceptionSummary | undefined {
   const exception = order.exception;
   if (!exception || exception.state !== "active") return undefined;
   const age = minutesBetween(exception.opened_at, now);
@@ -136,8 +139,8 @@ export function exceptionSummary(order: OrderRecord, now: Date): ExceptionSummar
 }
 
 /** The exception queue, most urgent first: priority, then the exact opening time (not the rounded age), then id. */
-export function exceptionQueue(orders: readonly OrderRecord[], now: Date): ExceptionSummary[] {
-  const openedAt = (order: OrderRecord) => Date.parse(order.exception?.opened_at ?? order.created_at);
+export function exceptionQueue(orders: readonly QueuedOrder[], now: Date): ExceptionSummary[] {
+  const openedAt = (order: QueuedOrder) => Date.parse(order.exception?.opened_at ?? order.created_at);
   return [...orders]
     .sort(
       (a, b) =>

@@ -3,19 +3,36 @@ import { applyChange } from "../orders/playbook";
 import type { ApplyCommand, ApplyResult } from "../orders/port";
 import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
 import { insertAuditEvent } from "./audit-events";
-import { ORDER_COLUMNS, readOrderRecord, recordFromRow, type OrderRow } from "./order-rows";
+import { exceptionFromRow, readOrderRecord, type ExceptionColumns, type OrderRow } from "./order-rows";
 
 /**
  * D1 side of order operations: reads for the tools, the append-only audit
  * trail, and the exactly-once apply. Every function takes the account and
  * filters by it; another account's order behaves as if it did not exist.
  */
+type QueuedRow = Pick<OrderRow, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency"> & ExceptionColumns;
+
+/** The queue reads only the columns it shows: no lines, address or evidence to fetch and parse. */
 export async function listActiveExceptions(db: D1Database, account: string, now: Date): Promise<ExceptionSummary[]> {
   const { results } = await db
-    .prepare(`SELECT ${ORDER_COLUMNS} FROM orders WHERE account = ? AND exception_state = 'active'`)
+    .prepare(
+      `SELECT order_id, customer_id, created_at, total_cents, currency, exception_type, exception_state, exception_priority,
+              exception_team, exception_opened_at, exception_sla_minutes, exception_summary
+       FROM orders WHERE account = ? AND exception_state = 'active'`,
+    )
     .bind(account)
-    .all<OrderRow>();
-  return exceptionQueue(results.map(recordFromRow), now);
+    .all<QueuedRow>();
+  return exceptionQueue(
+    results.map((row) => ({
+      order_id: row.order_id,
+      customer_id: row.customer_id,
+      created_at: row.created_at,
+      total_cents: row.total_cents,
+      currency: row.currency,
+      exception: exceptionFromRow(row),
+    })),
+    now,
+  );
 }
 
 export async function readOrderDetails(db: D1Database, account: string, orderId: string, now: Date): Promise<OrderDetails | undefined> {

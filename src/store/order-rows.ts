@@ -32,19 +32,26 @@ export const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, c
   shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
   exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at`;
 
+export type ExceptionColumns = Pick<
+  OrderRow,
+  "created_at" | "exception_type" | "exception_state" | "exception_priority" | "exception_team" | "exception_opened_at" | "exception_sla_minutes" | "exception_summary"
+>;
+
+export function exceptionFromRow(row: ExceptionColumns): OrderException | null {
+  if (!row.exception_type || !row.exception_state) return null;
+  return {
+    type: ExceptionTypeSchema.parse(row.exception_type),
+    state: row.exception_state,
+    priority: PrioritySchema.parse(row.exception_priority ?? "P4"),
+    team: row.exception_team ?? "unassigned",
+    opened_at: row.exception_opened_at ?? row.created_at,
+    sla_minutes: row.exception_sla_minutes ?? 0,
+    summary: row.exception_summary ?? "",
+  };
+}
+
 export function recordFromRow(row: OrderRow): OrderRecord {
-  const exception: OrderException | null =
-    row.exception_type && row.exception_state
-      ? {
-          type: ExceptionTypeSchema.parse(row.exception_type),
-          state: row.exception_state,
-          priority: PrioritySchema.parse(row.exception_priority ?? "P4"),
-          team: row.exception_team ?? "unassigned",
-          opened_at: row.exception_opened_at ?? row.created_at,
-          sla_minutes: row.exception_sla_minutes ?? 0,
-          summary: row.exception_summary ?? "",
-        }
-      : null;
+  const exception = exceptionFromRow(row);
   return {
     order_id: row.order_id,
     account: row.account,
