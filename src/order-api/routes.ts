@@ -6,7 +6,6 @@ import { referenceData } from "../orders/reference-data";
 import type { IntakeCaller } from "../orders/intake-schemas";
 import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
 import { OrderRequestSchema } from "../orders/intake-schemas";
-import { ensureSeedLoaded } from "../store/seed-loader";
 import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
 import { healthReport } from "./health";
@@ -21,11 +20,6 @@ export const MAX_ORDER_BODY_BYTES = 64 * 1024;
 export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<WithHolder<IntakeCaller>> {
   const api = new Hono<WithHolder<IntakeCaller>>();
   const caller = requireCredential(callers);
-
-  api.use("*", async (c, next) => {
-    await ensureSeedLoaded(c.env.DB);
-    await next();
-  });
 
   api.get("/health", (c) => c.json(healthReport()));
   api.all("/health", methodNotAllowed(["GET"]));

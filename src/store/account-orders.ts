@@ -6,17 +6,8 @@ import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatu
 import { readAuditLog, recordAuditEvent } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
-import { ensureSeedLoaded } from "./seed-loader";
+import { orderDatabase } from "./seed-loader";
 import { simulateFailure } from "./simulated-orders";
-
-/**
- * The one door to the order database. Whoever opens it first in an isolate
- * loads the operations seed (once per database), so no caller has to remember to.
- */
-export async function orderDatabase(db: D1Database): Promise<D1Database> {
-  await ensureSeedLoaded(db);
-  return db;
-}
 
 /**
  * The orders port on D1, scoped to one account: the one place an account id

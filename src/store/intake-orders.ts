@@ -2,6 +2,7 @@ import { sha256Hex } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
+import { orderDatabase } from "./seed-loader";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
 import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
@@ -77,11 +78,12 @@ function receivedEvent(caller: IntakeCaller, orderId: string, order: OrderReques
 }
 
 export async function storeIntakeOrder(
-  db: D1Database,
+  database: D1Database,
   caller: IntakeCaller,
   order: OrderRequest,
   now: Date = new Date(),
 ): Promise<Result<IntakeOutcome>> {
+  const db = await orderDatabase(database);
   const { account } = caller;
   const requestHash = await sha256Hex(JSON.stringify(order));
   const createdAt = now.toISOString();
@@ -148,8 +150,8 @@ interface OrderViewRow {
 }
 
 /** Orders of other accounts are indistinguishable from unknown ones: both are undefined. */
-export async function findOrderView(db: D1Database, account: string, orderId: string): Promise<OrderView | undefined> {
-  const row = await db
+export async function findOrderView(database: D1Database, account: string, orderId: string): Promise<OrderView | undefined> {
+  const row = await (await orderDatabase(database))
     .prepare(
       "SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM orders WHERE order_id = ? AND account = ?",
     )

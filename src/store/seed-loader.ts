@@ -44,8 +44,12 @@ export async function loadSeed(db: D1Database, now: Date = new Date()): Promise<
 
 const loadedDatabases = new WeakMap<D1Database, Promise<unknown>>();
 
-/** Runs loadSeed at most once per isolate and database binding; retries after a failure. */
-export function ensureSeedLoaded(db: D1Database): Promise<unknown> {
+/**
+ * The one door to the order database, and so the one trigger of the seed:
+ * whoever opens it first in an isolate loads the operations dataset (once per
+ * database binding, retried after a failure), so no caller has to remember to.
+ */
+export async function orderDatabase(db: D1Database): Promise<D1Database> {
   let pending = loadedDatabases.get(db);
   if (!pending) {
     pending = loadSeed(db).catch((error: unknown) => {
@@ -54,5 +58,6 @@ export function ensureSeedLoaded(db: D1Database): Promise<unknown> {
     });
     loadedDatabases.set(db, pending);
   }
-  return pending;
+  await pending;
+  return db;
 }

@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { orderDatabase } from "../../src/store/seed-loader";
 
 /** The JSON body of every error response (see errorBody in src/errors.ts). */
 export interface ErrorBody {
@@ -126,9 +127,9 @@ export function countOrdersWithPrefix(prefix: string): Promise<number> {
 }
 
 /** Makes one request so the Worker loads the seed before a test counts rows. */
+/** Opens the order database the way the Worker does, which loads the operations seed once. */
 export async function warmUp(): Promise<void> {
-  const response = await exports.default.fetch("http://localhost/health");
-  await response.body?.cancel();
+  await orderDatabase(env.DB);
 }
 
 /** After a file's tests, the database must still satisfy every invariant (src/store/invariants.ts). */
