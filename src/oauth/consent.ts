@@ -110,7 +110,7 @@ consentPages.get("/", async (c) => {
 
 /** Who signed in, and what they chose to grant, or the problem to show on the page. */
 async function signedInGrant(c: Context<AppEnv>, form: URLSearchParams): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
-  const operator = await signInOperator(c.get("config"), form.get("token") ?? "");
+  const operator = await signInOperator(c.get("config"), c.req.raw, form);
   if (!operator.ok) return operator;
   const scopes = grantableScopes(knownScopes(form.getAll("scope")), operator.value);
   return scopes.ok ? ok({ operator: operator.value, scopes: scopes.value }) : scopes;
