@@ -1,13 +1,18 @@
 // `npm run deploy:check`: what `wrangler deploy` would upload, without
-// uploading it. Builds the bundle (`wrangler deploy --dry-run`), checks that
-// worker-configuration.d.ts matches wrangler.toml (`wrangler types --check`),
-// prints the bundle size raw and gzipped (Workers limits apply to the gzipped
-// size: 3 MiB on the free plan, 10 MiB on paid) and the startup CPU. Fails on
-// a broken build, stale types or a bundle over the platform limit; the
-// performance goals are printed beside the figures but never fail it.
-// Needs no Cloudflare account and no network.
+// uploading it. Checks wrangler.toml for settings that would deploy and then
+// run unsafely (fails) or not at all (warns only: the committed placeholder
+// ids must pass CI), builds the bundle (`wrangler deploy --dry-run`), checks
+// that worker-configuration.d.ts matches wrangler.toml (`wrangler types
+// --check`), prints the bundle size raw and gzipped (Workers limits apply to
+// the gzipped size: 3 MiB on the free plan, 10 MiB on paid) and the startup
+// CPU. Fails on ENVIRONMENT in [vars], a broken build, stale types or a
+// bundle over the platform limit; the performance goals are printed beside
+// the figures but never fail it. Needs no Cloudflare account and no network.
 import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { unstable_readConfig } from "wrangler";
 import { BUNDLE_GOAL_GZIP_BYTES, buildBundle, kib, root, STARTUP_GOAL_MS, startupCpuMs, wrangler } from "./lib/worker-figures.ts";
+import { wranglerConfigFindings } from "./lib/wrangler-config-checks.ts";
 
 const FREE_PLAN_LIMIT = 3 * 1024 * 1024;
 
@@ -15,6 +20,15 @@ function failAt(label: string, error: unknown): never {
   const output = (error as { stdout?: unknown; stderr?: unknown }) ?? {};
   process.stderr.write(`${String(output.stdout ?? "")}${String(output.stderr ?? "")}`);
   console.error(`\ndeploy:check failed at: ${label}`);
+  process.exit(1);
+}
+
+console.log("$ check wrangler.toml");
+const findings = wranglerConfigFindings(unstable_readConfig({ config: path.join(root, "wrangler.toml") }, { hideWarnings: true }));
+for (const warning of findings.warnings) console.warn(`warning: ${warning}`);
+for (const error of findings.errors) console.error(`error: ${error}`);
+if (findings.errors.length > 0) {
+  console.error("\ndeploy:check failed at: wrangler.toml");
   process.exit(1);
 }
 

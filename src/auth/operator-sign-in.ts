@@ -15,13 +15,17 @@ import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
  * or rotating that token ends every grant it signed.
  *
  * To sign in through an upstream provider instead, replace these two
- * functions (README, "Replacing the sign-in"): signInOperator maps the
- * provider's identity (a verified Cloudflare Access JWT, or a GitHub login
- * finished at a callback) to an operator, and grantStillValid re-checks that
- * mapping whenever a token is used.
+ * functions (README, "Replacing the sign-in"): signInOperator gets the whole
+ * consent post, so it can map the provider's identity (a verified Cloudflare
+ * Access JWT in the request's headers, or a GitHub login finished at a
+ * callback) to an operator, and grantStillValid re-checks that mapping
+ * whenever a token is used.
  */
 export interface SignedInOperator extends McpTokenHolder {
-  /** Names the sign-in credential without holding it. */
+  /**
+   * Names the sign-in credential without holding it: here the MCP token's
+   * digest; with an upstream provider, the provider's subject id.
+   */
   readonly credential: string;
 }
 
@@ -34,11 +38,16 @@ export const GrantPropsSchema = z.object({
 });
 export type GrantProps = z.output<typeof GrantPropsSchema>;
 
-export const SIGN_IN_FIELD_LABEL = "Your MCP token";
+/** The consent page's sign-in field (src/oauth/pages.ts draws it; signInOperator reads it). */
+export const SIGN_IN_FIELD = { name: "token", label: "Your MCP token" } as const;
 
-/** The operator behind a secret typed on the consent page, or why not. */
-export async function signInOperator(config: Config, secret: string): Promise<Result<SignedInOperator>> {
-  const trimmed = secret.trim();
+/**
+ * The operator who posted the consent form, or why not. This one reads the
+ * MCP token typed into the form; the request is here for providers that
+ * vouch for the person in headers or cookies instead (Cloudflare Access).
+ */
+export async function signInOperator(config: Config, _request: Request, form: URLSearchParams): Promise<Result<SignedInOperator>> {
+  const trimmed = (form.get(SIGN_IN_FIELD.name) ?? "").trim();
   if (trimmed === "") return fail("unauthorized", "enter your MCP token to sign in");
   const holder = await lookupToken(config.mcpTokens, trimmed);
   if (!holder) {

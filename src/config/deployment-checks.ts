@@ -23,7 +23,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname);
 }
 
-/** A URL on this machine: http is acceptable there, and OAuth allows it for `wrangler dev`. */
+/** A URL on this machine: in development http is acceptable there, and OAuth allows it for `wrangler dev`. */
 export function isLoopbackUrl(url: string): boolean {
   return isLoopbackHost(new URL(url).hostname);
 }
@@ -45,7 +45,12 @@ export function deploymentProblems(facts: DeploymentFacts): string[] {
   const problems: string[] = [];
   if (facts.publicBaseUrl === undefined) {
     problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
-  } else if (new URL(facts.publicBaseUrl).protocol !== "https:" && !isLoopbackUrl(facts.publicBaseUrl)) {
+  } else if (isLoopbackUrl(facts.publicBaseUrl)) {
+    // Approval links and the OAuth issuer would point at the machine of whoever opens them.
+    problems.push(
+      `PUBLIC_BASE_URL is ${facts.publicBaseUrl}, an address on this machine that nobody else can reach; set it to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev (to try the Worker locally, set ENVIRONMENT=development)`,
+    );
+  } else if (new URL(facts.publicBaseUrl).protocol !== "https:") {
     problems.push(`PUBLIC_BASE_URL must use https (OAuth 2.1 requires it); ${facts.publicBaseUrl} does not`);
   }
   const devTokens = facts.tokens.filter((token) => DEVELOPMENT_TOKENS.has(token)).length;

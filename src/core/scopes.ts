@@ -18,7 +18,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   "traffic:read": "check the order API, preview synthetic orders, read the catalog and the traffic history",
   "traffic:send": "send synthetic orders to the order API and start or stop traffic runs",
   "orders:read": "read this account's orders, exceptions, audit logs and proposals",
-  "orders:propose": "propose fixes, and apply a fix after a person approved it in the approval app",
+  "orders:propose":
+    "propose fixes, and apply a fix after a person approved it in the approval app; on demo servers, also create a simulated stuck order (simulate_new_failure)",
 };
 
 /** The known scopes among `values`, once each, in the canonical order above. */

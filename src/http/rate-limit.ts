@@ -1,28 +1,64 @@
+import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "../config/config";
-import { fail, ok, type Result } from "../core/errors";
-import { RETRY_AFTER_SECONDS } from "./respond";
+import { fail, ok, type AppError, type Result } from "../core/errors";
+import type { AppEnv } from "./app-env";
+import { errorResponse, RETRY_AFTER_SECONDS } from "./respond";
 
 /**
- * Per-credential abuse limits, counted by the Workers rate-limiting bindings
- * declared in wrangler.toml ([[ratelimits]]: how many requests per period).
- * Each surface has its own binding, so a flood on one leaves the others alone,
- * and the key is the credential's holder, never the secret itself.
+ * Abuse limits, counted by the Workers rate-limiting bindings declared in
+ * wrangler.toml ([[ratelimits]]: how many requests per period). Each surface
+ * has its own binding, so a flood on one leaves the others alone. Behind a
+ * credential the key is its holder, never the secret itself; before any
+ * credential (OAuth registration and sign-in) it is the client's address.
  */
 const LIMITERS = {
-  mcp: "MCP_RATE_LIMITER",
-  api: "API_RATE_LIMITER",
-  approvals: "APPROVAL_RATE_LIMITER",
-} as const satisfies Record<string, keyof Env>;
+  mcp: { binding: "MCP_RATE_LIMITER", per: "credential" },
+  api: { binding: "API_RATE_LIMITER", per: "credential" },
+  approvals: { binding: "APPROVAL_RATE_LIMITER", per: "credential" },
+  oauth: { binding: "OAUTH_RATE_LIMITER", per: "address" },
+} as const satisfies Record<string, { binding: keyof Env; per: "credential" | "address" }>;
 
 export type RateLimitedSurface = keyof typeof LIMITERS;
 
-/** ok, or rate_limited (429, with Retry-After) once this credential has used its share of the current window. */
-export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, credential: string): Promise<Result<void>> {
+const TOO_MANY = {
+  credential: `too many requests with this credential; wait ${RETRY_AFTER_SECONDS} seconds and try again (the limits are per credential, set in wrangler.toml [[ratelimits]])`,
+  address: `too many requests from this address; wait ${RETRY_AFTER_SECONDS} seconds and try again (OAuth registration and sign-in are limited per client IP, set in wrangler.toml [[ratelimits]])`,
+} as const;
+
+/** ok, or rate_limited (429, with Retry-After) once this key has used its share of the current window. */
+export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string): Promise<Result<void>> {
   if (!config.rateLimits) return ok(undefined);
-  const { success } = await env[LIMITERS[surface]].limit({ key: credential });
-  if (success) return ok(undefined);
-  return fail(
-    "rate_limited",
-    `too many requests with this credential; wait ${RETRY_AFTER_SECONDS} seconds and try again (the limits are per credential, set in wrangler.toml [[ratelimits]])`,
-  );
+  const limiter = LIMITERS[surface];
+  const { success } = await env[limiter.binding].limit({ key });
+  return success ? ok(undefined) : fail("rate_limited", TOO_MANY[limiter.per]);
+}
+
+/**
+ * Who is asking, before any credential: the address Cloudflare's edge saw
+ * (CF-Connecting-IP, which the edge overwrites, so a client cannot choose it;
+ * wrangler dev sets it from the socket). A request without it never passed
+ * either (tests calling the Worker in-process): all such callers are this
+ * machine, and share one count.
+ */
+export function clientAddress(request: Request): string {
+  return request.headers.get("cf-connecting-ip")?.trim() || "this-machine";
+}
+
+/**
+ * Counts requests per client address for one purpose (each has its own count
+ * in the oauth binding). `refuse` draws the 429 for pages a person sees;
+ * Retry-After is set either way. Needs requireConfig before it.
+ */
+export function limitPerAddress(
+  purpose: string,
+  refuse: (c: Context<AppEnv>, error: AppError) => Response | Promise<Response> = errorResponse,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw)}`);
+    if (!allowed.ok) {
+      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+      return refuse(c, allowed.error);
+    }
+    await next();
+  };
 }

@@ -1,7 +1,7 @@
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCRequest } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
 import { describeIssues } from "../core/zod-issues";
-import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, type JsonRpcId } from "./jsonrpc-errors";
+import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
 
 /**
  * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
@@ -23,8 +23,21 @@ export function parseBody(body: string): ParsedBody {
   }
 }
 
-function isMessage(value: unknown): boolean {
-  return isJSONRPCRequest(value) || isJSONRPCNotification(value) || isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value);
+type Classified = { kind: "request"; request: JSONRPCRequest } | { kind: "other" } | undefined;
+
+/**
+ * What a message is, with one schema parse: the SDK's message schemas are
+ * strict, so its keys already name the only one that could match.
+ * undefined: not a JSON-RPC message.
+ */
+function classify(value: unknown): Classified {
+  if (typeof value !== "object" || value === null) return undefined;
+  if ("method" in value) {
+    if ("id" in value) return isJSONRPCRequest(value) ? { kind: "request", request: value } : undefined;
+    return isJSONRPCNotification(value) ? { kind: "other" } : undefined;
+  }
+  if ("result" in value) return isJSONRPCResultResponse(value) ? { kind: "other" } : undefined;
+  return isJSONRPCErrorResponse(value) ? { kind: "other" } : undefined;
 }
 
 /** The id to echo in an error: only a well-formed one. */
@@ -59,13 +72,36 @@ function paramsProblem(request: { method: string; params?: unknown }): string | 
 }
 
 /**
+ * A batch with bad params in one request is refused whole, so a batch never
+ * half-runs: every request in it is answered (a client waits for each id),
+ * the bad ones with their one-line -32602, the rest saying why they did not run.
+ */
+function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | undefined {
+  const problems = requests.map(paramsProblem);
+  const firstBad = problems.findIndex((problem) => problem !== undefined);
+  if (firstBad === -1) return undefined;
+  const culprit = requests[firstBad]?.id;
+  const answers = requests.map((request, i) => {
+    const problem = problems[i];
+    const error =
+      problem !== undefined
+        ? { code: INVALID_PARAMS, message: problem }
+        : { code: SERVER_ERROR, message: `Not run: request ${culprit} in the same batch has invalid params, and a batch runs only when every request in it is valid` };
+    return { jsonrpc: "2.0", id: request.id, error };
+  });
+  // Like any other error a handler answers: HTTP 200, the answers in request order.
+  return Response.json(answers, { status: 200 });
+}
+
+/**
  * Refuses, with the right code and a one-line message, what the SDK would
  * answer wrongly. Returns undefined when the message may go on to the SDK.
  */
 export function refuseMalformed(message: unknown, protocolHeader: string | null): Response | undefined {
   if (Array.isArray(message)) {
     if (message.length === 0) return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: an empty JSON-RPC batch; send at least one message");
-    if (!message.every(isMessage)) return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
+    const classified = message.map(classify);
+    if (classified.includes(undefined)) return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
     const revision = protocolHeader?.trim() || ASSUMED_REVISION;
     if (revision >= BATCHES_REMOVED_IN) {
       return jsonRpcErrorResponse(
@@ -74,15 +110,16 @@ export function refuseMalformed(message: unknown, protocolHeader: string | null)
         `Invalid Request: protocol ${revision} has no JSON-RPC batches (${BATCHES_REMOVED_IN} removed them); send one message per request`,
       );
     }
-    return undefined;
+    return refuseBatchParams(classified.flatMap((c) => (c?.kind === "request" ? [c.request] : [])));
   }
-  if (!isMessage(message)) {
+  const classified = classify(message);
+  if (!classified) {
     return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)", idOf(message));
   }
-  if (isJSONRPCRequest(message)) {
-    const problem = paramsProblem(message);
+  if (classified.kind === "request") {
+    const problem = paramsProblem(classified.request);
     // Like any other error a handler answers: HTTP 200 carrying the JSON-RPC error.
-    if (problem !== undefined) return jsonRpcErrorResponse(200, INVALID_PARAMS, problem, message.id);
+    if (problem !== undefined) return jsonRpcErrorResponse(200, INVALID_PARAMS, problem, classified.request.id);
   }
   return undefined;
 }

@@ -25,8 +25,12 @@ const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credenti
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
 Order operations: list_order_exceptions, get_order_details, then propose_resolution (or prepare_address_change). A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, call confirm_resolution (or apply_approved_change); calling it again returns the same outcome.`;
 
-/** The lists change only with a deploy (tools depend on configuration, not on the caller's data). */
-const LIST_CACHE: CacheHint = { ttlMs: 5 * 60_000, cacheScope: "private" };
+/**
+ * The lists depend on the credential's scopes, which widen when a person
+ * grants more (step-up). Re-consenting takes a person longer than this, so a
+ * list cached before it has expired by the time the wider grant exists.
+ */
+const LIST_CACHE: CacheHint = { ttlMs: 10_000, cacheScope: "private" };
 
 // AJV compiles validators with eval, which workerd forbids.
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
@@ -53,7 +57,7 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
   });
   registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
   registerAccountResources(server, context, ALL_RESOURCES, reach);
-  // The cards change only with a deploy, like the lists.
+  // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
   if (fixtures) registerConformanceFixtures(server);
   return server;

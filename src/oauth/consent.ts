@@ -10,6 +10,7 @@ import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
+import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 import { consentErrorPage, consentPage } from "./pages";
@@ -48,6 +49,12 @@ consentPages.use(
     // The consent page sets its own policy (with the client's redirect origin); keep it.
     overwrite: false,
   }),
+);
+// Before anyone has signed in: each opening stores a one-time handle in KV, and
+// each post is a sign-in attempt. Counted per client address, page and post together.
+consentPages.use(
+  "*",
+  limitPerAddress("consent", (c, error) => errorPage(c, "Too many tries", error.message, 429)),
 );
 
 function helpers(c: Context<AppEnv>): OAuthHelpers {
@@ -110,7 +117,7 @@ consentPages.get("/", async (c) => {
 
 /** Who signed in, and what they chose to grant, or the problem to show on the page. */
 async function signedInGrant(c: Context<AppEnv>, form: URLSearchParams): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
-  const operator = await signInOperator(c.get("config"), form.get("token") ?? "");
+  const operator = await signInOperator(c.get("config"), c.req.raw, form);
   if (!operator.ok) return operator;
   const scopes = grantableScopes(knownScopes(form.getAll("scope")), operator.value);
   return scopes.ok ? ok({ operator: operator.value, scopes: scopes.value }) : scopes;

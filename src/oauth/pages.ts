@@ -1,6 +1,6 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { html } from "hono/html";
-import { SIGN_IN_FIELD_LABEL } from "../auth/operator-sign-in";
+import { SIGN_IN_FIELD } from "../auth/operator-sign-in";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../core/scopes";
 import { layout, type Html } from "../http/html-page";
 
@@ -50,8 +50,8 @@ ${loopback}${error}
 ${choices}
 <p class="muted">No choice lets it approve a proposal: a person approves in the approval app.</p>
 <h2>Sign in</h2>
-<label for="token">${SIGN_IN_FIELD_LABEL}</label>
-<input id="token" name="token" type="password" autocomplete="current-password">
+<label for="sign-in">${SIGN_IN_FIELD.label}</label>
+<input id="sign-in" name="${SIGN_IN_FIELD.name}" type="password" autocomplete="current-password">
 <p class="muted">The app acts as the operator this token belongs to, in that operator's account, and never gets the token itself.</p>
 <div class="actions">
 <button class="approve" type="submit" name="decision" value="approve">Allow</button>

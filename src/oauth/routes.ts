@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { authorizationServer, protectedResourceMetadata } from "../auth/oauth-server";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { limitPerAddress } from "../http/rate-limit";
 import { grantRoutes } from "./grants";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 
@@ -32,4 +33,6 @@ export const oauthEndpoints = new Hono<AppEnv>();
 oauthEndpoints.use("*", requireConfig, requireOAuth);
 oauthEndpoints.route("/grants", grantRoutes);
 oauthEndpoints.all("/token", libraryAnswers);
+// Anyone may register, and each registration is a KV write: counted per client address.
+oauthEndpoints.post("/register", limitPerAddress("register"));
 oauthEndpoints.all("/register", libraryAnswers);

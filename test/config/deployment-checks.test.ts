@@ -5,8 +5,8 @@ import { DEVELOPMENT_TOKENS } from "../../src/config/deployment-checks";
 import type { AppError } from "../../src/core/errors";
 
 // A deployed Worker (ENVIRONMENT=production) refuses to start with the
-// public development tokens, without PUBLIC_BASE_URL on https, or without the
-// OAuth KV binding. And the OAuth-related settings parse with readable errors.
+// public development tokens, without PUBLIC_BASE_URL on a public https
+// address, or without the OAuth KV binding. And the OAuth-related settings parse with readable errors.
 
 const LONG = "l".repeat(40);
 const PRODUCTION = {
@@ -65,8 +65,14 @@ describe("what production needs", () => {
     ]);
   });
 
-  it("http is fine on this machine (trying production settings locally)", () => {
-    expect(parsed({ ...PRODUCTION, PUBLIC_BASE_URL: "http://localhost:8787" }).oauth?.issuer).toBe("http://localhost:8787");
+  it.each(["http://localhost:8787", "https://localhost", "http://127.0.0.1:8787", "http://[::1]:8787"])("not an address on this machine: %s", (url) => {
+    expect(problems({ ...PRODUCTION, PUBLIC_BASE_URL: url })).toEqual([
+      `PUBLIC_BASE_URL is ${url}, an address on this machine that nobody else can reach; set it to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev (to try the Worker locally, set ENVIRONMENT=development)`,
+    ]);
+  });
+
+  it("trying the Worker locally is development, where http on this machine is fine and OAuth stays on", () => {
+    expect(parsed({ ...PRODUCTION, ENVIRONMENT: "development", PUBLIC_BASE_URL: "http://localhost:8787" }).oauth?.issuer).toBe("http://localhost:8787");
   });
 
   it("reports every missing piece at once", () => {

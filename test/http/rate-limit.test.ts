@@ -5,9 +5,10 @@ import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/m
 import { countOrdersFor, readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
 import { ACME_APPROVER_TOKEN } from "../helpers/ops";
 
-// Per-credential limits on /mcp, /api and /api/approvals. The limiter is
-// injected (a fake that records keys and refuses on demand), so the 429 path
-// is deterministic; one test drives a real rate-limiting binding with a
+// Per-credential limits on /mcp, /api and /api/approvals, and per-address
+// limits on the OAuth endpoints anyone may call. The limiter is injected (a
+// fake that records keys and refuses on demand), so the 429 path is
+// deterministic; the last tests drive a real rate-limiting binding with a
 // limit of 2.
 
 const RETRY_AFTER = "60";
@@ -41,6 +42,30 @@ function orderRequest(requestId: string, token?: string): Request {
 
 function approvalsRequest(token: string): Request {
   return new Request("http://localhost/api/approvals", { headers: { authorization: `Bearer ${token}` } });
+}
+
+const ADDRESS_MESSAGE =
+  "too many requests from this address; wait 60 seconds and try again (OAuth registration and sign-in are limited per client IP, set in wrangler.toml [[ratelimits]])";
+
+/** Cloudflare's edge sets CF-Connecting-IP; a request without it did not come through the edge. */
+const from = (ip: string | undefined): Record<string, string> => (ip === undefined ? {} : { "cf-connecting-ip": ip });
+
+function registerRequest(ip?: string): Request {
+  return new Request("http://localhost/oauth/register", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...from(ip) },
+    body: JSON.stringify({ client_name: "Limited Client", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" }),
+  });
+}
+
+function consentRequest(method: "GET" | "POST", ip?: string): Request {
+  const url = "http://localhost/authorize?response_type=code&client_id=no-such-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A9999%2Fcallback";
+  if (method === "GET") return new Request(url, { headers: from(ip) });
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", ...from(ip) },
+    body: "handle=h&decision=approve&token=guess",
+  });
 }
 
 describe("over the limit", () => {
@@ -103,6 +128,55 @@ describe("what is counted", () => {
   });
 });
 
+describe("before any credential: OAuth registration and the consent page, per client address", () => {
+  it("POST /oauth/register answers 429 with Retry-After and our error body", async () => {
+    const { limiter } = fakeLimiter(0);
+    const response = await fetchWithEnv(registerRequest("203.0.113.7"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
+    expect(await readJson<ErrorBody>(response)).toEqual({ code: "rate_limited", message: ADDRESS_MESSAGE });
+  });
+
+  it.each(["GET", "POST"] as const)("%s /authorize answers a 429 page a person can read, still unframeable", async (method) => {
+    const { limiter } = fakeLimiter(0);
+    const response = await fetchWithEnv(consentRequest(method, "203.0.113.7"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const page = await response.text();
+    expect(page).toContain("Too many tries");
+    expect(page).toContain("too many requests from this address; wait 60 seconds and try again");
+  });
+
+  it("each address has its own count, and registration and the consent page are counted apart", async () => {
+    const { limiter, seen } = fakeLimiter(1);
+    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    expect((await fetchWithEnv(registerRequest("203.0.113.7"), overrides)).status).toBe(201);
+    expect((await fetchWithEnv(registerRequest("198.51.100.2"), overrides)).status).toBe(201);
+    expect((await fetchWithEnv(consentRequest("GET", "203.0.113.7"), overrides)).status).toBe(400);
+    expect((await fetchWithEnv(registerRequest("203.0.113.7"), overrides)).status).toBe(429);
+    expect([...seen.keys()]).toEqual(["register:203.0.113.7", "register:198.51.100.2", "consent:203.0.113.7"]);
+  });
+
+  it("without CF-Connecting-IP (called in-process, past both the edge and wrangler dev) every caller is this machine and shares one count", async () => {
+    const { limiter, seen } = fakeLimiter(10);
+    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    await (await fetchWithEnv(registerRequest(), overrides)).body?.cancel();
+    await (await fetchWithEnv(consentRequest("POST"), overrides)).body?.cancel();
+    expect([...seen.keys()]).toEqual(["register:this-machine", "consent:this-machine"]);
+  });
+
+  it("the token endpoint and discovery are not counted: tokens come from client back ends that many people share", async () => {
+    const { limiter, seen } = fakeLimiter(0);
+    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    const token = new Request("http://localhost/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...from("203.0.113.7") }, body: "grant_type=refresh_token&refresh_token=x" });
+    expect((await fetchWithEnv(token, overrides)).status).not.toBe(429);
+    expect((await fetchWithEnv(new Request("http://localhost/.well-known/oauth-authorization-server"), overrides)).status).toBe(200);
+    expect(seen.size).toBe(0);
+  });
+});
+
 describe("the rate-limiting binding itself", () => {
   it("with a limit of 2 per 60 s, a burst of 5 gets at least one 429 (even across a window edge) and the first passes", async () => {
     const tiny = (env as unknown as { TINY_RATE_LIMITER: RateLimit }).TINY_RATE_LIMITER;
@@ -115,5 +189,20 @@ describe("the rate-limiting binding itself", () => {
     expect(statuses[0]).toBe(200);
     expect(statuses).toContain(429);
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+  });
+});
+
+describe("the OAuth limit through a real binding", () => {
+  it("with a limit of 2 per 60 s, a burst of 5 registrations from one address gets at least one 429", async () => {
+    const tiny = (env as unknown as { TINY_RATE_LIMITER: RateLimit }).TINY_RATE_LIMITER;
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await fetchWithEnv(registerRequest("192.0.2.55"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: tiny });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    expect(statuses[0]).toBe(201);
+    expect(statuses).toContain(429);
+    expect(statuses.every((status) => status === 201 || status === 429)).toBe(true);
   });
 });

@@ -187,15 +187,19 @@ describe("Origin guard and CORS", () => {
 describe("configuration seen by /mcp", () => {
   const LONG_TOKEN = "p".repeat(40);
 
+  /** A deployed Worker needs a public base URL, and answers only to its host. */
+  const PRODUCTION = { ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://ops.example.com" };
+
   /** Calls the Hono app directly with env vars overridden; unknown names (ALLOWED_ORIGINS) are fine. */
   function callApp(overrides: Record<string, string>, headers: Record<string, string>): Promise<Response> {
-    const request = new Request(MCP_URL, { method: "POST", headers, body: JSON.stringify(initialize()) });
+    const url = overrides.PUBLIC_BASE_URL ? `${overrides.PUBLIC_BASE_URL}/mcp` : MCP_URL;
+    const request = new Request(url, { method: "POST", headers, body: JSON.stringify(initialize()) });
     return Promise.resolve(app.fetch(request, { ...env, ...overrides }, createExecutionContext()));
   }
 
   it("fails closed with 503 when no MCP token is configured", async () => {
     const response = await callApp(
-      { MCP_TOKENS: "", ENVIRONMENT: "production", APPROVER_TOKENS: "" },
+      { ...PRODUCTION, MCP_TOKENS: "", APPROVER_TOKENS: "" },
       mcpHeaders({ token: ACME_TOKEN }),
     );
     expect(response.status).toBe(503);
@@ -206,7 +210,7 @@ describe("configuration seen by /mcp", () => {
   });
 
   it("fails closed with 503 even for callers that send no token at all", async () => {
-    const response = await callApp({ MCP_TOKENS: "", ENVIRONMENT: "production", APPROVER_TOKENS: "" }, mcpHeaders());
+    const response = await callApp({ ...PRODUCTION, MCP_TOKENS: "", APPROVER_TOKENS: "" }, mcpHeaders());
     expect(response.status).toBe(503);
     expect((await errorBody(response)).message).toContain("set MCP_TOKENS");
   });
@@ -222,7 +226,7 @@ describe("configuration seen by /mcp", () => {
 
   it("in production a localhost Origin is refused unless listed in ALLOWED_ORIGINS", async () => {
     const tokens = JSON.stringify({ [LONG_TOKEN]: { account: "acme", operator: "Prod Ops" } });
-    const production = { MCP_TOKENS: tokens, ENVIRONMENT: "production", APPROVER_TOKENS: "" };
+    const production = { ...PRODUCTION, MCP_TOKENS: tokens, APPROVER_TOKENS: "" };
     const refused = await callApp(production, mcpHeaders({ token: LONG_TOKEN, origin: INSPECTOR_ORIGIN }));
     expect(refused.status).toBe(403);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
@@ -40,6 +41,19 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     expect(catalog.skus).toHaveLength(7);
     const history = resourceJson<{ batches: { batch_id: string }[] }>(await client.readResource({ uri: "synthetic://batches" }));
     expect(history.batches.map((b) => b.batch_id)).toContain(sent.batch_id);
+  });
+
+  it("traffic runs: start_traffic_run, get_traffic_run, stop_traffic_run and synthetic://runs", async () => {
+    // MAX_ACTIVE_RUNS is 1: a run left over from another test would refuse this start.
+    const before = resourceJson<{ runs: RunSummary[] }>(await client.readResource({ uri: "synthetic://runs" }));
+    for (const run of before.runs.filter((r) => r.status === "running")) await callOk<RunSummary>(client, "stop_traffic_run", { run_id: run.run_id });
+
+    const started = await callOk<RunSummary>(client, "start_traffic_run", { rate_per_second: 1, duration_seconds: 5 });
+    expect(started).toMatchObject({ status: "running", plan: { rate_per_second: 1, duration_seconds: 5, ramp_seconds: 0, mode: "seeded" } });
+    expect(await callOk<RunDetail>(client, "get_traffic_run", { run_id: started.run_id })).toMatchObject({ run_id: started.run_id, status: "running" });
+    expect(await callOk<RunSummary>(client, "stop_traffic_run", { run_id: started.run_id })).toMatchObject({ run_id: started.run_id, status: "stopped" });
+    const after = resourceJson<{ runs: RunSummary[] }>(await client.readResource({ uri: "synthetic://runs" }));
+    expect(after.runs[0]).toMatchObject({ run_id: started.run_id, status: "stopped" });
   });
 
   it("order reads: list_order_exceptions, get_order_status, get_order_details, get_order_audit_log", async () => {

@@ -26,7 +26,7 @@ describe("server/discover", () => {
       supportedVersions: ["2026-07-28"],
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       resultType: "complete",
-      ttlMs: 300_000,
+      ttlMs: 10_000,
       cacheScope: "private",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "order-ops-edge", version: "0.1.0" } },
     });
@@ -53,9 +53,9 @@ describe("lists carry caching hints", () => {
   it.each([
     ["tools/list", "tools"],
     ["resources/list", "resources"],
-  ])("%s: ttlMs and cacheScope", async (method, key) => {
+  ])("%s: a short ttlMs (the list depends on the grant's scopes, which a step-up widens) and cacheScope", async (method, key) => {
     const body = await json(await modern(10, method));
-    expect(body.result?.ttlMs).toBe(300_000);
+    expect(body.result?.ttlMs).toBe(10_000);
     expect(body.result?.cacheScope).toBe("private");
     expect(Array.isArray(body.result?.[key])).toBe(true);
   });

@@ -123,6 +123,21 @@ describe("JSON-RPC batches (only protocol 2025-03-26 has them)", () => {
     expect((await json(response)).error).toEqual({ code: -32600, message: "Invalid Request: an empty JSON-RPC batch; send at least one message" });
   });
 
+  it("a batch with a request whose params are malformed: that request gets the one-line -32602, and nothing in the batch runs", async () => {
+    const seed = randomSeed();
+    const response = await postMcp(
+      [rpc(26, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), rpc(27, "tools/call", { name: "check_target", arguments: null }), { jsonrpc: "2.0", method: "notifications/initialized" }],
+      { token },
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { jsonrpc: "2.0", id: 26, error: { code: -32000, message: "Not run: request 27 in the same batch has invalid params, and a batch runs only when every request in it is valid" } },
+      { jsonrpc: "2.0", id: 27, error: { code: -32602, message: "Invalid params for tools/call: arguments: must be an object of named arguments (or left out)" } },
+    ]);
+    const replay = await json(await postMcp(rpc(28, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }));
+    expect(replay.result?.structuredContent).toMatchObject({ seed, status_counts: { "201": 1 } });
+  });
+
   it("a batch with an element that is not a message is refused with -32600", async () => {
     const response = await postMcp([rpc(25, "tools/list"), { hello: "world" }], { token });
     expect(response.status).toBe(400);

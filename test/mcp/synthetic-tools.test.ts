@@ -1,7 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { env } from "cloudflare:workers";
 import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config/config";
+import { publishedSchema } from "../../src/mcp/published-schema";
+import { syntheticTools } from "../../src/mcp/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
@@ -252,5 +256,17 @@ describe("send_orders", () => {
     expect((await send({ count: 2, seed })).status_counts).toEqual({ "201": 2 });
     const requestIds = expectedOrders("seeded", seed, 2).map((o) => o.request_id);
     expect(await countRequestIds(ACCOUNT, requestIds)).toBe(2);
+  });
+});
+
+describe("send_orders' published input schema", () => {
+  it("advertises the configured MAX_BATCH as count's maximum, not the default", () => {
+    const config = parseConfig({ ...env, MAX_BATCH: "5" });
+    if (!config.ok) throw new Error(config.error.message);
+    const input = syntheticTools.find((tool) => tool.name === "send_orders")?.input;
+    if (typeof input !== "function") throw new Error("send_orders' input should depend on the configuration");
+    const json = publishedSchema(input(config.value))["~standard"].jsonSchema.input({ target: "draft-2020-12" });
+    expect(json).toMatchObject({ properties: { count: { type: "integer", minimum: 1, maximum: 5 } } });
+    expect((json as { properties: { count: { description: string } } }).properties.count.description).toContain("at most 5");
   });
 });

@@ -29,6 +29,12 @@ describe("what the page shows", () => {
     expect(page.html).toContain("No choice lets it approve a proposal");
   });
 
+  it("says what each scope lets the app do, including the demo tool that orders:propose unlocks", async () => {
+    const { page } = await freshPage();
+    expect(page.html).toContain("propose fixes, and apply a fix after a person approved it in the approval app");
+    expect(page.html).toContain("on demo servers, also create a simulated stuck order (simulate_new_failure)");
+  });
+
   it("ticks every scope when the client asked for none of ours", async () => {
     const { page } = await freshPage("offline_access");
     expect(checkedScopes(page.html)).toEqual(["traffic:read", "traffic:send", "orders:read", "orders:propose"]);
