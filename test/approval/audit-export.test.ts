@@ -49,7 +49,8 @@ describe("who may export", () => {
   it("refuses no token, an unknown one, and an MCP token, with 401", async () => {
     const none = await exportAudit("", null);
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    // One credential kind, one check and one challenge: the same realm as /api/approvals.
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="order-ops-edge approvals"');
     expect((await exportAudit("", "not-a-token-at-all")).status).toBe(401);
     const mcp = await exportAudit("", ACME_TOKEN);
     expect(mcp.status).toBe(401);
