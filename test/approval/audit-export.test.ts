@@ -94,6 +94,24 @@ describe("NDJSON", () => {
     expect((await checkExportedChain(tampered)).problems.map((p) => [p.kind, p.seq])).toEqual([["edited", 1]]);
   });
 
+  it("a newer export still holds the head of an older one; a rewritten or missing link at that head is named", async () => {
+    const older = await exportAudit();
+    const [seq, hash] = (older.headers.get("x-audit-chain-head") ?? "").split(":");
+    await older.body?.cancel();
+    const anchor = { seq: Number(seq), hash: hash ?? "" };
+    await postOrder(validOrder(uniqueRequestId("newer")));
+    const newer = await (await exportAudit()).text();
+    const checked = await checkExportedChain(newer, { anchors: [anchor] });
+    expect(checked.head?.seq).toBeGreaterThan(anchor.seq);
+    expect(checked.problems).toEqual([]);
+    const rewritten = await checkExportedChain(newer, { anchors: [{ ...anchor, hash: "f".repeat(64) }] });
+    expect(rewritten.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", anchor.seq]]);
+    const cutOff = newer.split("\n").filter((line) => line !== "" && (JSON.parse(line) as Row).seq < anchor.seq).join("\n");
+    expect((await checkExportedChain(cutOff, { anchors: [anchor] })).problems.map((p) => p.message)).toEqual([
+      `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
+    ]);
+  });
+
   it("filters by order, and names the order in the file name", async () => {
     const orderId = await orderWithEvents(["2026-03-01T00:00:00.000Z", "2026-03-01T00:00:01.000Z"]);
     const response = await exportAudit(`?order_id=${orderId}`);
