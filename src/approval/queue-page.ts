@@ -3,7 +3,8 @@ import type { OrderRecord } from "../orders/order-record";
 import type { ProposalView } from "../proposals/schemas";
 import { moneyAtStake } from "./explain";
 import { money } from "./format";
-import { actionLabel, proposalStatusLabel, riskLabel } from "./labels";
+import { actionLabel, riskLabel } from "../orders/labels";
+import { proposalStatusLabel } from "../proposals/labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 
