@@ -1,5 +1,8 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
+import { checkExportedChain } from "../src/store/audit-chain.ts";
 import { checkAtBothWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
@@ -8,6 +11,12 @@ import { useWorld } from "./world.ts";
 // and only then does confirm_resolution apply it.
 const world = useWorld();
 const APPROVER_TOKEN = "acme-approver-dev-token";
+
+/** Presses the queue page's "Export audit trail" button and reads the file the browser saved. */
+async function exportFromQueue(page: Page): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export audit trail" }).click()]);
+  return { name: download.suggestedFilename(), text: await readFile(await download.path(), "utf8") };
+}
 
 async function proposalId(tool: string, args: Record<string, unknown>): Promise<string> {
   const result = await callTool(world().client, tool, args);
@@ -130,6 +139,28 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.waitForURL(`${world().server.url}/approvals/${cancel}?decided=approve`);
   const applied = await callTool(world().client, "confirm_resolution", { proposal_id: cancel });
   expect(applied.structured?.status, applied.text).toBe("applied");
+
+  // The audit trail from the queue page's button: first the order's story, then the whole chain.
+  await page.goto(`${world().server.url}/approvals`);
+  await page.getByLabel("Format").selectOption("ndjson");
+  await page.getByLabel("Order (optional)").fill("ORD-1017");
+  const story = await exportFromQueue(page);
+  expect(story.name).toMatch(/^audit-acme-ORD-1017-\d{8}T\d{6}Z\.ndjson$/);
+  const events = story.text.trimEnd().split("\n").map((line) => JSON.parse(line) as { order_id: string; account: string; event_type: string; proposal_id: string | null; reason: string });
+  expect(events.every((event) => event.order_id === "ORD-1017" && event.account === "acme")).toBe(true);
+  const ofCancel = events.filter((event) => event.proposal_id === cancel);
+  expect(ofCancel.map((event) => event.event_type)).toEqual(["proposal_created", "proposal_approved", "resolution_applied"]);
+  expect(ofCancel[1]?.reason).toBe("same lines two minutes apart, customer confirmed");
+  await page.getByLabel("Order (optional)").fill("");
+  const whole = await exportFromQueue(page);
+  expect(whole.name).toMatch(/^audit-acme-\d{8}T\d{6}Z\.ndjson$/);
+  const chain = await checkExportedChain(whole.text);
+  expect(chain.problems).toEqual([]);
+  expect(chain.checked).toBeGreaterThan(events.length);
+  await page.getByLabel("Format").selectOption("csv");
+  const csv = await exportFromQueue(page);
+  expect(csv.name).toMatch(/\.csv$/);
+  expect(csv.text.split("\r\n")[0]).toBe("seq,created_at,account,order_id,event_id,event_type,actor_kind,actor,reason,proposal_id,state_before,state_after,prev_hash,hash");
 
   // The address change for the same order is now out of date, and says why.
   await page.goto(`${world().server.url}/approvals/${readdress}`);

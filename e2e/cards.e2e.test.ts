@@ -2,21 +2,33 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDevServer, type DevServer } from "../scripts/lib/dev-server.ts";
 import { connect } from "../scripts/lib/mcp.ts";
 import { bundleAppBridge, mountWithAppBridge } from "./app-bridge-host.ts";
 import { launchBrowser } from "./browser.ts";
 import { inkPixels, mountCard, type CardCsp, type CardMessage, type MountedCard, type ToolResultForCard } from "./card-host.ts";
+import { internalNames, layoutProblems } from "./pages.ts";
 
 // The MCP Apps cards in a real browser, fed the way a host feeds them: the
 // tool names its card in _meta.ui.resourceUri, the host reads that resource
 // from the server, puts it in a sandboxed iframe under the card's CSP, and
 // posts the real tool result from the same server. Each card must draw the
 // result (checked by its text and by a screenshot that is not blank), fit a
-// narrow panel, and send nothing but the handshake, its size and, on a click,
-// ui/open-link.
+// narrow panel without breaking a word or an id (the approval app's layout
+// checks, e2e/pages.ts), speak the approval app's vocabulary, and send nothing
+// but the handshake, its size and, on a click, ui/open-link.
+
+/** The approval app's own wording (src/orders/labels.ts), which the cards must match. */
+interface Wording {
+  changeValueLines(field: string, value: string): string[];
+  humanizeText(text: string): string;
+}
+// Loaded by a computed name, so `tsc -p tsconfig.node.json` (Node's module rules) does not
+// type-check the Worker's sources behind it, whose imports are written for the bundler.
+const WORDING_MODULE = "../src/orders/labels.ts";
+const { changeValueLines, humanizeText } = (await import(WORDING_MODULE)) as Wording;
 
 const SCREENSHOTS = path.join(tmpdir(), "order-ops-edge-cards");
 const NARROW = 360;
@@ -53,6 +65,34 @@ async function show(tool: string, args: Record<string, unknown>, result: ToolRes
 }
 
 const cardText = () => page.frameLocator("#card-frame").locator("main").innerText();
+
+/** The card's own document, for checks that run inside it. */
+function cardFrame(): Frame {
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  if (!frame) throw new Error("no card frame");
+  return frame;
+}
+
+/** The approval app's checks, inside the card: nothing broken mid-word or mid-id, and no internal names. */
+async function expectReadable(label: string): Promise<void> {
+  expect(await layoutProblems(cardFrame()), label).toEqual([]);
+  expect(await internalNames(cardFrame()), label).toEqual([]);
+}
+
+/** The diff cells as the approval page words them (orders/labels.ts), one line per entry. */
+function wordedCells(rows: readonly { field: string; before: string; after: string }[]): string[] {
+  return rows.flatMap((row) => [row.before, row.after].map((value) => changeValueLines(row.field, value).join("\n")));
+}
+
+/** Approves through the scripted approval API, as a person with an approver token would. */
+async function approve(proposalId: string): Promise<void> {
+  const response = await fetch(`${server.url}/api/approvals/${proposalId}`, {
+    method: "POST",
+    headers: { authorization: "Bearer acme-approver-dev-token", "content-type": "application/json" },
+    body: JSON.stringify({ decision: "approve", reason: "checked with the customer" }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
 
 /** Saves a screenshot of the card and checks it is not blank: clearly more ink than the card waiting for data. */
 async function expectDrawn(label: string): Promise<void> {
@@ -135,6 +175,10 @@ describe("the exception queue card", () => {
     expect(text).toContain("P1");
     expect(text).toContain("Duplicate order");
     expect(text).not.toContain("duplicate_order");
+    // Summaries in words: "Card declined twice (insufficient funds)", as on the approval page.
+    for (const exception of result.structuredContent.exceptions as { summary: string }[]) expect(text).toContain(humanizeText(exception.summary));
+    expect(text).not.toContain("insufficient_funds");
+    await expectReadable(`list_order_exceptions at ${width}px`);
     await expectFits();
     await expectDrawn(`list_order_exceptions-${width}`);
     expect(methodsOf(await card.messages()).every((m) => ALLOWED_METHODS.includes(m))).toBe(true);
@@ -157,8 +201,9 @@ describe("the order card", () => {
     expect(text.toLowerCase()).toContain("timeline");
     expect(details.timeline.length).toBeGreaterThan(0);
     expect(await page.frameLocator("#card-frame").locator(".timeline li").count()).toBe(details.timeline.length);
-    // Free text keeps its words; only snake_case tokens read with spaces.
-    for (const entry of details.timeline) expect(text).toContain(entry.detail.replaceAll("_", " "));
+    // Free text keeps its words; known names read as the approval app words them.
+    for (const entry of details.timeline) expect(text).toContain(humanizeText(entry.detail));
+    await expectReadable("get_order_details");
     await expectFits();
     await expectDrawn("get_order_details-duplicate");
   });
@@ -207,10 +252,13 @@ describe("the proposal card", () => {
     expect(await frame.locator("#diff tbody tr").count()).toBe(proposal.expected_changes.length);
     const text = await cardText();
     const cells = await frame.locator("#diff tbody td").allInnerTexts();
-    // The same values, with snake_case words ("on_hold") read as words.
-    expect(cells).toEqual(proposal.expected_changes.flatMap((row) => [row.before, row.after].map((value) => value.replaceAll("_", " "))));
-    expect(text).toContain("Tell the customer it is backordered");
+    // The same values in the approval page's words: "On hold: an item is out of stock (open, …)", not the raw names.
+    expect(cells).toEqual(wordedCells(proposal.expected_changes as { field: string; before: string; after: string }[]));
+    expect(cells.join(" ")).not.toMatch(/_|\bactive\b/);
+    expect(text).toContain("Tell customer about backorder");
     expect(text).toContain("This card cannot approve or apply anything.");
+    expect(await frame.locator("#next .mono").innerText()).toBe(proposal.proposal_id);
+    await expectReadable("propose_resolution");
     await expectFits();
     await expectDrawn("propose_resolution-pending");
 
@@ -230,9 +278,18 @@ describe("the proposal card", () => {
     expect(result.structuredContent.status).toBe("approval_required");
     await show("confirm_resolution", args, result, WIDE);
     const text = await cardText();
+    const frame = page.frameLocator("#card-frame");
     expect(text).toContain("Waiting for approval");
-    expect(text).toContain(String(result.structuredContent.message));
-    expect(await page.frameLocator("#card-frame").getByRole("button", { name: "Open approval page" }).count()).toBe(1);
+    // The model's instruction (raw link, ISO deadline) is said in words for a person: the next step, the expiry and the button.
+    expect(text).not.toContain(String(result.structuredContent.message));
+    expect(text).not.toContain(String(result.structuredContent.expires_at));
+    expect(await frame.locator("#next").innerText()).toBe(`Nothing has changed. A person with an approver token approves or rejects it on the approval page; then ask the agent to confirm proposal ${String(args.proposal_id)}.`);
+    expect(await frame.locator("#expiry").innerText()).toMatch(/^in 1[45] minutes \(/);
+    expect(await frame.getByRole("button", { name: "Open approval page" }).count()).toBe(1);
+    await expectReadable("confirm_resolution approval_required");
+    await show("confirm_resolution", args, result, NARROW);
+    await expectReadable("confirm_resolution approval_required at 360px");
+    await expectFits();
     await expectDrawn("confirm_resolution-approval_required");
   });
 
@@ -245,12 +302,50 @@ describe("the proposal card", () => {
     expect(result.structuredContent.status).toBe("superseded");
     await show("get_proposal", args, result);
     const frame = page.frameLocator("#card-frame");
-    expect(await frame.locator("#status").innerText()).toBe("Replaced by a newer proposal");
+    expect(await frame.locator("#status").innerText()).toBe("Replaced");
     expect(await frame.locator("#reason").innerText()).toBe(String(result.structuredContent.status_reason));
     expect(await frame.locator("#summary").innerText()).toContain("12 Pine St");
     expect(await frame.locator("#expiry").count()).toBe(0);
     expect(await frame.locator("#next").innerText()).toContain("can no longer be approved");
+    await expectReadable("get_proposal superseded");
     await expectDrawn("get_proposal-superseded");
+  });
+
+  it("get_proposal after approval says nothing has changed yet, and after apply shows what changed", async () => {
+    const proposed = await call("propose_resolution", { order_id: "ORD-1017" });
+    const proposalId = String(proposed.structuredContent.proposal_id);
+    await approve(proposalId);
+    const args = { proposal_id: proposalId };
+    const frame = page.frameLocator("#card-frame");
+
+    const approved = await call("get_proposal", args);
+    expect(approved.structuredContent.status).toBe("approved");
+    await show("get_proposal", args, approved);
+    expect(await frame.locator("#status").innerText()).toBe("Approved, not applied yet");
+    expect(await frame.locator("#next").innerText()).toBe(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`);
+    expect(await frame.locator("#decided").innerText()).toContain("Avery Approver (acme, local dev)");
+    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(/^what will change$/i);
+    await expectReadable("get_proposal approved");
+    await expectFits();
+    await expectDrawn("get_proposal-approved");
+
+    expect((await call("confirm_resolution", args)).structuredContent.status).toBe("applied");
+    const applied = await call("get_proposal", args);
+    const outcome = applied.structuredContent.outcome as { changes: { field: string; before: string; after: string }[]; order_version_before: number; order_version_after: number };
+    expect(applied.structuredContent.status).toBe("applied");
+    await show("get_proposal", args, applied);
+    expect(await frame.locator("#status").innerText()).toBe("Applied");
+    expect(await frame.locator("#next").innerText()).toBe("Applied: cancel duplicate order on order ORD-1017. Nothing more to do.");
+    expect(await frame.locator("#applied").innerText()).toContain(`by Ada Ops (acme, local dev), approved by Avery Approver (acme, local dev); version ${outcome.order_version_before} → ${outcome.order_version_after}`);
+    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(/^what changed$/i);
+    const cells = await frame.locator("#diff tbody td").allInnerTexts();
+    expect(cells).toEqual(wordedCells(outcome.changes));
+    expect(cells).toContain("Refunded");
+    expect(cells).toContain("Cancelled");
+    expect(await frame.locator("#expiry").count()).toBe(0);
+    await expectReadable("get_proposal applied");
+    await expectFits();
+    await expectDrawn("get_proposal-applied");
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** Screenshots land here (git ignores it), one per page and width, for a person to look at. */
@@ -31,8 +31,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * What a person would see as broken text on this page at its current width:
  * a word whose letters sit on more than one line (wrapped mid-word), a label,
  * badge, time or id that wrapped at all, and a page wider than the screen.
+ * A Frame works too: the MCP Apps cards are checked inside their iframe.
  */
-export function layoutProblems(page: Page): Promise<string[]> {
+export function layoutProblems(page: Page | Frame): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line starts below them all.
@@ -61,7 +62,7 @@ export function layoutProblems(page: Page): Promise<string[]> {
         if (lineCount(range) > 1) problems.push(`word broken across lines: ${word[0]}`);
       }
     }
-    for (const element of Array.from(main.querySelectorAll(".label, .badge, time, code, .nowrap, th"))) {
+    for (const element of Array.from(main.querySelectorAll(".label, .badge, time, code, .mono, .nowrap, th"))) {
       const range = document.createRange();
       range.selectNodeContents(element);
       if (lineCount(range) > 1) problems.push(`wrapped: ${element.textContent ?? ""}`);
@@ -74,7 +75,7 @@ export function layoutProblems(page: Page): Promise<string[]> {
 }
 
 /** Internal names (snake_case) left in the visible text; proposal ids are not names. */
-export async function internalNames(page: Page): Promise<string[]> {
+export async function internalNames(page: Page | Frame): Promise<string[]> {
   const text = await page.locator("main").innerText();
   return [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((name) => !name.startsWith("prop_"));
 }

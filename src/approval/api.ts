@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { authenticateApprover } from "../auth/approver";
+import { approverBearer } from "../auth/approver";
 import type { Approver } from "../config/config";
 import { requireConfig } from "../http/config-middleware";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
@@ -16,10 +16,7 @@ export const approvalApi = new Hono<WithHolder<Approver>>();
 
 const MAX_DECISION_BYTES = 16 * 1024;
 
-const approver = requireCredential<Approver>({
-  authenticate: (config, request) => authenticateApprover(config, request.headers.get("authorization") ?? undefined),
-  rateLimit: { surface: "approvals", key: (holder) => `${holder.account}:${holder.approver}` },
-});
+const approver = requireCredential<Approver>(approverBearer("approve"));
 
 approvalApi.use("*", requireConfig, originPolicy("this API"));
 

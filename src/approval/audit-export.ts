@@ -1,11 +1,12 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod/v4";
-import { bearerToken, lookupToken } from "../auth/tokens";
+import { approverBearer } from "../auth/approver";
 import type { Approver } from "../config/config";
-import { fail, ok, type AppError, type Result } from "../core/errors";
+import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
-import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { requireCredential, type WithHolder } from "../http/credential-middleware";
+import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../store/audit-export";
 import { csvHeader, csvLine, ndjsonLine } from "./audit-format";
@@ -15,7 +16,7 @@ import { csvHeader, csvLine, ndjsonLine } from "./audit-format";
  * or CSV, optionally only a time range or one order. The trail is sealed
  * first, and the export holds exactly the events sealed up to that head (sent
  * in X-Audit-Chain-Head), streamed a page at a time. MCP tokens are refused,
- * as on /api/approvals.
+ * as on /api/approvals, by the same check (auth/approver.ts).
  */
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -46,25 +47,6 @@ const FORMATS = {
   csv: { contentType: "text/csv; charset=utf-8", header: csvHeader(), line: csvLine },
 } as const;
 
-const WWW_AUTHENTICATE = 'Bearer realm="order-ops-edge audit"';
-
-async function exportingApprover(c: Context<AppEnv>): Promise<Result<Approver>> {
-  const config = c.get("config");
-  if (config.approverTokens.size === 0) {
-    return fail("not_configured", "no approver tokens are configured; set APPROVER_TOKENS to export the audit trail");
-  }
-  const token = bearerToken(c.req.header("authorization"));
-  if (token === undefined) return fail("unauthorized", "send Authorization: Bearer <approver token>");
-  const approver = await lookupToken(config.approverTokens, token);
-  if (approver) return ok(approver);
-  const isMcpToken = (await lookupToken(config.mcpTokens, token)) !== undefined;
-  return fail("unauthorized", isMcpToken ? "MCP tokens cannot export the audit trail; use an approver token" : "that is not a valid approver token");
-}
-
-function refuse(c: Context<AppEnv>, error: AppError): Response {
-  return errorResponse(c, error, error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : undefined);
-}
-
 /** `audit-acme-ORD-1001-20261201T061506Z.csv`: who, what and when, safe in any file system. */
 function fileName(account: string, orderId: string | undefined, at: Date, extension: string): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -93,41 +75,49 @@ function streamOf(pages: AsyncGenerator<ExportedEvent[]>, header: string, line: 
   });
 }
 
+export type ExportQuery = z.output<typeof ExportQuery>;
+
+/** The query of an export, or a 400 that names every problem. */
+export function parseExportQuery(query: Record<string, string>): Result<ExportQuery> {
+  const parsed = ExportQuery.safeParse(query);
+  if (parsed.success) return ok(parsed.data);
+  const problems = describeIssues(parsed.error, "query");
+  return fail("bad_request", `the export query has ${problems.length} problem(s): ${problems.join("; ")}`, problems);
+}
+
 /**
- * The export for an approver already signed in. The bearer route below uses
- * it; the approval app's "Export audit trail" button (still to come, with the
- * app's rewrite) should too: its session cookie is scoped to /approvals, so
- * the button wants a route there, e.g. GET /approvals/audit, that resolves the
- * session's approver and hands over to this function.
+ * The download for an approver already authenticated, whichever way: the
+ * bearer route below and the approval app's "Export audit trail" button
+ * (GET /approvals/audit, on the approver's session) both answer with it.
+ * A failure is a value, so each route shows it its own way (JSON or a page).
  */
-export async function exportAuditTrail(c: Context<AppEnv>, approver: Approver): Promise<Response> {
-  const query = ExportQuery.safeParse(c.req.query());
-  if (!query.success) {
-    const problems = describeIssues(query.error, "query");
-    return refuse(c, { code: "bad_request", message: `the export query has ${problems.length} problem(s): ${problems.join("; ")}`, errors: problems });
-  }
-  const { format, from, to, order_id } = query.data;
-  const sealed = await c.env.ACCOUNT_AGENT.getByName(approver.account).sealAuditTrail(approver);
-  if (!sealed.ok) return refuse(c, sealed.error);
+export async function exportAuditTrail(env: Env, approver: Approver, query: ExportQuery): Promise<Result<Response>> {
+  const { format, from, to, order_id } = query;
+  const sealed = await env.ACCOUNT_AGENT.getByName(approver.account).sealAuditTrail(approver);
+  if (!sealed.ok) return sealed;
   const head = sealed.value;
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
-  return new Response(streamOf(exportSealedEvents(c.env.DB, approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
-    headers: {
-      "Content-Type": chosen.contentType,
-      "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
-      "X-Audit-Chain-Head": head ? `${head.seq}:${head.hash}` : "0:",
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return ok(
+    new Response(streamOf(exportSealedEvents(env.DB, approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
+      headers: {
+        "Content-Type": chosen.contentType,
+        "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
+        "X-Audit-Chain-Head": head ? `${head.seq}:${head.hash}` : "0:",
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    }),
+  );
 }
 
-export const auditExport = new Hono<AppEnv>();
-auditExport.use("*", requireConfig);
+export const auditExport = new Hono<WithHolder<Approver>>();
+// The same door as /api/approvals: origin policy first, then the approver's token and its limit.
+auditExport.use("*", requireConfig, originPolicy("this API"));
 
-auditExport.get("/", async (c) => {
-  const approver = await exportingApprover(c);
-  return approver.ok ? exportAuditTrail(c, approver.value) : refuse(c, approver.error);
+auditExport.get("/", requireCredential<Approver>(approverBearer("export")), async (c) => {
+  const query = parseExportQuery(c.req.query());
+  const exported = query.ok ? await exportAuditTrail(c.env, c.get("holder"), query.value) : query;
+  return exported.ok ? exported.value : errorResponse(c, exported.error);
 });
 auditExport.all("/", methodNotAllowed(["GET"]));

@@ -9,6 +9,7 @@ import type { OrderRecord } from "../orders/order-record";
 import { DecisionSchema } from "../proposals/decision";
 import type { ProposalView } from "../proposals/schemas";
 import { D1AccountOrders } from "../store/account-orders";
+import { exportAuditTrail, parseExportQuery } from "./audit-export";
 import { messagePage, signInPage } from "./pages";
 import { queuePage } from "./queue-page";
 import { reviewPage } from "./review-page";
@@ -80,6 +81,25 @@ approvalPages.post("/sign-out", sameOriginForms(backToApp), limitedBody("form", 
   const session = await currentSession(c, sessions(c));
   if (session && csrfMatches(session, (await formOf(c)).get("csrf") ?? undefined)) await closeSession(c, sessions(c), session);
   return backToApp(c);
+});
+
+/**
+ * The queue page's "Export audit trail" form: the same download as
+ * GET /api/audit, on the approver's session instead of a bearer token. Before
+ * /:id, so "audit" is never read as a proposal id. A read, so no CSRF token:
+ * the session cookie is SameSite=Strict, and a token in a GET URL would end up
+ * in the browser's history.
+ */
+approvalPages.get("/audit", async (c) => {
+  const session = await currentSession(c, sessions(c));
+  // Back to the queue after sign-in, where the form is, rather than straight into a download.
+  if (!session) return page(c, signInPage({ next: "/approvals" }));
+  // A form sends its empty fields as "": for the export they mean "no limit".
+  const fields = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value.trim() !== ""));
+  const query = parseExportQuery(fields);
+  const exported = query.ok ? await exportAuditTrail(c.env, session.approver, query.value) : query;
+  if (exported.ok) return exported.value;
+  return page(c, messagePage("The audit trail was not exported", exported.error.message, signedIn(session)), statusOf(exported.error));
 });
 
 approvalPages.get("/:id", async (c) => {

@@ -3,7 +3,8 @@ import type { OrderRecord } from "../orders/order-record";
 import type { ProposalView } from "../proposals/schemas";
 import { moneyAtStake } from "./explain";
 import { money } from "./format";
-import { actionLabel, proposalStatusLabel, riskLabel } from "./labels";
+import { actionLabel, riskLabel } from "../orders/labels";
+import { proposalStatusLabel } from "../proposals/labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 
@@ -30,12 +31,35 @@ function entry(p: ProposalView, order: OrderRecord | undefined, now: Date): Html
 </li>`;
 }
 
+/**
+ * The audit export as a form: GET /approvals/audit with the same fields as
+ * GET /api/audit. Dates are UTC days; "to" is exclusive there, so the labels say so.
+ */
+function auditExportForm(): Html {
+  return html`<section class="card" id="audit-export">
+<h2>Audit trail</h2>
+<p class="muted">Every event of your account with its seal, to hand to an auditor. NDJSON is exact and can be checked for tampering; CSV opens in a spreadsheet. Leave a field empty for no limit.</p>
+<form method="get" action="/approvals/audit">
+<label for="export-format">Format</label>
+<select id="export-format" name="format"><option value="ndjson" selected>NDJSON (exact, verifiable)</option><option value="csv">CSV (for a spreadsheet)</option></select>
+<label for="export-from">From (UTC date, included)</label>
+<input id="export-from" name="from" type="date">
+<label for="export-to">To (UTC date, not included)</label>
+<input id="export-to" name="to" type="date">
+<label for="export-order">Order (optional)</label>
+<input id="export-order" name="order_id" type="text" maxlength="140" autocomplete="off" spellcheck="false" placeholder="ORD-1017">
+<div class="actions"><button class="plain" type="submit">Export audit trail</button></div>
+</form>
+</section>`;
+}
+
 export function queuePage(options: QueuePageOptions): Html {
   const entries = options.proposals.map((p) => entry(p, options.orders.get(p.order_id), options.now));
   return layout(
     "Pending proposals",
     html`${pageHeader(options)}
 <h1>Pending proposals</h1>
-${entries.length > 0 ? html`<p class="muted">Newest first. Approved ones stay here until the agent confirms them or they expire.</p><ul class="list">${entries}</ul>` : html`<div class="card"><p>Nothing is waiting for a decision.</p></div>`}`,
+${entries.length > 0 ? html`<p class="muted">Newest first. Approved ones stay here until the agent confirms them or they expire.</p><ul class="list">${entries}</ul>` : html`<div class="card"><p>Nothing is waiting for a decision.</p></div>`}
+${auditExportForm()}`,
   );
 }

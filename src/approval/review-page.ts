@@ -17,9 +17,9 @@ import {
   humanizeText,
   orderStatusLabel,
   paymentLabel,
-  proposalStatusLabel,
   riskLabel,
-} from "./labels";
+} from "../orders/labels";
+import { proposalStatusLabel } from "../proposals/labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "./pages";
 

@@ -1,7 +1,8 @@
 import { html } from "hono/html";
 import type { RunDetail } from "../synth/run-schemas";
 import { latency, span } from "./format";
-import { humanize, runStatusLabel } from "./labels";
+import { humanize } from "../orders/labels";
+import { runStatusLabel } from "./labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 import { averageRate, runCharts, type Chart } from "./run-chart";

@@ -27,10 +27,10 @@ h1{font-size:1.35rem;line-height:1.3;margin:.75rem 0 .5rem}h2{font-size:1.05rem;
 table{width:100%;border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:8px;border-top:1px solid #e4e7eb}
 th{width:1%;font-weight:600;white-space:nowrap}.before{color:#8a1c17}.after{color:#1d5f2c}
 @media (max-width:560px){table,thead,tbody,tr,th,td{display:block;width:100%}tr{border-top:1px solid #e4e7eb;padding:6px 0}th,td{border:0;padding:2px 0}}
-label{display:block;font-weight:600;margin:.5rem 0 .25rem}textarea,input[type=password]{width:100%;font:inherit;padding:10px;border:1px solid #b9c0c8;border-radius:8px}
+label{display:block;font-weight:600;margin:.5rem 0 .25rem}textarea,input[type=password],input[type=text],input[type=date],select{width:100%;font:inherit;padding:10px;border:1px solid #b9c0c8;border-radius:8px;background:#fff}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:12px}button{font:inherit;font-weight:600;padding:12px 18px;border-radius:8px;border:0;cursor:pointer;flex:1 1 140px;white-space:nowrap}
 .approve{background:#1d7a35;color:#fff}.reject{background:#b42318;color:#fff}.plain{background:#e8ebef;color:#1b1f24;flex:0 0 auto}
-tr:first-child th,tr:first-child td{border-top:0}.card>p:first-child{margin-top:0}.card>p:last-child{margin-bottom:0}
+tr:first-child th,tr:first-child td{border-top:0}.card>p:first-child,.card>h2:first-child{margin-top:0}.card>p:last-child{margin-bottom:0}
 .notice{border-left:4px solid #1d7a35}.error{border-left:4px solid #b42318}ul{padding-left:1.2rem;margin:.25rem 0}a{color:#0b5cad}
 .list{list-style:none;padding:0;margin:0}.list>li{margin:12px 0}.summary{font-weight:600;font-size:1.05rem}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(7rem,1fr));gap:8px}.stat{background:#f4f5f7;border-radius:8px;padding:8px 10px}

@@ -158,15 +158,22 @@ export class ChainChecker {
 
 /**
  * Checks an unfiltered NDJSON export of GET /api/audit: one event per line,
- * with its seal. This is how whoever receives an export verifies it.
+ * with its seal. This is how whoever receives an export verifies it. With an
+ * anchor (the X-Audit-Chain-Head of this or an earlier export), the file must
+ * still hold that link: a newer export goes past an older head, so the hash is
+ * taken where the walk passes the anchor's seq, not from the file's last line.
  */
-export async function checkExportedChain(ndjson: string): Promise<ChainChecker> {
+export async function checkExportedChain(ndjson: string, options: { anchors?: readonly ChainHead[] } = {}): Promise<ChainChecker> {
   const checker = new ChainChecker();
+  const anchors = options.anchors ?? [];
+  const seen = new Map<number, string>();
   for (const line of ndjson.split("\n")) {
     if (line.trim() === "") continue;
     const { seq, prev_hash, hash, ...event } = JSON.parse(line) as SealedEvent & ChainEventContent;
     await checker.push({ seq, prev_hash, hash, event });
+    if (!seen.has(seq) && anchors.some((anchor) => anchor.seq === seq)) seen.set(seq, hash);
   }
+  for (const anchor of anchors) checker.expectHead(anchor, seen.get(anchor.seq) ?? null);
   return checker;
 }
 
@@ -253,10 +260,11 @@ async function one<T>(db: AuditDatabase, sql: string, ...params: unknown[]): Pro
 /**
  * Proves one account's chain intact: every seal links to the one before,
  * every sealed event still matches its hash, no seq is missing, and no event
- * sits among sealed ones without a seal. With an anchor (the head recorded
- * outside D1), a rewritten or cut-off end is caught as well.
+ * sits among sealed ones without a seal. With anchors (heads recorded
+ * outside D1: the account object's, an export's X-Audit-Chain-Head), a
+ * rewritten or cut-off end is caught as well; each one must still hold.
  */
-export async function verifyAuditChain(db: AuditDatabase, account: string, options: { anchor?: ChainHead } = {}): Promise<ChainReport> {
+export async function verifyAuditChain(db: AuditDatabase, account: string, options: { anchors?: readonly ChainHead[] } = {}): Promise<ChainReport> {
   const top = await one<{ seq: number; entry: number }>(db, "SELECT MAX(seq) AS seq, MAX(entry) AS entry FROM audit_seals WHERE account = ?", account);
   const lastSeq = top?.seq ?? 0;
   const lastEntry = top?.entry ?? 0;
@@ -274,9 +282,9 @@ export async function verifyAuditChain(db: AuditDatabase, account: string, optio
   for (const stray of strays.results) {
     checker.report("unsealed_inside", null, `event ${stray.event_id} sits among sealed events without a seal: it was inserted behind the sealer`);
   }
-  if (options.anchor) {
-    const atAnchor = await one<{ hash: string }>(db, "SELECT hash FROM audit_seals WHERE account = ? AND seq = ?", account, options.anchor.seq);
-    checker.expectHead(options.anchor, atAnchor?.hash ?? null);
+  for (const anchor of options.anchors ?? []) {
+    const atAnchor = await one<{ hash: string }>(db, "SELECT hash FROM audit_seals WHERE account = ? AND seq = ?", account, anchor.seq);
+    checker.expectHead(anchor, atAnchor?.hash ?? null);
   }
   const unsealed = await one<{ n: number }>(db, "SELECT count(*) AS n FROM audit_events WHERE account = ? AND entry > ?", account, lastEntry);
   return {

@@ -53,7 +53,7 @@ describe("the account's sealer", () => {
     const head = sealed.ok ? sealed.value : null;
     expect(head?.seq).toBeGreaterThan(0);
     expect(await anchorOf("acme")).toEqual(head);
-    const report = await verifyAuditChain(env.DB, "acme", head ? { anchor: head } : {});
+    const report = await verifyAuditChain(env.DB, "acme", head ? { anchors: [head] } : {});
     expect(report).toMatchObject({ ok: true, sealed: head?.seq });
   });
 

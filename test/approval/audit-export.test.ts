@@ -2,11 +2,13 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { checkExportedChain } from "../../src/store/audit-chain";
+import { expectSignInForm, get, sessionFor, textOf } from "../helpers/approval-pages";
 import { insertNotes } from "../helpers/audit";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN, insertFreshOrder } from "../helpers/ops";
 import { ACME_TOKEN, postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../helpers/orders";
 
-// GET /api/audit: the approver's export of their account's trail.
+// GET /api/audit: the approver's export of their account's trail; and
+// GET /approvals/audit, the same export from the approval app's button.
 
 interface Row {
   seq: number;
@@ -49,7 +51,8 @@ describe("who may export", () => {
   it("refuses no token, an unknown one, and an MCP token, with 401", async () => {
     const none = await exportAudit("", null);
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    // One credential kind, one check and one challenge: the same realm as /api/approvals.
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="order-ops-edge approvals"');
     expect((await exportAudit("", "not-a-token-at-all")).status).toBe(401);
     const mcp = await exportAudit("", ACME_TOKEN);
     expect(mcp.status).toBe(401);
@@ -89,6 +92,24 @@ describe("NDJSON", () => {
     // An edited line in the file is caught the same way.
     const tampered = text.replace(/"actor":"[^"]*"/, '"actor":"Mallory"');
     expect((await checkExportedChain(tampered)).problems.map((p) => [p.kind, p.seq])).toEqual([["edited", 1]]);
+  });
+
+  it("a newer export still holds the head of an older one; a rewritten or missing link at that head is named", async () => {
+    const older = await exportAudit();
+    const [seq, hash] = (older.headers.get("x-audit-chain-head") ?? "").split(":");
+    await older.body?.cancel();
+    const anchor = { seq: Number(seq), hash: hash ?? "" };
+    await postOrder(validOrder(uniqueRequestId("newer")));
+    const newer = await (await exportAudit()).text();
+    const checked = await checkExportedChain(newer, { anchors: [anchor] });
+    expect(checked.head?.seq).toBeGreaterThan(anchor.seq);
+    expect(checked.problems).toEqual([]);
+    const rewritten = await checkExportedChain(newer, { anchors: [{ ...anchor, hash: "f".repeat(64) }] });
+    expect(rewritten.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", anchor.seq]]);
+    const cutOff = newer.split("\n").filter((line) => line !== "" && (JSON.parse(line) as Row).seq < anchor.seq).join("\n");
+    expect((await checkExportedChain(cutOff, { anchors: [anchor] })).problems.map((p) => p.message)).toEqual([
+      `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
+    ]);
   });
 
   it("filters by order, and names the order in the file name", async () => {
@@ -173,5 +194,71 @@ describe("bad queries get a 400 that says what is wrong", () => {
     const response = await exportAudit(query);
     expect(response.status).toBe(400);
     expect((await readJson<ErrorBody>(response)).message).toMatch(message);
+  });
+});
+
+describe("from the approval app (GET /approvals/audit, the queue page's button)", () => {
+  it("the queue page has the export form: format, from, to, order, and the button", async () => {
+    const html = await (await get("/approvals", await sessionFor(ACME_APPROVER_TOKEN))).text();
+    const form = /<form method="get" action="\/approvals\/audit">[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
+    expect(form).toContain('<select id="export-format" name="format"><option value="ndjson" selected>');
+    expect(form).toContain('<option value="csv">');
+    expect(form).toContain('<input id="export-from" name="from" type="date">');
+    expect(form).toContain('<input id="export-to" name="to" type="date">');
+    expect(form).toContain('name="order_id"');
+    expect(textOf(form)).toContain("Export audit trail");
+    // A read needs no CSRF token, and one in a GET URL would land in the history.
+    expect(form).not.toContain("csrf");
+  });
+
+  it("signed in: the same attachment as GET /api/audit, for the session's account, with the form's empty fields ignored", async () => {
+    const times = ["2033-02-01T00:00:00.000Z", "2033-02-02T00:00:00.000Z", "2033-02-03T00:00:00.000Z"];
+    const orderId = await orderWithEvents(times);
+    const response = await get(`/approvals/audit?format=ndjson&from=2033-02-02&to=&order_id=${orderId}`, await sessionFor(ACME_APPROVER_TOKEN));
+    expect(response.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="audit-acme-${orderId}-\\d{8}T\\d{6}Z\\.ndjson"$`));
+    expect(response.headers.get("x-audit-chain-head")).toMatch(/^\d+:[0-9a-f]{64}$/);
+    const rows = await ndjson(response);
+    expect(rows.map((r) => [r.event_id, r.account])).toEqual([
+      [`${orderId}:note-0001`, "acme"],
+      [`${orderId}:note-0002`, "acme"],
+    ]);
+    const byToken = await ndjson(await exportAudit(`?from=2033-02-02&order_id=${orderId}`));
+    expect(rows).toEqual(byToken);
+  });
+
+  it("signed in: CSV, as the format field says", async () => {
+    const orderId = await orderWithEvents(["2033-03-01T00:00:00.000Z"]);
+    const response = await get(`/approvals/audit?format=csv&from=&to=&order_id=${orderId}`, await sessionFor(ACME_APPROVER_TOKEN));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/\.csv"$/);
+    const [header, row, ...rest] = parseCsv(await response.text());
+    expect(rest).toEqual([]);
+    expect(row?.[(header ?? []).indexOf("event_id")]).toBe(`${orderId}:note-0000`);
+  });
+
+  it("another account's approver gets only their own account's events", async () => {
+    const orderId = await orderWithEvents(["2033-04-01T00:00:00.000Z"]);
+    const rows = await ndjson(await get(`/approvals/audit?order_id=${orderId}`, await sessionFor(GLOBEX_APPROVER_TOKEN)));
+    expect(rows).toEqual([]);
+    const all = await ndjson(await get("/approvals/audit", await sessionFor(GLOBEX_APPROVER_TOKEN)));
+    expect(new Set(all.map((r) => r.account))).toEqual(new Set(["globex"]));
+  });
+
+  it("signed out: the sign-in page, which leads back to the queue; nothing is exported", async () => {
+    const orderId = await orderWithEvents(["2033-05-01T00:00:00.000Z"]);
+    const response = await get(`/approvals/audit?format=csv&order_id=${orderId}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBeNull();
+    const html = await response.text();
+    expectSignInForm(html, "/approvals");
+    expect(html).not.toContain(orderId);
+  });
+
+  it("a query the export refuses is a page that says why, not JSON", async () => {
+    const response = await get("/approvals/audit?from=2026-02-30", await sessionFor(ACME_APPROVER_TOKEN));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(textOf(await response.text())).toContain("The audit trail was not exported the export query has 1 problem(s): from: is not a real date");
   });
 });

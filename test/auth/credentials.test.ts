@@ -80,6 +80,14 @@ describe("approver tokens", () => {
     expect(await authenticateApprover(config(), authorization)).toEqual({ ok: false, error: { code: "unauthorized", message }, challenge: APPROVER_CHALLENGE });
   });
 
+  it("an MCP token presented for the audit export is told so in the export's words, with the same challenge", async () => {
+    expect(await authenticateApprover(config(), "Bearer acme-dev-token", "export")).toEqual({
+      ok: false,
+      error: { code: "unauthorized", message: "MCP tokens cannot export the audit trail; use an approver token" },
+      challenge: APPROVER_CHALLENGE,
+    });
+  });
+
   it("no approver tokens configured: 503 without a challenge", async () => {
     const result = await authenticateApprover(config({ APPROVER_TOKENS: "" }), "Bearer acme-approver-dev-token");
     expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);

@@ -5,7 +5,7 @@ import { fetchWithEnv, PRODUCTION_ENV, PRODUCTION_TOKEN } from "../helpers/app-w
 import { countOrdersFor, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
 
-// /api and /api/approvals follow the same origin policy as /mcp: a request
+// /api, /api/approvals and /api/audit follow the same origin policy as /mcp: a request
 // that carries an Origin must come from an allowed one, and in development a
 // request must be addressed to this machine, so a DNS-rebinding page cannot
 // use the developer's PUBLIC_INTAKE_ACCOUNT.
@@ -80,6 +80,27 @@ describe("/api/approvals", () => {
   it("a rebound host name is refused: 403", async () => {
     const response = await exports.default.fetch(new Request(`${REBOUND}/api/approvals`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
     expect(response.status).toBe(403);
+  });
+});
+
+describe("/api/audit", () => {
+  // A page that got an approver's token into the browser must not pull the whole trail from another origin.
+  it("a foreign Origin is refused before the token is looked at: 403, nothing exported", async () => {
+    const response = await exports.default.fetch(new Request("http://localhost/api/audit", { headers: { origin: EVIL, authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-disposition")).toBeNull();
+    expect((await readJson<ErrorBody>(response)).message).toBe(`origin ${EVIL} is not allowed to call this API; add it to ALLOWED_ORIGINS if it should be`);
+  });
+
+  it("a rebound host name is refused: 403", async () => {
+    const response = await exports.default.fetch(new Request(`${REBOUND}/api/audit`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    expect(response.status).toBe(403);
+  });
+
+  it("a loopback Origin passes, as on /api/approvals", async () => {
+    const response = await exports.default.fetch(new Request("http://localhost/api/audit", { headers: { origin: "http://localhost:5173", authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
   });
 });
 

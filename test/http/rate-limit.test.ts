@@ -5,10 +5,10 @@ import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/m
 import { countOrdersFor, readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
 import { ACME_APPROVER_TOKEN } from "../helpers/ops";
 
-// Per-credential limits on /mcp, /api and /api/approvals, and per-address
-// limits on the OAuth endpoints anyone may call. The limiter is injected (a
-// fake that records keys and refuses on demand), so the 429 path is
-// deterministic; the last tests drive a real rate-limiting binding with a
+// Per-credential limits on /mcp, /api, /api/approvals and /api/audit, and
+// per-address limits on the OAuth endpoints anyone may call. The limiter is
+// injected (a fake that records keys and refuses on demand), so the 429 path
+// is deterministic; the last tests drive a real rate-limiting binding with a
 // limit of 2.
 
 const RETRY_AFTER = "60";
@@ -68,6 +68,10 @@ function consentRequest(method: "GET" | "POST", ip?: string): Request {
   });
 }
 
+function auditRequest(token: string): Request {
+  return new Request("http://localhost/api/audit", { headers: { authorization: `Bearer ${token}` } });
+}
+
 describe("over the limit", () => {
   it("/mcp answers 429 with Retry-After and a JSON-RPC error body", async () => {
     const { limiter } = fakeLimiter(0);
@@ -94,9 +98,27 @@ describe("over the limit", () => {
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect((await readJson<ErrorBody>(response)).code).toBe("rate_limited");
   });
+
+  it("/api/audit answers 429 with Retry-After, before anything is sealed or read", async () => {
+    const { limiter } = fakeLimiter(0);
+    const response = await fetchWithEnv(auditRequest(ACME_APPROVER_TOKEN), { RATE_LIMITS: "on", APPROVAL_RATE_LIMITER: limiter });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
+    expect(response.headers.get("content-disposition")).toBeNull();
+    expect(await readJson<ErrorBody>(response)).toEqual({ code: "rate_limited", message: MESSAGE });
+  });
 });
 
 describe("what is counted", () => {
+  it("the audit export and the approval API share one count per approver: an export is an approver's request like any other", async () => {
+    const { limiter, seen } = fakeLimiter(1);
+    const overrides = { RATE_LIMITS: "on", APPROVAL_RATE_LIMITER: limiter };
+    expect((await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), overrides)).status).toBe(200);
+    const second = await fetchWithEnv(auditRequest(ACME_APPROVER_TOKEN), overrides);
+    expect(second.status).toBe(429);
+    expect([...seen.entries()]).toEqual([["acme:Avery Approver (acme, local dev)", 2]]);
+  });
+
   it("each credential has its own count, keyed by its holder and never by the secret", async () => {
     const { limiter, seen } = fakeLimiter(1);
     const overrides = { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter };

@@ -174,7 +174,7 @@ describe("verification detects tampering behind the triggers' back", () => {
     if (!head) throw new Error("nothing sealed");
     const entriesOf = async (who: string) =>
       (await db.prepare("SELECT entry FROM audit_events WHERE account = ? ORDER BY entry").bind(who).all<{ entry: number }>()).results.map((r) => r.entry);
-    expect((await verifyAuditChain(db, account, { anchor: head })).ok).toBe(true);
+    expect((await verifyAuditChain(db, account, { anchors: [head] })).ok).toBe(true);
     return { account, entries: await entriesOf(account), fillers: await entriesOf(filler), head };
   }
 
@@ -192,7 +192,7 @@ describe("verification detects tampering behind the triggers' back", () => {
   }
 
   async function problemsOf(account: string, anchor?: ChainHead) {
-    const report = await verifyAuditChain(db, account, anchor ? { anchor } : {});
+    const report = await verifyAuditChain(db, account, anchor ? { anchors: [anchor] } : {});
     return report.problems.map((p) => [p.kind, p.seq]);
   }
 
@@ -272,6 +272,17 @@ describe("verification detects tampering behind the triggers' back", () => {
     // The two links left are consistent on their own: the chain alone cannot tell.
     expect(await problemsOf(account)).toEqual([]);
     expect(await problemsOf(account, head)).toEqual([["head_mismatch", 3]]);
+  });
+
+  it("every anchor must hold: an export's older head and the object's newer one are both checked", async () => {
+    const { account, head: older } = await chainOf(2);
+    await record(event(account), event(account));
+    const { head: newer } = await seal(account);
+    if (!newer) throw new Error("nothing sealed");
+    expect((await verifyAuditChain(db, account, { anchors: [older, newer] })).problems).toEqual([]);
+    await behindTheTriggersBack(db.prepare("DELETE FROM audit_seals WHERE account = ? AND seq > 2").bind(account));
+    const report = await verifyAuditChain(db, account, { anchors: [older, newer] });
+    expect(report.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", 4]]);
   });
 
   it("the sealer refuses to extend a chain whose recorded head was rewritten", async () => {

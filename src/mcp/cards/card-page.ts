@@ -1,5 +1,6 @@
+import { ORDER_VOCABULARY } from "../../orders/labels";
+import { PROPOSAL_STATUS_LABELS } from "../../proposals/labels";
 import type { AppCard } from "../apps";
-import { CARD_LABELS } from "./labels";
 
 /**
  * The shell every card shares: a document with no external reference, the
@@ -10,10 +11,18 @@ import { CARD_LABELS } from "./labels";
  * it as a text node or sets it as a plain attribute: nothing from the data is
  * ever parsed as HTML. The only request a card makes is `ui/open-link`; it never
  * calls a tool, so it can open the approval page but cannot approve or apply.
+ *
+ * The words are the approval app's (orders/labels.ts, proposals/labels.ts),
+ * shipped in the document as data: `label()`, `humanizeText()` and
+ * `changeLines()` below apply those tables the way the TypeScript functions of
+ * the same names do, and the browser test compares their output.
  */
 
+/** What the cards' runtime reads as LABELS. */
+const VOCABULARY = { ...ORDER_VOCABULARY, status: PROPOSAL_STATUS_LABELS };
+
 /** Bumped when a card's behaviour changes; hosts see it in ui/initialize. */
-const CARD_VERSION = "1.0.0";
+const CARD_VERSION = "1.1.0";
 
 /**
  * The spec's restrictive default, repeated inside the document, so a host that
@@ -29,14 +38,16 @@ main{padding:12px 14px;overflow-wrap:break-word}
 h1{font-size:16px;margin:0}h2{font-size:13px;margin:14px 0 6px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 p{margin:6px 0}ul,ol{margin:0;padding:0;list-style:none}
 .head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 10px}
-.muted{color:var(--muted)}.small{font-size:12px}.mono{font-family:var(--font-mono,ui-monospace,monospace)}
+.muted{color:var(--muted)}.small{font-size:12px}.mono{font-family:var(--font-mono,ui-monospace,monospace);white-space:nowrap}
+.nowrap,time{white-space:nowrap}
 .badge{display:inline-block;border:1px solid currentColor;border-radius:999px;padding:0 7px;font-size:12px;font-weight:600;white-space:nowrap}
 .bad{color:var(--bad)}.warn{color:var(--warn)}.ok{color:var(--ok)}.info{color:var(--info)}
 .row{border-top:1px solid var(--line);padding:8px 0}.row:first-child{border-top:0}
 .line{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 8px}
 .note{background:var(--bg2);border-radius:var(--radius);padding:8px 10px;margin:8px 0}
 dl{display:grid;grid-template-columns:minmax(90px,max-content) 1fr;gap:2px 12px;margin:0}dt{color:var(--muted)}dd{margin:0}
-table{width:100%;border-collapse:collapse;table-layout:fixed}th,td{text-align:left;vertical-align:top;padding:5px 6px;border-top:1px solid var(--line)}th{font-size:12px;color:var(--muted);font-weight:600}
+table{width:100%;border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:5px 6px;border-top:1px solid var(--line)}th{font-size:12px;color:var(--muted);font-weight:600}
+th[scope=row]{width:1%;white-space:nowrap}
 td.before{color:var(--muted)}
 .timeline li{display:grid;grid-template-columns:minmax(84px,max-content) 1fr;gap:0 10px;padding:4px 0;border-left:2px solid var(--line);padding-left:10px}
 button{font:inherit;font-weight:600;border:1px solid var(--info);color:var(--info);background:transparent;border-radius:var(--radius);padding:6px 12px;cursor:pointer}
@@ -83,10 +94,43 @@ function h(tag, attrs, ...children) {
   for (const child of children.flat(Infinity)) if (child !== undefined && child !== null && child !== false) el.append(child instanceof Node ? child : String(child));
   return el;
 }
-const words = (value) => { const text = String(value == null ? "" : value).replace(/_/g, " "); return text.charAt(0).toUpperCase() + text.slice(1); };
-/** snake_case words inside free text ("on_hold", "duplicate_order active") read as words; ids and SKUs are left alone. */
-const plain = (text) => String(text == null ? "" : text).replace(/\\b[a-z]+(?:_[a-z]+)+\\b/g, (token) => token.replace(/_/g, " "));
-const label = (kind, value) => (LABELS[kind] && Object.prototype.hasOwnProperty.call(LABELS[kind], value) ? LABELS[kind][value] : words(value));
+const has = (table, key) => Boolean(table) && Object.prototype.hasOwnProperty.call(table, key);
+/** orders/labels.ts humanize(): the fallback for a name without a label. */
+const humanize = (name) => { const text = String(name == null ? "" : name); const spaced = text.replace(/_+/g, " ").trim(); return spaced === "" ? text : spaced.charAt(0).toUpperCase() + spaced.slice(1); };
+const label = (kind, value) => (has(LABELS[kind], value) ? LABELS[kind][value] : humanize(value));
+const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
+/** orders/labels.ts humanizeText(): known names inside free text become words; unknown ones (ids) stay. */
+const humanizeText = (text) => String(text == null ? "" : text).replace(new RegExp(LABELS.patterns.nameInText, "g"), (name, offset) => (has(LABELS.anyName, name) ? (offset === 0 ? LABELS.anyName[name] : lowerFirst(LABELS.anyName[name])) : name));
+const EXCEPTION_VALUE = new RegExp(LABELS.patterns.exceptionValue);
+const ALLOCATION_VALUE = new RegExp(LABELS.patterns.allocationValue);
+/** orders/labels.ts changeValueLines(): one before/after value of a change, in words, one line per entry. */
+function changeLines(field, value) {
+  const text = String(value == null ? "" : value);
+  if (text === "none") return ["None"];
+  if (field === "status") return [label("state", text)];
+  if (field === "payment") return [label("payment", text)];
+  if (field === "exception") {
+    const m = EXCEPTION_VALUE.exec(text);
+    return m ? [label("exception", m[1]) + " (" + label("exceptionState", m[2]).toLowerCase() + ", " + m[3] + ")"] : [humanizeText(text)];
+  }
+  if (field === "inventory") return text.split("; ").map((entry) => { const m = ALLOCATION_VALUE.exec(entry); return m ? m[1] + " × " + m[2] + " " + label("allocation", m[3]).toLowerCase() + " at " + m[4] : humanizeText(entry); });
+  if (field === "fulfillment") { const colon = text.indexOf(": "); return colon > 0 ? [label("state", text.slice(0, colon)) + ": " + text.slice(colon + 2)] : [label("state", text)]; }
+  return [humanizeText(text)];
+}
+/** Free text with its hyphenated tokens (ORD-1008, SKU-7720, ids) kept whole: a browser would break them after the hyphen. */
+const unbroken = (text) => {
+  const value = String(text == null ? "" : text);
+  const parts = [];
+  let last = 0;
+  for (const match of value.matchAll(/[\\p{L}\\p{N}_.]+(?:-[\\p{L}\\p{N}_.]+)+/gu)) {
+    if (match.index > last) parts.push(value.slice(last, match.index));
+    parts.push(h("span", { class: "nowrap" }, match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < value.length) parts.push(value.slice(last));
+  return parts;
+};
+const mono = (id) => h("span", { class: "mono" }, id);
 const locale = () => context.locale || undefined;
 function money(cents, currency) {
   if (typeof cents !== "number") return "";
@@ -166,7 +210,7 @@ export interface CardSource extends Omit<AppCard, "html"> {
 
 export function appCard(source: CardSource): AppCard {
   const { render, ...card } = source;
-  const constants = `const LABELS = ${scriptJson(CARD_LABELS)};\nconst APP_NAME = ${scriptJson(`order-ops-edge ${card.name}`)};\nconst APP_VERSION = ${scriptJson(CARD_VERSION)};\n`;
+  const constants = `const LABELS = ${scriptJson(VOCABULARY)};\nconst APP_NAME = ${scriptJson(`order-ops-edge ${card.name}`)};\nconst APP_VERSION = ${scriptJson(CARD_VERSION)};\n`;
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CARD_CSP}">

@@ -20,11 +20,11 @@ function render(data) {
             item.sla_breached ? badge("SLA breached", "bad") : null),
           h("div", { class: "line muted small" },
             h("span", null, item.customer_name),
-            h("span", null, money(item.order_value_cents, item.currency)),
+            h("span", { class: "nowrap" }, money(item.order_value_cents, item.currency)),
             h("span", null, "open " + duration(item.age_minutes) + " of " + duration(item.sla_minutes) + " SLA"),
             h("span", null, item.assigned_team)),
-          h("p", null, item.summary)))),
-    h("p", { class: "muted small" }, "Ask the assistant to explain an order's evidence or to propose a fix; a person approves every fix in the approval app."));
+          h("p", { class: "summary" }, unbroken(humanizeText(item.summary)))))),
+    h("p", { class: "muted small" }, "Ask the agent to explain an order's evidence or to propose a fix; a person approves every fix in the approval app."));
 }
 `;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RUN_STATUS_LABELS } from "../../src/approval/labels";
 import {
   ACTION_LABELS,
   actionLabel,
@@ -10,18 +11,18 @@ import {
   humanizeText,
   orderStatusLabel,
   paymentLabel,
-  PROPOSAL_STATUS_LABELS,
-  proposalStatusLabel,
-  RUN_STATUS_LABELS,
-} from "../../src/approval/labels";
+} from "../../src/orders/labels";
+import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/labels";
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
 import { RunStatusSchema } from "../../src/synth/run-schemas";
 import type { OrderRecord } from "../../src/orders/order-record";
 
-// The approver reads words, never internal names: every action, state and
-// field the approval app shows has a label, and free text loses its names.
+// The approver and the operator read words, never internal names: every
+// action, state and field the approval app and the MCP Apps cards show has a
+// label, one vocabulary for both, and free text loses its names. (The run
+// statuses are the approval app's own, checked here with the rest.)
 
 const SNAKE = /\b[a-z]+(?:_[a-z]+)+\b/;
 
@@ -38,6 +39,9 @@ describe("labels for the closed sets", () => {
     expect(proposalStatusLabel("pending_approval")).toBe("Waiting for approval");
     expect(proposalStatusLabel("approved")).toBe("Approved, not applied yet");
     expect(proposalStatusLabel("stale")).toBe("Out of date");
+    expect(proposalStatusLabel("superseded")).toBe("Replaced");
+    // The confirm tools' "not approved yet" is the same state, in the same words.
+    expect(proposalStatusLabel("approval_required")).toBe(proposalStatusLabel("pending_approval"));
     expect(orderStatusLabel("payment_failed")).toBe("Payment failed");
     expect(fulfillmentLabel("awaiting_pick")).toBe("Waiting to be picked");
     expect(exceptionLabel("duplicate_order")).toBe("Duplicate order");
@@ -58,6 +62,11 @@ describe("humanizeText", () => {
   it("replaces known names, lower case inside a sentence", () => {
     expect(humanizeText("duplicate_order (P2, Order Integrity): looks like a double submit")).toBe("Duplicate order (P2, Order Integrity): looks like a double submit");
     expect(humanizeText("fulfillment awaiting_pick: queued for warehouse")).toBe("fulfillment waiting to be picked: queued for warehouse");
+  });
+
+  it("decline codes read as words, as in an exception summary", () => {
+    expect(humanizeText("Card declined twice (insufficient_funds); 3 units still held in ATL-2.")).toBe("Card declined twice (insufficient funds); 3 units still held in ATL-2.");
+    expect(humanizeText("attempt 1 declined: card_expired")).toBe("attempt 1 declined: card expired");
   });
 
   it("leaves unknown names (ids) exactly as they are", () => {
