@@ -10,6 +10,7 @@ import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
+import { servedHostOnly } from "../http/origin-guard";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 import { consentErrorPage, consentPage } from "./pages";
@@ -49,6 +50,7 @@ consentPages.use(
     overwrite: false,
   }),
 );
+consentPages.use("*", servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)));
 
 function helpers(c: Context<AppEnv>): OAuthHelpers {
   return oauthHelpers(oauthSettings(c.get("config")), c.env);
