@@ -7,7 +7,7 @@ import { orderState } from "../orders/order-state";
 import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { changeSummary, isDue, isOpen, newProposal, refusal, type Plan } from "./lifecycle";
+import { changeSummary, isDue, isOpen, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
@@ -112,18 +112,10 @@ export class ProposalDesk {
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
     try {
-      await this.deps.orders.recordEvent({
-        event_id: `${proposal.proposal_id}:proposed`,
-        order_id: order.order_id,
-        event_type: "proposal_created",
-        actor_kind: "operator",
-        actor: operator,
-        reason: `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`,
-        proposal_id: proposal.proposal_id,
-        state_before: orderState(order),
-        state_after: null,
-        created_at: proposal.created_at,
-      });
+      const reason = `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`;
+      await this.deps.orders.recordEvent(
+        proposalEvent({ proposal, step: "proposed", actorKind: "operator", actor: operator, reason, at: proposal.created_at, stateBefore: orderState(order) }),
+      );
     } catch (error) {
       this.deps.store.delete(proposal.proposal_id);
       throw error;
@@ -139,18 +131,8 @@ export class ProposalDesk {
         superseded_by: newer.proposal_id,
       });
       if (superseded.status !== "superseded") continue;
-      await this.deps.orders.recordEvent({
-        event_id: `${older.proposal_id}:superseded`,
-        order_id: older.order_id,
-        event_type: "proposal_superseded",
-        actor_kind: "operator",
-        actor: operator,
-        reason: `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`,
-        proposal_id: older.proposal_id,
-        state_before: null,
-        state_after: null,
-        created_at: newer.created_at,
-      });
+      const reason = `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`;
+      await this.deps.orders.recordEvent(proposalEvent({ proposal: older, step: "superseded", actorKind: "operator", actor: operator, reason, at: newer.created_at }));
     }
   }
 
@@ -233,18 +215,7 @@ export class ProposalDesk {
       if (proposal.status === wanted) return ok(this.view(proposal));
       if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
-      await this.deps.orders.recordEvent({
-        event_id: `${proposal.proposal_id}:${wanted}`,
-        order_id: proposal.order_id,
-        event_type: `proposal_${wanted}`,
-        actor_kind: "approver",
-        actor: approver.approver,
-        reason: decision.reason,
-        proposal_id: proposal.proposal_id,
-        state_before: null,
-        state_after: null,
-        created_at: now,
-      });
+      await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
       const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));

@@ -1,5 +1,6 @@
+import type { AccountAuditEvent } from "../orders/audit-event";
 import type { OrderRecord } from "../orders/order-record";
-import { diffStates, formatAddress, orderState } from "../orders/order-state";
+import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
 import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
 import { ProposalSchema, type Proposal } from "./schemas";
 
@@ -94,4 +95,40 @@ export function newProposal(input: {
     status_reason: null,
     superseded_by: null,
   } satisfies Proposal);
+}
+
+/** Each step of a proposal's life that leaves an audit event, and that event's type. */
+const STEP_EVENTS = {
+  proposed: "proposal_created",
+  superseded: "proposal_superseded",
+  approved: "proposal_approved",
+  rejected: "proposal_rejected",
+} as const;
+
+/**
+ * The audit event for one step. Its id is the proposal's and the step's, so a
+ * step retried after a lost answer writes no second event.
+ */
+export function proposalEvent(input: {
+  proposal: Pick<Proposal, "proposal_id" | "order_id">;
+  step: keyof typeof STEP_EVENTS;
+  actorKind: AccountAuditEvent["actor_kind"];
+  actor: string;
+  reason: string;
+  at: string;
+  stateBefore?: OrderState;
+}): AccountAuditEvent {
+  const { proposal, step } = input;
+  return {
+    event_id: `${proposal.proposal_id}:${step}`,
+    order_id: proposal.order_id,
+    event_type: STEP_EVENTS[step],
+    actor_kind: input.actorKind,
+    actor: input.actor,
+    reason: input.reason,
+    proposal_id: proposal.proposal_id,
+    state_before: input.stateBefore ?? null,
+    state_after: null,
+    created_at: input.at,
+  };
 }
