@@ -7,7 +7,7 @@ import { orderState } from "../orders/order-state";
 import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { changeSummary, isDue, isOpen, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
+import { approvalRequired, approvedConflict, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
@@ -90,7 +90,10 @@ export class ProposalDesk {
    * Reuses an open proposal for the same change at the same version. Otherwise
    * creates one, and supersedes the order's older pending proposals of the
    * same kind: an approver then sees one current proposal per order and
-   * change kind, never two conflicting ones.
+   * change kind, never two conflicting ones. An approved one is not
+   * superseded (a person decided it), so while it can still be applied a new
+   * proposal of its kind is refused: two approved changes to one order would
+   * leave the second to go stale the moment the first is applied.
    */
   private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
@@ -98,6 +101,8 @@ export class ProposalDesk {
       const current = this.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
+    const approved = await this.stillApproved(order.order_id, change.kind);
+    if (approved) return fail("conflict", approvedConflict(approved));
     const open = this.deps.store.countOpen(now);
     if (open >= this.deps.maxOpen) {
       return fail(
@@ -124,8 +129,18 @@ export class ProposalDesk {
     return ok(this.view(proposal));
   }
 
+  /** The order's approved proposal of this kind that can still be applied, once brought up to date. */
+  private async stillApproved(orderId: string, kind: Proposal["kind"]): Promise<Proposal | undefined> {
+    for (const approved of this.deps.store.forOrder(orderId, "approved")) {
+      if (approved.kind !== kind) continue;
+      const { proposal } = await this.refresh(approved);
+      if (proposal.status === "approved") return proposal;
+    }
+    return undefined;
+  }
+
   private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
-    for (const older of this.deps.store.pendingFor(newer.order_id)) {
+    for (const older of this.deps.store.forOrder(newer.order_id, "pending_approval")) {
       if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
       const superseded = this.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
         superseded_by: newer.proposal_id,
@@ -163,9 +178,7 @@ export class ProposalDesk {
     if (!order || order.version !== proposal.pinned_version) {
       const outcome = await this.deps.orders.appliedOutcome(proposal.proposal_id);
       if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
-      const why = order
-        ? `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${order.version} after this proposal was made`
-        : `order ${proposal.order_id} no longer exists`;
+      const why = order ? movedOn(proposal, order.version) : `order ${proposal.order_id} no longer exists`;
       return { proposal: this.transition(proposal, "stale", why), order };
     }
     return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
@@ -223,16 +236,7 @@ export class ProposalDesk {
   }
 
   private confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string): ConfirmResult {
-    return {
-      status,
-      proposal_id: proposal.proposal_id,
-      order_id: proposal.order_id,
-      action: proposal.action,
-      message,
-      approval_url: this.deps.approvalUrl(proposal.proposal_id),
-      expires_at: proposal.expires_at,
-      outcome: proposal.outcome,
-    };
+    return confirmResult(proposal, status, message, this.deps.approvalUrl(proposal.proposal_id));
   }
 
   /**
@@ -247,13 +251,7 @@ export class ProposalDesk {
       const proposal = current.value.proposal;
       switch (proposal.status) {
         case "pending_approval":
-          return ok(
-            this.confirmResult(
-              proposal,
-              "approval_required",
-              `a human approver must approve this proposal at ${this.deps.approvalUrl(proposal.proposal_id)} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`,
-            ),
-          );
+          return ok(this.confirmResult(proposal, "approval_required", approvalRequired(proposal, this.deps.approvalUrl(proposal.proposal_id))));
         case "stale":
           return ok(this.confirmResult(proposal, "stale", refusal(proposal, "applied")));
         case "expired":
@@ -279,8 +277,7 @@ export class ProposalDesk {
         case "already_applied":
           return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
         case "stale": {
-          const why = `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${result.current_version} after this proposal was made`;
-          const stale = this.transition(proposal, "stale", why);
+          const stale = this.transition(proposal, "stale", movedOn(proposal, result.current_version));
           return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
         }
         case "not_found":

@@ -2,7 +2,7 @@ import type { AccountAuditEvent } from "../orders/audit-event";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
 import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
-import { ProposalSchema, type Proposal } from "./schemas";
+import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
 
 /**
  * The pure half of the proposal lifecycle: which states are open, when a
@@ -48,6 +48,31 @@ export function refusal(proposal: Proposal, attempted: "decided" | "applied"): s
     case "pending_approval":
       return `proposal ${id} is waiting for approval`;
   }
+}
+
+/** Why a proposal went stale: the order moved on from the version it pinned. */
+export function movedOn(proposal: Proposal, currentVersion: number): string {
+  return `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${currentVersion} after this proposal was made`;
+}
+
+/** What confirm_resolution and apply_approved_change answer about a proposal. */
+export function confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string, approvalUrl: string): ConfirmResult {
+  const { proposal_id, order_id, action, expires_at, outcome } = proposal;
+  return { status, proposal_id, order_id, action, message, approval_url: approvalUrl, expires_at, outcome };
+}
+
+export function approvalRequired(proposal: Proposal, approvalUrl: string): string {
+  return `a human approver must approve this proposal at ${approvalUrl} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`;
+}
+
+/** Why a new proposal is refused while an approved one of its kind waits to be applied, and what to do. */
+export function approvedConflict(approved: Proposal): string {
+  const [what, tool] = approved.kind === "address_change" ? ["address change", "apply_approved_change"] : ["resolution", "confirm_resolution"];
+  return (
+    `order ${approved.order_id} already has an approved ${what}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
+    `approved by ${approved.decided_by ?? "an approver"} and not applied yet; a second one would conflict with it. ` +
+    `Apply it with ${tool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
+  );
 }
 
 /** Why the server proposes a change: the playbook's answer, or the address checks. */

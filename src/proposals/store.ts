@@ -66,10 +66,10 @@ export class ProposalStore {
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
 
-  /** Pending proposals for one order, oldest first. */
-  pendingFor(orderId: string): Proposal[] {
+  /** One order's proposals in one status, oldest first. */
+  forOrder(orderId: string, status: ProposalStatus): Proposal[] {
     return this.sql
-      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = 'pending_approval' ORDER BY created_at", orderId)
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = ? ORDER BY created_at", orderId, status)
       .toArray()
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
