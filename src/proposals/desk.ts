@@ -7,7 +7,7 @@ import { orderState } from "../orders/order-state";
 import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { approvalRequired, approvedConflict, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
+import { approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
@@ -103,12 +103,10 @@ export class ProposalDesk {
     }
     const approved = await this.stillApproved(order.order_id, change.kind);
     if (approved) return fail("conflict", approvedConflict(approved));
-    const open = this.deps.store.countOpen(now);
-    if (open >= this.deps.maxOpen) {
-      return fail(
-        "conflict",
-        `this account already has ${open} open proposals, the limit (MAX_OPEN_PROPOSALS); ask an approver to decide some, or wait for them to expire, before proposing more`,
-      );
+    // The cheap count first; only near the cap is it worth reading the orders' versions.
+    if (this.deps.store.countOpen(now) >= this.deps.maxOpen) {
+      const open = await this.actionable(now);
+      if (open.length >= this.deps.maxOpen) return fail("conflict", capRefusal(open, this.deps.maxOpen));
     }
 
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
@@ -211,10 +209,18 @@ export class ProposalDesk {
    * nothing waits, so a long list never holds up the account.
    */
   async pending(): Promise<ProposalView[]> {
-    const now = this.deps.now();
+    return (await this.actionable(this.deps.now())).map((p) => this.view(p));
+  }
+
+  /**
+   * Open, in time, and pinned to the order's current version. Proposals whose
+   * order has moved on are stale even before anyone reads them, so neither
+   * the list nor the cap counts them.
+   */
+  private async actionable(now: Date): Promise<Proposal[]> {
     const open = this.deps.store.byStatus(["pending_approval", "approved"]).filter((p) => !isDue(p, now));
     const versions = await this.deps.orders.versions([...new Set(open.map((p) => p.order_id))]);
-    return open.filter((p) => versions.get(p.order_id) === p.pinned_version).map((p) => this.view(p));
+    return open.filter((p) => versions.get(p.order_id) === p.pinned_version);
   }
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */

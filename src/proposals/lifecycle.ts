@@ -75,6 +75,20 @@ export function approvedConflict(approved: Proposal): string {
   );
 }
 
+/**
+ * Why a proposal is refused at MAX_OPEN_PROPOSALS: the proposals that count,
+ * split as an approver sees them, and when room opens by itself.
+ */
+export function capRefusal(open: readonly Proposal[], maxOpen: number): string {
+  const approved = open.filter((p) => p.status === "approved").length;
+  const firstExpiry = open.map((p) => p.expires_at).sort()[0] ?? "their expiry";
+  return (
+    `this account already has ${open.length} open proposals (${open.length - approved} waiting for approval, ${approved} approved but not applied), ` +
+    `and MAX_OPEN_PROPOSALS allows ${maxOpen}; ask an approver to decide the waiting ones, apply the approved ones, ` +
+    `or wait until the first expires at ${firstExpiry}, then propose again`
+  );
+}
+
 /** Why the server proposes a change: the playbook's answer, or the address checks. */
 export interface Plan {
   readonly risk: Risk;

@@ -74,7 +74,10 @@ export class ProposalStore {
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
 
-  /** Open proposals whose time has not run out at `now`. */
+  /**
+   * Open proposals whose time has not run out at `now`: an upper bound of what
+   * the cap counts, since this table cannot see whether their orders moved on.
+   */
   countOpen(now: Date): number {
     const row = this.sql
       .exec<{ n: number }>(

@@ -311,18 +311,36 @@ describe("the open-proposal cap", () => {
     await withDesk(
       async ({ desk, orders, advance }) => {
         for (const id of ["ORD-1", "ORD-2", "ORD-3", "ORD-4"]) orders.add(order(id));
-        value(await desk.proposeResolution("ORD-1", "Ada"));
-        value(await desk.proposeResolution("ORD-2", "Ada"));
+        const first = value(await desk.proposeResolution("ORD-1", "Ada"));
+        advance(1);
+        const second = value(await desk.proposeResolution("ORD-2", "Ada"));
+        value(await desk.decide(second.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
         expect(await desk.proposeResolution("ORD-3", "Ada")).toEqual({
           ok: false,
           error: {
             code: "conflict",
             message:
-              "this account already has 2 open proposals, the limit (MAX_OPEN_PROPOSALS); ask an approver to decide some, or wait for them to expire, before proposing more",
+              "this account already has 2 open proposals (1 waiting for approval, 1 approved but not applied), and MAX_OPEN_PROPOSALS allows 2; " +
+              `ask an approver to decide the waiting ones, apply the approved ones, or wait until the first expires at ${first.expires_at}, then propose again`,
           },
         });
         advance(TTL_MINUTES);
         expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+      },
+      { maxOpen: 2 },
+    );
+  });
+
+  it("does not count a proposal whose order has moved on: it can never be approved, and the approver's list leaves it out too", async () => {
+    await withDesk(
+      async ({ desk, orders }) => {
+        for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+        value(await desk.proposeResolution("ORD-1", "Ada"));
+        value(await desk.proposeResolution("ORD-2", "Ada"));
+        orders.bump("ORD-1");
+        expect((await desk.pending()).map((p) => p.order_id)).toEqual(["ORD-2"]);
+        expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+        expect((await desk.proposeResolution("ORD-1", "Ada")).ok).toBe(false);
       },
       { maxOpen: 2 },
     );
