@@ -2,11 +2,13 @@
 // the middle of a batch, between an approval and its confirmation, and in the
 // middle of a traffic run; restarts it on the same state each time, and checks
 // that nothing was lost or duplicated:
-// - the cut batch is listed as interrupted, with its seed, and replaying the
-//   seed completes it without duplicates;
+// - the cut batch is listed as interrupted, with its seed and a tally that
+//   agrees with the orders stored, and replaying the seed completes it
+//   without duplicates;
 // - the approved proposal is applied exactly once after the restart;
 // - the traffic run resumes and sends each of its orders once;
-// - every invariant of src/store/invariants.ts holds.
+// - every invariant of src/store/invariants.ts holds;
+// - no response was a 5xx (a request cut by the crash gets no response at all).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,9 +27,19 @@ function check(label: string, condition: boolean, detail = ""): void {
   console.log(`${condition ? "ok  " : "FAIL"} ${label}${detail ? `  ${detail}` : ""}`);
 }
 
+/** Every HTTP status the servers answered, across all restarts. */
+const statuses = new Map<number, number>();
+const countingFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+  return response;
+};
+
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: "order-ops-restart", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch: countingFetch, requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+  );
   return client;
 }
 
@@ -49,30 +61,50 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface BatchRecord {
   batch_id: string;
   seed: number;
+  requested: number;
   outcome: string;
   accepted: number;
+  rejected: number;
+  status_counts: Record<string, number>;
 }
 
 /**
- * Starts a 100-order batch with no seed and crashes the server a third of the
- * way through it; answers how many orders were stored. The time a batch takes
- * is measured first on the same server, so the cut lands mid-batch on a fast
- * or a slow machine alike.
+ * The journal brings a batch's tally up to date every 10 answers
+ * (JOURNAL_EVERY in src/synth/batch-sender.ts). At a crash it may trail the
+ * stored orders by up to 9 answered plus what was in flight, or by exactly 10
+ * when the crash takes the update being written (the object sends nothing
+ * more until a write is durable, so it cannot trail further); it must never
+ * claim more than was stored.
+ */
+const JOURNAL_EVERY = 10;
+
+/** Orders a measured batch stores before the cut one: the time the cut is aimed by. */
+const MEASURED = 100;
+
+/**
+ * Starts a 100-order batch with no seed and crashes the server about a quarter of
+ * the way through it; answers how many of its orders were stored. The time a
+ * batch takes is measured first on the same server with an accepted batch
+ * (rejected ones write nothing and run faster), so the cut lands mid-batch,
+ * usually past a journal update, on a fast or a slow machine alike. (Under
+ * `wrangler dev` other requests wait while a batch runs, so the cut cannot
+ * be aimed by watching the journal.)
  */
 async function cutBatch(server: DevServer): Promise<number> {
   const client = await connect(server.url);
   const started = performance.now();
-  await structured(client, "send_orders", { count: 100, mode: "simple" });
+  await structured(client, "send_orders", { count: MEASURED, seed: 1 });
   const batchMs = performance.now() - started;
   void client.callTool({ name: "send_orders", arguments: { count: 100 } }).catch(() => undefined);
-  await sleep(batchMs / 3);
+  await sleep(batchMs / 4);
   await server.crash();
-  return intakeOrders(server.stateDir);
+  return (await intakeOrders(server.stateDir)) - MEASURED;
 }
 
 const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-restart-"));
 // One order in flight at a time, so a 100-order batch lasts long enough to be cut in the middle.
-const vars = { SEND_CONCURRENCY: "1" };
+const SEND_CONCURRENCY = 1;
+const vars = { SEND_CONCURRENCY: String(SEND_CONCURRENCY) };
 try {
   // 1. A batch cut short by a crash.
   let server = await startDevServer({ stateDir, vars });
@@ -84,21 +116,31 @@ try {
   check("the cut batch is listed as interrupted, with its seed", interrupted !== undefined && Number.isInteger(interrupted.seed), JSON.stringify(interrupted));
   check("some but not all of its orders were stored", stored > 0 && stored < 100, `${stored} stored`);
   if (interrupted) {
+    const lag = stored - interrupted.accepted;
+    check(
+      "its journaled tally agrees with the stored orders: all accepted, none claimed that was not stored, trailing by less than one journal interval",
+      interrupted.requested === 100 &&
+        interrupted.rejected === 0 &&
+        (interrupted.status_counts["201"] ?? 0) === interrupted.accepted &&
+        lag >= 0 &&
+        lag <= JOURNAL_EVERY - 1 + SEND_CONCURRENCY,
+      `journal: ${interrupted.accepted} accepted ${JSON.stringify(interrupted.status_counts)}; stored: ${stored}`,
+    );
     const replay = await structured<{ accepted: number; status_counts: Record<string, number> }>(client, "send_orders", { count: 100, seed: interrupted.seed });
     check(
       "replaying its seed completes it: the stored orders answer 200, the rest 201",
       replay.accepted === 100 && (replay.status_counts["200"] ?? 0) === stored,
       JSON.stringify(replay.status_counts),
     );
-    const after = await intakeOrders(stateDir);
-    check("exactly 100 intake orders exist: nothing was duplicated", after === 100, `${after}`);
+    const after = (await intakeOrders(stateDir)) - MEASURED;
+    check("exactly its 100 intake orders exist: nothing was duplicated", after === 100, `${after}`);
   }
 
   // 2. A crash between the approval and the confirmation.
   const exceptions = (await structured<{ exceptions: { order_id: string }[] }>(client, "list_order_exceptions")).exceptions;
   const orderId = exceptions[0]?.order_id ?? "ORD-1017";
   const proposal = await structured<{ proposal_id: string }>(client, "propose_resolution", { order_id: orderId });
-  const approval = await fetch(`${server.url}/api/approvals/${proposal.proposal_id}`, {
+  const approval = await countingFetch(`${server.url}/api/approvals/${proposal.proposal_id}`, {
     method: "POST",
     headers: { authorization: `Bearer ${APPROVER}`, "content-type": "application/json" },
     body: JSON.stringify({ decision: "approve", reason: "restart test" }),
@@ -139,9 +181,12 @@ try {
   await server.stop();
 
   const total = await intakeOrders(stateDir);
-  check("no run order was stored twice", total === 100 + run.plan.total_orders, `${total} intake orders`);
+  check("no run order was stored twice", total === MEASURED + 100 + run.plan.total_orders, `${total} intake orders`);
   const report = await withLocalDatabase(stateDir, checkInvariants);
   for (const [name, rows] of Object.entries(report)) check(`invariant ${name}`, rows.length === 0, rows.length ? JSON.stringify(rows[0]) : "");
+  const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+  const seen = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ");
+  check("no response was a 5xx", serverErrors === 0, seen);
 } catch (error) {
   check("restart test ran to the end", false, error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {

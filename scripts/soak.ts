@@ -1,9 +1,13 @@
 // `npm run soak [-- --seconds 30 --clients 6]`: starts `wrangler dev` on its own
 // state, runs several concurrent clients of two accounts that mix every tool
-// (send, read, propose, approve, confirm, simulate) for a bounded time, then
-// stops the server and checks what it wrote:
+// (send, read, propose_resolution and prepare_address_change, get_proposal,
+// approve, confirm_resolution and apply_approved_change, simulate) with the
+// approval list read while proposals are made, for a bounded time. Every
+// client first sends the same seed, so both accounts store the same order ids.
+// Then it stops the server and checks what it wrote:
 // - the stored intake orders equal the 201 answers;
-// - every order has its origin event, every applied proposal exactly one apply event;
+// - every order has its origin event (in both accounts for the shared seed),
+//   every applied proposal exactly one apply event;
 // - no response was a 5xx.
 // Prints p50/p99 per operation and the error counts; exits non-zero on any violation.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,6 +29,14 @@ const ACCOUNTS = [
   { account: "acme", token: "acme-dev-token", approver: "acme-approver-dev-token" },
   { account: "globex", token: "globex-dev-token", approver: "globex-approver-dev-token" },
 ] as const;
+
+/**
+ * Sent by every client before anything else. Audit ids such as
+ * `<order_id>:received` once collided across accounts and the second
+ * account's event was dropped; the same seed in both accounts is that case.
+ */
+const SHARED_SEED = 1 + Math.floor(Math.random() * 2 ** 31);
+const SHARED_COUNT = 3;
 
 interface Stats {
   readonly latencies: Map<string, number[]>;
@@ -72,8 +84,39 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
-/** One operator's story end to end: find a stuck order, propose, have it approved, confirm twice. */
-async function operate(baseUrl: string, client: Client, approverToken: string): Promise<void> {
+async function sendOrders(client: Client, args: Record<string, unknown>): Promise<void> {
+  const sent = await call(client, "send_orders", args);
+  stats.created201 += Number((sent.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
+}
+
+async function timedFetch(operation: string, url: string, init: RequestInit): Promise<void> {
+  const started = performance.now();
+  const response = await countingFetch(url, init);
+  await response.arrayBuffer();
+  record(operation, performance.now() - started);
+}
+
+/** The approver's pending list, as the approval app reads it. */
+function listApprovals(baseUrl: string, approverToken: string): Promise<void> {
+  return timedFetch("GET /api/approvals", `${baseUrl}/api/approvals`, { headers: { authorization: `Bearer ${approverToken}` } });
+}
+
+const STORIES = {
+  resolution: { propose: "propose_resolution", confirm: "confirm_resolution" },
+  address: { propose: "prepare_address_change", confirm: "apply_approved_change" },
+} as const;
+
+function newAddress(): Record<string, unknown> {
+  const number = 1 + Math.floor(Math.random() * 9999);
+  return { recipient: "Sam Soak", line1: `${number} Soak Street`, line2: null, city: "Austin", region: "TX", postal_code: "78701", country: "US" };
+}
+
+/**
+ * One operator's story end to end: find a stuck order, propose a resolution
+ * or an address change while the approver's list is being read, look the
+ * proposal up, have it approved, confirm twice.
+ */
+async function operate(baseUrl: string, client: Client, approverToken: string, story: keyof typeof STORIES): Promise<void> {
   const listed = await call(client, "list_order_exceptions");
   const exceptions = (listed.structured.exceptions ?? []) as { order_id: string }[];
   if (exceptions.length === 0) {
@@ -82,19 +125,19 @@ async function operate(baseUrl: string, client: Client, approverToken: string): 
   }
   const target = pick(exceptions).order_id;
   await call(client, "get_order_details", { order_id: target });
-  const proposal = await call(client, "propose_resolution", { order_id: target });
-  if (proposal.isError) return; // another client resolved it first: a domain answer, not a failure
+  const args = story === "address" ? { order_id: target, address: newAddress() } : { order_id: target };
+  const [proposal] = await Promise.all([call(client, STORIES[story].propose, args), listApprovals(baseUrl, approverToken)]);
+  // Another client resolved the order first, or an approved change of this kind waits: domain answers, not failures.
+  if (proposal.isError) return;
   const proposalId = String(proposal.structured.proposal_id);
-  const started = performance.now();
-  const approval = await countingFetch(`${baseUrl}/api/approvals/${proposalId}`, {
+  await call(client, "get_proposal", { proposal_id: proposalId });
+  await timedFetch("POST /api/approvals/:id", `${baseUrl}/api/approvals/${proposalId}`, {
     method: "POST",
     headers: { authorization: `Bearer ${approverToken}`, "content-type": "application/json" },
     body: JSON.stringify({ decision: "approve", reason: "soak test approval" }),
   });
-  await approval.arrayBuffer();
-  record("POST /api/approvals/:id", performance.now() - started);
-  const first = await call(client, "confirm_resolution", { proposal_id: proposalId });
-  const second = await call(client, "confirm_resolution", { proposal_id: proposalId });
+  const first = await call(client, STORIES[story].confirm, { proposal_id: proposalId });
+  const second = await call(client, STORIES[story].confirm, { proposal_id: proposalId });
   if (!first.isError && first.structured.status === "applied" && JSON.stringify(first.structured) !== JSON.stringify(second.structured)) {
     stats.mismatches.push(`confirming ${proposalId} twice gave two different answers`);
   }
@@ -119,15 +162,19 @@ async function worker(baseUrl: string, index: number, deadline: number): Promise
   const who = ACCOUNTS[index % ACCOUNTS.length] ?? ACCOUNTS[0];
   const client = await connect(baseUrl, who.token);
   try {
+    await sendOrders(client, { count: SHARED_COUNT, seed: SHARED_SEED });
     while (Date.now() < deadline) {
       const roll = Math.random();
-      if (roll < 0.3) {
-        const sent = await call(client, "send_orders", { count: 1 + Math.floor(Math.random() * 10), mode: Math.random() < 0.8 ? "seeded" : "simple" });
-        stats.created201 += Number((sent.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
-      } else if (roll < 0.75) {
+      if (roll < 0.25) {
+        await sendOrders(client, { count: 1 + Math.floor(Math.random() * 10), mode: Math.random() < 0.8 ? "seeded" : "simple" });
+      } else if (roll < 0.6) {
         await read(client, who.account);
+      } else if (roll < 0.75) {
+        await operate(baseUrl, client, who.approver, "resolution");
+      } else if (roll < 0.9) {
+        await operate(baseUrl, client, who.approver, "address");
       } else if (roll < 0.95) {
-        await operate(baseUrl, client, who.approver);
+        await listApprovals(baseUrl, who.approver);
       } else {
         await call(client, "simulate_new_failure");
       }
@@ -149,8 +196,13 @@ const fail = (message: string) => {
 };
 try {
   const server = await startDevServer({ stateDir });
+  let sharedRequestId = "";
   try {
-    console.log(`soak: ${CLIENTS} clients for ${SECONDS} s against ${server.url}`);
+    console.log(`soak: ${CLIENTS} clients for ${SECONDS} s against ${server.url}, shared seed ${SHARED_SEED}`);
+    const previewer = await connect(server.url, ACCOUNTS[0].token);
+    const preview = await call(previewer, "preview_order", { seed: SHARED_SEED });
+    sharedRequestId = String((preview.structured.order as { request_id?: string } | undefined)?.request_id ?? "");
+    await previewer.close();
     const deadline = Date.now() + SECONDS * 1000;
     await Promise.all(Array.from({ length: CLIENTS }, (_, index) => worker(server.url, index, deadline)));
   } finally {
@@ -169,12 +221,27 @@ try {
   if (serverErrors > 0) fail(`${serverErrors} response(s) were 5xx`);
   for (const mismatch of stats.mismatches) fail(mismatch);
 
-  const { stored, report } = await withLocalDatabase(stateDir, async (db) => ({
+  const { stored, report, sharedWithOrigin } = await withLocalDatabase(stateDir, async (db) => ({
     stored: await count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"),
     report: await checkInvariants(db),
+    sharedWithOrigin: (
+      await db
+        .prepare(
+          `SELECT count(DISTINCT o.account) AS n FROM orders o JOIN audit_events e ON e.account = o.account AND e.order_id = o.order_id
+           WHERE o.request_id = ?1 AND e.event_type = 'order_received'`,
+        )
+        .bind(sharedRequestId)
+        .all<{ n: number }>()
+    ).results[0]?.n ?? 0,
   }));
   if (stored === stats.created201) console.log(`ok   stored intake orders (${stored}) equal the 201 answers`);
   else fail(`stored intake orders (${stored}) differ from the 201 answers (${stats.created201})`);
+  const sendingAccounts = Math.min(CLIENTS, ACCOUNTS.length);
+  if (sharedRequestId !== "" && sharedWithOrigin === sendingAccounts) {
+    console.log(`ok   the shared seed's first order has its order_received event in each of the ${sendingAccounts} account(s)`);
+  } else {
+    fail(`the shared seed's first order (${sharedRequestId || "no preview"}) has its order_received event in ${sharedWithOrigin} account(s), expected ${sendingAccounts}`);
+  }
   for (const [name, rows] of Object.entries(report)) {
     if (rows.length === 0) console.log(`ok   ${name}: none`);
     else fail(`${name}: ${rows.length} row(s), e.g. ${JSON.stringify(rows[0])}`);

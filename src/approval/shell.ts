@@ -5,6 +5,7 @@ import { NO_APPROVERS_MESSAGE } from "../auth/approver";
 import type { ApproverSession } from "../auth/approver-session";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { servedHostOnly } from "../http/origin-guard";
 import { d1ApproverSessions } from "../store/approver-sessions";
 import type { Html } from "../http/html-page";
 import { messagePage, type SignedIn } from "./pages";
@@ -33,6 +34,8 @@ export const browserPageMiddleware: readonly MiddlewareHandler<AppEnv>[] = [
     // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
     referrerPolicy: "same-origin",
   }),
+  // Before the sign-in and its session: in development the approver tokens are public.
+  servedHostOnly("this site", (c, message) => page(c, messagePage("Refused", message), 403)),
   approversConfigured,
 ];
 

@@ -15,9 +15,10 @@ export const INTAKE_CHALLENGE = OPERATOR_CHALLENGE;
  * configured PUBLIC_INTAKE_ACCOUNT (local dev does), that account for
  * unauthenticated callers. Approver tokens never work here.
  *
- * workerd drops a header whose value is empty before the Worker runs, so a raw
- * `Authorization: ` arrives as no header at all and counts as anonymous; see
- * test/auth/intake-callers.test.ts.
+ * workerd removes an empty Authorization header before the Worker runs (an
+ * empty custom header does arrive), so a raw `Authorization: ` reaches this
+ * code as no header at all and counts as anonymous; the header is refused
+ * whenever it does arrive. Evidence: test/auth/empty-authorization.test.ts.
  */
 export async function publicIntakeCaller(config: Config, request: Request): Promise<Authenticated<IntakeCaller>> {
   const authorization = request.headers.get("authorization");

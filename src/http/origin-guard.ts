@@ -32,7 +32,7 @@ export function isAllowedOrigin(origin: string, config: Config): boolean {
  * PUBLIC_BASE_URL's host, ALLOWED_HOSTS (custom domains), an allowed origin's
  * host, and this machine's names in development (config.allowedHosts).
  */
-function isServedHost(host: string, config: Config): boolean {
+export function isServedHost(host: string, config: Config): boolean {
   let hostname: string;
   try {
     hostname = new URL(`http://${host}`).hostname;
@@ -43,17 +43,34 @@ function isServedHost(host: string, config: Config): boolean {
   return config.allowedOrigins.some((origin) => new URL(origin).hostname === hostname);
 }
 
-/** Refuses foreign origins (and, in development, foreign hosts) before any credential is looked at. */
+function hostOf(c: Context<AppEnv>): string {
+  return c.req.header("host") ?? new URL(c.req.url).host;
+}
+
+function hostRefusal(host: string, servedThing: string): string {
+  return `host ${host} is not one ${servedThing} answers to; add it to ALLOWED_HOSTS if it should be`;
+}
+
+/**
+ * The Host rule alone, for the browser pages (approval app, run pages, OAuth
+ * consent), which answer in HTML. Their form check cannot stand in for it: a
+ * rebound page is same-origin with itself, so its posts carry
+ * `Sec-Fetch-Site: same-origin` and pass any Fetch Metadata check.
+ */
+export function servedHostOnly(servedThing: string, refuse: (c: Context<AppEnv>, message: string) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const host = hostOf(c);
+    if (!isServedHost(host, c.get("config"))) return refuse(c, hostRefusal(host, servedThing));
+    await next();
+  };
+}
+
+/** Refuses foreign origins and foreign hosts before any credential is looked at. */
 export function originPolicy(servedThing: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const config = c.get("config");
-    const host = c.req.header("host") ?? new URL(c.req.url).host;
-    if (!isServedHost(host, config)) {
-      return errorResponse(c, {
-        code: "forbidden",
-        message: `host ${host} is not one ${servedThing} answers to; add it to ALLOWED_HOSTS if it should be`,
-      });
-    }
+    const host = hostOf(c);
+    if (!isServedHost(host, config)) return errorResponse(c, { code: "forbidden", message: hostRefusal(host, servedThing) });
     const origin = c.req.header("origin");
     if (origin !== undefined && !isAllowedOrigin(origin, config)) {
       return errorResponse(c, {

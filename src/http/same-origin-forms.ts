@@ -9,6 +9,11 @@ import type { AppEnv } from "./app-env";
  * "Our own origin" is PUBLIC_BASE_URL's, never the request's Host: a
  * DNS-rebound name would make the Host match the attacker's page.
  *
+ * Sec-Fetch-Site same-origin only says the page and the request share a
+ * name, and a rebound page shares its own. It is trusted here because every
+ * page that posts refuses a Host this Worker does not serve first
+ * (servedHostOnly), so the shared name is one of ours.
+ *
  * Browsers send Origin or Sec-Fetch-Site on every post; a request with neither
  * is not a browser riding a victim's cookie, so it goes on to the session and
  * CSRF-token checks like any other.

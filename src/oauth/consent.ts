@@ -10,6 +10,7 @@ import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
+import { servedHostOnly } from "../http/origin-guard";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
@@ -50,6 +51,7 @@ consentPages.use(
     overwrite: false,
   }),
 );
+consentPages.use("*", servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)));
 // Before anyone has signed in: each opening stores a one-time handle in KV, and
 // each post is a sign-in attempt. Counted per client address, page and post together.
 consentPages.use(

@@ -7,7 +7,7 @@ import { orderState } from "../orders/order-state";
 import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { changeSummary, isDue, isOpen, newProposal, refusal, type Plan } from "./lifecycle";
+import { approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
@@ -90,7 +90,10 @@ export class ProposalDesk {
    * Reuses an open proposal for the same change at the same version. Otherwise
    * creates one, and supersedes the order's older pending proposals of the
    * same kind: an approver then sees one current proposal per order and
-   * change kind, never two conflicting ones.
+   * change kind, never two conflicting ones. An approved one is not
+   * superseded (a person decided it), so while it can still be applied a new
+   * proposal of its kind is refused: two approved changes to one order would
+   * leave the second to go stale the moment the first is applied.
    */
   private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
@@ -98,12 +101,12 @@ export class ProposalDesk {
       const current = this.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
-    const open = this.deps.store.countOpen(now);
-    if (open >= this.deps.maxOpen) {
-      return fail(
-        "conflict",
-        `this account already has ${open} open proposals, the limit (MAX_OPEN_PROPOSALS); ask an approver to decide some, or wait for them to expire, before proposing more`,
-      );
+    const approved = await this.stillApproved(order.order_id, change.kind);
+    if (approved) return fail("conflict", approvedConflict(approved));
+    // The cheap count first; only near the cap is it worth reading the orders' versions.
+    if (this.deps.store.countOpen(now) >= this.deps.maxOpen) {
+      const open = await this.actionable(now);
+      if (open.length >= this.deps.maxOpen) return fail("conflict", capRefusal(open, this.deps.maxOpen));
     }
 
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
@@ -112,18 +115,10 @@ export class ProposalDesk {
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
     try {
-      await this.deps.orders.recordEvent({
-        event_id: `${proposal.proposal_id}:proposed`,
-        order_id: order.order_id,
-        event_type: "proposal_created",
-        actor_kind: "operator",
-        actor: operator,
-        reason: `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`,
-        proposal_id: proposal.proposal_id,
-        state_before: orderState(order),
-        state_after: null,
-        created_at: proposal.created_at,
-      });
+      const reason = `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`;
+      await this.deps.orders.recordEvent(
+        proposalEvent({ proposal, step: "proposed", actorKind: "operator", actor: operator, reason, at: proposal.created_at, stateBefore: orderState(order) }),
+      );
     } catch (error) {
       this.deps.store.delete(proposal.proposal_id);
       throw error;
@@ -132,25 +127,25 @@ export class ProposalDesk {
     return ok(this.view(proposal));
   }
 
+  /** The order's approved proposal of this kind that can still be applied, once brought up to date. */
+  private async stillApproved(orderId: string, kind: Proposal["kind"]): Promise<Proposal | undefined> {
+    for (const approved of this.deps.store.forOrder(orderId, "approved")) {
+      if (approved.kind !== kind) continue;
+      const { proposal } = await this.refresh(approved);
+      if (proposal.status === "approved") return proposal;
+    }
+    return undefined;
+  }
+
   private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
-    for (const older of this.deps.store.pendingFor(newer.order_id)) {
+    for (const older of this.deps.store.forOrder(newer.order_id, "pending_approval")) {
       if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
       const superseded = this.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
         superseded_by: newer.proposal_id,
       });
       if (superseded.status !== "superseded") continue;
-      await this.deps.orders.recordEvent({
-        event_id: `${older.proposal_id}:superseded`,
-        order_id: older.order_id,
-        event_type: "proposal_superseded",
-        actor_kind: "operator",
-        actor: operator,
-        reason: `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`,
-        proposal_id: older.proposal_id,
-        state_before: null,
-        state_after: null,
-        created_at: newer.created_at,
-      });
+      const reason = `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`;
+      await this.deps.orders.recordEvent(proposalEvent({ proposal: older, step: "superseded", actorKind: "operator", actor: operator, reason, at: newer.created_at }));
     }
   }
 
@@ -181,9 +176,7 @@ export class ProposalDesk {
     if (!order || order.version !== proposal.pinned_version) {
       const outcome = await this.deps.orders.appliedOutcome(proposal.proposal_id);
       if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
-      const why = order
-        ? `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${order.version} after this proposal was made`
-        : `order ${proposal.order_id} no longer exists`;
+      const why = order ? movedOn(proposal, order.version) : `order ${proposal.order_id} no longer exists`;
       return { proposal: this.transition(proposal, "stale", why), order };
     }
     return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
@@ -216,10 +209,18 @@ export class ProposalDesk {
    * nothing waits, so a long list never holds up the account.
    */
   async pending(): Promise<ProposalView[]> {
-    const now = this.deps.now();
+    return (await this.actionable(this.deps.now())).map((p) => this.view(p));
+  }
+
+  /**
+   * Open, in time, and pinned to the order's current version. Proposals whose
+   * order has moved on are stale even before anyone reads them, so neither
+   * the list nor the cap counts them.
+   */
+  private async actionable(now: Date): Promise<Proposal[]> {
     const open = this.deps.store.byStatus(["pending_approval", "approved"]).filter((p) => !isDue(p, now));
     const versions = await this.deps.orders.versions([...new Set(open.map((p) => p.order_id))]);
-    return open.filter((p) => versions.get(p.order_id) === p.pinned_version).map((p) => this.view(p));
+    return open.filter((p) => versions.get(p.order_id) === p.pinned_version);
   }
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */
@@ -233,18 +234,7 @@ export class ProposalDesk {
       if (proposal.status === wanted) return ok(this.view(proposal));
       if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
-      await this.deps.orders.recordEvent({
-        event_id: `${proposal.proposal_id}:${wanted}`,
-        order_id: proposal.order_id,
-        event_type: `proposal_${wanted}`,
-        actor_kind: "approver",
-        actor: approver.approver,
-        reason: decision.reason,
-        proposal_id: proposal.proposal_id,
-        state_before: null,
-        state_after: null,
-        created_at: now,
-      });
+      await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
       const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));
@@ -252,16 +242,7 @@ export class ProposalDesk {
   }
 
   private confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string): ConfirmResult {
-    return {
-      status,
-      proposal_id: proposal.proposal_id,
-      order_id: proposal.order_id,
-      action: proposal.action,
-      message,
-      approval_url: this.deps.approvalUrl(proposal.proposal_id),
-      expires_at: proposal.expires_at,
-      outcome: proposal.outcome,
-    };
+    return confirmResult(proposal, status, message, this.deps.approvalUrl(proposal.proposal_id));
   }
 
   /**
@@ -276,13 +257,7 @@ export class ProposalDesk {
       const proposal = current.value.proposal;
       switch (proposal.status) {
         case "pending_approval":
-          return ok(
-            this.confirmResult(
-              proposal,
-              "approval_required",
-              `a human approver must approve this proposal at ${this.deps.approvalUrl(proposal.proposal_id)} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`,
-            ),
-          );
+          return ok(this.confirmResult(proposal, "approval_required", approvalRequired(proposal, this.deps.approvalUrl(proposal.proposal_id))));
         case "stale":
           return ok(this.confirmResult(proposal, "stale", refusal(proposal, "applied")));
         case "expired":
@@ -308,8 +283,7 @@ export class ProposalDesk {
         case "already_applied":
           return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
         case "stale": {
-          const why = `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${result.current_version} after this proposal was made`;
-          const stale = this.transition(proposal, "stale", why);
+          const stale = this.transition(proposal, "stale", movedOn(proposal, result.current_version));
           return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
         }
         case "not_found":

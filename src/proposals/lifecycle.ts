@@ -1,7 +1,8 @@
+import type { AccountAuditEvent } from "../orders/audit-event";
 import type { OrderRecord } from "../orders/order-record";
-import { diffStates, formatAddress, orderState } from "../orders/order-state";
+import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
 import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
-import { ProposalSchema, type Proposal } from "./schemas";
+import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
 
 /**
  * The pure half of the proposal lifecycle: which states are open, when a
@@ -49,6 +50,45 @@ export function refusal(proposal: Proposal, attempted: "decided" | "applied"): s
   }
 }
 
+/** Why a proposal went stale: the order moved on from the version it pinned. */
+export function movedOn(proposal: Proposal, currentVersion: number): string {
+  return `order ${proposal.order_id} moved from version ${proposal.pinned_version} to ${currentVersion} after this proposal was made`;
+}
+
+/** What confirm_resolution and apply_approved_change answer about a proposal. */
+export function confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string, approvalUrl: string): ConfirmResult {
+  const { proposal_id, order_id, action, expires_at, outcome } = proposal;
+  return { status, proposal_id, order_id, action, message, approval_url: approvalUrl, expires_at, outcome };
+}
+
+export function approvalRequired(proposal: Proposal, approvalUrl: string): string {
+  return `a human approver must approve this proposal at ${approvalUrl} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`;
+}
+
+/** Why a new proposal is refused while an approved one of its kind waits to be applied, and what to do. */
+export function approvedConflict(approved: Proposal): string {
+  const [what, tool] = approved.kind === "address_change" ? ["address change", "apply_approved_change"] : ["resolution", "confirm_resolution"];
+  return (
+    `order ${approved.order_id} already has an approved ${what}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
+    `approved by ${approved.decided_by ?? "an approver"} and not applied yet; a second one would conflict with it. ` +
+    `Apply it with ${tool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
+  );
+}
+
+/**
+ * Why a proposal is refused at MAX_OPEN_PROPOSALS: the proposals that count,
+ * split as an approver sees them, and when room opens by itself.
+ */
+export function capRefusal(open: readonly Proposal[], maxOpen: number): string {
+  const approved = open.filter((p) => p.status === "approved").length;
+  const firstExpiry = open.map((p) => p.expires_at).sort()[0] ?? "their expiry";
+  return (
+    `this account already has ${open.length} open proposals (${open.length - approved} waiting for approval, ${approved} approved but not applied), ` +
+    `and MAX_OPEN_PROPOSALS allows ${maxOpen}; ask an approver to decide the waiting ones, apply the approved ones, ` +
+    `or wait until the first expires at ${firstExpiry}, then propose again`
+  );
+}
+
 /** Why the server proposes a change: the playbook's answer, or the address checks. */
 export interface Plan {
   readonly risk: Risk;
@@ -94,4 +134,40 @@ export function newProposal(input: {
     status_reason: null,
     superseded_by: null,
   } satisfies Proposal);
+}
+
+/** Each step of a proposal's life that leaves an audit event, and that event's type. */
+const STEP_EVENTS = {
+  proposed: "proposal_created",
+  superseded: "proposal_superseded",
+  approved: "proposal_approved",
+  rejected: "proposal_rejected",
+} as const;
+
+/**
+ * The audit event for one step. Its id is the proposal's and the step's, so a
+ * step retried after a lost answer writes no second event.
+ */
+export function proposalEvent(input: {
+  proposal: Pick<Proposal, "proposal_id" | "order_id">;
+  step: keyof typeof STEP_EVENTS;
+  actorKind: AccountAuditEvent["actor_kind"];
+  actor: string;
+  reason: string;
+  at: string;
+  stateBefore?: OrderState;
+}): AccountAuditEvent {
+  const { proposal, step } = input;
+  return {
+    event_id: `${proposal.proposal_id}:${step}`,
+    order_id: proposal.order_id,
+    event_type: STEP_EVENTS[step],
+    actor_kind: input.actorKind,
+    actor: input.actor,
+    reason: input.reason,
+    proposal_id: proposal.proposal_id,
+    state_before: input.stateBefore ?? null,
+    state_after: null,
+    created_at: input.at,
+  };
 }

@@ -66,15 +66,18 @@ export class ProposalStore {
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
 
-  /** Pending proposals for one order, oldest first. */
-  pendingFor(orderId: string): Proposal[] {
+  /** One order's proposals in one status, oldest first. */
+  forOrder(orderId: string, status: ProposalStatus): Proposal[] {
     return this.sql
-      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = 'pending_approval' ORDER BY created_at", orderId)
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = ? ORDER BY created_at", orderId, status)
       .toArray()
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
 
-  /** Open proposals whose time has not run out at `now`. */
+  /**
+   * Open proposals whose time has not run out at `now`: an upper bound of what
+   * the cap counts, since this table cannot see whether their orders moved on.
+   */
   countOpen(now: Date): number {
     const row = this.sql
       .exec<{ n: number }>(

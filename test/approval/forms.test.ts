@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FROM_OUR_PAGE } from "../helpers/approval-pages";
 import { workerFetch } from "../helpers/mcp-client";
 
 // The approval forms accept urlencoded bodies only; anything else is a
@@ -6,7 +7,7 @@ import { workerFetch } from "../helpers/mcp-client";
 const ORIGIN = "http://localhost";
 
 function post(path: string, body: string, contentType: string): Promise<Response> {
-  return workerFetch(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": contentType, origin: ORIGIN }, body, redirect: "manual" });
+  return workerFetch(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": contentType, ...FROM_OUR_PAGE }, body, redirect: "manual" });
 }
 
 describe("approval form bodies", () => {

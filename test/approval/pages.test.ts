@@ -6,6 +6,8 @@ import {
   csrfOf,
   escapeHtml,
   expectSignInForm,
+  formPostedFrom,
+  FROM_OUR_PAGE,
   get,
   page,
   postForm,
@@ -18,7 +20,6 @@ import {
 import {
   ACME_APPROVER,
   ACME_APPROVER_TOKEN,
-  BASE_URL,
   confirm,
   countAuditEvents,
   DEFAULT_ADDRESS,
@@ -136,11 +137,11 @@ describe("sign-in", () => {
   });
 
   it("a sign-in posted from another site is refused", async () => {
-    const response = await signIn(ACME_APPROVER_TOKEN, "/approvals", { origin: "https://evil.example" });
+    const response = await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom("https://evil.example", "cross-site"));
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie()).toEqual([]);
-    const viaFetchMetadata = await signIn(ACME_APPROVER_TOKEN, "/approvals", { "sec-fetch-site": "cross-site" });
-    expect(viaFetchMetadata.status).toBe(403);
+    const fromOpaqueOrigin = await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom("null", "cross-site"));
+    expect(fromOpaqueOrigin.status).toBe(403);
   });
 });
 
@@ -210,9 +211,9 @@ describe("signed in", () => {
   it("a decision with the right csrf but posted from another site: 403", async () => {
     const path = `/approvals/${proposal.proposal_id}/decision`;
     const fields = { decision: "approve", reason: "cross-site", csrf: csrfOf(review.html) };
-    expect((await postForm(path, fields, { cookie, origin: "https://evil.example" })).status).toBe(403);
-    expect((await postForm(path, fields, { cookie, origin: "http://localhost.evil.example" })).status).toBe(403);
-    expect((await postForm(path, fields, { cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await postForm(path, fields, { cookie, ...formPostedFrom("https://evil.example", "cross-site") })).status).toBe(403);
+    expect((await postForm(path, fields, { cookie, ...formPostedFrom("http://localhost.evil.example", "cross-site") })).status).toBe(403);
+    expect((await postForm(path, fields, { cookie, ...formPostedFrom("null", "cross-site") })).status).toBe(403);
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
   });
 
@@ -227,7 +228,7 @@ describe("signed in", () => {
     const response = await postForm(
       `/approvals/${proposal.proposal_id}/decision`,
       { decision: "approve", reason: "declined twice, release the stock", csrf: csrfOf(review.html) },
-      { cookie, origin: BASE_URL },
+      { cookie, ...FROM_OUR_PAGE },
     );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/approvals/${proposal.proposal_id}?decided=approve`);

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/encoding";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { csrfOf, expectSignInForm, get, page, postForm, sessionFor, signIn, storedSessionCookie } from "../helpers/approval-pages";
-import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
+import { csrfOf, expectSignInForm, formPostedFrom, FROM_OUR_PAGE, get, page, postForm, sessionFor, signIn, storedSessionCookie } from "../helpers/approval-pages";
+import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
 import { ACME_APPROVER, ACME_APPROVER_TOKEN, BASE_URL, getProposal, insertFreshOrder, propose } from "../helpers/ops";
 
 // Approver sessions live on the server (D1); the cookie is only a signed id.
@@ -115,44 +115,50 @@ describe("what is stored where", () => {
 });
 
 describe("same-origin rule for form posts", () => {
-  // A DNS-rebinding page runs on its own name, so its Origin matches the request's Host.
-  const REBOUND = "http://attacker.example";
+  // A DNS-rebinding page runs on its own name, so the browser marks its posts
+  // same-origin and its Origin matches the request's Host: exactly what a
+  // post from our own page looks like, except for the name.
+  const REBOUND = "http://attacker.example:8787";
+  const FROM_REBOUND_PAGE = formPostedFrom(REBOUND, "same-origin");
 
-  it("a sign-in posted on a rebound host name from that host's page is refused: Origin is compared with PUBLIC_BASE_URL", async () => {
-    const response = await workerFetch(`${REBOUND}/approvals/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: REBOUND },
-      body: new URLSearchParams({ token: ACME_APPROVER_TOKEN, next: "/approvals" }).toString(),
-    });
-    expect(response.status).toBe(403);
-    expect(await response.text()).toContain("sign-in must come from this site");
-    expect(response.headers.getSetCookie()).toEqual([]);
+  it("a sign-in posted on a rebound host name from that host's own page is refused, though the browser calls it same-origin", async () => {
+    const response = await signIn(ACME_APPROVER_TOKEN, "/approvals", FROM_REBOUND_PAGE, REBOUND);
+    const refused = await page(response);
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain("host attacker.example:8787 is not one this site answers to; add it to ALLOWED_HOSTS if it should be");
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("a decision posted on a rebound host name with a valid session and token is refused", async () => {
     const proposalId = await freshProposalId();
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const csrf = csrfOf((await page(await get(`/approvals/${proposalId}`, cookie))).html);
-    const response = await workerFetch(`${REBOUND}/approvals/${proposalId}/decision`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: REBOUND, cookie },
-      body: new URLSearchParams({ decision: "approve", reason: "rebound", csrf }).toString(),
-    });
+    const response = await postForm(`/approvals/${proposalId}/decision`, { decision: "approve", reason: "rebound", csrf }, { ...FROM_REBOUND_PAGE, cookie }, REBOUND);
     expect(response.status).toBe(403);
     expect((await getProposal(acme, proposalId)).status).toBe("pending_approval");
   });
 
-  it("a post from PUBLIC_BASE_URL's origin, or marked Sec-Fetch-Site same-origin, passes", async () => {
-    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", { origin: BASE_URL })).status).toBe(303);
-    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", { "sec-fetch-site": "same-origin" })).status).toBe(303);
+  it.each(["/approvals", "/approvals/sign-in", "/runs/R-abc-12"])("GET %s on a rebound host name is refused too", async (path) => {
+    const cookie = await sessionFor(ACME_APPROVER_TOKEN);
+    const refused = await page(await get(path, cookie, REBOUND));
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain("host attacker.example:8787 is not one this site answers to");
+  });
+
+  it("a post from our own page at PUBLIC_BASE_URL passes", async () => {
+    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", FROM_OUR_PAGE)).status).toBe(303);
+  });
+
+  it("a same-origin post from this machine under another served name (127.0.0.1 beside localhost) passes: the name is ours", async () => {
+    const other = "http://127.0.0.1:8787";
+    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom(other, "same-origin"), other)).status).toBe(303);
   });
 
   it("a cross-site sign-out is refused quietly: back to the app, session intact", async () => {
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const csrf = csrfOf((await page(await get("/approvals", cookie))).html);
-    const out = await postForm("/approvals/sign-out", { csrf }, { cookie, origin: "https://evil.example" });
+    const out = await postForm("/approvals/sign-out", { csrf }, { cookie, ...formPostedFrom("https://evil.example", "cross-site") });
     expect(out.status).toBe(303);
     expect((await page(await get("/approvals", cookie))).html).toContain("<h1>Pending proposals</h1>");
   });

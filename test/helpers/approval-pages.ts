@@ -43,12 +43,25 @@ export async function page(response: Response): Promise<Page> {
   return { status: response.status, html: await response.text(), headers: response.headers };
 }
 
-export function get(path: string, cookie?: string): Promise<Response> {
-  return workerFetch(`${BASE_URL}${path}`, { redirect: "manual", headers: cookie === undefined ? {} : { cookie } });
+export function get(path: string, cookie?: string, base = BASE_URL): Promise<Response> {
+  return workerFetch(`${base}${path}`, { redirect: "manual", headers: cookie === undefined ? {} : { cookie } });
 }
 
-export function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return workerFetch(`${BASE_URL}${path}`, {
+/**
+ * The headers a browser sends with a form post, by where the posting page
+ * came from: Origin and the Fetch Metadata headers always travel together.
+ * `Origin: null` is what an opaque origin (a sandboxed frame, a data: URL) sends.
+ */
+export function formPostedFrom(origin: string, site: "same-origin" | "same-site" | "cross-site"): Record<string, string> {
+  return { origin, "sec-fetch-site": site, "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
+}
+
+/** A post from one of our own pages, opened at PUBLIC_BASE_URL. */
+export const FROM_OUR_PAGE = formPostedFrom(BASE_URL, "same-origin");
+
+/** `base` is where the browser thinks it is: it becomes the request's Host. */
+export function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}, base = BASE_URL): Promise<Response> {
+  return workerFetch(`${base}${path}`, {
     method: "POST",
     // The Worker is called through a binding, which would otherwise follow a 303 itself.
     redirect: "manual",
@@ -57,8 +70,8 @@ export function postForm(path: string, fields: Record<string, string>, headers: 
   });
 }
 
-export function signIn(token: string, next: string, headers: Record<string, string> = {}): Promise<Response> {
-  return postForm("/approvals/sign-in", { token, next }, headers);
+export function signIn(token: string, next: string, headers: Record<string, string> = {}, base = BASE_URL): Promise<Response> {
+  return postForm("/approvals/sign-in", { token, next }, headers, base);
 }
 
 /** The `name=value` of the approver_session Set-Cookie, ready for a Cookie header. */

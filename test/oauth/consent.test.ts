@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { authorizeUrl, oauthFetch, openConsent, pkcePair, REDIRECT, registerClient, submitConsent } from "../helpers/oauth";
+import { formPostedFrom } from "../helpers/approval-pages";
+import { authorizeUrl, oauthFetch, openConsent, ORIGIN, pkcePair, REDIRECT, registerClient, submitConsent } from "../helpers/oauth";
+
+/** A DNS-rebound name for this machine: the browser treats its pages as their own origin. */
+const REBOUND = "http://attacker.example:8787";
 
 // The consent page: it names the client, where access goes and what it asks
 // for; a person signs in with an operator credential and chooses scopes.
@@ -177,10 +181,29 @@ describe("signing in and choosing", () => {
 
   it("a post from another site is refused before anything is read (CSRF)", async () => {
     const { page } = await freshPage();
-    const response = await submitConsent(page, { headers: { origin: "https://evil.example" } });
+    const response = await submitConsent(page, { headers: formPostedFrom("https://evil.example", "cross-site") });
     expect(response.status).toBe(403);
     expect(await response.text()).toContain("this form did not come from the consent page");
     // The handle is still unused: the real page can go on.
     expect((await submitConsent(page)).status).toBe(302);
+  });
+
+  it("a post on a rebound host name from that host's own page is refused, though the browser calls it same-origin", async () => {
+    const { page } = await freshPage();
+    const rebound = { ...page, url: page.url.replace(ORIGIN, REBOUND) };
+    const response = await submitConsent(rebound, { headers: formPostedFrom(REBOUND, "same-origin") });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("host attacker.example:8787 is not one this site answers to");
+    expect(response.headers.get("location")).toBeNull();
+    // Nothing was granted and the handle is unused: the real page can go on.
+    expect((await submitConsent(page, { headers: formPostedFrom(ORIGIN, "same-origin") })).status).toBe(302);
+  });
+
+  it("the consent page itself is not served on a rebound host name", async () => {
+    const client = await registerClient();
+    const { challenge } = await pkcePair();
+    const response = await oauthFetch(authorizeUrl({ clientId: client.client_id, challenge }).replace(ORIGIN, REBOUND));
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
   });
 });

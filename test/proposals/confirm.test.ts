@@ -271,8 +271,10 @@ describe("stale proposals", () => {
     const address = await prepareAddress(acme, orderId, NEW_ADDRESS);
     await approve(resolution.proposal_id);
     await approve(address.proposal_id);
-    // Prepared after the approval, so it does not supersede the approved address change.
-    const unapprovedAddress = await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line2: "Unit 9" });
+    // A second address change cannot join them: it would conflict with the approved one.
+    const conflicting = await callTool(acme, "prepare_address_change", { order_id: orderId, address: { ...NEW_ADDRESS, line2: "Unit 9" } });
+    expect(conflicting.isError).toBe(true);
+    expect(JSON.stringify(conflicting.content)).toContain(`already has an approved address change, ${address.proposal_id}`);
 
     const applied = await confirm(acme, address.proposal_id, "apply_approved_change");
     expect(applied.status).toBe("applied");
@@ -298,19 +300,27 @@ describe("stale proposals", () => {
     // Asking again stays stale, byte for byte.
     expect(wire(await callTool(acme2, "confirm_resolution", { proposal_id: resolution.proposal_id }))).toBe(wire(staleResult));
 
-    // A pending proposal of the old version can no longer be approved.
-    const late = await decide(unapprovedAddress.proposal_id, "approve", "too late now");
-    expect(late.status).toBe(409);
-    expect(((await late.json()) as ApiError).message).toBe(
-      `proposal ${unapprovedAddress.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
-    );
-    expect((await getProposal(acme, unapprovedAddress.proposal_id)).status).toBe("stale");
-    expect(await readRow("acme", orderId)).toEqual(rowAfterFirst);
-
     // A fresh proposal pins the new version.
     const renewed = await propose(acme, orderId);
     expect(renewed.proposal_id).not.toBe(resolution.proposal_id);
     expect(renewed.pinned_version).toBe(2);
+  });
+
+  it("a pending proposal of the old version can no longer be approved once another change is applied", async () => {
+    const orderId = await insertFreshOrder({ exception: "fraud_review" });
+    const pending = await propose(acme, orderId);
+    const address = await prepareAddress(acme, orderId, NEW_ADDRESS);
+    await approve(address.proposal_id);
+    expect((await confirm(acme, address.proposal_id, "apply_approved_change")).status).toBe("applied");
+    const rowAfter = await readRow("acme", orderId);
+
+    const late = await decide(pending.proposal_id, "approve", "too late now");
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as ApiError).message).toBe(
+      `proposal ${pending.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
+    );
+    expect((await getProposal(acme, pending.proposal_id)).status).toBe("stale");
+    expect(await readRow("acme", orderId)).toEqual(rowAfter);
   });
 });
 

@@ -213,7 +213,7 @@ describe("superseding", () => {
       orders.add(order("ORD-1"));
       const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
       value(await desk.decide(first.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
-      value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada"));
+      await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada");
       expect(value(await desk.getProposal(first.proposal_id)).status).toBe("approved");
     });
   });
@@ -229,23 +229,118 @@ describe("superseding", () => {
   });
 });
 
+describe("an approved proposal that is not applied yet", () => {
+  // The issue's observation: approve address change A, propose B, approve B,
+  // and the second apply answers stale. B is now refused while A can be applied.
+  async function approvedAddressChange(desk: ProposalDesk, orderId: string, line1: string): Promise<ProposalView> {
+    const proposal = value(await desk.prepareAddressChange(orderId, address(line1), "Ada"));
+    return value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER));
+  }
+
+  it("blocks a new proposal of its kind for that order, with a message that names it and says what to do", async () => {
+    await withDesk(async ({ desk, orders, store }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      const eventsBefore = orders.events.length;
+
+      expect(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).toEqual({
+        ok: false,
+        error: {
+          code: "conflict",
+          message:
+            `order ORD-1 already has an approved address change, ${approved.proposal_id} (Ship to Test Recipient, 1 Elm St, Springfield, IL 62701, US), ` +
+            `approved by Avery and not applied yet; a second one would conflict with it. ` +
+            `Apply it with apply_approved_change if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`,
+        },
+      });
+      expect(orders.events).toHaveLength(eventsBefore);
+      expect(store.byStatus(["pending_approval", "approved"]).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
+    });
+  });
+
+  it("so two conflicting address changes can never both be approved, and the approved one still applies", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      expect((await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).ok).toBe(false);
+      expect((await desk.pending()).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
+      expect(value(await desk.confirm(approved.proposal_id, "Ada")).status).toBe("applied");
+    });
+  });
+
+  it("asking again for its exact change answers the approved proposal itself", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      const again = value(await desk.prepareAddressChange("ORD-1", address("1 elm st"), "Ada"));
+      expect(again).toMatchObject({ proposal_id: approved.proposal_id, status: "approved" });
+    });
+  });
+
+  it("stops blocking once applied, expired or overtaken by another change to the order", async () => {
+    await withDesk(async ({ desk, orders, advance }) => {
+      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+      value(await desk.confirm((await approvedAddressChange(desk, "ORD-1", "1 Elm St")).proposal_id, "Ada"));
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+
+      await approvedAddressChange(desk, "ORD-2", "1 Elm St");
+      orders.bump("ORD-2");
+      expect(value(await desk.prepareAddressChange("ORD-2", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+
+      const waiting = await approvedAddressChange(desk, "ORD-3", "1 Elm St");
+      advance(TTL_MINUTES);
+      expect(value(await desk.prepareAddressChange("ORD-3", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.getProposal(waiting.proposal_id)).status).toBe("expired");
+    });
+  });
+
+  it("does not block a proposal of the other kind; asking again for the approved resolution answers it", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const resolution = value(await desk.proposeResolution("ORD-1", "Ada"));
+      value(await desk.decide(resolution.proposal_id, { decision: "approve", reason: "escalate it" }, APPROVER));
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      // At one order version the playbook always picks the same action, so this is the approved proposal itself.
+      expect(value(await desk.proposeResolution("ORD-1", "Ada")).proposal_id).toBe(resolution.proposal_id);
+    });
+  });
+});
+
 describe("the open-proposal cap", () => {
   it("refuses a proposal over the cap with a readable message, and counts only proposals still open", async () => {
     await withDesk(
       async ({ desk, orders, advance }) => {
         for (const id of ["ORD-1", "ORD-2", "ORD-3", "ORD-4"]) orders.add(order(id));
-        value(await desk.proposeResolution("ORD-1", "Ada"));
-        value(await desk.proposeResolution("ORD-2", "Ada"));
+        const first = value(await desk.proposeResolution("ORD-1", "Ada"));
+        advance(1);
+        const second = value(await desk.proposeResolution("ORD-2", "Ada"));
+        value(await desk.decide(second.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
         expect(await desk.proposeResolution("ORD-3", "Ada")).toEqual({
           ok: false,
           error: {
             code: "conflict",
             message:
-              "this account already has 2 open proposals, the limit (MAX_OPEN_PROPOSALS); ask an approver to decide some, or wait for them to expire, before proposing more",
+              "this account already has 2 open proposals (1 waiting for approval, 1 approved but not applied), and MAX_OPEN_PROPOSALS allows 2; " +
+              `ask an approver to decide the waiting ones, apply the approved ones, or wait until the first expires at ${first.expires_at}, then propose again`,
           },
         });
         advance(TTL_MINUTES);
         expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+      },
+      { maxOpen: 2 },
+    );
+  });
+
+  it("does not count a proposal whose order has moved on: it can never be approved, and the approver's list leaves it out too", async () => {
+    await withDesk(
+      async ({ desk, orders }) => {
+        for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+        value(await desk.proposeResolution("ORD-1", "Ada"));
+        value(await desk.proposeResolution("ORD-2", "Ada"));
+        orders.bump("ORD-1");
+        expect((await desk.pending()).map((p) => p.order_id)).toEqual(["ORD-2"]);
+        expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+        expect((await desk.proposeResolution("ORD-1", "Ada")).ok).toBe(false);
       },
       { maxOpen: 2 },
     );

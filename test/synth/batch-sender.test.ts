@@ -3,6 +3,7 @@ import { ok, type Result } from "../../src/core/errors";
 import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import { BatchSender, type BatchJournal } from "../../src/synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
+import type { TallySnapshot } from "../../src/synth/tally";
 import { TARGET_NAME, unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";
 import { checkTarget } from "../../src/synth/target-check";
 import { expectedOrders } from "../helpers/synthetic";
@@ -48,21 +49,42 @@ interface Recorded {
 
 const OPERATOR = "Unit Operator";
 
+/** A journal write, with how many orders the target had been sent by then. */
+interface JournalWrite<T> {
+  readonly posted: number;
+  readonly value: T;
+}
+
+interface Traffic {
+  sender: BatchSender;
+  recorded: Recorded[];
+  opened: () => number;
+  /** Every open, and every running-tally update, in order. */
+  openings: JournalWrite<BatchRecord>[];
+  updates: JournalWrite<TallySnapshot>[];
+}
+
 /**
  * A BatchSender over a fake target, with an in-memory journal. `recorded`
  * lists each batch as the journal holds it once closed, in the shape of the
  * batch summary that send_orders reports.
  */
-function traffic(target: OrderApiTarget, concurrency = 1): { sender: BatchSender; recorded: Recorded[]; opened: () => number } {
+function traffic(target: FakeTarget, concurrency = 1): Traffic {
   const recorded: Recorded[] = [];
+  const openings: JournalWrite<BatchRecord>[] = [];
+  const updates: JournalWrite<TallySnapshot>[] = [];
   const open = new Map<string, BatchRecord>();
   let opened = 0;
   const journal: BatchJournal = {
     open(record) {
       opened++;
+      openings.push({ posted: target.posted.length, value: record });
       open.set(record.batch_id, record);
     },
-    update() {},
+    update(batchId, tally) {
+      if (!open.has(batchId)) throw new Error(`updated a batch that was never opened: ${batchId}`);
+      updates.push({ posted: target.posted.length, value: tally });
+    },
     close(batchId, tally, outcome, _finishedAt, error) {
       const record = open.get(batchId);
       if (!record) throw new Error(`closed a batch that was never opened: ${batchId}`);
@@ -79,7 +101,7 @@ function traffic(target: OrderApiTarget, concurrency = 1): { sender: BatchSender
     newBatchId: () => "B-test",
     now: () => new Date(),
   });
-  return { sender, recorded, opened: () => opened };
+  return { sender, recorded, opened: () => opened, openings, updates };
 }
 
 describe("BatchSender with an unreachable target", () => {
@@ -241,5 +263,49 @@ describe("BatchSender progress", () => {
     expect(reports.map((r) => r.sent)).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 5));
     // Orders already in flight may finish, but none is posted while the report is pending.
     for (const report of reports) expect(report.postedAfter).toBe(report.postedBefore);
+  });
+});
+
+describe("BatchSender journal", () => {
+  it("opens the batch as running, with its seed, before the first order is posted, and updates its tally as answers come in", async () => {
+    // Every fifth order is rejected, so the running tally has both kinds.
+    const target = fakeTarget(
+      () => ok(HEALTHY),
+      (_order, index) => ok(index % 5 === 4 ? { status: 422, body: { errors: [`problem ${index}`] } } : { status: 201, body: {} }),
+    );
+    const { sender, openings, updates, recorded } = traffic(target, 1);
+    const result = await sender.send({ count: 25, mode: "seeded", seed: 11 }, OPERATOR);
+    expect(result.ok).toBe(true);
+
+    expect(openings).toHaveLength(1);
+    expect(openings[0]?.posted).toBe(0);
+    expect(openings[0]?.value).toMatchObject({
+      batch_id: "B-test",
+      seed: 11,
+      mode: "seeded",
+      requested: 25,
+      outcome: "running",
+      accepted: 0,
+      rejected: 0,
+      finished_at: null,
+      operator: OPERATOR,
+    });
+    // One order in flight at a time: each update lands before the next order leaves.
+    expect(updates.map(({ posted, value }) => ({ posted, sent: value.sent, accepted: value.accepted, rejected: value.rejected, status_counts: value.status_counts }))).toEqual([
+      { posted: 10, sent: 10, accepted: 8, rejected: 2, status_counts: { "201": 8, "422": 2 } },
+      { posted: 20, sent: 20, accepted: 16, rejected: 4, status_counts: { "201": 16, "422": 4 } },
+    ]);
+    expect(updates[1]?.value.sample_failures).toEqual(["422 problem 4", "422 problem 9", "422 problem 14", "422 problem 19"]);
+    expect(recorded.map((r) => [r.kind, r.summary.accepted, r.summary.rejected])).toEqual([["completed", 20, 5]]);
+  });
+
+  it("a batch that fails before any order still opened first, so its seed is on record", async () => {
+    const target = fakeTarget(() => unreachable("connection refused"));
+    const { sender, openings, updates, recorded } = traffic(target);
+    await sender.send({ count: 5, mode: "seeded", seed: undefined }, OPERATOR);
+    expect(openings).toHaveLength(1);
+    expect(Number.isInteger(openings[0]?.value.seed)).toBe(true);
+    expect(updates).toEqual([]);
+    expect(recorded.map((r) => [r.kind, r.summary.seed])).toEqual([["failed", openings[0]?.value.seed]]);
   });
 });
