@@ -12,13 +12,31 @@ const startTrafficRun = defineTool({
   title: "Start a sustained traffic run",
   description:
     "Starts sending synthetic orders to the configured order API at a steady rate for a while, in the background, and returns at once with a run_id, the seed and what will be sent. Use it for load tests (\"20 orders a second for five minutes, ramping up over the first minute\"); use send_orders for a single batch. The rate climbs linearly from 0 over ramp_seconds, then stays at rate_per_second until duration_seconds. The server caps the rate (MAX_RUN_RATE), the duration (MAX_RUN_SECONDS) and the orders per run (MAX_RUN_ORDERS), and refuses, not clamps, anything over them. One run at a time per account unless configured otherwise. The same seed and parameters always send the same orders; preview_order with that seed shows the first one. Follow it with get_traffic_run; open run_url for a live chart.",
-  input: z.object({
-    rate_per_second: z.number().positive().describe("Orders per second once the ramp is over, e.g. 20"),
-    duration_seconds: z.number().int().min(1).describe("How long the whole run lasts, in seconds, ramp included"),
-    mode: ModeParam,
-    seed: SeedParam,
-    ramp_seconds: z.number().int().min(0).default(0).describe("Seconds over which the rate climbs from 0 to rate_per_second; 0 starts at full rate"),
-  }),
+  // The advertised bounds are this server's caps, so a model never plans a run it cannot start.
+  // They are advertised, not enforced, by the schema: the handler refuses out-of-range values
+  // with readable messages (run-plan.ts), as send_orders does for count.
+  input: ({ runs: caps }) =>
+    z.object({
+      rate_per_second: z
+        .number()
+        .meta({ exclusiveMinimum: 0, maximum: caps.maxRate })
+        .describe(`Orders per second once the ramp is over, e.g. 20: more than 0 and at most ${caps.maxRate} (this server's MAX_RUN_RATE).`),
+      duration_seconds: z
+        .number()
+        .int()
+        .meta({ minimum: 1, maximum: caps.maxSeconds })
+        .describe(
+          `How long the whole run lasts, in seconds, ramp included: at least 1 and at most ${caps.maxSeconds} (MAX_RUN_SECONDS). The whole run may send at most ${caps.maxOrders} orders (MAX_RUN_ORDERS).`,
+        ),
+      mode: ModeParam,
+      seed: SeedParam,
+      ramp_seconds: z
+        .number()
+        .int()
+        .meta({ minimum: 0, maximum: caps.maxSeconds })
+        .default(0)
+        .describe("Seconds over which the rate climbs from 0 to rate_per_second, at most duration_seconds; 0 starts at full rate."),
+    }),
   output: RunSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.traffic.startRun(args),

@@ -198,6 +198,14 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       expect(tool("send_orders").inputSchema.properties?.count).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
     });
 
+    it("start_traffic_run advertises exactly the caps the server enforces (MAX_RUN_RATE 50, MAX_RUN_SECONDS 900 here)", () => {
+      const properties = tool("start_traffic_run").inputSchema.properties;
+      expect(properties?.rate_per_second).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 50 });
+      expect(properties?.duration_seconds).toMatchObject({ type: "integer", minimum: 1, maximum: 900 });
+      expect(properties?.ramp_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 900, default: 0 });
+      expect(String(properties?.duration_seconds?.description)).toContain("20000 orders (MAX_RUN_ORDERS)");
+    });
+
     it.each(EXPECTED_TOOLS)("%s states every type as one string, never an array (MCP Inspector strict mode)", (name) => {
       expect(typeArrays(tool(name).inputSchema)).toEqual([]);
       expect(typeArrays(tool(name).outputSchema)).toEqual([]);
