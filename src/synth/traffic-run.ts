@@ -23,6 +23,13 @@ export const RunCursorSchema = z.object({
   /** When the schedule started, shifted forward by every pause, so a resumed run does not burst. */
   schedule_start_ms: z.number(),
   last_tick_ms: z.number(),
+  /**
+   * When the target stopped taking orders; only an answered order clears it.
+   * A pause ends whenever GET /api/health answers, so without this a target
+   * whose health check works while every POST fails would pause and resume
+   * forever. Absent in runs stored before it existed.
+   */
+  unreachable_since_ms: z.number().nullable().default(null),
 });
 
 export const RunStateSchema = z.object({
@@ -90,7 +97,7 @@ export class TrafficRunner {
         paused: null,
         problem: null,
       },
-      cursor: { next_index: 0, ahead: [], schedule_start_ms: now, last_tick_ms: now },
+      cursor: { next_index: 0, ahead: [], schedule_start_ms: now, last_tick_ms: now, unreachable_since_ms: null },
     };
   }
 
@@ -146,8 +153,9 @@ export class TrafficRunner {
       const since = Date.parse(state.summary.paused.since);
       const health = await target.health();
       if (!health.ok) {
-        if (now - since >= this.deps.maxPauseSeconds * 1000) {
-          return this.finish(state, "failed", now, `the order API stayed unreachable for ${Math.round((now - since) / 1000)} s, so the run gave up: ${health.error.message}`);
+        const away = now - (state.cursor.unreachable_since_ms ?? since);
+        if (away >= this.deps.maxPauseSeconds * 1000) {
+          return this.finish(state, "failed", now, `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}`);
         }
         return { state: { ...state, cursor: { ...state.cursor, last_tick_ms: now } }, interval: null, nextTickMs: now + PAUSE_RETRY_MS };
       }
@@ -222,12 +230,24 @@ export class TrafficRunner {
         rejection_reasons: reasons,
         current_rate: Math.round((answered.length / seconds) * 10) / 10,
       },
-      cursor: { ...state.cursor, next_index: next, ahead: [...ahead].sort((a, b) => a - b), last_tick_ms: finishedAt },
+      cursor: {
+        ...state.cursor,
+        next_index: next,
+        ahead: [...ahead].sort((a, b) => a - b),
+        last_tick_ms: finishedAt,
+        unreachable_since_ms: answered.length > 0 ? null : state.cursor.unreachable_since_ms,
+      },
     };
 
     if (next >= plan.total_orders) return { ...this.finish(state, "completed", finishedAt, null), interval };
     if (unreachable !== undefined && answered.length === 0) {
+      const unreachableSince = state.cursor.unreachable_since_ms ?? now;
+      const away = finishedAt - unreachableSince;
+      if (away >= this.deps.maxPauseSeconds * 1000) {
+        return this.finish(state, "failed", finishedAt, `no order reached the order API for ${Math.round(away / 1000)} s, although it answered its health check, so the run gave up: ${unreachable}`);
+      }
       // A whole interval without one answer: wait for the target instead of flooding it with errors.
+      state.cursor.unreachable_since_ms = unreachableSince;
       state.summary.paused = { since: new Date(finishedAt).toISOString(), reason: unreachable };
       state.summary.current_rate = 0;
       return { state, interval, nextTickMs: finishedAt + PAUSE_RETRY_MS };

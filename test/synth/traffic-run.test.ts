@@ -17,13 +17,15 @@ class FakeApi implements OrderApiTarget {
   readonly stored = new Set<string>();
   readonly posts: string[] = [];
   down = false;
+  /** The health check answers while every order fails, as behind a broken route or a full disk. */
+  postsDown = false;
 
   async health(): Promise<Result<Health>> {
     return this.down ? unreachable("connection refused") : ok(HEALTHY);
   }
 
   async postOrder(order: OrderRequest): Promise<Result<PostedOrder>> {
-    if (this.down) return unreachable("connection refused");
+    if (this.down || this.postsDown) return unreachable("connection refused");
     this.posts.push(order.request_id);
     if (this.stored.has(order.request_id)) return ok({ status: 200, body: {} });
     this.stored.add(order.request_id);
@@ -223,5 +225,47 @@ describe("an unreachable target", () => {
     }
     expect(state.summary.status).toBe("failed");
     expect(state.summary.problem).toMatch(/^the order API stayed unreachable for \d+ s, so the run gave up: cannot reach the order API/);
+  });
+
+  it("fails the run when the health check answers but no order gets through, instead of pausing and resuming forever", async () => {
+    const { clock, runner } = harness(5);
+    const api = new FakeApi();
+    const traffic = runner();
+    api.postsDown = true;
+    let state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    let pauses = 0;
+    for (let i = 0; i < 30 && state.summary.status === "running"; i++) {
+      clock.advance(2000);
+      state = (await traffic.tick(state, api, () => false)).state;
+      if (state.summary.paused) pauses++;
+    }
+    expect(pauses).toBeGreaterThan(1);
+    expect(state.summary.status).toBe("failed");
+    expect(state.summary.problem).toMatch(/^no order reached the order API for [5-9] s, although it answered its health check, so the run gave up: cannot reach the order API/);
+    expect(state.summary.sent).toBe(0);
+  });
+
+  it("only an answered order resets that clock", async () => {
+    const { clock, runner } = harness(5);
+    const api = new FakeApi();
+    const traffic = runner();
+    let state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    const tickFor = async (ms: number) => {
+      for (let waited = 0; waited < ms && state.summary.status === "running"; waited += 1000) {
+        clock.advance(1000);
+        state = (await traffic.tick(state, api, () => false)).state;
+      }
+    };
+    api.postsDown = true;
+    await tickFor(4000);
+    api.postsDown = false;
+    await tickFor(1000);
+    expect(state.summary.sent).toBeGreaterThan(0);
+    api.postsDown = true;
+    await tickFor(4000);
+    // Eight seconds without an order in all, but never five in a row.
+    expect(state.summary.status).toBe("running");
+    await tickFor(4000);
+    expect(state.summary.status).toBe("failed");
   });
 });
