@@ -58,6 +58,13 @@ export interface TrafficRunnerDeps {
 export const TICK_MS = 1000;
 /** While paused, how often the target's health is asked again. */
 export const PAUSE_RETRY_MS = 2000;
+/**
+ * A tick sends at most this many seconds' worth of the full rate. A slow
+ * target makes a tick long, and the next one finds that much more due; the
+ * cap keeps one tick from growing without bound (the backlog goes out over
+ * the following ticks).
+ */
+export const MAX_TICK_SECONDS = 2;
 /** A gap between ticks longer than this is downtime (eviction, restart), not lateness. */
 const DOWNTIME_GAP_MS = 5 * TICK_MS;
 /** After downtime this long, a run is not resumed: the load it describes is long past. */
@@ -167,7 +174,8 @@ export class TrafficRunner {
     const due = Math.min(plan.total_orders, dueBy(plan, elapsed));
     const ahead = new Set(state.cursor.ahead);
     const pending: number[] = [];
-    for (let index = state.cursor.next_index; index < due; index++) if (!ahead.has(index)) pending.push(index);
+    const most = Math.max(1, Math.ceil(plan.rate_per_second * MAX_TICK_SECONDS));
+    for (let index = state.cursor.next_index; index < due && pending.length < most; index++) if (!ahead.has(index)) pending.push(index);
 
     const latencies: number[] = [];
     const answered: number[] = [];

@@ -4,7 +4,7 @@ import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import { unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";
 import { dueBy, planRun, type RunPlan, type RunRequest } from "../../src/synth/run-plan";
 import { previewOrder } from "../../src/synth/target-check";
-import { RESUME_WINDOW_MS, TrafficRunner, type RunState } from "../../src/synth/traffic-run";
+import { MAX_TICK_SECONDS, RESUME_WINDOW_MS, TrafficRunner, type RunState } from "../../src/synth/traffic-run";
 
 // A traffic run advanced tick by tick with a clock the test moves and a fake
 // target that behaves like the order API's idempotency: a request_id it has
@@ -129,6 +129,21 @@ describe("running", () => {
     expect(outcome.interval).toMatchObject({ sent: 10, accepted: 10, rejected: 0 });
     expect(outcome.interval?.latency_p95_ms).toBeGreaterThanOrEqual(outcome.interval?.latency_p50_ms ?? 0);
     expect(outcome.nextTickMs).toBe(clock.now() + 1000);
+  });
+
+  it("a late tick sends at most MAX_TICK_SECONDS of the full rate; the backlog follows in later ticks", async () => {
+    const { clock, runner } = harness();
+    const api = new FakeApi();
+    const traffic = runner();
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    // Four seconds late (a slow target, not downtime): 40 orders are due.
+    clock.advance(4000);
+    const late = await traffic.tick(state, api, () => false);
+    expect(late.interval?.sent).toBe(10 * MAX_TICK_SECONDS);
+    clock.advance(1000);
+    const next = await traffic.tick(late.state, api, () => false);
+    expect(next.interval?.sent).toBe(10 * MAX_TICK_SECONDS);
+    expect(new Set(api.posts).size).toBe(api.posts.length);
   });
 
   it("a stop between sends ends the tick early", async () => {
