@@ -133,18 +133,34 @@ export class AccountAgent extends Agent<Env> {
   /**
    * One tick of a run, called by the Agent's scheduler from the object's alarm,
    * so runs go on after the MCP call returned and after an eviction or restart.
-   * The next tick is scheduled only after this one is persisted.
+   * The next tick is scheduled only after this one is persisted. A tick that
+   * cannot go on (an invalid configuration, an error) ends the run `failed`:
+   * left `running` with no next alarm, it would hold the account's run slot forever.
    */
   async runTick(payload: { runId: string }): Promise<void> {
-    const config = await this.loadConfig();
-    if (!config.ok) return;
-    const { runner, runs, target } = await this.services(config.value);
-    const state = runs.get(payload.runId);
+    try {
+      const config = await this.loadConfig();
+      if (!config.ok) {
+        await this.failRun(payload.runId, `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again`);
+        return;
+      }
+      await this.tickRun(payload.runId, await this.services(config.value));
+    } catch (error) {
+      console.error(`traffic run ${payload.runId} of account ${this.name} failed in a tick:`, error);
+      await this.failRun(
+        payload.runId,
+        "the run stopped on an unexpected error in the server; the server log has the details. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.",
+      );
+    }
+  }
+
+  private async tickRun(runId: string, { runner, runs, target }: AccountServices): Promise<void> {
+    const state = runs.get(runId);
     if (!state || state.summary.status !== "running") return;
-    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), () => runs.get(payload.runId)?.summary.status !== "running");
-    const stored = runs.get(payload.runId);
+    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), () => runs.get(runId)?.summary.status !== "running");
+    const stored = runs.get(runId);
     if (!stored) return;
-    if (outcome.interval) runs.addInterval(payload.runId, outcome.interval);
+    if (outcome.interval) runs.addInterval(runId, outcome.interval);
     if (stored.summary.status !== "running") {
       // Stopped while this tick was sending: keep the stop, count what the tick sent.
       const { status, finished_at, problem } = stored.summary;
@@ -152,7 +168,14 @@ export class AccountAgent extends Agent<Env> {
       return;
     }
     runs.update(outcome.state, "running");
-    if (outcome.nextTickMs !== null) await this.schedule(new Date(outcome.nextTickMs), "runTick", { runId: payload.runId });
+    if (outcome.nextTickMs !== null) await this.schedule(new Date(outcome.nextTickMs), "runTick", { runId });
+  }
+
+  /** Loaded on demand: this path runs without services when the configuration is what broke. */
+  private async failRun(runId: string, problem: string): Promise<void> {
+    const { RunStore } = await import("./run-store");
+    new RunStore(this.ctx.storage.sql).fail(runId, problem, new Date());
+    (await this.built)?.runner.forget(runId);
   }
 
   /**

@@ -36,6 +36,23 @@ export class RunStore {
     return row ? RunStateSchema.parse(JSON.parse(row.state)) : undefined;
   }
 
+  /**
+   * Ends a running run `failed` without reading its state through the schema:
+   * the state may be what made the tick fail, and the run must end anyway, or
+   * it holds the account's run slot forever.
+   */
+  fail(runId: string, problem: string, finishedAt: Date): boolean {
+    const cursor = this.sql.exec(
+      `UPDATE runs SET status = 'failed',
+         state = json_set(state, '$.summary.status', 'failed', '$.summary.finished_at', ?, '$.summary.problem', ?, '$.summary.paused', json('null'), '$.summary.current_rate', 0)
+       WHERE run_id = ? AND status = 'running'`,
+      finishedAt.toISOString(),
+      problem,
+      runId,
+    );
+    return cursor.rowsWritten > 0;
+  }
+
   running(): RunState[] {
     return this.sql
       .exec<{ state: string }>("SELECT state FROM runs WHERE status = 'running' ORDER BY started_at")
