@@ -31,6 +31,8 @@ export class AccountAgent extends Agent<Env> {
   private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
   private built: Promise<AccountServices> | undefined;
+  /** Runs stopped by stopTrafficRun while a tick may be sending; the tick clears its run's entry. */
+  private readonly stopping = new Set<string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -114,6 +116,8 @@ export class AccountAgent extends Agent<Env> {
       summary: { ...state.summary, status: "stopped", finished_at: new Date().toISOString(), paused: null, current_rate: 0, problem: `stopped by ${caller.operator}` },
     };
     runs.update(stopped, "running");
+    // A tick in flight sees the flag before its next send.
+    this.stopping.add(runId);
     services.value.runner.forget(runId);
     return ok(this.summaryOf(runs.get(runId) ?? stopped, services.value.config));
   }
@@ -156,8 +160,13 @@ export class AccountAgent extends Agent<Env> {
 
   private async tickRun(runId: string, { runner, runs, target }: AccountServices): Promise<void> {
     const state = runs.get(runId);
-    if (!state || state.summary.status !== "running") return;
-    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), () => runs.get(runId)?.summary.status !== "running");
+    if (!state || state.summary.status !== "running") {
+      this.stopping.delete(runId);
+      return;
+    }
+    // Asked before every send: the flag is set by stopTrafficRun; the status column (not the whole state) covers any other ending.
+    const stopped = () => this.stopping.has(runId) || runs.status(runId) !== "running";
+    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), stopped);
     const stored = runs.get(runId);
     if (!stored) return;
     if (outcome.interval) runs.addInterval(runId, outcome.interval);
@@ -165,6 +174,7 @@ export class AccountAgent extends Agent<Env> {
       // Stopped while this tick was sending: keep the stop, count what the tick sent.
       const { status, finished_at, problem } = stored.summary;
       runs.update({ ...outcome.state, summary: { ...outcome.state.summary, status, finished_at, problem, paused: null, current_rate: 0 } }, status);
+      this.stopping.delete(runId);
       return;
     }
     runs.update(outcome.state, "running");
@@ -180,19 +190,20 @@ export class AccountAgent extends Agent<Env> {
 
   /**
    * On every wake: a running run whose next tick is not scheduled (its alarm
-   * was lost) gets one now, so no run is left hanging.
+   * was lost) gets one now, so no run is left hanging. The runs are found with
+   * one query on the status index: a wake with nothing running, the usual case,
+   * builds no services.
    */
   override async onStart(): Promise<void> {
-    const config = await this.loadConfig();
-    if (!config.ok) return;
-    const { runs } = await this.services(config.value);
+    const running = this.ctx.storage.sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
+    if (running.length === 0) return;
     const scheduled = new Set(
       (await this.listSchedules())
         .filter((schedule) => schedule.callback === "runTick")
         .map((schedule) => (schedule.payload as { runId?: string } | undefined)?.runId),
     );
-    for (const run of runs.running()) {
-      if (!scheduled.has(run.summary.run_id)) await this.schedule(new Date(), "runTick", { runId: run.summary.run_id });
+    for (const { run_id: runId } of running) {
+      if (!scheduled.has(runId)) await this.schedule(new Date(), "runTick", { runId });
     }
   }
 

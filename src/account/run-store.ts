@@ -36,6 +36,11 @@ export class RunStore {
     return row ? RunStateSchema.parse(JSON.parse(row.state)) : undefined;
   }
 
+  /** Only the status column: asked before every send, so a stop is seen at once without reading the run. */
+  status(runId: string): RunStatus | undefined {
+    return this.sql.exec<{ status: RunStatus }>("SELECT status FROM runs WHERE run_id = ?", runId).toArray()[0]?.status;
+  }
+
   /**
    * Ends a running run `failed` without reading its state through the schema:
    * the state may be what made the tick fail, and the run must end anyway, or

@@ -207,3 +207,53 @@ describe("a tick that cannot go on", () => {
     expect(value(await stub.recentRuns(ACME)).filter((r) => r.status === "running")).toEqual([]);
   });
 });
+
+describe("what a tick costs", () => {
+  it("the stop check before each send reads the status column, not the whole run", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const { reads, sent } = await runInDurableObject(stub, async (instance, state) => {
+      const sql = state.storage.sql;
+      const id = storeRun(sql, 20, 1500);
+      const exec = sql.exec.bind(sql);
+      let stateReads = 0;
+      sql.exec = ((query: string, ...bindings: unknown[]) => {
+        if (/^SELECT state FROM runs/.test(query)) stateReads++;
+        return exec(query, ...bindings);
+      }) as typeof sql.exec;
+      try {
+        await instance.runTick({ runId: id });
+      } finally {
+        sql.exec = exec;
+      }
+      return { reads: stateReads, sent: new RunStore(sql).get(id)?.summary.sent ?? 0 };
+    });
+    // Thirty orders were due; the state is read once before the tick and once after it.
+    expect(sent).toBe(30);
+    expect(reads).toBe(2);
+    await stopAll();
+  });
+});
+
+describe("waking up", () => {
+  it("a running run whose alarm was lost gets a tick again", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const scheduled = await runInDurableObject(stub, async (instance, state) => {
+      const id = storeRun(state.storage.sql, 1, 0);
+      await instance.onStart();
+      return (await instance.listSchedules()).some((s) => s.callback === "runTick" && (s.payload as { runId?: string }).runId === id);
+    });
+    expect(scheduled).toBe(true);
+    await stopAll();
+  });
+
+  it("with nothing running, it builds no services: the wake only asks the runs table", async () => {
+    const stub = await agent("wake-probe");
+    const built = await runInDurableObject(stub, async (instance) => {
+      await instance.onStart();
+      return (instance as unknown as { built?: unknown }).built !== undefined;
+    });
+    expect(built).toBe(false);
+  });
+});
