@@ -161,7 +161,7 @@ function storeRun(sql: SqlStorage, rate: number, behindMs: number): string {
 }
 
 /** Runs `body` with the object's env replaced, as a redeploy or a broken binding would. */
-async function withAgentEnv<R>(instance: unknown, patch: Partial<Record<keyof Env, unknown>>, body: () => Promise<R>): Promise<R> {
+async function withAgentEnv<R>(instance: unknown, patch: Record<string, unknown>, body: () => Promise<R>): Promise<R> {
   const holder = instance as { env: Env };
   const original = holder.env;
   holder.env = { ...original, ...patch } as Env;
