@@ -221,7 +221,8 @@ export class TrafficRunner {
       answered.length === 0
         ? null
         : {
-            at_second: Math.round(elapsed * 10) / 10,
+            // Wall-clock, not schedule, seconds: the schedule shifts past pauses, the chart should show them.
+            at_second: Math.round((now - Date.parse(state.summary.started_at)) / 100) / 10,
             sent: answered.length,
             accepted: counts.accepted,
             rejected: counts.rejected,

@@ -131,6 +131,25 @@ describe("running", () => {
     expect(outcome.nextTickMs).toBe(clock.now() + 1000);
   });
 
+  it("records each interval at seconds by the clock since the start, so a pause shows on the chart as a gap", async () => {
+    const { clock, runner } = harness();
+    const api = new FakeApi();
+    const traffic = runner();
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    clock.advance(1000);
+    const first = await traffic.tick(state, api, () => false);
+    expect(first.interval?.at_second).toBe(1);
+    api.down = true;
+    clock.advance(1000);
+    const paused = await traffic.tick(first.state, api, () => false);
+    expect(paused.state.summary.paused).not.toBeNull();
+    api.down = false;
+    clock.advance(4000);
+    // The schedule moved past the pause (2 s of it are due), but the chart's x is the clock's.
+    const resumed = await traffic.tick(paused.state, api, () => false);
+    expect(resumed.interval?.at_second).toBe(6);
+  });
+
   it("a late tick sends at most MAX_TICK_SECONDS of the full rate; the backlog follows in later ticks", async () => {
     const { clock, runner } = harness();
     const api = new FakeApi();
