@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { RunDetailSchema, RunSummarySchema } from "../synth/run-schemas";
 import { ModeParam, SeedParam } from "./params";
-import { defineTool, type AccountResource, type AccountTool } from "./tool-seam";
+import { defineTool, type AccountFixedResource, type AccountResource, type AccountResourceTemplate, type AccountTool } from "./tool-seam";
 
 const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");
 
@@ -68,16 +68,26 @@ const stopTrafficRun = defineTool({
 
 export const runTools: readonly AccountTool[] = [startTrafficRun, getTrafficRun, stopTrafficRun];
 
-export const runResources: readonly AccountResource[] = [
-  {
-    name: "runs",
-    scope: "traffic:read",
-    uri: "synthetic://runs",
-    title: "Traffic runs",
-    description: "This account's most recent traffic runs, newest first, each with its status, seed, tally and link to its chart.",
-    read: async (context) => {
-      const runs = await context.traffic.recentRuns();
-      return runs.ok ? ok({ runs: runs.value }) : runs;
-    },
+const runList: AccountFixedResource = {
+  name: "runs",
+  scope: "traffic:read",
+  uri: "synthetic://runs",
+  title: "Traffic runs",
+  description: "This account's most recent traffic runs, newest first, each with its status, seed, tally and link to its chart.",
+  read: async (context) => {
+    const runs = await context.traffic.recentRuns();
+    return runs.ok ? ok({ runs: runs.value }) : runs;
   },
-];
+};
+
+const oneRun: AccountResourceTemplate = {
+  name: "run",
+  scope: "traffic:read",
+  uriTemplate: "synthetic://runs/{run_id}",
+  title: "Traffic run",
+  description:
+    "One of this account's traffic runs, exactly as get_traffic_run answers it: status, tally, current rate, the target's latency per recent interval, the first rejection reasons and the link to its chart. Another account's run id reads as not found, like an id that never existed.",
+  read: async ({ run_id: runId = "" }, context) => context.traffic.getRun(runId),
+};
+
+export const runResources: readonly AccountResource[] = [runList, oneRun];

@@ -73,6 +73,8 @@ const EXPECTED_TOOLS: readonly string[] = Object.keys(ALL_TOOLS).sort();
 
 const EXPECTED_RESOURCES = ["synthetic://batches", "synthetic://catalog", "synthetic://runs"];
 
+const EXPECTED_RESOURCE_TEMPLATES = ["synthetic://runs/{run_id}"];
+
 /** No tool argument may name where traffic goes or whose data it touches. */
 const FORBIDDEN_PROPERTY = /url|uri|host|endpoint|target|binding|account/i;
 
@@ -268,6 +270,22 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
       // Data is JSON; the ui:// cards (test/mcp/apps.test.ts) are MCP Apps HTML.
       for (const resource of resources) expect(resource.mimeType).toBe(resource.uri.startsWith("ui://") ? "text/html;profile=mcp-app" : "application/json");
+    });
+
+    it("lists exactly one template: a single traffic run by its id", async () => {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(EXPECTED_RESOURCE_TEMPLATES);
+      expect(resourceTemplates[0]).toMatchObject({ name: "run", mimeType: "application/json" });
+    });
+
+    it("a run id that is not this account's reads as not found, with the server's sentence", async () => {
+      const uri = "synthetic://runs/R-not-a-run";
+      const error = await client.readResource({ uri }).then(
+        () => undefined,
+        (e: { code?: number; message?: string }) => e,
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toContain("traffic run not found; runs are only visible to the account that started them");
     });
 
     it("synthetic://catalog is exactly the in-stock seed catalog", async () => {

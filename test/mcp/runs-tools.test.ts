@@ -74,6 +74,27 @@ describe("start, watch and stop", () => {
     expect(resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs).toHaveLength(before);
   });
 
+  it("synthetic://runs/{run_id} reads a run as get_traffic_run answers it; another account's id reads exactly like an unknown one", async () => {
+    await stopAcmeRuns();
+    const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
+    const read = resourceJson<RunDetail>(await acme.readResource({ uri: `synthetic://runs/${started.run_id}` }));
+    expect(read).toMatchObject({ run_id: started.run_id, status: "running", plan: started.plan, run_url: started.run_url });
+    expect(Array.isArray(read.intervals)).toBe(true);
+
+    const refusal = (uri: string) =>
+      globex.readResource({ uri }).then(
+        () => "read",
+        (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message?.replace(uri, "<uri>") }),
+      );
+    const theirs = await refusal(`synthetic://runs/${started.run_id}`);
+    expect(theirs).toEqual(await refusal("synthetic://runs/R-unknown"));
+    expect(theirs).toEqual({
+      code: -32602,
+      message: "MCP error -32602: traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)",
+    });
+    await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
+  });
+
   it("another account's run answers exactly like an unknown id", async () => {
     await stopAcmeRuns();
     const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
