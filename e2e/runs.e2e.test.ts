@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
 import { checkAtBothWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
@@ -5,16 +6,35 @@ import { useWorld } from "./world.ts";
 
 // The run page in a real browser: an agent starts a traffic run, a person
 // opens the run_url on a phone, signs in, and watches the chart fill while
-// the page refreshes itself; once the run ends, it stops refreshing.
+// the page refreshes itself (the test never reloads it); once the run ends,
+// it stops refreshing.
 const world = useWorld();
 
-async function runStatus(runId: string): Promise<string> {
-  const run = await callTool(world().client, "get_traffic_run", { run_id: runId });
-  return String(run.structured?.status);
+/**
+ * Reads the page until `done` holds. The page reloads itself, so a read can
+ * land mid-navigation and fail: that read is simply taken again.
+ */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    try {
+      last = await read();
+      if (done(last)) return last;
+    } catch {
+      // The document went away under the read; the next one is there in a moment.
+    }
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
-it("the run_url shows a live chart on a phone, and stops refreshing when the run ends", async () => {
-  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 8, mode: "seeded", ramp_seconds: 0 });
+function sentPoints(page: Page): Promise<number> {
+  return page.locator('#counts-chart path[data-series="sent"]').getAttribute("data-points", { timeout: 1000 }).then(Number);
+}
+
+it("the run_url shows a live chart on a phone that refreshes by itself, and stops refreshing when the run ends", async () => {
+  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 12, mode: "seeded", ramp_seconds: 0 });
   expect(started.isError, started.text).toBe(false);
   const runId = String(started.structured?.run_id);
   const runUrl = String(started.structured?.run_url);
@@ -29,23 +49,30 @@ it("the run_url shows a live chart on a phone, and stops refreshing when the run
   expect(await page.locator("main").innerText()).not.toContain("Traffic run");
   await signInHere(page, "acme-approver-dev-token", runUrl);
 
-  // Live: the page refreshes itself (no script), and says so.
+  // Live: the page says it refreshes itself (no script)...
   expect(await page.locator("#status").innerText()).toBe("Running");
   expect(await page.locator('meta[http-equiv="refresh"]').getAttribute("content")).toBe("2");
   expect(await page.locator("#live").innerText()).toBe("Live: this page refreshes every 2 seconds.");
   await screenshot(page, "run-live");
 
-  const deadline = Date.now() + 30_000;
-  while ((await runStatus(runId)) === "running" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
-  expect(await runStatus(runId)).toBe("completed");
-  await page.reload();
+  // ...and does: nobody reloads it here, yet a new document replaces this one and its chart has grown.
+  const before = await sentPoints(page);
+  await page.evaluate(() => Object.assign(window, { seenBefore: true }));
+  const grown = await eventually(
+    async () => ({ newDocument: await page.evaluate(() => !("seenBefore" in window)), points: await sentPoints(page) }),
+    (now) => now.newDocument && now.points > before,
+    10_000,
+  );
+  expect(grown.points).toBeGreaterThan(before);
 
+  // It keeps refreshing until the run has ended; the last refresh shows the end and carries no refresh.
+  await eventually(() => page.locator("#status").innerText({ timeout: 1000 }), (status) => status !== "Running", 40_000);
   expect(await page.locator("#status").innerText()).toBe("Completed");
   await expect(page.locator('meta[http-equiv="refresh"]').count()).resolves.toBe(0);
   expect(await page.locator("#live").innerText()).toBe("This run has ended; the page no longer refreshes.");
   const text = await page.locator("main").innerText();
-  expect(text).toContain("of 32 (100%)");
-  expect(text).toContain("HTTP 201: 32");
+  expect(text).toContain("of 48 (100%)");
+  expect(text).toContain("HTTP 201: 48");
   expect(text).toContain("4 orders/s");
 
   // Both charts are inline SVG with a point per interval for every series.

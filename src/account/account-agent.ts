@@ -10,7 +10,6 @@ import type { SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { RunRequest } from "../synth/run-plan";
 import type { RunDetail, RunSummary } from "../synth/run-schemas";
-import type { RunState } from "../synth/traffic-run";
 import { SerialQueue } from "./serial-queue";
 import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
@@ -18,12 +17,11 @@ import { migrateAccountStorage } from "./storage-schema";
 /** Called by the account object with each answered order while a batch runs. */
 export type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
-const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
-
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
  * what needs one writer per account: the proposals and their transitions,
- * and the generator state (the batch journal). Batches run one at a time
+ * the generator state (the batch journal) and the traffic runs, which its
+ * alarms drive (run-desk.ts). Batches run one at a time
  * through `batches`; every proposal transition runs one at a time through
  * `transitions`. Reads of orders never come here: the Worker reads D1 itself.
  */
@@ -77,111 +75,78 @@ export class AccountAgent extends Agent<Env> {
 
   async startTrafficRun(caller: Operator, request: RunRequest): Promise<Result<RunSummary>> {
     const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    const { config, runner, runs, planRun } = services.value;
-    const plan = planRun(request, config.runs);
-    if (!plan.ok) return plan;
-    // No await between the count and the insert: two starts cannot both pass the check.
-    const active = runs.running();
-    if (active.length >= config.runs.maxActive) {
-      const ids = active.map((run) => run.summary.run_id).join(", ");
-      return fail(
-        "conflict",
-        `run ${ids} is still running and this account allows ${config.runs.maxActive} at a time (MAX_ACTIVE_RUNS); stop it with stop_traffic_run or wait for it to finish`,
-      );
-    }
-    const state = runner.newState(plan.value, caller.operator);
-    runs.insert(state);
-    await this.schedule(new Date(), "runTick", { runId: state.summary.run_id });
-    return ok(this.summaryOf(state, config));
+    return services.ok ? services.value.runs.start(caller.operator, request) : services;
   }
 
   async getTrafficRun(caller: Operator, runId: string): Promise<Result<RunDetail>> {
     const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    return this.runDetail(services.value, runId, true);
+    return services.ok ? services.value.runs.get(runId) : services;
   }
 
   async stopTrafficRun(caller: Operator, runId: string): Promise<Result<RunSummary>> {
     const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    const { runs } = services.value;
-    const state = runs.get(runId);
-    if (!state) return fail("not_found", RUN_NOT_FOUND);
-    if (state.summary.status !== "running") return ok(this.summaryOf(state, services.value.config));
-    const stopped: RunState = {
-      ...state,
-      summary: { ...state.summary, status: "stopped", finished_at: new Date().toISOString(), paused: null, current_rate: 0, problem: `stopped by ${caller.operator}` },
-    };
-    runs.update(stopped, "running");
-    services.value.runner.forget(runId);
-    return ok(this.summaryOf(runs.get(runId) ?? stopped, services.value.config));
+    return services.ok ? services.value.runs.stop(runId, caller.operator) : services;
   }
 
   async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
     const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    return ok(services.value.runs.recent().map((state) => this.summaryOf(state, services.value.config)));
+    return services.ok ? ok(services.value.runs.recent()) : services;
   }
 
-  /** The run page's view: every interval, for the chart. */
+  /** The run page's view, for the chart. */
   async runForApprover(approver: Approver, runId: string): Promise<Result<RunDetail>> {
     const services = await this.servicesFor(approver.account);
-    return services.ok ? this.runDetail(services.value, runId, false) : services;
+    return services.ok ? services.value.runs.chart(runId) : services;
   }
 
   /**
    * One tick of a run, called by the Agent's scheduler from the object's alarm,
    * so runs go on after the MCP call returned and after an eviction or restart.
-   * The next tick is scheduled only after this one is persisted.
+   * The next tick is scheduled only after this one is persisted. A tick that
+   * cannot go on (an invalid configuration, an error) ends the run `failed`:
+   * left `running` with no next alarm, it would hold the account's run slot forever.
    */
   async runTick(payload: { runId: string }): Promise<void> {
-    const config = await this.loadConfig();
-    if (!config.ok) return;
-    const { runner, runs, target } = await this.services(config.value);
-    const state = runs.get(payload.runId);
-    if (!state || state.summary.status !== "running") return;
-    const outcome = await runner.tick(state, target(`${state.summary.operator} via start_traffic_run`), () => runs.get(payload.runId)?.summary.status !== "running");
-    const stored = runs.get(payload.runId);
-    if (!stored) return;
-    if (outcome.interval) runs.addInterval(payload.runId, outcome.interval);
-    if (stored.summary.status !== "running") {
-      // Stopped while this tick was sending: keep the stop, count what the tick sent.
-      const { status, finished_at, problem } = stored.summary;
-      runs.update({ ...outcome.state, summary: { ...outcome.state.summary, status, finished_at, problem, paused: null, current_rate: 0 } }, status);
-      return;
+    try {
+      const config = await this.loadConfig();
+      if (!config.ok) {
+        await this.failRun(payload.runId, `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again`);
+        return;
+      }
+      await (await this.services(config.value)).runs.tick(payload.runId);
+    } catch (error) {
+      console.error(`traffic run ${payload.runId} of account ${this.name} failed in a tick:`, error);
+      await this.failRun(
+        payload.runId,
+        "the run stopped on an unexpected error in the server; the server log has the details. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.",
+      );
     }
-    runs.update(outcome.state, "running");
-    if (outcome.nextTickMs !== null) await this.schedule(new Date(outcome.nextTickMs), "runTick", { runId: payload.runId });
+  }
+
+  /** Loaded on demand: this path runs without services when the configuration is what broke. */
+  private async failRun(runId: string, problem: string): Promise<void> {
+    const { RunStore } = await import("./run-store");
+    new RunStore(this.ctx.storage.sql).fail(runId, problem, new Date());
+    (await this.built)?.runs.forget(runId);
   }
 
   /**
    * On every wake: a running run whose next tick is not scheduled (its alarm
-   * was lost) gets one now, so no run is left hanging.
+   * was lost) gets one now, so no run is left hanging. The runs are found with
+   * one query on the status index: a wake with nothing running, the usual case,
+   * builds no services.
    */
   override async onStart(): Promise<void> {
-    const config = await this.loadConfig();
-    if (!config.ok) return;
-    const { runs } = await this.services(config.value);
+    const running = this.ctx.storage.sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
+    if (running.length === 0) return;
     const scheduled = new Set(
       (await this.listSchedules())
         .filter((schedule) => schedule.callback === "runTick")
         .map((schedule) => (schedule.payload as { runId?: string } | undefined)?.runId),
     );
-    for (const run of runs.running()) {
-      if (!scheduled.has(run.summary.run_id)) await this.schedule(new Date(), "runTick", { runId: run.summary.run_id });
+    for (const { run_id: runId } of running) {
+      if (!scheduled.has(runId)) await this.schedule(new Date(), "runTick", { runId });
     }
-  }
-
-  private summaryOf(state: RunState, config: Config): RunSummary {
-    return { ...state.summary, run_url: `${config.publicBaseUrl}/runs/${encodeURIComponent(state.summary.run_id)}` };
-  }
-
-  /** `recent`: the latest intervals only (a tool answer), instead of all of them (the chart). */
-  private runDetail(services: AccountServices, runId: string, recent: boolean): Result<RunDetail> {
-    const state = services.runs.get(runId);
-    if (!state) return fail("not_found", RUN_NOT_FOUND);
-    return ok({ ...this.summaryOf(state, services.config), intervals: services.runs.intervals(runId, recent ? services.recentIntervals : undefined) });
   }
 
   // ------------------------------------------------- approver side (the app)
@@ -246,7 +211,14 @@ export class AccountAgent extends Agent<Env> {
    */
   private services(config: Config): Promise<AccountServices> {
     this.built ??= import("./services").then(({ buildServices }) =>
-      buildServices({ ctx: this.ctx, env: () => this.env, account: this.name, config, transitions: this.transitions }),
+      buildServices({
+        ctx: this.ctx,
+        env: () => this.env,
+        account: this.name,
+        config,
+        transitions: this.transitions,
+        scheduleTick: async (at, runId) => void (await this.schedule(at, "runTick", { runId })),
+      }),
     );
     return this.built;
   }

@@ -1,9 +1,16 @@
-import { RunIntervalSchema, type RunInterval, type RunStatus } from "../synth/run-schemas";
+import { CHART_POINTS, chartBucketSeconds, RunIntervalSchema, type RunInterval, type RunStatus } from "../synth/run-schemas";
 import { RunStateSchema, type RunState } from "../synth/traffic-run";
 
 export const RECENT_RUNS = 20;
-/** get_traffic_run shows the latest intervals; the run page reads them all. */
+/** get_traffic_run shows the latest intervals. */
 export const RECENT_INTERVALS = 30;
+/**
+ * The run page reads at most this many chart buckets, the latest: twice what
+ * it draws, so a run that paused past its planned end still fits.
+ */
+export const CHART_ROWS = 2 * CHART_POINTS;
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Traffic runs in the AccountAgent's own SQLite (tables: storage-schema.ts). */
 export class RunStore {
@@ -36,6 +43,28 @@ export class RunStore {
     return row ? RunStateSchema.parse(JSON.parse(row.state)) : undefined;
   }
 
+  /** Only the status column: asked before every send, so a stop is seen at once without reading the run. */
+  status(runId: string): RunStatus | undefined {
+    return this.sql.exec<{ status: RunStatus }>("SELECT status FROM runs WHERE run_id = ?", runId).toArray()[0]?.status;
+  }
+
+  /**
+   * Ends a running run `failed` without reading its state through the schema:
+   * the state may be what made the tick fail, and the run must end anyway, or
+   * it holds the account's run slot forever.
+   */
+  fail(runId: string, problem: string, finishedAt: Date): boolean {
+    const cursor = this.sql.exec(
+      `UPDATE runs SET status = 'failed',
+         state = json_set(state, '$.summary.status', 'failed', '$.summary.finished_at', ?, '$.summary.problem', ?, '$.summary.paused', json('null'), '$.summary.current_rate', 0)
+       WHERE run_id = ? AND status = 'running'`,
+      finishedAt.toISOString(),
+      problem,
+      runId,
+    );
+    return cursor.rowsWritten > 0;
+  }
+
   running(): RunState[] {
     return this.sql
       .exec<{ state: string }>("SELECT state FROM runs WHERE status = 'running' ORDER BY started_at")
@@ -51,23 +80,60 @@ export class RunStore {
       .map((row) => RunStateSchema.parse(JSON.parse(row.state)));
   }
 
-  addInterval(runId: string, interval: RunInterval): void {
+  /** Stores one tick's figures, and adds them to the chart bucket of `durationSeconds`' run they fall in. */
+  addInterval(runId: string, interval: RunInterval, durationSeconds: number): void {
+    const figures = RunIntervalSchema.parse(interval);
     this.sql.exec(
       "INSERT INTO run_intervals (run_id, seq, body) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM run_intervals WHERE run_id = ?), ?)",
       runId,
       runId,
-      JSON.stringify(RunIntervalSchema.parse(interval)),
+      JSON.stringify(figures),
+    );
+    this.sql.exec(
+      `INSERT INTO run_chart (run_id, bucket, intervals, at_sum, sent, accepted, rejected, p50_by_sent, p95_max) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, bucket) DO UPDATE SET intervals = intervals + 1, at_sum = at_sum + excluded.at_sum, sent = sent + excluded.sent,
+         accepted = accepted + excluded.accepted, rejected = rejected + excluded.rejected,
+         p50_by_sent = p50_by_sent + excluded.p50_by_sent, p95_max = MAX(p95_max, excluded.p95_max)`,
+      runId,
+      Math.floor(figures.at_second / chartBucketSeconds(durationSeconds)),
+      figures.at_second,
+      figures.sent,
+      figures.accepted,
+      figures.rejected,
+      figures.latency_p50_ms * figures.sent,
+      figures.latency_p95_ms,
     );
   }
 
-  /** Oldest first; the latest `limit` when given. */
-  intervals(runId: string, limit?: number): RunInterval[] {
-    const rows =
-      limit === undefined
-        ? this.sql.exec<{ body: string }>("SELECT body FROM run_intervals WHERE run_id = ? ORDER BY seq", runId).toArray()
-        : this.sql
-            .exec<{ body: string }>("SELECT body FROM (SELECT seq, body FROM run_intervals WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq", runId, limit)
-            .toArray();
-    return rows.map((row) => RunIntervalSchema.parse(JSON.parse(row.body)));
+  /**
+   * The chart's points, oldest first: at most CHART_ROWS buckets, each averaged
+   * per interval (about a second), the median weighted by orders sent and the
+   * p95 the worst of the bucket, so a spike survives.
+   */
+  chart(runId: string): RunInterval[] {
+    return this.sql
+      .exec<{ intervals: number; at_sum: number; sent: number; accepted: number; rejected: number; p50_by_sent: number; p95_max: number }>(
+        `SELECT intervals, at_sum, sent, accepted, rejected, p50_by_sent, p95_max
+         FROM (SELECT * FROM run_chart WHERE run_id = ? ORDER BY bucket DESC LIMIT ?) ORDER BY bucket`,
+        runId,
+        CHART_ROWS,
+      )
+      .toArray()
+      .map((row) => ({
+        at_second: round1(row.at_sum / row.intervals),
+        sent: round1(row.sent / row.intervals),
+        accepted: round1(row.accepted / row.intervals),
+        rejected: round1(row.rejected / row.intervals),
+        latency_p50_ms: row.sent === 0 ? 0 : round1(row.p50_by_sent / row.sent),
+        latency_p95_ms: row.p95_max,
+      }));
+  }
+
+  /** The latest `limit`, oldest first. */
+  intervals(runId: string, limit: number): RunInterval[] {
+    return this.sql
+      .exec<{ body: string }>("SELECT body FROM (SELECT seq, body FROM run_intervals WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq", runId, limit)
+      .toArray()
+      .map((row) => RunIntervalSchema.parse(JSON.parse(row.body)));
   }
 }

@@ -1,16 +1,16 @@
 import type { Config } from "../config/config";
-import type { Result } from "../core/errors";
 import { ProposalDesk } from "../proposals/desk";
 import { ProposalStore } from "../proposals/store";
 import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender } from "../synth/batch-sender";
 import { orderApiTarget, TARGET_TIMEOUT_MS, type OrderApiTarget } from "../synth/order-api-target";
 import { randomSeed } from "../synth/prng";
-import { planRun, type RunPlan, type RunRequest } from "../synth/run-plan";
+import { planRun } from "../synth/run-plan";
 import { TrafficRunner } from "../synth/traffic-run";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
+import { RunDesk } from "./run-desk";
 import { RECENT_INTERVALS, RunStore } from "./run-store";
 import type { SerialQueue } from "./serial-queue";
 
@@ -19,23 +19,16 @@ const SEAL_INTERVAL_MS = 200;
 
 /**
  * What one account's object works with, built once per instance: the batch
- * journal and run store in its SQLite, the proposal desk, the batch sender,
- * the run engine and the audit sealer.
+ * journal in its SQLite, the proposal desk, the batch sender, the run desk
+ * and the audit sealer.
  */
 export interface AccountServices {
   readonly config: Config;
   readonly journal: SqlBatchJournal;
-  readonly runs: RunStore;
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
-  readonly runner: TrafficRunner;
+  readonly runs: RunDesk;
   readonly sealer: AuditSealer;
-  /** The ORDER_API target as seen by `actor`; read at call time, since the binding is the only way out. */
-  readonly target: (actor: string) => OrderApiTarget;
-  /** Checks a run request against the caps, choosing a seed when none was given. */
-  readonly planRun: (request: RunRequest, caps: Config["runs"]) => Result<RunPlan>;
-  /** How many intervals a tool answer shows. */
-  readonly recentIntervals: number;
 }
 
 export interface ServiceDeps {
@@ -46,26 +39,35 @@ export interface ServiceDeps {
   readonly config: Config;
   /** The account's queue for proposal transitions. */
   readonly transitions: SerialQueue;
+  /** Sets the object's alarm for a traffic run's next tick. */
+  readonly scheduleTick: (at: Date, runId: string) => Promise<void>;
 }
 
-export function buildServices({ ctx, env: currentEnv, account, config, transitions }: ServiceDeps): AccountServices {
+export function buildServices({ ctx, env: currentEnv, account, config, transitions, scheduleTick }: ServiceDeps): AccountServices {
   const env = currentEnv();
   const storage = ctx.storage.sql;
   const journal = new SqlBatchJournal(storage);
   // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
   journal.markInterrupted();
-  const target = (actor: string) => orderApiTarget(currentEnv().ORDER_API, account, TARGET_TIMEOUT_MS, actor);
+  // The ORDER_API target as seen by `actor`; read at call time, since the binding is the only way out.
+  const target = (actor: string): OrderApiTarget => orderApiTarget(currentEnv().ORDER_API, account, TARGET_TIMEOUT_MS, actor);
   const sealer = new AuditSealer({ db: env.DB, account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
 
   return {
     config,
     journal,
-    runs: new RunStore(storage),
     sealer,
-    target,
-    recentIntervals: RECENT_INTERVALS,
-    planRun: (request, caps) => planRun(request, request.seed ?? randomSeed(), caps),
-    runner: new TrafficRunner({ now: () => Date.now(), newRunId, concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
+    runs: new RunDesk({
+      runs: new RunStore(storage),
+      runner: new TrafficRunner({ now: () => Date.now(), newRunId, concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
+      maxActive: config.runs.maxActive,
+      runUrl: (runId) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`,
+      target,
+      plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
+      scheduleTick,
+      recentIntervals: RECENT_INTERVALS,
+      now: () => new Date(),
+    }),
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
       // Events the desk writes are sealed right after, without holding up its answer.

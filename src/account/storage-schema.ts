@@ -47,6 +47,31 @@ const STEPS: readonly (readonly string[])[] = [
   ],
   // 4: the head of the account's audit chain as last sealed, kept outside D1 to catch a cut-off or rewritten end.
   ["CREATE TABLE audit_anchor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL)"],
+  // 5: a run's chart, summed per bucket of seconds as the run goes, so the run page reads a bounded
+  // number of rows instead of every interval; filled from the intervals of the runs stored before.
+  // 240 is CHART_POINTS (synth/run-schemas.ts) as it was when this step shipped.
+  [
+    `CREATE TABLE run_chart (
+      run_id TEXT NOT NULL,
+      bucket INTEGER NOT NULL,
+      intervals INTEGER NOT NULL,
+      at_sum REAL NOT NULL,
+      sent INTEGER NOT NULL,
+      accepted INTEGER NOT NULL,
+      rejected INTEGER NOT NULL,
+      p50_by_sent REAL NOT NULL,
+      p95_max REAL NOT NULL,
+      PRIMARY KEY (run_id, bucket)
+    )`,
+    `INSERT INTO run_chart (run_id, bucket, intervals, at_sum, sent, accepted, rejected, p50_by_sent, p95_max)
+     SELECT i.run_id,
+            CAST(json_extract(i.body, '$.at_second') / ((json_extract(r.state, '$.summary.plan.duration_seconds') + 239) / 240) AS INTEGER) AS bucket,
+            COUNT(*), SUM(json_extract(i.body, '$.at_second')),
+            SUM(json_extract(i.body, '$.sent')), SUM(json_extract(i.body, '$.accepted')), SUM(json_extract(i.body, '$.rejected')),
+            SUM(json_extract(i.body, '$.latency_p50_ms') * json_extract(i.body, '$.sent')), MAX(json_extract(i.body, '$.latency_p95_ms'))
+     FROM run_intervals i JOIN runs r ON r.run_id = i.run_id
+     GROUP BY i.run_id, bucket`,
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

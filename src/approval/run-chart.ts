@@ -1,4 +1,4 @@
-import type { RunInterval, RunSummary } from "../synth/run-schemas";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../synth/run-schemas";
 
 /**
  * The geometry of the run page's charts: pure numbers and SVG path data, no
@@ -10,9 +10,13 @@ export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 180;
 const PAD = 6;
 /** More points than this are averaged into buckets: a 15-minute run stays a light page that refreshes every 2 s. */
-export const MAX_POINTS = 240;
-/** A longer silence between intervals (a pause, a restart) breaks the line instead of bridging it. */
-export const GAP_SECONDS = 3;
+export const MAX_POINTS = CHART_POINTS;
+/**
+ * A silence between points longer than this many points' worth of seconds (a
+ * pause, a restart) breaks the line instead of bridging it. The x values are
+ * seconds by the clock since the run started, so such a silence shows.
+ */
+export const GAP_POINTS = 3;
 
 export interface ChartSeries {
   readonly key: string;
@@ -76,8 +80,8 @@ export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: nu
   return buckets;
 }
 
-/** A line chart of the series over `xs` (seconds), from 0 to `xMax`. */
-export function lineChart(xs: readonly number[], series: readonly ChartSeries[], xMax: number): Chart {
+/** A line chart of the series over `xs` (seconds), from 0 to `xMax`; a step over `gapSeconds` breaks the line. */
+export function lineChart(xs: readonly number[], series: readonly ChartSeries[], xMax: number, gapSeconds: number = GAP_POINTS): Chart {
   const top = Math.max(0, ...series.flatMap((s) => s.values));
   const yMax = niceCeiling(top);
   const span = Math.max(xMax, ...xs, 1);
@@ -92,11 +96,11 @@ export function lineChart(xs: readonly number[], series: readonly ChartSeries[],
       const value = s.values[i];
       if (value === undefined) return;
       const previous = xs[i - 1];
-      const startsSegment = i === 0 || previous === undefined || x - previous > GAP_SECONDS;
+      const startsSegment = i === 0 || previous === undefined || x - previous > gapSeconds;
       commands.push(`${startsSegment ? "M" : "L"}${px(x)} ${py(value)}`);
       // A lone point still shows, as a dot: a zero-length stroke with round caps.
       const next = xs[i + 1];
-      if (startsSegment && (next === undefined || next - x > GAP_SECONDS)) commands.push("h0.01");
+      if (startsSegment && (next === undefined || next - x > gapSeconds)) commands.push("h0.01");
       points++;
     });
     return { key: s.key, label: s.label, d: commands.join(" "), points };
@@ -104,10 +108,16 @@ export function lineChart(xs: readonly number[], series: readonly ChartSeries[],
   return { width: CHART_WIDTH, height: CHART_HEIGHT, yMax, xMax: span, gridYs: [py(0), py(yMax / 2), py(yMax)], lines };
 }
 
-/** The run's two charts: orders per interval, and the target's latency. */
+/**
+ * The run's two charts: orders per interval, and the target's latency. The
+ * points are the stored chart buckets of chartBucketSeconds(plannedSeconds)
+ * each, merged further if a long pause left more than MAX_POINTS of them.
+ */
 export function runCharts(intervals: readonly RunInterval[], plannedSeconds: number): { counts: Chart; latency: Chart } {
   const points = bucketIntervals(intervals);
   const xs = points.map((i) => i.at_second);
+  const pointSeconds = chartBucketSeconds(plannedSeconds) * Math.max(1, Math.ceil(intervals.length / MAX_POINTS));
+  const gap = GAP_POINTS * pointSeconds;
   const counts = lineChart(
     xs,
     [
@@ -116,6 +126,7 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
       { key: "rejected", label: "Rejected", values: points.map((i) => i.rejected) },
     ],
     plannedSeconds,
+    gap,
   );
   const latency = lineChart(
     xs,
@@ -124,6 +135,7 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
       { key: "p95", label: "p95", values: points.map((i) => i.latency_p95_ms) },
     ],
     plannedSeconds,
+    gap,
   );
   return { counts, latency };
 }

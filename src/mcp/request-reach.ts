@@ -9,16 +9,18 @@
 export interface RequestReach {
   tool(name: string): boolean;
   resource(uri: string): boolean;
+  /** A resource template, by the test that says whether a URI matches it. */
+  template(matches: (uri: string) => boolean): boolean;
   /** A tool result may be preceded by progress notifications, so the answer may have to stream. */
   readonly mayStream: boolean;
 }
 
-const NOTHING: RequestReach = { tool: () => false, resource: () => false, mayStream: false };
-const TOOL_LIST: RequestReach = { tool: () => true, resource: () => false, mayStream: false };
-const RESOURCE_LIST: RequestReach = { tool: () => false, resource: () => true, mayStream: false };
+const NOTHING: RequestReach = { tool: () => false, resource: () => false, template: () => false, mayStream: false };
+const TOOL_LIST: RequestReach = { tool: () => true, resource: () => false, template: () => false, mayStream: false };
+const RESOURCE_LIST: RequestReach = { tool: () => false, resource: () => true, template: () => true, mayStream: false };
 
 /** Batches (2025-03-26) and development fixtures see the whole server, as before. */
-export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, mayStream: true };
+export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, template: () => true, mayStream: true };
 
 interface RequestShape {
   readonly method?: unknown;
@@ -30,9 +32,11 @@ export function reachOf(message: unknown): RequestReach {
   const { method, params } = message as RequestShape;
   switch (method) {
     case "tools/call":
-      return { tool: (name) => name === params?.name, resource: () => false, mayStream: params?._meta?.progressToken !== undefined };
-    case "resources/read":
-      return { tool: () => false, resource: (uri) => uri === params?.uri, mayStream: false };
+      return { tool: (name) => name === params?.name, resource: () => false, template: () => false, mayStream: params?._meta?.progressToken !== undefined };
+    case "resources/read": {
+      const uri = params?.uri;
+      return { tool: () => false, resource: (candidate) => candidate === uri, template: (matches) => typeof uri === "string" && matches(uri), mayStream: false };
+    }
     case "tools/list":
       return TOOL_LIST;
     case "resources/list":

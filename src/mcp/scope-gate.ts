@@ -1,6 +1,7 @@
 import { isGranted } from "../auth/scopes";
 import type { Scope } from "../core/scopes";
 import { ALL_RESOURCES, ALL_TOOLS } from "./server";
+import { resourceMatches } from "./tool-seam";
 
 /** A call in the request that the credential's scopes do not cover. */
 export interface OutOfScopeCall {
@@ -17,8 +18,10 @@ function neededScope(message: unknown): OutOfScopeCall | undefined {
     return tool && { needed: tool.scope, what: tool.name };
   }
   if (method === "resources/read") {
-    const resource = ALL_RESOURCES.find((r) => r.uri === params?.uri);
-    return resource && { needed: resource.scope, what: resource.uri };
+    const uri = params?.uri;
+    if (typeof uri !== "string") return undefined;
+    const resource = ALL_RESOURCES.find((r) => resourceMatches(r, uri));
+    return resource && { needed: resource.scope, what: uri };
   }
   return undefined;
 }

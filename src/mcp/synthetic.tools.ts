@@ -4,7 +4,7 @@ import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
 import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
-import { defineTool, type AccountResource, type AccountTool } from "./tool-seam";
+import { defineTool, type AccountFixedResource, type AccountTool } from "./tool-seam";
 
 const checkTarget = defineTool({
   name: "check_target",
@@ -60,7 +60,7 @@ const sendOrders = defineTool({
 
 export const syntheticTools: readonly AccountTool[] = [checkTarget, previewOrder, sendOrders];
 
-export const syntheticResources: readonly AccountResource[] = [
+export const syntheticResources: readonly AccountFixedResource[] = [
   {
     name: "catalog",
     scope: "traffic:read",

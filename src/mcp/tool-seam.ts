@@ -1,4 +1,14 @@
-import { ProtocolError, ProtocolErrorCode, type CacheHint, type CallToolResult, type McpServer, type ReadResourceResult, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type CacheHint,
+  type CallToolResult,
+  type McpServer,
+  type ReadResourceResult,
+  type StandardSchemaWithJSON,
+} from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
 import type { Config } from "../config/config";
 import { isGranted } from "../auth/scopes";
@@ -51,7 +61,7 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>>>;
 }
 
-export interface AccountResource {
+export interface AccountFixedResource {
   readonly name: string;
   readonly uri: string;
   readonly title: string;
@@ -60,6 +70,41 @@ export interface AccountResource {
   readonly cacheHint?: CacheHint;
   readonly scope: Scope;
   read(context: AccountToolContext): Promise<Result<unknown>>;
+}
+
+/** A family of resources named by an RFC 6570 template, e.g. `synthetic://runs/{run_id}`. */
+export interface AccountResourceTemplate {
+  readonly name: string;
+  readonly uriTemplate: string;
+  readonly title: string;
+  readonly description: string;
+  readonly scope: Scope;
+  /** `variables` are the template's, taken from the URI that was read. */
+  read(variables: Readonly<Record<string, string>>, context: AccountToolContext): Promise<Result<unknown>>;
+}
+
+/** One list holds both, so the server and the scope gate read the same resources. */
+export type AccountResource = AccountFixedResource | AccountResourceTemplate;
+
+const templates = new WeakMap<AccountResourceTemplate, ResourceTemplate>();
+
+function templateOf(resource: AccountResourceTemplate): ResourceTemplate {
+  // No list callback: synthetic://runs already lists the runs.
+  return memo(templates, resource, () => new ResourceTemplate(resource.uriTemplate, { list: undefined }));
+}
+
+/** Whether reading `uri` reads this resource: its URI exactly, or a match of its template. */
+export function resourceMatches(resource: AccountResource, uri: string): boolean {
+  return "uriTemplate" in resource ? templateOf(resource).uriTemplate.match(uri) !== null : resource.uri === uri;
+}
+
+/** A read that failed; an id that does not exist (or is another account's) is the SDK's not-found error, with our sentence. */
+function readFailure(uri: string, error: AppError): ProtocolError {
+  return error.code === "not_found" ? new ResourceNotFoundError(uri, error.message) : new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+}
+
+function jsonContents(uri: string, value: unknown): ReadResourceResult {
+  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(value, null, 2) }] };
 }
 
 /** Identity helper so each tool's handler is type-checked against its own schemas. */
@@ -155,6 +200,10 @@ export function registerAccountTools(
 
 export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[], reach: RequestReach = EVERYTHING): void {
   for (const resource of resources) {
+    if ("uriTemplate" in resource) {
+      registerTemplate(server, context, resource, reach);
+      continue;
+    }
     if (!reach.resource(resource.uri)) continue;
     if (!isGranted(context.scopes, resource.scope)) continue;
     server.registerResource(
@@ -168,11 +217,24 @@ export function registerAccountResources(server: McpServer, context: AccountTool
       },
       async (uri): Promise<ReadResourceResult> => {
         const content = await resource.read(context);
-        if (!content.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, content.error.message);
-        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(content.value, null, 2) }] };
+        if (!content.ok) throw readFailure(uri.href, content.error);
+        return jsonContents(uri.href, content.value);
       },
     );
   }
+}
+
+function registerTemplate(server: McpServer, context: AccountToolContext, resource: AccountResourceTemplate, reach: RequestReach): void {
+  const template = templateOf(resource);
+  if (!reach.template((uri) => template.uriTemplate.match(uri) !== null)) return;
+  if (!isGranted(context.scopes, resource.scope)) return;
+  server.registerResource(resource.name, template, { title: resource.title, description: resource.description, mimeType: "application/json" }, async (uri, variables): Promise<ReadResourceResult> => {
+    // A variable is a list only for exploded templates, which we do not use.
+    const values = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]));
+    const content = await resource.read(values, context);
+    if (!content.ok) throw readFailure(uri.href, content.error);
+    return jsonContents(uri.href, content.value);
+  });
 }
 
 /** The `ui://` cards that tools name in their `_meta`; registered once per server, like any resource. */

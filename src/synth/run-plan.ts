@@ -1,20 +1,22 @@
-import { z } from "zod/v4";
+import type { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
-import { GeneratorModeSchema } from "./generators";
+import type { GeneratorMode } from "./generators";
+import type { RunPlanSchema } from "./run-schemas";
 
 /**
  * A sustained traffic run as the caller asks for it, and the arithmetic of
  * its schedule. Pure: the account's object drives it, this module only says
- * how many orders should have left by a given moment.
+ * how many orders should have left by a given moment. The request's contract
+ * is start_traffic_run's input schema; the checks that need the server's caps
+ * are here, so their refusals read the same from every caller.
  */
-export const RunRequestSchema = z.object({
-  rate_per_second: z.number().describe("Orders per second once the ramp is over"),
-  duration_seconds: z.number().int().describe("How long the run lasts, ramp included"),
-  mode: GeneratorModeSchema,
-  seed: z.number().int().optional(),
-  ramp_seconds: z.number().int().default(0).describe("Seconds over which the rate climbs linearly from 0"),
-});
-export type RunRequest = z.infer<typeof RunRequestSchema>;
+export interface RunRequest {
+  readonly rate_per_second: number;
+  readonly duration_seconds: number;
+  readonly ramp_seconds: number;
+  readonly mode: GeneratorMode;
+  readonly seed?: number | undefined;
+}
 
 export interface RunCaps {
   readonly maxRate: number;
@@ -22,14 +24,7 @@ export interface RunCaps {
   readonly maxOrders: number;
 }
 
-export interface RunPlan {
-  readonly rate_per_second: number;
-  readonly duration_seconds: number;
-  readonly ramp_seconds: number;
-  readonly mode: RunRequest["mode"];
-  readonly seed: number;
-  readonly total_orders: number;
-}
+export type RunPlan = z.infer<typeof RunPlanSchema>;
 
 /** Orders that should have been sent `elapsedSeconds` into the run: the area under a ramp-then-flat rate. */
 export function dueBy(plan: Pick<RunPlan, "rate_per_second" | "ramp_seconds" | "duration_seconds">, elapsedSeconds: number): number {
@@ -38,12 +33,6 @@ export function dueBy(plan: Pick<RunPlan, "rate_per_second" | "ramp_seconds" | "
   const rate = plan.rate_per_second;
   const area = t <= ramp ? (rate * t * t) / (2 * ramp) : (rate * ramp) / 2 + rate * (t - ramp);
   return Math.floor(area + 1e-9);
-}
-
-/** The rate the schedule asks for at that moment. */
-export function rateAt(plan: Pick<RunPlan, "rate_per_second" | "ramp_seconds" | "duration_seconds">, elapsedSeconds: number): number {
-  if (elapsedSeconds < 0 || elapsedSeconds >= plan.duration_seconds) return 0;
-  return elapsedSeconds < plan.ramp_seconds ? (plan.rate_per_second * elapsedSeconds) / plan.ramp_seconds : plan.rate_per_second;
 }
 
 /** Checks a request against the server's caps, with messages in the style of the MAX_BATCH refusal. */

@@ -7,6 +7,14 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const MAX_RUN_REASONS = 5;
 
+/** The run page draws at most this many points, however long the run: a light page that refreshes every 2 s. */
+export const CHART_POINTS = 240;
+
+/** How many seconds of a run one stored chart point covers: 1 for runs up to CHART_POINTS seconds. */
+export function chartBucketSeconds(durationSeconds: number): number {
+  return Math.max(1, Math.ceil(durationSeconds / CHART_POINTS));
+}
+
 export const RunPlanSchema = z.object({
   rate_per_second: z.number(),
   duration_seconds: z.number().int(),
@@ -18,7 +26,7 @@ export const RunPlanSchema = z.object({
 
 /** One tick of the run, about a second: what was sent and how fast the target answered. */
 export const RunIntervalSchema = z.object({
-  at_second: z.number().describe("Seconds since the run started"),
+  at_second: z.number().describe("Seconds since the run started, by the clock: a pause or a restart shows as a gap"),
   sent: z.number().int(),
   accepted: z.number().int(),
   rejected: z.number().int(),

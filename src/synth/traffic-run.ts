@@ -23,6 +23,13 @@ export const RunCursorSchema = z.object({
   /** When the schedule started, shifted forward by every pause, so a resumed run does not burst. */
   schedule_start_ms: z.number(),
   last_tick_ms: z.number(),
+  /**
+   * When the target stopped taking orders; only an answered order clears it.
+   * A pause ends whenever GET /api/health answers, so without this a target
+   * whose health check works while every POST fails would pause and resume
+   * forever. Absent in runs stored before it existed.
+   */
+  unreachable_since_ms: z.number().nullable().default(null),
 });
 
 export const RunStateSchema = z.object({
@@ -51,6 +58,13 @@ export interface TrafficRunnerDeps {
 export const TICK_MS = 1000;
 /** While paused, how often the target's health is asked again. */
 export const PAUSE_RETRY_MS = 2000;
+/**
+ * A tick sends at most this many seconds' worth of the full rate. A slow
+ * target makes a tick long, and the next one finds that much more due; the
+ * cap keeps one tick from growing without bound (the backlog goes out over
+ * the following ticks).
+ */
+export const MAX_TICK_SECONDS = 2;
 /** A gap between ticks longer than this is downtime (eviction, restart), not lateness. */
 const DOWNTIME_GAP_MS = 5 * TICK_MS;
 /** After downtime this long, a run is not resumed: the load it describes is long past. */
@@ -90,7 +104,7 @@ export class TrafficRunner {
         paused: null,
         problem: null,
       },
-      cursor: { next_index: 0, ahead: [], schedule_start_ms: now, last_tick_ms: now },
+      cursor: { next_index: 0, ahead: [], schedule_start_ms: now, last_tick_ms: now, unreachable_since_ms: null },
     };
   }
 
@@ -146,8 +160,9 @@ export class TrafficRunner {
       const since = Date.parse(state.summary.paused.since);
       const health = await target.health();
       if (!health.ok) {
-        if (now - since >= this.deps.maxPauseSeconds * 1000) {
-          return this.finish(state, "failed", now, `the order API stayed unreachable for ${Math.round((now - since) / 1000)} s, so the run gave up: ${health.error.message}`);
+        const away = now - (state.cursor.unreachable_since_ms ?? since);
+        if (away >= this.deps.maxPauseSeconds * 1000) {
+          return this.finish(state, "failed", now, `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}`);
         }
         return { state: { ...state, cursor: { ...state.cursor, last_tick_ms: now } }, interval: null, nextTickMs: now + PAUSE_RETRY_MS };
       }
@@ -159,7 +174,8 @@ export class TrafficRunner {
     const due = Math.min(plan.total_orders, dueBy(plan, elapsed));
     const ahead = new Set(state.cursor.ahead);
     const pending: number[] = [];
-    for (let index = state.cursor.next_index; index < due; index++) if (!ahead.has(index)) pending.push(index);
+    const most = Math.max(1, Math.ceil(plan.rate_per_second * MAX_TICK_SECONDS));
+    for (let index = state.cursor.next_index; index < due && pending.length < most; index++) if (!ahead.has(index)) pending.push(index);
 
     const latencies: number[] = [];
     const answered: number[] = [];
@@ -205,7 +221,8 @@ export class TrafficRunner {
       answered.length === 0
         ? null
         : {
-            at_second: Math.round(elapsed * 10) / 10,
+            // Wall-clock, not schedule, seconds: the schedule shifts past pauses, the chart should show them.
+            at_second: Math.round((now - Date.parse(state.summary.started_at)) / 100) / 10,
             sent: answered.length,
             accepted: counts.accepted,
             rejected: counts.rejected,
@@ -222,12 +239,24 @@ export class TrafficRunner {
         rejection_reasons: reasons,
         current_rate: Math.round((answered.length / seconds) * 10) / 10,
       },
-      cursor: { ...state.cursor, next_index: next, ahead: [...ahead].sort((a, b) => a - b), last_tick_ms: finishedAt },
+      cursor: {
+        ...state.cursor,
+        next_index: next,
+        ahead: [...ahead].sort((a, b) => a - b),
+        last_tick_ms: finishedAt,
+        unreachable_since_ms: answered.length > 0 ? null : state.cursor.unreachable_since_ms,
+      },
     };
 
     if (next >= plan.total_orders) return { ...this.finish(state, "completed", finishedAt, null), interval };
     if (unreachable !== undefined && answered.length === 0) {
+      const unreachableSince = state.cursor.unreachable_since_ms ?? now;
+      const away = finishedAt - unreachableSince;
+      if (away >= this.deps.maxPauseSeconds * 1000) {
+        return this.finish(state, "failed", finishedAt, `no order reached the order API for ${Math.round(away / 1000)} s, although it answered its health check, so the run gave up: ${unreachable}`);
+      }
       // A whole interval without one answer: wait for the target instead of flooding it with errors.
+      state.cursor.unreachable_since_ms = unreachableSince;
       state.summary.paused = { since: new Date(finishedAt).toISOString(), reason: unreachable };
       state.summary.current_rate = 0;
       return { state, interval, nextTickMs: finishedAt + PAUSE_RETRY_MS };

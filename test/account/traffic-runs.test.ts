@@ -2,8 +2,12 @@ import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { newRunId } from "../../src/account/ids";
+import { RunStore } from "../../src/account/run-store";
 import type { Result } from "../../src/core/errors";
+import { planRun } from "../../src/synth/run-plan";
 import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import { TrafficRunner } from "../../src/synth/traffic-run";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 
 // Traffic runs in the account's object, driven by its alarms: they go on
@@ -140,5 +144,116 @@ describe("a restart", () => {
     const ids = expectedOrders("seeded", seed, 15).map((o) => o.request_id);
     expect(await countRequestIds("acme", ids)).toBe(15);
     expect(value(await after.recentRuns(ACME)).find((r) => r.run_id === started.run_id)?.status).toBe("completed");
+  });
+});
+
+/**
+ * A run stored as a tick would find it, `behindMs` into its schedule, with no
+ * alarm set: only the test ticks it, so nothing else sends in between.
+ */
+function storeRun(sql: SqlStorage, rate: number, behindMs: number): string {
+  const plan = planRun({ rate_per_second: rate, duration_seconds: 60, mode: "seeded", ramp_seconds: 0 }, freshSeed(), { maxRate: 50, maxSeconds: 900, maxOrders: 20_000 });
+  if (!plan.ok) throw new Error(plan.error.message);
+  const runner = new TrafficRunner({ now: () => Date.now() - behindMs, newRunId, concurrency: 4, maxPauseSeconds: 60 });
+  const state = runner.newState(plan.value, ACME.operator);
+  new RunStore(sql).insert(state);
+  return state.summary.run_id;
+}
+
+/** Runs `body` with the object's env replaced, as a redeploy or a broken binding would. */
+async function withAgentEnv<R>(instance: unknown, patch: Record<string, unknown>, body: () => Promise<R>): Promise<R> {
+  const holder = instance as { env: Env };
+  const original = holder.env;
+  holder.env = { ...original, ...patch } as Env;
+  try {
+    return await body();
+  } finally {
+    holder.env = original;
+  }
+}
+
+describe("a tick that cannot go on", () => {
+  it("ends the run failed, saying why, when the configuration no longer validates; the run slot is free again", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const runId = await runInDurableObject(stub, async (instance, state) => {
+      const id = storeRun(state.storage.sql, 5, 1500);
+      await withAgentEnv(instance, { MAX_RUN_RATE: "fast" }, () => instance.runTick({ runId: id }));
+      return id;
+    });
+    const run = value(await stub.getTrafficRun(ACME, runId));
+    expect(run).toMatchObject({ status: "failed", paused: null, current_rate: 0 });
+    expect(run.problem).toMatch(/^the server's configuration is not valid, so the run cannot go on \(configuration error: MAX_RUN_RATE.*\); fix it, then start the run again$/);
+    expect(run.finished_at).not.toBeNull();
+    const next = value(await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 5, mode: "seeded", seed: freshSeed(), ramp_seconds: 0 }));
+    await stub.stopTrafficRun(ACME, next.run_id);
+  });
+
+  it("ends the run failed when the tick throws, instead of leaving it running with no next alarm", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    // A binding that answers with something that is not a Response: postOrder throws.
+    const broken = { fetch: async () => ({ status: 201 }) };
+    const runId = await runInDurableObject(stub, async (instance, state) => {
+      const id = storeRun(state.storage.sql, 5, 1500);
+      await withAgentEnv(instance, { ORDER_API: broken }, () => instance.runTick({ runId: id }));
+      return id;
+    });
+    const run = value(await stub.getTrafficRun(ACME, runId));
+    expect(run.status).toBe("failed");
+    expect(run.problem).toBe(
+      "the run stopped on an unexpected error in the server; the server log has the details. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.",
+    );
+    expect(value(await stub.recentRuns(ACME)).filter((r) => r.status === "running")).toEqual([]);
+  });
+});
+
+describe("what a tick costs", () => {
+  it("the stop check before each send reads the status column, not the whole run", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const { reads, sent } = await runInDurableObject(stub, async (instance, state) => {
+      const sql = state.storage.sql;
+      const id = storeRun(sql, 20, 1500);
+      const exec = sql.exec.bind(sql);
+      let stateReads = 0;
+      sql.exec = ((query: string, ...bindings: unknown[]) => {
+        if (/^SELECT state FROM runs/.test(query)) stateReads++;
+        return exec(query, ...bindings);
+      }) as typeof sql.exec;
+      try {
+        await instance.runTick({ runId: id });
+      } finally {
+        sql.exec = exec;
+      }
+      return { reads: stateReads, sent: new RunStore(sql).get(id)?.summary.sent ?? 0 };
+    });
+    // Thirty orders were due; the state is read once before the tick and once after it.
+    expect(sent).toBe(30);
+    expect(reads).toBe(2);
+    await stopAll();
+  });
+});
+
+describe("waking up", () => {
+  it("a running run whose alarm was lost gets a tick again", async () => {
+    await stopAll();
+    const stub = await agent("acme");
+    const scheduled = await runInDurableObject(stub, async (instance, state) => {
+      const id = storeRun(state.storage.sql, 1, 0);
+      await instance.onStart();
+      return (await instance.listSchedules()).some((s) => s.callback === "runTick" && (s.payload as { runId?: string }).runId === id);
+    });
+    expect(scheduled).toBe(true);
+    await stopAll();
+  });
+
+  it("with nothing running, it builds no services: the wake only asks the runs table", async () => {
+    const stub = await agent("wake-probe");
+    const built = await runInDurableObject(stub, async (instance) => {
+      await instance.onStart();
+      return (instance as unknown as { built?: unknown }).built !== undefined;
+    });
+    expect(built).toBe(false);
   });
 });

@@ -93,6 +93,14 @@ describe("runCharts and averageRate", () => {
     expect(counts.lines.every((l) => l.points === 2)).toBe(true);
   });
 
+  it("a long run's points, several seconds apart, still draw one line; a pause longer than three points breaks it", () => {
+    // A 900 s run is stored in 4-second buckets.
+    const intervals = Array.from({ length: 225 }, (_, i) => interval(i * 4 + 2, 10));
+    expect(runCharts(intervals, 900).counts.lines[0]?.d.match(/M/g)).toHaveLength(1);
+    const paused = intervals.filter((i) => i.at_second < 400 || i.at_second > 420);
+    expect(runCharts(paused, 900).counts.lines[0]?.d.match(/M/g)).toHaveLength(2);
+  });
+
   it("orders per second over the whole run", () => {
     expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: "2026-12-01T06:00:08.000Z", sent: 32 })).toBe(4);
     expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: null, sent: 3 })).toBe(0);

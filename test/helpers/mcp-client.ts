@@ -52,6 +52,7 @@ export interface McpTestClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   listTools(): Promise<{ tools: unknown[] }>;
   listResources(): Promise<{ resources: { uri: string; mimeType?: string }[] }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string; mimeType?: string }[] }>;
   readResource(params: { uri: string }): Promise<{ contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }>;
   close(): Promise<void>;
 }

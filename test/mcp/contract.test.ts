@@ -73,6 +73,8 @@ const EXPECTED_TOOLS: readonly string[] = Object.keys(ALL_TOOLS).sort();
 
 const EXPECTED_RESOURCES = ["synthetic://batches", "synthetic://catalog", "synthetic://runs"];
 
+const EXPECTED_RESOURCE_TEMPLATES = ["synthetic://runs/{run_id}"];
+
 /** No tool argument may name where traffic goes or whose data it touches. */
 const FORBIDDEN_PROPERTY = /url|uri|host|endpoint|target|binding|account/i;
 
@@ -198,6 +200,14 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       expect(tool("send_orders").inputSchema.properties?.count).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
     });
 
+    it("start_traffic_run advertises exactly the caps the server enforces (MAX_RUN_RATE 50, MAX_RUN_SECONDS 900 here)", () => {
+      const properties = tool("start_traffic_run").inputSchema.properties;
+      expect(properties?.rate_per_second).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 50 });
+      expect(properties?.duration_seconds).toMatchObject({ type: "integer", minimum: 1, maximum: 900 });
+      expect(properties?.ramp_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 900, default: 0 });
+      expect(String(properties?.duration_seconds?.description)).toContain("20000 orders (MAX_RUN_ORDERS)");
+    });
+
     it.each(EXPECTED_TOOLS)("%s states every type as one string, never an array (MCP Inspector strict mode)", (name) => {
       expect(typeArrays(tool(name).inputSchema)).toEqual([]);
       expect(typeArrays(tool(name).outputSchema)).toEqual([]);
@@ -260,6 +270,22 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
       // Data is JSON; the ui:// cards (test/mcp/apps.test.ts) are MCP Apps HTML.
       for (const resource of resources) expect(resource.mimeType).toBe(resource.uri.startsWith("ui://") ? "text/html;profile=mcp-app" : "application/json");
+    });
+
+    it("lists exactly one template: a single traffic run by its id", async () => {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(EXPECTED_RESOURCE_TEMPLATES);
+      expect(resourceTemplates[0]).toMatchObject({ name: "run", mimeType: "application/json" });
+    });
+
+    it("a run id that is not this account's reads as not found, with the server's sentence", async () => {
+      const uri = "synthetic://runs/R-not-a-run";
+      const error = await client.readResource({ uri }).then(
+        () => undefined,
+        (e: { code?: number; message?: string }) => e,
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toContain("traffic run not found; runs are only visible to the account that started them");
     });
 
     it("synthetic://catalog is exactly the in-stock seed catalog", async () => {

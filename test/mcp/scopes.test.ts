@@ -32,6 +32,7 @@ const RESOURCE_SCOPES: Readonly<Record<string, string>> = {
   "synthetic://catalog": "traffic:read",
   "synthetic://batches": "traffic:read",
   "synthetic://runs": "traffic:read",
+  "synthetic://runs/{run_id}": "traffic:read",
 };
 
 const READER_TOKEN = "orders-reader-token";
@@ -60,7 +61,7 @@ describe("the scope table", () => {
   });
 
   it("every resource too", () => {
-    expect(Object.fromEntries(ALL_RESOURCES.map((resource) => [resource.uri, resource.scope]))).toEqual(RESOURCE_SCOPES);
+    expect(Object.fromEntries(ALL_RESOURCES.map((resource) => ["uri" in resource ? resource.uri : resource.uriTemplate, resource.scope]))).toEqual(RESOURCE_SCOPES);
   });
 
   it("no tool approves anything", () => {
@@ -98,6 +99,13 @@ describe("a static token narrowed by configuration", () => {
     const response = await post(rpc(4, "resources/read", { uri: "synthetic://catalog" }));
     expect(response.status).toBe(403);
     expect(response.headers.get("www-authenticate")).toContain('scope="traffic:read orders:read"');
+  });
+
+  it("reading one run through the template outside its scopes: 403 too, naming the run's URI", async () => {
+    const response = await post(rpc(4, "resources/read", { uri: "synthetic://runs/R-anything" }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get("www-authenticate")).toContain('scope="traffic:read orders:read"');
+    expect(((await response.json()) as { message: string }).message).toMatch(/^synthetic:\/\/runs\/R-anything needs the traffic:read scope/);
   });
 
   it("one out-of-scope call in a batch refuses the whole batch", async () => {

@@ -4,7 +4,7 @@ import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import { unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";
 import { dueBy, planRun, type RunPlan, type RunRequest } from "../../src/synth/run-plan";
 import { previewOrder } from "../../src/synth/target-check";
-import { RESUME_WINDOW_MS, TrafficRunner, type RunState } from "../../src/synth/traffic-run";
+import { MAX_TICK_SECONDS, RESUME_WINDOW_MS, TrafficRunner, type RunState } from "../../src/synth/traffic-run";
 
 // A traffic run advanced tick by tick with a clock the test moves and a fake
 // target that behaves like the order API's idempotency: a request_id it has
@@ -17,13 +17,15 @@ class FakeApi implements OrderApiTarget {
   readonly stored = new Set<string>();
   readonly posts: string[] = [];
   down = false;
+  /** The health check answers while every order fails, as behind a broken route or a full disk. */
+  postsDown = false;
 
   async health(): Promise<Result<Health>> {
     return this.down ? unreachable("connection refused") : ok(HEALTHY);
   }
 
   async postOrder(order: OrderRequest): Promise<Result<PostedOrder>> {
-    if (this.down) return unreachable("connection refused");
+    if (this.down || this.postsDown) return unreachable("connection refused");
     this.posts.push(order.request_id);
     if (this.stored.has(order.request_id)) return ok({ status: 200, body: {} });
     this.stored.add(order.request_id);
@@ -129,6 +131,40 @@ describe("running", () => {
     expect(outcome.nextTickMs).toBe(clock.now() + 1000);
   });
 
+  it("records each interval at seconds by the clock since the start, so a pause shows on the chart as a gap", async () => {
+    const { clock, runner } = harness();
+    const api = new FakeApi();
+    const traffic = runner();
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    clock.advance(1000);
+    const first = await traffic.tick(state, api, () => false);
+    expect(first.interval?.at_second).toBe(1);
+    api.down = true;
+    clock.advance(1000);
+    const paused = await traffic.tick(first.state, api, () => false);
+    expect(paused.state.summary.paused).not.toBeNull();
+    api.down = false;
+    clock.advance(4000);
+    // The schedule moved past the pause (2 s of it are due), but the chart's x is the clock's.
+    const resumed = await traffic.tick(paused.state, api, () => false);
+    expect(resumed.interval?.at_second).toBe(6);
+  });
+
+  it("a late tick sends at most MAX_TICK_SECONDS of the full rate; the backlog follows in later ticks", async () => {
+    const { clock, runner } = harness();
+    const api = new FakeApi();
+    const traffic = runner();
+    const state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    // Four seconds late (a slow target, not downtime): 40 orders are due.
+    clock.advance(4000);
+    const late = await traffic.tick(state, api, () => false);
+    expect(late.interval?.sent).toBe(10 * MAX_TICK_SECONDS);
+    clock.advance(1000);
+    const next = await traffic.tick(late.state, api, () => false);
+    expect(next.interval?.sent).toBe(10 * MAX_TICK_SECONDS);
+    expect(new Set(api.posts).size).toBe(api.posts.length);
+  });
+
   it("a stop between sends ends the tick early", async () => {
     const { clock, runner } = harness();
     const api = new FakeApi();
@@ -223,5 +259,47 @@ describe("an unreachable target", () => {
     }
     expect(state.summary.status).toBe("failed");
     expect(state.summary.problem).toMatch(/^the order API stayed unreachable for \d+ s, so the run gave up: cannot reach the order API/);
+  });
+
+  it("fails the run when the health check answers but no order gets through, instead of pausing and resuming forever", async () => {
+    const { clock, runner } = harness(5);
+    const api = new FakeApi();
+    const traffic = runner();
+    api.postsDown = true;
+    let state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    let pauses = 0;
+    for (let i = 0; i < 30 && state.summary.status === "running"; i++) {
+      clock.advance(2000);
+      state = (await traffic.tick(state, api, () => false)).state;
+      if (state.summary.paused) pauses++;
+    }
+    expect(pauses).toBeGreaterThan(1);
+    expect(state.summary.status).toBe("failed");
+    expect(state.summary.problem).toMatch(/^no order reached the order API for [5-9] s, although it answered its health check, so the run gave up: cannot reach the order API/);
+    expect(state.summary.sent).toBe(0);
+  });
+
+  it("only an answered order resets that clock", async () => {
+    const { clock, runner } = harness(5);
+    const api = new FakeApi();
+    const traffic = runner();
+    let state = traffic.newState(plan({ duration_seconds: 60 }), "Ada");
+    const tickFor = async (ms: number) => {
+      for (let waited = 0; waited < ms && state.summary.status === "running"; waited += 1000) {
+        clock.advance(1000);
+        state = (await traffic.tick(state, api, () => false)).state;
+      }
+    };
+    api.postsDown = true;
+    await tickFor(4000);
+    api.postsDown = false;
+    await tickFor(1000);
+    expect(state.summary.sent).toBeGreaterThan(0);
+    api.postsDown = true;
+    await tickFor(4000);
+    // Eight seconds without an order in all, but never five in a row.
+    expect(state.summary.status).toBe("running");
+    await tickFor(4000);
+    expect(state.summary.status).toBe("failed");
   });
 });
