@@ -26,7 +26,7 @@ describe("the account object's storage schema", () => {
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
       state.storage.transactionSync(() => {
-        for (const table of ["proposals", "synthetic_batches", "runs", "run_intervals", "audit_anchor", "account_schema"]) sql.exec(`DROP TABLE IF EXISTS ${table}`);
+        for (const table of tables(sql)) sql.exec(`DROP TABLE ${table}`);
         for (const statement of VERSION_1) sql.exec(statement);
         sql.exec("CREATE TABLE account_schema (version INTEGER NOT NULL)");
         sql.exec("INSERT INTO account_schema (version) VALUES (1)");
@@ -38,7 +38,7 @@ describe("the account object's storage schema", () => {
 
       expect(sql.exec<{ version: number }>("SELECT version FROM account_schema").toArray()).toEqual([{ version: STORAGE_VERSION }]);
       expect(STORAGE_VERSION).toBeGreaterThan(1);
-      expect(tables(sql)).toEqual(expect.arrayContaining(["account_schema", "audit_anchor", "proposals", "run_intervals", "runs", "synthetic_batches"]));
+      expect(tables(sql)).toEqual(expect.arrayContaining(["account_schema", "audit_anchor", "proposals", "run_chart", "run_intervals", "runs", "synthetic_batches"]));
       expect(sql.exec("SELECT proposal_id, status FROM proposals").toArray()).toEqual([{ proposal_id: "prop_old", status: "applied" }]);
       // Version 2 added the outcome column; a batch journaled before it finished long ago.
       expect(sql.exec("SELECT batch_id, outcome FROM synthetic_batches").toArray()).toEqual([{ batch_id: "B-old", outcome: "completed" }]);
