@@ -8,6 +8,7 @@ import { requireConfig } from "../http/config-middleware";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
 import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
+import { formatChainHead } from "../store/audit-chain";
 import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../store/audit-export";
 import { csvHeader, csvLine, ndjsonLine } from "./audit-format";
 
@@ -103,7 +104,7 @@ export async function exportAuditTrail(env: Env, approver: Approver, query: Expo
       headers: {
         "Content-Type": chosen.contentType,
         "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
-        "X-Audit-Chain-Head": head ? `${head.seq}:${head.hash}` : "0:",
+        "X-Audit-Chain-Head": formatChainHead(head),
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
       },

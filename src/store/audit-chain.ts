@@ -33,6 +33,11 @@ export interface ChainHead {
   readonly hash: string;
 }
 
+/** `26:eaaa…`, as X-Audit-Chain-Head carries it; an empty chain is `0:` and the genesis hash. */
+export function formatChainHead(head: ChainHead | null): string {
+  return head ? `${head.seq}:${head.hash}` : `0:${GENESIS_HASH}`;
+}
+
 /** JSON with object keys sorted at every level (RFC 8785 for the strings, integers and nulls an event holds). */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -148,6 +153,8 @@ export class ChainChecker {
 
   /** The head an outside record (the account object, an earlier export) says the chain reached. */
   expectHead(anchor: ChainHead, hashAtAnchorSeq: string | null): void {
+    // Seq 0 is the empty chain (an export taken before anything was sealed): every chain starts there.
+    if (anchor.seq === 0) hashAtAnchorSeq = GENESIS_HASH;
     if (hashAtAnchorSeq === null) {
       this.report("head_mismatch", anchor.seq, `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`);
     } else if (hashAtAnchorSeq !== anchor.hash) {

@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../core/errors";
 import { ChainChecker, chainContentOf, chainHash, GENESIS_HASH, readSealedEvents, type ChainHead, type StoredEventRow } from "./audit-chain";
+import { orderDatabase } from "./seed-loader";
 
 /**
  * Seals an account's new audit events into its hash chain, oldest first. Only
@@ -43,10 +44,13 @@ async function anchorProblem(db: D1Database, account: string, anchor: ChainHead,
 }
 
 export async function sealAuditTrail(
-  db: D1Database,
+  database: D1Database,
   account: string,
   options: { anchor: ChainHead | null; now: Date; maxPerPass?: number },
 ): Promise<Result<SealOutcome>> {
+  // Through the order database's door: on a fresh database the seed's events
+  // are the start of every trail, and an export must not seal around them.
+  const db = await orderDatabase(database);
   const top = await db
     .prepare("SELECT seq, hash, entry FROM audit_seals WHERE account = ? ORDER BY seq DESC LIMIT 1")
     .bind(account)

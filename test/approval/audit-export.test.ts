@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
-import { checkExportedChain } from "../../src/store/audit-chain";
+import { checkExportedChain, formatChainHead, GENESIS_HASH } from "../../src/store/audit-chain";
 import { expectSignInForm, get, sessionFor, textOf } from "../helpers/approval-pages";
 import { insertNotes } from "../helpers/audit";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN, insertFreshOrder } from "../helpers/ops";
@@ -110,6 +110,17 @@ describe("NDJSON", () => {
     expect((await checkExportedChain(cutOff, { anchors: [anchor] })).problems.map((p) => p.message)).toEqual([
       `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
     ]);
+  });
+
+  it("an export of an empty chain names a head that every later export holds", async () => {
+    // What an account that never wrote anything gets; audit:verify --head must take it.
+    const empty = formatChainHead(null);
+    expect(empty).toBe(`0:${GENESIS_HASH}`);
+    const newer = await (await exportAudit()).text();
+    const anchor = { seq: 0, hash: GENESIS_HASH };
+    expect((await checkExportedChain(newer, { anchors: [anchor] })).problems).toEqual([]);
+    const forged = await checkExportedChain(newer, { anchors: [{ seq: 0, hash: "f".repeat(64) }] });
+    expect(forged.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", 0]]);
   });
 
   it("filters by order, and names the order in the file name", async () => {
