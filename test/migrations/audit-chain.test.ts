@@ -6,7 +6,8 @@ import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 
 // Migration 0005 rebuilds audit_events with an explicit insertion number and
 // adds the seals. It runs on a scratch database holding rows written under
-// 0003, as a deployed database would.
+// 0003, as a deployed database would. Its accounts are not the seed's: sealing
+// opens the order database, which loads the seed's acme and globex trails.
 async function insertOldEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(
@@ -21,31 +22,31 @@ describe("migration 0005: the audit chain", () => {
   it("keeps every existing event in insertion order, unsealed, and then seals and verifies them", async () => {
     await applyD1Migrations(db, upTo("0003"));
     // Inserted out of created_at order on purpose: insertion order is what the chain follows.
-    await insertOldEvent("ORD-2:received", "acme", "2026-01-01T00:00:02.000Z");
-    await insertOldEvent("ORD-1:received", "globex", "2026-01-01T00:00:01.000Z");
-    await insertOldEvent("ORD-1:received", "acme", "2026-01-01T00:00:00.000Z");
+    await insertOldEvent("ORD-2:received", "initech", "2026-01-01T00:00:02.000Z");
+    await insertOldEvent("ORD-1:received", "umbrella", "2026-01-01T00:00:01.000Z");
+    await insertOldEvent("ORD-1:received", "initech", "2026-01-01T00:00:00.000Z");
     const before = await db.prepare("SELECT rowid AS entry, * FROM audit_events ORDER BY rowid").all();
 
     await applyD1Migrations(db, upTo("0005"));
 
     const after = await db.prepare("SELECT * FROM audit_events ORDER BY entry").all();
     expect(after.results).toEqual(before.results);
-    expect(await verifyAuditChain(db, "acme")).toMatchObject({ ok: true, sealed: 0, unsealed: 2 });
+    expect(await verifyAuditChain(db, "initech")).toMatchObject({ ok: true, sealed: 0, unsealed: 2 });
 
-    const sealed = await sealAuditTrail(db, "acme", { anchor: null, now: new Date() });
+    const sealed = await sealAuditTrail(db, "initech", { anchor: null, now: new Date() });
     expect(sealed).toMatchObject({ ok: true, value: { sealed: 2 } });
-    const order = await db.prepare("SELECT s.seq, e.event_id FROM audit_seals s JOIN audit_events e USING (entry) WHERE s.account = 'acme' ORDER BY s.seq").all();
+    const order = await db.prepare("SELECT s.seq, e.event_id FROM audit_seals s JOIN audit_events e USING (entry) WHERE s.account = 'initech' ORDER BY s.seq").all();
     expect(order.results).toEqual([
       { seq: 1, event_id: "ORD-2:received" },
       { seq: 2, event_id: "ORD-1:received" },
     ]);
-    expect(await verifyAuditChain(db, "acme")).toMatchObject({ ok: true, sealed: 2, unsealed: 0 });
+    expect(await verifyAuditChain(db, "initech")).toMatchObject({ ok: true, sealed: 2, unsealed: 0 });
   });
 
   it("keeps an event id unique within its account and the trail append-only", async () => {
     await applyD1Migrations(db, upTo("0005"));
-    await insertOldEvent("ORD-7:received", "acme", "2026-01-01T00:00:05.000Z");
-    await expect(insertOldEvent("ORD-7:received", "acme", "2026-01-01T00:00:06.000Z")).rejects.toThrow(/UNIQUE/);
+    await insertOldEvent("ORD-7:received", "initech", "2026-01-01T00:00:05.000Z");
+    await expect(insertOldEvent("ORD-7:received", "initech", "2026-01-01T00:00:06.000Z")).rejects.toThrow(/UNIQUE/);
     await expect(db.prepare("UPDATE audit_events SET actor = 'x' WHERE event_id = 'ORD-7:received'").run()).rejects.toThrow(/append-only/);
     await expect(db.prepare("DELETE FROM audit_events WHERE event_id = 'ORD-7:received'").run()).rejects.toThrow(/append-only/);
   });
