@@ -43,7 +43,7 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     expect(history.batches.map((b) => b.batch_id)).toContain(sent.batch_id);
   });
 
-  it("traffic runs: start_traffic_run, get_traffic_run, stop_traffic_run and synthetic://runs", async () => {
+  it("traffic runs: start_traffic_run, get_traffic_run, stop_traffic_run, synthetic://runs and synthetic://runs/{run_id}", async () => {
     // MAX_ACTIVE_RUNS is 1: a run left over from another test would refuse this start.
     const before = resourceJson<{ runs: RunSummary[] }>(await client.readResource({ uri: "synthetic://runs" }));
     for (const run of before.runs.filter((r) => r.status === "running")) await callOk<RunSummary>(client, "stop_traffic_run", { run_id: run.run_id });
@@ -51,6 +51,8 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     const started = await callOk<RunSummary>(client, "start_traffic_run", { rate_per_second: 1, duration_seconds: 5 });
     expect(started).toMatchObject({ status: "running", plan: { rate_per_second: 1, duration_seconds: 5, ramp_seconds: 0, mode: "seeded" } });
     expect(await callOk<RunDetail>(client, "get_traffic_run", { run_id: started.run_id })).toMatchObject({ run_id: started.run_id, status: "running" });
+    const read = resourceJson<RunDetail>(await client.readResource({ uri: `synthetic://runs/${started.run_id}` }));
+    expect(read).toMatchObject({ run_id: started.run_id, status: "running", plan: started.plan });
     expect(await callOk<RunSummary>(client, "stop_traffic_run", { run_id: started.run_id })).toMatchObject({ run_id: started.run_id, status: "stopped" });
     const after = resourceJson<{ runs: RunSummary[] }>(await client.readResource({ uri: "synthetic://runs" }));
     expect(after.runs[0]).toMatchObject({ run_id: started.run_id, status: "stopped" });
