@@ -113,6 +113,19 @@ describe("traffic", () => {
     expect(other.accepted_total_cents).toBe(first.accepted_total_cents);
     const ids = expectedOrders("seeded", seed, 3).map((o) => o.request_id);
     expect(await countRequestIds("globex", ids)).toBe(3);
+    // Issue 7: the second account's order_received events were once dropped, their ids colliding with the first's.
+    const placeholders = ids.map(() => "?").join(", ");
+    const { results } = await env.DB.prepare(
+      `SELECT o.account, count(e.event_id) AS received FROM orders o
+       LEFT JOIN audit_events e ON e.account = o.account AND e.order_id = o.order_id AND e.event_type = 'order_received'
+       WHERE o.request_id IN (${placeholders}) GROUP BY o.account ORDER BY o.account`,
+    )
+      .bind(...ids)
+      .all<{ account: string; received: number }>();
+    expect(results).toEqual([
+      { account: "acme", received: 3 },
+      { account: "globex", received: 3 },
+    ]);
   });
 });
 
