@@ -1,13 +1,16 @@
 // `npm run soak [-- --seconds 30 --clients 6]`: starts `wrangler dev` on its own
 // state, runs several concurrent clients of two accounts that mix every tool
 // (send, read, propose_resolution and prepare_address_change, get_proposal,
-// approve, confirm_resolution and apply_approved_change, simulate) with the
-// approval list read while proposals are made, for a bounded time. Every
-// client first sends the same seed, so both accounts store the same order ids.
+// approve, confirm_resolution and apply_approved_change, simulate, a traffic
+// run per account with its reads and a stop) with the approval list read while
+// proposals are made, orders posted straight to the intake API (and replayed),
+// and audit exports, for a bounded time. Every client first sends the same
+// seed, so both accounts store the same order ids.
 // Then it stops the server and checks what it wrote:
-// - the stored intake orders equal the 201 answers;
+// - the stored intake orders equal the 201 answers (the runs' accepted orders included);
 // - every order has its origin event (in both accounts for the shared seed),
 //   every applied proposal exactly one apply event;
+// - every audit export taken under load is an intact chain;
 // - no response was a 5xx.
 // Prints p50/p99 per operation and the error counts; exits non-zero on any violation.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkExportedChain } from "../src/store/audit-chain.ts";
 import { checkInvariants } from "../src/store/invariants.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
 
@@ -96,6 +100,53 @@ async function timedFetch(operation: string, url: string, init: RequestInit): Pr
   record(operation, performance.now() - started);
 }
 
+/**
+ * An order posted straight to the intake API with the account's token, as any
+ * client of the API would, and now and then posted again: the replay must
+ * answer 200 with the same order and store nothing new.
+ */
+async function postIntakeOrder(baseUrl: string, token: string): Promise<void> {
+  const requestId = `soak-${crypto.randomUUID()}`;
+  const order = {
+    request_id: requestId,
+    customer_id: "CUST-0003",
+    channel: "web",
+    currency: "USD",
+    lines: [{ sku: "SKU-1180", quantity: 1, unit_price_cents: 1200 }],
+    total_cents: 1200,
+  };
+  const post = async (operation: string) => {
+    const started = performance.now();
+    const response = await countingFetch(`${baseUrl}/api/orders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(order),
+    });
+    const body = (await response.json()) as { order_id?: string };
+    record(operation, performance.now() - started);
+    return { status: response.status, orderId: body.order_id };
+  };
+  const first = await post("POST /api/orders");
+  if (first.status === 201) stats.created201++;
+  if (Math.random() < 0.3) {
+    const replay = await post("POST /api/orders (replay)");
+    if (replay.status !== 200 || replay.orderId !== first.orderId) {
+      stats.mismatches.push(`replaying ${requestId} answered ${replay.status} ${replay.orderId ?? ""}, expected 200 ${first.orderId ?? ""}`);
+    }
+  }
+}
+
+/** An NDJSON export of the account's trail, taken while everything else writes: it must be an intact chain. */
+async function exportAudit(baseUrl: string, approverToken: string): Promise<void> {
+  const started = performance.now();
+  const response = await countingFetch(`${baseUrl}/api/audit`, { headers: { authorization: `Bearer ${approverToken}` } });
+  const text = await response.text();
+  record("GET /api/audit", performance.now() - started);
+  if (response.status !== 200) return;
+  const checker = await checkExportedChain(text);
+  if (checker.problems.length > 0) stats.mismatches.push(`an audit export under load does not verify: ${checker.problems[0]?.message}`);
+}
+
 /** The approver's pending list, as the approval app reads it. */
 function listApprovals(baseUrl: string, approverToken: string): Promise<void> {
   return timedFetch("GET /api/approvals", `${baseUrl}/api/approvals`, { headers: { authorization: `Bearer ${approverToken}` } });
@@ -158,11 +209,27 @@ async function read(client: Client, account: string): Promise<void> {
   }
 }
 
-async function worker(baseUrl: string, index: number, deadline: number): Promise<void> {
+/** One traffic run per account, started by that account's first client; read while it runs, and stopped after it ended. */
+const RUN = { rate_per_second: 4, duration_seconds: 3 };
+const runs: { client: Client; runId: string }[] = [];
+
+async function startRun(client: Client): Promise<void> {
+  const started = await call(client, "start_traffic_run", RUN);
+  if (started.isError) stats.mismatches.push("start_traffic_run was refused with the account's run slot free");
+  else runs.push({ client, runId: String(started.structured.run_id) });
+}
+
+async function readRun(client: Client): Promise<void> {
+  const mine = runs.find((run) => run.client === client);
+  if (mine) await call(client, "get_traffic_run", { run_id: mine.runId });
+}
+
+async function worker(baseUrl: string, index: number, deadline: number, ready: (client: Client) => void): Promise<void> {
   const who = ACCOUNTS[index % ACCOUNTS.length] ?? ACCOUNTS[0];
   const client = await connect(baseUrl, who.token);
   try {
     await sendOrders(client, { count: SHARED_COUNT, seed: SHARED_SEED });
+    if (index < ACCOUNTS.length) await startRun(client);
     while (Date.now() < deadline) {
       const roll = Math.random();
       if (roll < 0.25) {
@@ -173,14 +240,36 @@ async function worker(baseUrl: string, index: number, deadline: number): Promise
         await operate(baseUrl, client, who.approver, "resolution");
       } else if (roll < 0.9) {
         await operate(baseUrl, client, who.approver, "address");
-      } else if (roll < 0.95) {
+      } else if (roll < 0.93) {
         await listApprovals(baseUrl, who.approver);
+      } else if (roll < 0.96) {
+        await postIntakeOrder(baseUrl, who.token);
+      } else if (roll < 0.97) {
+        await exportAudit(baseUrl, who.approver);
+      } else if (roll < 0.98) {
+        await readRun(client);
       } else {
         await call(client, "simulate_new_failure");
       }
     }
   } finally {
-    await client.close();
+    ready(client);
+  }
+}
+
+/** Waits for each run to end by itself, counts what it stored, and stops it once more: a stop after the end changes nothing. */
+async function settleRuns(): Promise<void> {
+  for (const { client, runId } of runs) {
+    const deadline = Date.now() + 30_000;
+    let run = await call(client, "get_traffic_run", { run_id: runId });
+    while (run.structured.status === "running" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      run = await call(client, "get_traffic_run", { run_id: runId });
+    }
+    if (run.structured.status !== "completed") stats.mismatches.push(`traffic run ${runId} ended ${String(run.structured.status)}, expected completed`);
+    stats.created201 += Number((run.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
+    const stopped = await call(client, "stop_traffic_run", { run_id: runId });
+    if (stopped.structured.status !== run.structured.status) stats.mismatches.push(`stopping the ended run ${runId} changed it to ${String(stopped.structured.status)}`);
   }
 }
 
@@ -204,7 +293,10 @@ try {
     sharedRequestId = String((preview.structured.order as { request_id?: string } | undefined)?.request_id ?? "");
     await previewer.close();
     const deadline = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CLIENTS }, (_, index) => worker(server.url, index, deadline)));
+    const clients: Client[] = [];
+    await Promise.all(Array.from({ length: CLIENTS }, (_, index) => worker(server.url, index, deadline, (client) => clients.push(client))));
+    await settleRuns();
+    await Promise.all(clients.map((client) => client.close()));
   } finally {
     await server.stop();
   }
