@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
 import { checkExportedChain } from "../src/store/audit-chain.ts";
-import { checkAtBothWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
+import { checkAcrossWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // The human half of the operator story, in a real browser: a model proposes,
@@ -58,7 +58,7 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(await page.locator("#money").innerText()).toBe("No money moves with this change.");
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");
   await expectRelativeTimes(page);
-  await checkAtBothWidths(page, "review-pending");
+  await checkAcrossWidths(page, "review-pending");
 
   // 4. Approve with a reason: the page says what happens next, and that nothing has yet.
   await page.getByLabel("Reason (recorded in the audit log)").fill("customer agreed to wait for the restock");
@@ -66,7 +66,7 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   await page.waitForURL(`${approvalUrl}?decided=approve`);
   expect(await page.locator("#status").innerText()).toBe("Approved, not applied yet");
   expect(await page.locator("#next-step").innerText()).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`);
-  await checkAtBothWidths(page, "review-approved");
+  await checkAcrossWidths(page, "review-approved");
 
   // 5. Signing out ends the session on the server: the same cookie, copied into
   //    another browser, opens nothing.
@@ -99,7 +99,7 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(done).toMatch(/^Applied (just now|\d+ s ago): tell customer about backorder on order ORD-1008\./);
   expect(done).toContain("Approved by Avery Approver (acme, local dev), confirmed by Ada Ops (acme, local dev). The order went from version 1 to 2.");
   expect(await copied.locator("main").innerText()).toContain("The change that was applied");
-  await checkAtBothWidths(copied, "review-applied");
+  await checkAcrossWidths(copied, "review-applied");
   await elsewhere.close();
 });
 
@@ -128,12 +128,12 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   expect(await entry(current).innerText()).toContain("Order value $185.00");
   await expect(entry(replaced).count()).resolves.toBe(0);
   await expectRelativeTimes(page);
-  await checkAtBothWidths(page, "queue");
+  await checkAcrossWidths(page, "queue");
 
   // The refund is on the review page too; approve it and apply it.
   await page.goto(`${world().server.url}/approvals/${cancel}`);
   expect(await page.locator("#money").innerText()).toBe("Refunds $66.00 to the customer: the duplicate was charged.");
-  await checkAtBothWidths(page, "review-refund");
+  await checkAcrossWidths(page, "review-refund");
   await page.getByLabel("Reason (recorded in the audit log)").fill("same lines two minutes apart, customer confirmed");
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL(`${world().server.url}/approvals/${cancel}?decided=approve`);
@@ -169,7 +169,7 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   expect(stale).toContain("Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.");
   expect(stale).toContain("What changed on the order since it was proposed");
   expect(stale).toContain("cancelled the duplicate and returned the customer's money");
-  await checkAtBothWidths(page, "review-stale");
+  await checkAcrossWidths(page, "review-stale");
 
   // The first address change was replaced by the second, and links to it.
   await page.goto(`${world().server.url}/approvals/${replaced}`);
@@ -178,6 +178,6 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.locator("#next-step a").click();
   await page.waitForURL(`${world().server.url}/approvals/${current}`);
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");
-  await checkAtBothWidths(page, "review-address");
+  await checkAcrossWidths(page, "review-address");
   await context.close();
 });

@@ -80,11 +80,17 @@ export async function internalNames(page: Page | Frame): Promise<string[]> {
   return [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((name) => !name.startsWith("prop_"));
 }
 
-/** The page reads well at a phone's and a desktop's width: screenshots, then no broken text at either. */
-export async function checkAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const viewport of [PHONE, DESKTOP]) {
+/** Between the phone and the desktop: a large phone, a small and a large tablet, a small laptop. */
+const IN_BETWEEN = [414, 600, 768, 1024] as const;
+
+/**
+ * The page reads well from a phone's width to a desktop's: screenshots at both
+ * ends for a person to look at, and no broken text at any width checked.
+ */
+export async function checkAcrossWidths(page: Page, name: string): Promise<void> {
+  for (const viewport of [PHONE, ...IN_BETWEEN.map((width) => ({ width, height: 900 })), DESKTOP]) {
     await page.setViewportSize(viewport);
-    await screenshot(page, name);
+    if (viewport === PHONE || viewport === DESKTOP) await screenshot(page, name);
     expect(await layoutProblems(page), `${name} at ${viewport.width}px`).toEqual([]);
   }
   expect(await internalNames(page), name).toEqual([]);

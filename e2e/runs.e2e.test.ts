@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
-import { checkAtBothWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
+import { checkAcrossWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // The run page in a real browser: an agent starts a traffic run, a person
@@ -85,7 +85,7 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
     }
   }
   await expectRelativeTimes(page);
-  await checkAtBothWidths(page, "run-completed");
+  await checkAcrossWidths(page, "run-completed");
   await context.close();
 });
 
