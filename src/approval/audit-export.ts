@@ -76,7 +76,7 @@ function streamOf(pages: AsyncGenerator<ExportedEvent[]>, header: string, line: 
   });
 }
 
-export type ExportQuery = z.output<typeof ExportQuery>;
+type ExportQuery = z.output<typeof ExportQuery>;
 
 /** The query of an export, or a 400 that names every problem. */
 export function parseExportQuery(query: Record<string, string>): Result<ExportQuery> {

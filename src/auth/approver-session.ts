@@ -18,7 +18,7 @@ import type { AppEnv } from "../http/app-env";
 export const SESSION_COOKIE = "approver_session";
 /** The approval app (/approvals) and the run pages (/runs) share one sign-in. */
 const COOKIE_PATH = "/";
-export const SESSION_MINUTES = 30;
+const SESSION_MINUTES = 30;
 
 export interface ApproverSession {
   readonly approver: Approver;

@@ -12,7 +12,7 @@ export const NO_APPROVERS_MESSAGE =
   'no approver tokens are configured; set APPROVER_TOKENS with `wrangler secret put APPROVER_TOKENS` (value {"<token>":{"account":"acme","approver":"Avery"}})';
 
 /** What the approver token is being used for: an MCP token presented there is told, in those words, that it cannot. */
-export type ApproverUse = "approve" | "export";
+type ApproverUse = "approve" | "export";
 
 const MCP_TOKEN_REFUSAL: Readonly<Record<ApproverUse, string>> = {
   approve: "MCP tokens cannot approve proposals; sign in with an approver token",

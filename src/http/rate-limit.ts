@@ -40,7 +40,7 @@ export async function withinRateLimit(env: Env, config: Config, surface: RateLim
  * either (tests calling the Worker in-process): all such callers are this
  * machine, and share one count.
  */
-export function clientAddress(request: Request): string {
+function clientAddress(request: Request): string {
   return request.headers.get("cf-connecting-ip")?.trim() || "this-machine";
 }
 

@@ -10,7 +10,7 @@ import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, SER
  * protocol revisions that removed them.
  */
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; response: Response };
+type ParsedBody = { ok: true; value: unknown } | { ok: false; response: Response };
 
 export function parseBody(body: string): ParsedBody {
   if (body.trim() === "") {

@@ -16,7 +16,7 @@ export const AddressSchema = z.object({
 export type Address = z.infer<typeof AddressSchema>;
 
 /** Where a payment, or one attempt at it, stands. */
-export const PaymentStateSchema = z.enum(["captured", "authorized", "declined", "refunded", "voided"]);
+const PaymentStateSchema = z.enum(["captured", "authorized", "declined", "refunded", "voided"]);
 
 export const PaymentAttemptSchema = z.object({
   attempt_id: z.string(),
@@ -41,7 +41,6 @@ export const AllocationSchema = z.object({
 });
 
 export const InventorySchema = z.object({ allocations: z.array(AllocationSchema) });
-export type Inventory = z.infer<typeof InventorySchema>;
 
 export const FulfillmentSchema = z.object({
   state: z.string(),
@@ -49,7 +48,6 @@ export const FulfillmentSchema = z.object({
   tracking: z.string().nullable(),
   last_event: z.string(),
 });
-export type Fulfillment = z.infer<typeof FulfillmentSchema>;
 
 export const DuplicateEvidenceSchema = z.object({
   of_order_id: z.string(),
@@ -57,7 +55,6 @@ export const DuplicateEvidenceSchema = z.object({
 });
 
 export const TimelineEntrySchema = z.object({ at: z.string(), event: z.string(), detail: z.string() });
-export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
 export const EvidenceSchema = z.object({
   payment: PaymentSchema,

@@ -20,7 +20,7 @@ export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
   change_shipping_address: "Change shipping address",
 };
 
-export const RISK_LABELS: Readonly<Record<Risk, string>> = { low: "Low risk", medium: "Medium risk", high: "High risk" };
+const RISK_LABELS: Readonly<Record<Risk, string>> = { low: "Low risk", medium: "Medium risk", high: "High risk" };
 
 const EXCEPTION_LABELS: Readonly<Record<ExceptionType, string>> = {
   duplicate_order: "Duplicate order",

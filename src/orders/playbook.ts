@@ -9,14 +9,14 @@ import { formatAddress } from "./order-state";
  * the order, computed here as a pure function so a proposal can show exactly
  * what an apply will write.
  */
-export const ResolutionActionSchema = z.enum([
+const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
   "release_inventory_hold_and_cancel_order",
   "notify_customer_backorder",
   "retry_fulfillment",
   "escalate_to_human",
 ]);
-export type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
+type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
@@ -67,7 +67,7 @@ const ESCALATION: PlaybookEntry = {
 
 export const HUMAN_ESCALATION_TEAM = "Escalations (human review)";
 
-export interface ResolutionPlan extends PlaybookEntry {
+interface ResolutionPlan extends PlaybookEntry {
   readonly evidence: string[];
 }
 

@@ -18,7 +18,7 @@ export const OrderStatusSchema = z.object({
 });
 export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
-export const ExceptionSummarySchema = z.object({
+const ExceptionSummarySchema = z.object({
   order_id: z.string(),
   customer_name: z.string(),
   created_at: z.string(),
@@ -115,7 +115,7 @@ function minutesBetween(fromIso: string, now: Date): number {
 }
 
 /** What the exception queue reads of an order: no lines, address or evidence. */
-export type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
+type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
 
 /** One row of the exception queue, or undefined for an order without an active exception. */
 function exceptionSummary(order: QueuedOrder, now: Date): ExceptionSummary | undefined {

@@ -11,7 +11,7 @@
 
 export const GENESIS_HASH = "0".repeat(64);
 /** Part of every hashed event, so a future format can never be mistaken for this one. */
-export const CHAIN_FORMAT = 1;
+const CHAIN_FORMAT = 1;
 
 /** The sealed content of one event, with its states as JSON values. */
 export interface ChainEventContent {
@@ -39,7 +39,7 @@ export function formatChainHead(head: ChainHead | null): string {
 }
 
 /** JSON with object keys sorted at every level (RFC 8785 for the strings, integers and nulls an event holds). */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value)
@@ -50,7 +50,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-export async function sha256Hex(text: string): Promise<string> {
+async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -75,7 +75,7 @@ export function chainHash(prevHash: string, seq: number, event: ChainEventConten
 }
 
 /** States are stored as JSON text; text that no longer parses is hashed as the string it is. */
-export function storedState(text: string | null): unknown {
+function storedState(text: string | null): unknown {
   if (text === null) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -86,16 +86,16 @@ export function storedState(text: string | null): unknown {
 
 // ------------------------------------------------------------- verification
 
-export type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
+type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
 
-export interface ChainProblem {
+interface ChainProblem {
   readonly kind: ChainProblemKind;
   readonly seq: number | null;
   readonly message: string;
 }
 
 /** One link as it is read back: its seal, and the event it seals (null when the event row is gone). */
-export interface SealedEvent {
+interface SealedEvent {
   readonly seq: number;
   readonly prev_hash: string;
   readonly hash: string;

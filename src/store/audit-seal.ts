@@ -8,7 +8,7 @@ import { orderDatabase } from "./seed-loader";
  * is extended by one writer; the triggers of migration 0005 refuse any seal
  * that does not extend it in order, so even a second writer could not fork it.
  */
-export interface SealOutcome {
+interface SealOutcome {
   readonly head: ChainHead | null;
   readonly sealed: number;
   /** True when the pass stopped at its limit with events still unsealed. */

@@ -28,7 +28,7 @@ export interface OrderRow {
   updated_at: string;
 }
 
-export const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
+const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
   shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
   exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at`;
 
@@ -50,7 +50,7 @@ export function exceptionFromRow(row: ExceptionColumns): OrderException | null {
   };
 }
 
-export function recordFromRow(row: OrderRow): OrderRecord {
+function recordFromRow(row: OrderRow): OrderRecord {
   const exception = exceptionFromRow(row);
   return {
     order_id: row.order_id,

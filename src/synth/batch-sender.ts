@@ -21,7 +21,7 @@ export interface BatchJournal {
   close(batchId: string, tally: TallySnapshot, outcome: Exclude<BatchOutcome, "running" | "interrupted">, finishedAt: string, error: string | null): void;
 }
 
-export interface BatchSenderDeps {
+interface BatchSenderDeps {
   /** The target as seen by `actor`, who is recorded as the orders' sender. */
   readonly target: (actor: string) => OrderApiTarget;
   readonly maxBatch: number;
