@@ -33,11 +33,15 @@ export const PaymentSchema = z.object({
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
+/** Where one line's stock stands. */
+const AllocationStateSchema = z.enum(["allocated", "held", "missing", "shipped", "released", "backordered"]);
+export type AllocationState = z.infer<typeof AllocationStateSchema>;
+
 export const AllocationSchema = z.object({
   sku: z.string(),
   quantity: z.number().int(),
   warehouse: z.string(),
-  state: z.enum(["allocated", "held", "missing", "shipped", "released", "backordered"]),
+  state: AllocationStateSchema,
 });
 
 export const InventorySchema = z.object({ allocations: z.array(AllocationSchema) });
@@ -73,6 +77,10 @@ export const ExceptionTypeSchema = z.enum([
   "fraud_review",
 ]);
 export type ExceptionType = z.infer<typeof ExceptionTypeSchema>;
+
+/** Where an order's exception stands: open (active), or closed by the playbook or by handing it to a person. */
+const ExceptionStateSchema = z.enum(["active", "resolved", "escalated"]);
+export type ExceptionState = z.infer<typeof ExceptionStateSchema>;
 
 export const PrioritySchema = z.enum(["P1", "P2", "P3", "P4"]).describe("P1 is the most urgent");
 export type Priority = z.infer<typeof PrioritySchema>;

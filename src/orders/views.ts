@@ -4,6 +4,7 @@ import { ChangeActionSchema } from "./playbook";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";
 import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
+import { ActorKindSchema } from "./audit-event";
 import { referenceData } from "./reference-data";
 
 /** What the operations tools answer; the tool output schemas are these. */
@@ -65,7 +66,7 @@ export const AuditEventSchema = z.object({
   event_id: z.string(),
   at: z.string(),
   event_type: z.string(),
-  actor_kind: z.enum(["operator", "approver", "system"]),
+  actor_kind: ActorKindSchema,
   actor: z.string(),
   reason: z.string(),
   proposal_id: z.string().nullable(),

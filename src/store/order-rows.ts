@@ -1,4 +1,4 @@
-import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
+import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema, type ExceptionState } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderStatus } from "../orders/views";
@@ -7,7 +7,7 @@ import type { OrderStatus } from "../orders/views";
 export interface OrderRow {
   order_id: string;
   account: string;
-  source: "intake" | "operations";
+  source: OrderRecord["source"];
   customer_id: string;
   channel: string;
   currency: string;
@@ -18,7 +18,7 @@ export interface OrderRow {
   shipping_address: string | null;
   evidence: string | null;
   exception_type: string | null;
-  exception_state: "active" | "resolved" | "escalated" | null;
+  exception_state: ExceptionState | null;
   exception_priority: string | null;
   exception_team: string | null;
   exception_opened_at: string | null;
