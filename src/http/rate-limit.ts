@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "../config/config";
 import { fail, ok, type AppError, type Result } from "../core/errors";
 import type { AppEnv } from "./app-env";
-import { errorResponse, RETRY_AFTER_SECONDS } from "./respond";
+import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
 
 /**
  * Abuse limits, counted by the Workers rate-limiting bindings declared in
@@ -56,7 +56,7 @@ export function limitPerAddress(
   return async (c, next) => {
     const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw)}`);
     if (!allowed.ok) {
-      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+      for (const [name, value] of Object.entries(errorHeaders(allowed.error))) c.header(name, value);
       return refuse(c, allowed.error);
     }
     await next();

@@ -102,7 +102,7 @@ export class BatchSender {
     if (failure) {
       // The journal keeps what did get through, so the partial batch is visible.
       this.deps.journal.close(batchId, tally, "failed", finishedAt, failure.message);
-      return { ok: false, error: failure };
+      return fail(failure.code, failure.message, failure.errors);
     }
     this.deps.journal.close(batchId, tally, "completed", finishedAt, null);
     return ok(summaryOf(tally));
