@@ -1,6 +1,5 @@
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
-import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { oauthHelpers } from "../auth/oauth-server";
 import { grantableScopes, grantUserId, signInOperator, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
@@ -11,6 +10,7 @@ import { requireConfig } from "../http/config-middleware";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
 import { servedHostOnly } from "../http/origin-guard";
+import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
@@ -30,27 +30,9 @@ export const consentPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-/**
- * No script, no framing, forms only to this page. The form's answer is a
- * redirect to the client, and browsers hold that redirect to form-action too,
- * so the client's redirect origin is allowed as well.
- */
-function consentPolicy(redirectUri: string): string {
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'; base-uri 'none'`;
-}
-
 consentPages.use("*", requireConfig, requireOAuth);
-consentPages.use(
-  "*",
-  secureHeaders({
-    contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-    xFrameOptions: "DENY",
-    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
-    referrerPolicy: "same-origin",
-    // The consent page sets its own policy (with the client's redirect origin); keep it.
-    overwrite: false,
-  }),
-);
+// The consent page sets its own policy (with the client's redirect origin); keep it.
+consentPages.use("*", pageSecureHeaders({ overwrite: false }));
 consentPages.use("*", servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)));
 // Before anyone has signed in: each opening stores a one-time handle in KV, and
 // each post is a sign-in attempt. Counted per client address, page and post together.
@@ -101,7 +83,8 @@ async function renderConsent(c: Context<AppEnv>, oauth: OAuthHelpers, request: A
     handle = transaction.handle;
     for (const cookie of transaction.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   }
-  headers.set("Content-Security-Policy", consentPolicy(consent.redirectUri));
+  // The form's answer is a redirect to the client, so its origin is a form target too.
+  headers.set("Content-Security-Policy", pagePolicy([new URL(consent.redirectUri).origin]));
   headers.set("Content-Type", "text/html; charset=utf-8");
   const requested = knownScopes(request.scope);
   // A client that asked for none of our scopes gets every one offered ticked; the person unticks.
