@@ -16,7 +16,7 @@ import { messagePage, type SignedIn } from "./pages";
  * and where sign-in may send the browser afterwards.
  */
 
-export function page(c: Context<AppEnv>, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
+export function page(c: Context, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
   return c.html(body, status, { "Cache-Control": "no-store" });
 }
 
@@ -33,7 +33,7 @@ export const browserPageMiddleware: readonly MiddlewareHandler<AppEnv>[] = [
   approversConfigured,
 ];
 
-export function sessions(c: Context<AppEnv>) {
+export function sessions(c: { readonly env: Env }) {
   return d1ApproverSessions(c.env.DB);
 }
 

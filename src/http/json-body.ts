@@ -57,7 +57,7 @@ function isAccepted(kind: BodyKind, mediaType: string): boolean {
 }
 
 /** How a refused body is answered: JSON for APIs, a page for the approval forms. */
-type BodyRefusal = (c: Context, error: AppError) => Response | Promise<Response>;
+export type BodyRefusal = (c: Context, error: AppError) => Response | Promise<Response>;
 
 /**
  * Reads the body once, before anything parses it, so each failure keeps its own
