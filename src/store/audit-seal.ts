@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../core/errors";
-import { ChainChecker, chainContentOf, chainHash, GENESIS_HASH, readSealedEvents, type ChainHead, type StoredEventRow } from "./audit-chain";
+import { ChainChecker, GENESIS_HASH, readSealedEvents, type ChainHead } from "./audit-chain";
+import { chainContentOf, chainHash, type StoredEventRow } from "./audit-chain-format";
 import { orderDatabase } from "./seed-loader";
 
 /**
