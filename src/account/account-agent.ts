@@ -15,7 +15,7 @@ import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
 
 /** Called by the account object with each answered order while a batch runs. */
-export type ProgressListener = (sent: number, total: number) => void | Promise<void>;
+type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly

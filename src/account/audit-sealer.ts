@@ -3,7 +3,7 @@ import { fail, ok, type Result } from "../core/errors";
 import type { ChainHead } from "../store/audit-chain";
 import { sealAuditTrail } from "../store/audit-seal";
 
-export interface AuditSealerDeps {
+interface AuditSealerDeps {
   readonly db: D1Database;
   readonly account: string;
   /** The object's own SQLite: where the head of the chain is recorded, outside D1. */

@@ -2,7 +2,7 @@ import { BatchRecordSchema, type BatchOutcome, type BatchRecord } from "../synth
 import type { BatchJournal } from "../synth/batch-sender";
 import type { TallySnapshot } from "../synth/tally";
 
-export const RECENT_BATCHES = 50;
+const RECENT_BATCHES = 50;
 
 /**
  * The account's generator state: every batch with its seed and tally, in the

@@ -7,7 +7,7 @@ import type { RunStore } from "./run-store";
 
 const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
 
-export interface RunDeskDeps {
+interface RunDeskDeps {
   readonly runs: RunStore;
   readonly runner: TrafficRunner;
   /** Runs at once per account (MAX_ACTIVE_RUNS). */

@@ -1,7 +1,7 @@
 import { CHART_POINTS, chartBucketSeconds, RunIntervalSchema, type RunInterval, type RunStatus } from "../synth/run-schemas";
 import { RunStateSchema, type RunState } from "../synth/traffic-run";
 
-export const RECENT_RUNS = 20;
+const RECENT_RUNS = 20;
 /** get_traffic_run shows the latest intervals. */
 export const RECENT_INTERVALS = 30;
 /**

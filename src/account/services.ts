@@ -31,7 +31,7 @@ export interface AccountServices {
   readonly sealer: AuditSealer;
 }
 
-export interface ServiceDeps {
+interface ServiceDeps {
   readonly ctx: DurableObjectState;
   /** Read at call time, not build time: the ORDER_API binding is the only way out of the object. */
   readonly env: () => Env;

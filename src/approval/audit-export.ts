@@ -1,3 +1,4 @@
+import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { z } from "zod/v4";
 import { approverBearer } from "../auth/approver";
@@ -6,6 +7,7 @@ import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { requireConfig } from "../http/config-middleware";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
+import { firstValues } from "../http/form-fields";
 import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { formatChainHead } from "../store/audit-chain";
@@ -76,15 +78,25 @@ function streamOf(pages: AsyncGenerator<ExportedEvent[]>, header: string, line: 
   });
 }
 
-export type ExportQuery = z.output<typeof ExportQuery>;
+type ExportQuery = z.output<typeof ExportQuery>;
 
-/** The query of an export, or a 400 that names every problem. */
-export function parseExportQuery(query: Record<string, string>): Result<ExportQuery> {
-  const parsed = ExportQuery.safeParse(query);
-  if (parsed.success) return ok(parsed.data);
-  const problems = describeIssues(parsed.error, "query");
+/** A 400 that names every problem of an export query. */
+function refusedQuery(error: z.core.$ZodError) {
+  const problems = describeIssues(error, "query");
   return fail("bad_request", `the export query has ${problems.length} problem(s): ${problems.join("; ")}`, problems);
 }
+
+/**
+ * The query of an export, or why not: for the approval app's button, which
+ * checks the session first and shows the refusal on a page.
+ */
+export function parseExportQuery(query: Record<string, string>): Result<ExportQuery> {
+  const parsed = ExportQuery.safeParse(query);
+  return parsed.success ? ok(parsed.data) : refusedQuery(parsed.error);
+}
+
+/** The bearer route's query, through Hono's validator: the same 400 in JSON. */
+const exportQuery = zValidator("query", firstValues(ExportQuery), (result, c) => (result.success ? undefined : errorResponse(c, refusedQuery(result.error).error)));
 
 /**
  * The download for an approver already authenticated, whichever way: the
@@ -116,9 +128,8 @@ export const auditExport = new Hono<WithHolder<Approver>>();
 // The same door as /api/approvals: origin policy first, then the approver's token and its limit.
 auditExport.use("*", requireConfig, originPolicy("this API"));
 
-auditExport.get("/", requireCredential<Approver>(approverBearer("export")), async (c) => {
-  const query = parseExportQuery(c.req.query());
-  const exported = query.ok ? await exportAuditTrail(c.env, c.get("holder"), query.value) : query;
+auditExport.get("/", requireCredential<Approver>(approverBearer("export")), exportQuery, async (c) => {
+  const exported = await exportAuditTrail(c.env, c.get("holder"), c.req.valid("query"));
   return exported.ok ? exported.value : errorResponse(c, exported.error);
 });
 auditExport.all("/", methodNotAllowed(["GET"]));

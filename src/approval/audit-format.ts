@@ -5,7 +5,7 @@ import type { ExportedEvent } from "../store/audit-export";
  * the states as JSON, so the chain can be recomputed from the file. CSV is
  * for reading in a spreadsheet (RFC 4180, CRLF line ends).
  */
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   "seq",
   "created_at",
   "account",
@@ -31,7 +31,7 @@ export function ndjsonLine(event: ExportedEvent): string {
 /** A spreadsheet runs a cell starting with one of these as a formula; free text (a reason) must not become one. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   let text = value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;

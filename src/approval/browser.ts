@@ -1,8 +1,11 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { z } from "zod/v4";
 import { approverForToken } from "../auth/approver";
 import { closeSession, csrfMatches, currentSession, openSession, type ApproverSession } from "../auth/approver-session";
 import { statusOf, type AppError } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
+import type { WithHolder } from "../http/credential-middleware";
+import { validForm } from "../http/form-fields";
 import { limitedBody } from "../http/json-body";
 import { sameOriginForms } from "../http/same-origin-forms";
 import type { OrderRecord } from "../orders/order-record";
@@ -26,20 +29,38 @@ const MAX_FORM_BYTES = 16 * 1024;
 
 /** 403 for a post that did not come from our own pages. */
 function refusedPage(message: string) {
-  return (c: Context<AppEnv>) => page(c, messagePage("Refused", message), 403);
+  return (c: Context) => page(c, messagePage("Refused", message), 403);
 }
 
-/** 413 or 415: a form body we will not read. */
-function refusedBody(c: Context<AppEnv>, error: AppError) {
+/** 413, 415 or 422: a form body we will not read. */
+function refusedBody(c: Context, error: AppError) {
   return page(c, messagePage("Refused", error.message), statusOf(error));
 }
 
-function agentFor(c: Context<AppEnv>, session: ApproverSession) {
+function agentFor(c: { readonly env: Env }, session: ApproverSession) {
   return c.env.ACCOUNT_AGENT.getByName(session.approver.account);
 }
 
-async function formOf(c: Context<AppEnv>): Promise<URLSearchParams> {
-  return new URLSearchParams(await c.req.text());
+/** Where a signed-in approver's post goes on: the route sees the session as c.get("holder"). */
+type SignedInPost = WithHolder<ApproverSession>;
+type Answer = (c: Context<SignedInPost>) => Response | Promise<Response>;
+
+/** The CSRF token a signed-in post carries; signedInPost holds it against the session. */
+const CsrfForm = z.object({ csrf: z.string().optional() });
+
+/**
+ * A post from the signed-in approver's own page: a live session, and the
+ * form's CSRF token (read by validForm(CsrfForm) before it) matching that
+ * session's. `signedOut` and `forged` answer otherwise.
+ */
+function signedInPost(signedOut: Answer, forged: Answer): MiddlewareHandler<SignedInPost, string, { out: { form: z.output<typeof CsrfForm> } }> {
+  return async (c, next) => {
+    const session = await currentSession(c, sessions(c));
+    if (!session) return signedOut(c);
+    if (!csrfMatches(session, c.req.valid("form").csrf)) return forged(c);
+    c.set("holder", session);
+    await next();
+  };
 }
 
 /**
@@ -64,24 +85,37 @@ approvalPages.get("/", async (c) => {
 
 approvalPages.get("/sign-in", (c) => page(c, signInPage({ next: safeNext(c.req.query("next")) })));
 
-approvalPages.post("/sign-in", sameOriginForms(refusedPage("sign-in must come from this site")), limitedBody("form", MAX_FORM_BYTES, refusedBody), async (c) => {
-  const form = await formOf(c);
-  const next = safeNext(form.get("next"));
-  const token = form.get("token")?.trim() ?? "";
-  const approver = token === "" ? undefined : await approverForToken(c.get("config"), token);
-  if (!approver?.ok) return page(c, signInPage({ next, error: approver ? approver.error.message : "enter your approver token" }), 401);
-  await openSession(c, sessions(c), approver.value);
-  return c.redirect(next, 303);
-});
+const SignInForm = z.object({ next: z.string().optional(), token: z.string().trim().default("") });
+
+approvalPages.post(
+  "/sign-in",
+  sameOriginForms(refusedPage("sign-in must come from this site")),
+  limitedBody("form", MAX_FORM_BYTES, refusedBody),
+  validForm(SignInForm, refusedBody),
+  async (c) => {
+    const form = c.req.valid("form");
+    const next = safeNext(form.next);
+    const approver = form.token === "" ? undefined : await approverForToken(c.get("config"), form.token);
+    if (!approver?.ok) return page(c, signInPage({ next, error: approver ? approver.error.message : "enter your approver token" }), 401);
+    await openSession(c, sessions(c), approver.value);
+    return c.redirect(next, 303);
+  },
+);
 
 // Signing out never shows an error: whatever happens, the browser lands on the app.
-const backToApp = (c: Context<AppEnv>) => c.redirect("/approvals", 303);
+const backToApp = (c: Context) => c.redirect("/approvals", 303);
 
-approvalPages.post("/sign-out", sameOriginForms(backToApp), limitedBody("form", MAX_FORM_BYTES, backToApp), async (c) => {
-  const session = await currentSession(c, sessions(c));
-  if (session && csrfMatches(session, (await formOf(c)).get("csrf") ?? undefined)) await closeSession(c, sessions(c), session);
-  return backToApp(c);
-});
+approvalPages.post(
+  "/sign-out",
+  sameOriginForms(backToApp),
+  limitedBody("form", MAX_FORM_BYTES, backToApp),
+  validForm(CsrfForm, backToApp),
+  signedInPost(backToApp, backToApp),
+  async (c) => {
+    await closeSession(c, sessions(c), c.get("holder"));
+    return backToApp(c);
+  },
+);
 
 /**
  * The queue page's "Export audit trail" form: the same download as
@@ -115,24 +149,32 @@ approvalPages.get("/:id", async (c) => {
 
 const NOT_FROM_OUR_PAGE = "this form did not come from the approval page; reload it and try again";
 
-approvalPages.post("/:id/decision", sameOriginForms(refusedPage(NOT_FROM_OUR_PAGE)), limitedBody("form", MAX_FORM_BYTES, refusedBody), async (c) => {
-  const proposalId = c.req.param("id");
-  const session = await currentSession(c, sessions(c));
-  if (!session) return page(c, signInPage({ next: `/approvals/${encodeURIComponent(proposalId)}`, error: "your session ended; sign in again" }), 401);
-  const form = await formOf(c);
-  if (!csrfMatches(session, form.get("csrf") ?? undefined)) return refusedPage(NOT_FROM_OUR_PAGE)(c);
-  const agent = agentFor(c, session);
+/** A missing reason reads as an empty one, which the schema refuses with its own message. */
+const DecisionForm = DecisionSchema.extend({ reason: DecisionSchema.shape.reason.prefault("") });
+
+const proposalPath = (c: Context) => `/approvals/${encodeURIComponent(c.req.param("id") ?? "")}`;
+
+/** The proposal's page again, with the problem that stopped the decision. */
+async function reviewAgain(c: Context<SignedInPost>, problem: AppError): Promise<Response> {
+  const session = c.get("holder");
   const who = signedIn(session);
-  const decision = DecisionSchema.safeParse({ decision: form.get("decision"), reason: form.get("reason") ?? "" });
-  let problem: AppError;
-  if (decision.success) {
-    const outcome = await agent.decideProposal(session.approver, proposalId, decision.data);
-    if (outcome.ok) return c.redirect(`/approvals/${encodeURIComponent(proposalId)}?decided=${decision.data.decision}`, 303);
-    problem = outcome.error;
-  } else {
-    problem = { code: "validation_failed", message: decision.error.issues.map((i) => i.message).join("; ") };
-  }
-  const review = await agent.reviewProposal(session.approver, proposalId);
+  const review = await agentFor(c, session).reviewProposal(session.approver, c.req.param("id") ?? "");
   if (!review.ok) return page(c, messagePage("Proposal not found", review.error.message, who), statusOf(review.error));
   return page(c, reviewPage({ ...review.value, ...who, now: new Date(), error: problem.message }), statusOf(problem));
-});
+}
+
+approvalPages.post(
+  "/:id/decision",
+  sameOriginForms(refusedPage(NOT_FROM_OUR_PAGE)),
+  limitedBody("form", MAX_FORM_BYTES, refusedBody),
+  validForm(CsrfForm, refusedBody),
+  signedInPost((c) => page(c, signInPage({ next: proposalPath(c), error: "your session ended; sign in again" }), 401), refusedPage(NOT_FROM_OUR_PAGE)),
+  validForm(DecisionForm, reviewAgain),
+  async (c) => {
+    const session = c.get("holder");
+    const { decision, reason } = c.req.valid("form");
+    const outcome = await agentFor(c, session).decideProposal(session.approver, c.req.param("id"), { decision, reason });
+    if (outcome.ok) return c.redirect(`${proposalPath(c)}?decided=${decision}`, 303);
+    return reviewAgain(c, outcome.error);
+  },
+);

@@ -11,10 +11,10 @@ import { actionLabel, paymentLabel } from "../orders/labels";
  */
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
-export type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
+type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
 export type Sentence = readonly Segment[];
 
-export interface Stake {
+interface Stake {
   /** False for actions that move no money. */
   readonly movesMoney: boolean;
   /** A few words for the list: "Refund $66.00". */
@@ -66,7 +66,7 @@ export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null):
   return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels} that was never paid (payment ${paymentWords}); nothing to refund.` };
 }
 
-export interface StateExplanation {
+interface StateExplanation {
   /** The sentences, in reading order; the first says what happened or what to do. */
   readonly sentences: readonly Sentence[];
   /** Good news (decided, applied), bad news (refused, gone), or neither. */

@@ -49,7 +49,7 @@ export function latency(ms: number): string {
   return `${Math.round(ms * 10) / 10} ms`;
 }
 
-export interface TextPiece {
+interface TextPiece {
   readonly text: string;
   /** A hyphenated token (an order, SKU or proposal id): shown unbroken. */
   readonly unbroken: boolean;

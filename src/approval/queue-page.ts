@@ -8,7 +8,7 @@ import { proposalStatusLabel } from "../proposals/labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 
-export interface QueuePageOptions extends SignedIn {
+interface QueuePageOptions extends SignedIn {
   readonly proposals: readonly ProposalView[];
   /** The orders the proposals would change, by id; a missing one shows no amount. */
   readonly orders: ReadonlyMap<string, OrderRecord>;

@@ -23,7 +23,7 @@ import { proposalStatusLabel } from "../proposals/labels";
 import { layout, type Html } from "../http/html-page";
 import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "./pages";
 
-export interface ReviewPageOptions extends SignedIn {
+interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;
   readonly order: OrderRecord | null;
   readonly now: Date;

@@ -16,16 +16,16 @@ export const MAX_POINTS = CHART_POINTS;
  * pause, a restart) breaks the line instead of bridging it. The x values are
  * seconds by the clock since the run started, so such a silence shows.
  */
-export const GAP_POINTS = 3;
+const GAP_POINTS = 3;
 
-export interface ChartSeries {
+interface ChartSeries {
   readonly key: string;
   readonly label: string;
   /** One value per x. */
   readonly values: readonly number[];
 }
 
-export interface ChartLine {
+interface ChartLine {
   readonly key: string;
   readonly label: string;
   /** SVG path data in viewBox units; empty when the series has no points. */

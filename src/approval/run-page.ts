@@ -8,9 +8,9 @@ import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
 import { averageRate, runCharts, type Chart } from "./run-chart";
 
 /** How often a live run's page reloads itself (no script: a meta refresh). */
-export const RUN_REFRESH_SECONDS = 2;
+const RUN_REFRESH_SECONDS = 2;
 
-export interface RunPageOptions extends SignedIn {
+interface RunPageOptions extends SignedIn {
   readonly run: RunDetail;
   readonly now: Date;
 }

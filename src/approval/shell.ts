@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { NO_APPROVERS_MESSAGE } from "../auth/approver";
 import type { ApproverSession } from "../auth/approver-session";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { servedHostOnly } from "../http/origin-guard";
+import { pageSecureHeaders } from "../http/page-headers";
 import { d1ApproverSessions } from "../store/approver-sessions";
 import type { Html } from "../http/html-page";
 import { messagePage, type SignedIn } from "./pages";
@@ -16,7 +16,7 @@ import { messagePage, type SignedIn } from "./pages";
  * and where sign-in may send the browser afterwards.
  */
 
-export function page(c: Context<AppEnv>, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
+export function page(c: Context, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
   return c.html(body, status, { "Cache-Control": "no-store" });
 }
 
@@ -27,19 +27,13 @@ const approversConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 export const browserPageMiddleware: readonly MiddlewareHandler<AppEnv>[] = [
   requireConfig,
-  secureHeaders({
-    // No script at all: the pages are plain forms, and live pages refresh with <meta http-equiv="refresh">.
-    contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-    xFrameOptions: "DENY",
-    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
-    referrerPolicy: "same-origin",
-  }),
+  pageSecureHeaders(),
   // Before the sign-in and its session: in development the approver tokens are public.
   servedHostOnly("this site", (c, message) => page(c, messagePage("Refused", message), 403)),
   approversConfigured,
 ];
 
-export function sessions(c: Context<AppEnv>) {
+export function sessions(c: { readonly env: Env }) {
   return d1ApproverSessions(c.env.DB);
 }
 

@@ -18,7 +18,7 @@ import type { AppEnv } from "../http/app-env";
 export const SESSION_COOKIE = "approver_session";
 /** The approval app (/approvals) and the run pages (/runs) share one sign-in. */
 const COOKIE_PATH = "/";
-export const SESSION_MINUTES = 30;
+const SESSION_MINUTES = 30;
 
 export interface ApproverSession {
   readonly approver: Approver;
@@ -82,8 +82,12 @@ export async function openSession(c: Context<AppEnv>, store: ApproverSessionStor
   await setSignedCookie(c, SESSION_COOKIE, sessionId, await sessionSigningSecret(c.get("config")), cookieOptions(c));
 }
 
-/** The session behind the request's cookie, if its signature, row, expiry and approver all still hold. */
-export async function currentSession(c: Context<AppEnv>, store: ApproverSessionStore, now = new Date()): Promise<ApproverSession | undefined> {
+/**
+ * The session behind the request's cookie, if its signature, row, expiry and
+ * approver all still hold. Any route environment with the config will do: a
+ * route that goes on with the session keeps it in its own variables.
+ */
+export async function currentSession<E extends AppEnv>(c: Context<E>, store: ApproverSessionStore, now = new Date()): Promise<ApproverSession | undefined> {
   const config = c.get("config");
   const sessionId = await getSignedCookie(c, await sessionSigningSecret(config), SESSION_COOKIE);
   if (typeof sessionId !== "string") return undefined;
@@ -96,7 +100,7 @@ export async function currentSession(c: Context<AppEnv>, store: ApproverSessionS
 }
 
 /** Revokes the session on the server and clears its cookie. */
-export async function closeSession(c: Context<AppEnv>, store: ApproverSessionStore, session: ApproverSession): Promise<void> {
+export async function closeSession<E extends AppEnv>(c: Context<E>, store: ApproverSessionStore, session: ApproverSession): Promise<void> {
   await store.delete(session.sessionHash);
   deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH });
 }

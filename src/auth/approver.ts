@@ -2,8 +2,8 @@ import type { Approver, Config } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
 import type { CredentialCheck } from "../http/credential-middleware";
 import type { Authenticated } from "../http/respond";
-import { challenged } from "./credential";
-import { bearerToken, lookupToken } from "./tokens";
+import { authenticateBearer } from "./credential";
+import { lookupToken } from "./tokens";
 
 /** The challenge for approver tokens, wherever a script presents one (/api/approvals, /api/audit). */
 export const APPROVER_CHALLENGE = 'Bearer realm="order-ops-edge approvals"';
@@ -12,7 +12,7 @@ export const NO_APPROVERS_MESSAGE =
   'no approver tokens are configured; set APPROVER_TOKENS with `wrangler secret put APPROVER_TOKENS` (value {"<token>":{"account":"acme","approver":"Avery"}})';
 
 /** What the approver token is being used for: an MCP token presented there is told, in those words, that it cannot. */
-export type ApproverUse = "approve" | "export";
+type ApproverUse = "approve" | "export";
 
 const MCP_TOKEN_REFUSAL: Readonly<Record<ApproverUse, string>> = {
   approve: "MCP tokens cannot approve proposals; sign in with an approver token",
@@ -30,10 +30,11 @@ export async function approverForToken(config: Config, token: string, use: Appro
 /** The approver behind `Authorization: Bearer <approver token>`. */
 export async function authenticateApprover(config: Config, authorization: string | undefined, use: ApproverUse = "approve"): Promise<Authenticated<Approver>> {
   if (config.approverTokens.size === 0) return fail("not_configured", NO_APPROVERS_MESSAGE);
-  const token = bearerToken(authorization);
-  if (token === undefined) return challenged(APPROVER_CHALLENGE, "send Authorization: Bearer <approver token>");
-  const approver = await approverForToken(config, token, use);
-  return approver.ok ? approver : { ...approver, challenge: APPROVER_CHALLENGE };
+  return authenticateBearer(authorization, {
+    challenge: APPROVER_CHALLENGE,
+    missing: "send Authorization: Bearer <approver token>",
+    holderOf: (token) => approverForToken(config, token, use),
+  });
 }
 
 /**

@@ -3,9 +3,8 @@ import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
 import { ACCOUNT_HEADER, ACTOR_HEADER, type IntakeCaller } from "../orders/intake-schemas";
 import type { Authenticated } from "../http/respond";
-import { challenged } from "./credential";
-import { OPERATOR_CHALLENGE } from "./operator";
-import { bearerToken, lookupToken } from "./tokens";
+import { authenticateBearer, challenged } from "./credential";
+import { mcpTokenHolder, OPERATOR_CHALLENGE } from "./operator";
 
 /** /api takes MCP tokens, so it challenges for the same realm as /mcp. */
 export const INTAKE_CHALLENGE = OPERATOR_CHALLENGE;
@@ -22,17 +21,17 @@ export const INTAKE_CHALLENGE = OPERATOR_CHALLENGE;
  */
 export async function publicIntakeCaller(config: Config, request: Request): Promise<Authenticated<IntakeCaller>> {
   const authorization = request.headers.get("authorization");
-  const token = bearerToken(authorization);
+  if (authorization === null) {
+    if (config.publicIntakeAccount) return ok({ account: config.publicIntakeAccount, actor: "unauthenticated intake caller" });
+    return challenged(INTAKE_CHALLENGE, "send Authorization: Bearer <token> with an MCP token of your account");
+  }
   // A header that is present but unusable (even empty) is a failed login, not an anonymous call.
-  if (authorization !== null && token === undefined) {
-    return challenged(INTAKE_CHALLENGE, "the Authorization header must be `Bearer <token>`");
-  }
-  if (token !== undefined) {
-    const holder = await lookupToken(config.mcpTokens, token);
-    return holder ? ok({ account: holder.account, actor: holder.operator }) : challenged(INTAKE_CHALLENGE, "the bearer token is not valid for this API");
-  }
-  if (config.publicIntakeAccount) return ok({ account: config.publicIntakeAccount, actor: "unauthenticated intake caller" });
-  return challenged(INTAKE_CHALLENGE, "send Authorization: Bearer <token> with an MCP token of your account");
+  const holder = await authenticateBearer(authorization, {
+    challenge: INTAKE_CHALLENGE,
+    missing: "the Authorization header must be `Bearer <token>`",
+    holderOf: mcpTokenHolder(config, "the bearer token is not valid for this API"),
+  });
+  return holder.ok ? ok({ account: holder.value.account, actor: holder.value.operator }) : holder;
 }
 
 /**

@@ -12,11 +12,11 @@ import { SCOPES } from "../core/scopes";
  */
 export type OAuthSettings = NonNullable<Config["oauth"]>;
 
-export const AUTHORIZE_PATH = "/authorize";
-export const TOKEN_PATH = "/oauth/token";
-export const REGISTER_PATH = "/oauth/register";
+const AUTHORIZE_PATH = "/authorize";
+const TOKEN_PATH = "/oauth/token";
+const REGISTER_PATH = "/oauth/register";
 const MCP_PATH = "/mcp";
-export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
 /** The one resource tokens are issued for, and their audience. */
 export function mcpResource(oauth: OAuthSettings): string {

@@ -41,13 +41,17 @@ export type GrantProps = z.output<typeof GrantPropsSchema>;
 /** The consent page's sign-in field (src/oauth/pages.ts draws it; signInOperator reads it). */
 export const SIGN_IN_FIELD = { name: "token", label: "Your MCP token" } as const;
 
+/** The fields of the consent post that signInOperator reads; the page's form validator includes them. */
+export const SignInFieldsSchema = z.object({ [SIGN_IN_FIELD.name]: z.string().optional() });
+type SignInFields = z.output<typeof SignInFieldsSchema>;
+
 /**
  * The operator who posted the consent form, or why not. This one reads the
  * MCP token typed into the form; the request is here for providers that
  * vouch for the person in headers or cookies instead (Cloudflare Access).
  */
-export async function signInOperator(config: Config, _request: Request, form: URLSearchParams): Promise<Result<SignedInOperator>> {
-  const trimmed = (form.get(SIGN_IN_FIELD.name) ?? "").trim();
+export async function signInOperator(config: Config, _request: Request, form: SignInFields): Promise<Result<SignedInOperator>> {
+  const trimmed = (form[SIGN_IN_FIELD.name] ?? "").trim();
   if (trimmed === "") return fail("unauthorized", "enter your MCP token to sign in");
   const holder = await lookupToken(config.mcpTokens, trimmed);
   if (!holder) {

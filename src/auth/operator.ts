@@ -1,11 +1,11 @@
 import type { Config, McpTokenHolder } from "../config/config";
-import { fail, ok } from "../core/errors";
+import { fail, ok, type Result } from "../core/errors";
 import { knownScopes } from "../core/scopes";
 import type { Authenticated } from "../http/respond";
-import { challenged } from "./credential";
+import { authenticateBearer } from "./credential";
 import { authorizationServer, mcpResource, resourceMetadataChallenge, type OAuthSettings } from "./oauth-server";
 import { grantStillValid, GrantPropsSchema } from "./operator-sign-in";
-import { bearerToken, lookupToken } from "./tokens";
+import { lookupToken } from "./tokens";
 
 /** The challenge for MCP tokens on /api, which takes them but not OAuth tokens. */
 export const OPERATOR_CHALLENGE = 'Bearer realm="order-ops-edge"';
@@ -52,29 +52,41 @@ export async function authenticateOperator(config: Config, env: Env, authorizati
       'no MCP tokens are configured, so /mcp refuses every call; set MCP_TOKENS with `wrangler secret put MCP_TOKENS` (value {"<token>":{"account":"acme","operator":"Ada"}})',
     );
   }
-  const challenge = mcpChallenge(config);
-  const token = bearerToken(authorization);
-  if (token === undefined) return challenged(challenge, "send Authorization: Bearer <token> with your MCP token, or connect with OAuth");
-  const holder = await lookupToken(config.mcpTokens, token);
-  if (holder) return ok(holder);
-  const granted = config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined;
-  if (granted) return ok(granted);
-  const isApprover = (await lookupToken(config.approverTokens, token)) !== undefined;
-  return challenged(
-    `${challenge}, error="invalid_token"`,
-    isApprover
-      ? "approver tokens cannot be used for MCP; approvals happen only in the approval app"
-      : "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
-  );
+  return authenticateBearer(authorization, {
+    challenge: mcpChallenge(config),
+    missing: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth",
+    invalidToken: true,
+    holderOf: async (token) => {
+      const holder = (await lookupToken(config.mcpTokens, token)) ?? (config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined);
+      if (holder) return ok(holder);
+      const isApprover = (await lookupToken(config.approverTokens, token)) !== undefined;
+      return fail(
+        "unauthorized",
+        isApprover
+          ? "approver tokens cannot be used for MCP; approvals happen only in the approval app"
+          : "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
+      );
+    },
+  });
+}
+
+/** The holder of a static MCP token, or `refusal`: for the surfaces that take no OAuth token. */
+export function mcpTokenHolder(config: Config, refusal: string): (token: string) => Promise<Result<McpTokenHolder>> {
+  return async (token) => {
+    const holder = await lookupToken(config.mcpTokens, token);
+    return holder ? ok(holder) : fail("unauthorized", refusal);
+  };
 }
 
 /**
  * An MCP token holder by static token alone: managing OAuth grants takes the
  * operator's own token, never an OAuth token a client holds.
  */
-export async function authenticateMcpToken(config: Config, request: Request): Promise<Authenticated<McpTokenHolder>> {
-  const token = bearerToken(request.headers.get("authorization"));
-  if (token === undefined) return challenged(OPERATOR_CHALLENGE, "send Authorization: Bearer <token> with your MCP token");
-  const holder = await lookupToken(config.mcpTokens, token);
-  return holder ? ok(holder) : challenged(`${OPERATOR_CHALLENGE}, error="invalid_token"`, "the bearer token is not a valid MCP token (OAuth tokens cannot manage grants)");
+export function authenticateMcpToken(config: Config, request: Request): Promise<Authenticated<McpTokenHolder>> {
+  return authenticateBearer(request.headers.get("authorization"), {
+    challenge: OPERATOR_CHALLENGE,
+    missing: "send Authorization: Bearer <token> with your MCP token",
+    invalidToken: true,
+    holderOf: mcpTokenHolder(config, "the bearer token is not a valid MCP token (OAuth tokens cannot manage grants)"),
+  });
 }

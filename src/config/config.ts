@@ -80,8 +80,10 @@ function boundedInt(min: number, max: number) {
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 }
 
+const EnvironmentSchema = z.enum(["development", "production"]);
+
 const EnvSchema = z.object({
-  ENVIRONMENT: z.enum(["development", "production"]).default("production"),
+  ENVIRONMENT: EnvironmentSchema.default("production"),
   MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
@@ -139,7 +141,7 @@ export interface Approver {
 }
 
 export interface Config {
-  readonly environment: "development" | "production";
+  readonly environment: z.infer<typeof EnvironmentSchema>;
   readonly maxBatch: number;
   readonly proposalTtlMinutes: number;
   /** Open (pending or approved) proposals one account may hold at once. */

@@ -28,7 +28,7 @@ export function isLoopbackUrl(url: string): boolean {
   return isLoopbackHost(new URL(url).hostname);
 }
 
-export interface DeploymentFacts {
+interface DeploymentFacts {
   /** The Worker's env, for its bindings. */
   readonly env: object;
   readonly publicBaseUrl: string | undefined;

@@ -7,7 +7,7 @@ export function base64url(bytes: ArrayBuffer | Uint8Array): string {
 const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** Lowercase hex of bytes; every intake order hashes its body, so this avoids a string per byte. */
-export function hex(bytes: ArrayBuffer | Uint8Array): string {
+function hex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let out = "";
   for (const byte of view) out += HEX_DIGITS[byte];

@@ -16,7 +16,7 @@ function isLocalUrl(url: URL): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
 }
 
-export function isAllowedOrigin(origin: string, config: Config): boolean {
+function isAllowedOrigin(origin: string, config: Config): boolean {
   if (config.allowedOrigins.includes(origin)) return true;
   if (config.environment !== "development") return false;
   try {
@@ -32,7 +32,7 @@ export function isAllowedOrigin(origin: string, config: Config): boolean {
  * PUBLIC_BASE_URL's host, ALLOWED_HOSTS (custom domains), an allowed origin's
  * host, and this machine's names in development (config.allowedHosts).
  */
-export function isServedHost(host: string, config: Config): boolean {
+function isServedHost(host: string, config: Config): boolean {
   let hostname: string;
   try {
     hostname = new URL(`http://${host}`).hostname;

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "../config/config";
 import { fail, ok, type AppError, type Result } from "../core/errors";
 import type { AppEnv } from "./app-env";
-import { errorResponse, RETRY_AFTER_SECONDS } from "./respond";
+import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
 
 /**
  * Abuse limits, counted by the Workers rate-limiting bindings declared in
@@ -40,7 +40,7 @@ export async function withinRateLimit(env: Env, config: Config, surface: RateLim
  * either (tests calling the Worker in-process): all such callers are this
  * machine, and share one count.
  */
-export function clientAddress(request: Request): string {
+function clientAddress(request: Request): string {
   return request.headers.get("cf-connecting-ip")?.trim() || "this-machine";
 }
 
@@ -56,7 +56,7 @@ export function limitPerAddress(
   return async (c, next) => {
     const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw)}`);
     if (!allowed.ok) {
-      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+      for (const [name, value] of Object.entries(errorHeaders(allowed.error))) c.header(name, value);
       return refuse(c, allowed.error);
     }
     await next();

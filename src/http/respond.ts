@@ -4,10 +4,14 @@ import { errorBody, statusOf, type AppError } from "../core/errors";
 /** Waiting this long always clears a limit: 60 s is the longest window the rate-limiting binding has. */
 export const RETRY_AFTER_SECONDS = 60;
 
+/** The headers an error carries whatever shape its body takes (JSON, JSON-RPC, a page): a rate limit says when to come back. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  return error.code === "rate_limited" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
+}
+
 /** The one place an AppError becomes an HTTP response. */
 export function errorResponse(c: Context, error: AppError, headers?: Record<string, string>): Response {
-  const retry = error.code === "rate_limited" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : undefined;
-  return c.json(errorBody(error), statusOf(error), { ...retry, ...headers });
+  return c.json(errorBody(error), statusOf(error), { ...errorHeaders(error), ...headers });
 }
 
 /** A refused credential: the error, and the WWW-Authenticate challenge its kind answers with. */

@@ -10,7 +10,7 @@
  * delivered before it posts more orders: only about 20 short pauses per batch,
  * and each one is exactly as long as the client needs to take the report.
  */
-export const DELIVERY_WAIT_CAP_MS = 250;
+const DELIVERY_WAIT_CAP_MS = 250;
 
 export class ResponseDelivery {
   /** Times the client asked for more of the body. */

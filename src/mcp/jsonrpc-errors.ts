@@ -1,3 +1,6 @@
+import { statusOf, type AppError } from "../core/errors";
+import { errorHeaders } from "../http/respond";
+
 /**
  * JSON-RPC error answers for messages the SDK never sees. Kept apart from the
  * SDK-based checks in jsonrpc.ts, so the /mcp route can refuse a request
@@ -11,7 +14,16 @@ export const SERVER_ERROR = -32000;
 
 export type JsonRpcId = string | number | null;
 
-/** A JSON-RPC error response for a message the SDK never sees. */
-export function jsonRpcErrorResponse(status: number, code: number, message: string, id: JsonRpcId = null): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
+/** One JSON-RPC error message. */
+export function jsonRpcError(id: JsonRpcId, code: number, message: string) {
+  return { jsonrpc: "2.0", id, error: { code, message } } as const;
+}
+
+/**
+ * A request refused before the SDK sees it, answered as a JSON-RPC error. Its
+ * HTTP status and headers come from the one mapping of error codes (core/errors.ts,
+ * http/respond.ts), so a rate limit carries its Retry-After here too.
+ */
+export function jsonRpcRefusal(error: AppError, code: number, id: JsonRpcId = null): Response {
+  return Response.json(jsonRpcError(id, code, error.message), { status: statusOf(error), headers: errorHeaders(error) });
 }

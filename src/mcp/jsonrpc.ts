@@ -1,7 +1,8 @@
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCRequest } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
+import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
-import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
+import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcError, jsonRpcRefusal, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
 
 /**
  * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
@@ -10,18 +11,18 @@ import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcErrorResponse, PARSE_ERROR, SER
  * protocol revisions that removed them.
  */
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; response: Response };
-
-export function parseBody(body: string): ParsedBody {
-  if (body.trim() === "") {
-    return { ok: false, response: jsonRpcErrorResponse(400, PARSE_ERROR, "Parse error: the request body is empty; send one JSON-RPC message") };
-  }
+/** The message in a body, or why there is none (the route answers it as a JSON-RPC parse error). */
+export function parseBody(body: string): Result<unknown> {
+  if (body.trim() === "") return fail("malformed_json", "Parse error: the request body is empty; send one JSON-RPC message");
   try {
-    return { ok: true, value: JSON.parse(body) };
+    return ok(JSON.parse(body));
   } catch {
-    return { ok: false, response: jsonRpcErrorResponse(400, PARSE_ERROR, "Parse error: the request body is not valid JSON") };
+    return fail("malformed_json", "Parse error: the request body is not valid JSON");
   }
 }
+
+// Its status comes from its error code, like every other refusal's.
+const invalidRequest = (message: string, id?: JsonRpcId) => jsonRpcRefusal({ code: "bad_request", message }, INVALID_REQUEST, id);
 
 type Classified = { kind: "request"; request: JSONRPCRequest } | { kind: "other" } | undefined;
 
@@ -83,11 +84,9 @@ function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | unde
   const culprit = requests[firstBad]?.id;
   const answers = requests.map((request, i) => {
     const problem = problems[i];
-    const error =
-      problem !== undefined
-        ? { code: INVALID_PARAMS, message: problem }
-        : { code: SERVER_ERROR, message: `Not run: request ${culprit} in the same batch has invalid params, and a batch runs only when every request in it is valid` };
-    return { jsonrpc: "2.0", id: request.id, error };
+    return problem !== undefined
+      ? jsonRpcError(request.id, INVALID_PARAMS, problem)
+      : jsonRpcError(request.id, SERVER_ERROR, `Not run: request ${culprit} in the same batch has invalid params, and a batch runs only when every request in it is valid`);
   });
   // Like any other error a handler answers: HTTP 200, the answers in request order.
   return Response.json(answers, { status: 200 });
@@ -99,27 +98,23 @@ function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | unde
  */
 export function refuseMalformed(message: unknown, protocolHeader: string | null): Response | undefined {
   if (Array.isArray(message)) {
-    if (message.length === 0) return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: an empty JSON-RPC batch; send at least one message");
+    if (message.length === 0) return invalidRequest("Invalid Request: an empty JSON-RPC batch; send at least one message");
     const classified = message.map(classify);
-    if (classified.includes(undefined)) return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
+    if (classified.includes(undefined)) return invalidRequest("Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
     const revision = protocolHeader?.trim() || ASSUMED_REVISION;
     if (revision >= BATCHES_REMOVED_IN) {
-      return jsonRpcErrorResponse(
-        400,
-        INVALID_REQUEST,
-        `Invalid Request: protocol ${revision} has no JSON-RPC batches (${BATCHES_REMOVED_IN} removed them); send one message per request`,
-      );
+      return invalidRequest(`Invalid Request: protocol ${revision} has no JSON-RPC batches (${BATCHES_REMOVED_IN} removed them); send one message per request`);
     }
     return refuseBatchParams(classified.flatMap((c) => (c?.kind === "request" ? [c.request] : [])));
   }
   const classified = classify(message);
   if (!classified) {
-    return jsonRpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)", idOf(message));
+    return invalidRequest("Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)", idOf(message));
   }
   if (classified.kind === "request") {
     const problem = paramsProblem(classified.request);
     // Like any other error a handler answers: HTTP 200 carrying the JSON-RPC error.
-    if (problem !== undefined) return jsonRpcErrorResponse(200, INVALID_PARAMS, problem, classified.request.id);
+    if (problem !== undefined) return Response.json(jsonRpcError(classified.request.id, INVALID_PARAMS, problem), { status: 200 });
   }
   return undefined;
 }

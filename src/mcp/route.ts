@@ -1,14 +1,13 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
 import { insufficientScope } from "../auth/scopes";
-import { statusOf } from "../core/errors";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { mcpCors, originPolicy } from "../http/origin-guard";
-import { methodNotAllowed, refusalResponse, RETRY_AFTER_SECONDS } from "../http/respond";
+import { methodNotAllowed, refusalResponse } from "../http/respond";
 import { readLimitedText } from "../http/json-body";
 import { withinRateLimit } from "../http/rate-limit";
-import { INVALID_REQUEST, jsonRpcErrorResponse, SERVER_ERROR } from "./jsonrpc-errors";
+import { INVALID_REQUEST, jsonRpcRefusal, PARSE_ERROR, SERVER_ERROR } from "./jsonrpc-errors";
 
 /** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -36,17 +35,13 @@ mcpRoutes.post("/", async (c) => {
   const operator = await authenticateOperator(config, c.env, c.req.header("authorization"));
   if (!operator.ok) return refusalResponse(c, operator);
   const allowed = await withinRateLimit(c.env, config, "mcp", `${operator.value.account}:${operator.value.operator}`);
-  if (!allowed.ok) {
-    const response = jsonRpcErrorResponse(statusOf(allowed.error), SERVER_ERROR, allowed.error.message);
-    response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-    return response;
-  }
+  if (!allowed.ok) return jsonRpcRefusal(allowed.error, SERVER_ERROR);
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
-  if (!body.ok) return jsonRpcErrorResponse(statusOf(body.error), INVALID_REQUEST, body.error.message);
+  if (!body.ok) return jsonRpcRefusal(body.error, INVALID_REQUEST);
   const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }] = await loadServer();
   const message = parseBody(body.value);
-  if (!message.ok) return message.response;
+  if (!message.ok) return jsonRpcRefusal(message.error, PARSE_ERROR);
   const outOfScope = outOfScopeCall(message.value, operator.value.scopes);
   if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
   return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));

@@ -4,7 +4,7 @@ import { ALL_RESOURCES, ALL_TOOLS } from "./server";
 import { resourceMatches } from "./tool-seam";
 
 /** A call in the request that the credential's scopes do not cover. */
-export interface OutOfScopeCall {
+interface OutOfScopeCall {
   readonly needed: Scope;
   /** The tool or resource, for the refusal message. */
   readonly what: string;

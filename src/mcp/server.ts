@@ -19,7 +19,7 @@ import { registerAccountResources, registerAccountTools, registerAppCards, type 
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
 
-export const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
+const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
 const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.

@@ -26,14 +26,14 @@ import { EVERYTHING, type RequestReach } from "./request-reach";
  * context; they never see the raw McpServer, never take an account from
  * arguments, and never write their own try/catch.
  */
-export interface ToolAnnotations {
+interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
   readonly idempotentHint: boolean;
   readonly openWorldHint: boolean;
 }
 
-export interface ToolCallExtras {
+interface ToolCallExtras {
   /**
    * Sends notifications/progress; present only when the client asked for
    * progress, so a tool does no reporting work (for send_orders, a call from
@@ -112,11 +112,11 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool
   return tool;
 }
 
-export function toolSuccess(value: Record<string, unknown>): CallToolResult {
+function toolSuccess(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
-export function toolFailure(error: AppError): CallToolResult {
+function toolFailure(error: AppError): CallToolResult {
   return { content: [{ type: "text", text: error.message }], isError: true };
 }
 

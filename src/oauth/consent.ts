@@ -1,16 +1,18 @@
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
-import { secureHeaders } from "hono/secure-headers";
+import { z } from "zod/v4";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { oauthHelpers } from "../auth/oauth-server";
-import { grantableScopes, grantUserId, signInOperator, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
+import { grantableScopes, grantUserId, signInOperator, SignInFieldsSchema, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
 import { ok, statusOf, type AppError, type Result } from "../core/errors";
 import { knownScopes, SCOPES, type Scope } from "../core/scopes";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { validForm } from "../http/form-fields";
 import type { Html } from "../http/html-page";
 import { limitedBody } from "../http/json-body";
 import { servedHostOnly } from "../http/origin-guard";
+import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
@@ -30,27 +32,9 @@ export const consentPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-/**
- * No script, no framing, forms only to this page. The form's answer is a
- * redirect to the client, and browsers hold that redirect to form-action too,
- * so the client's redirect origin is allowed as well.
- */
-function consentPolicy(redirectUri: string): string {
-  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'; base-uri 'none'`;
-}
-
 consentPages.use("*", requireConfig, requireOAuth);
-consentPages.use(
-  "*",
-  secureHeaders({
-    contentSecurityPolicy: { defaultSrc: ["'none'"], styleSrc: ["'unsafe-inline'"], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-    xFrameOptions: "DENY",
-    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
-    referrerPolicy: "same-origin",
-    // The consent page sets its own policy (with the client's redirect origin); keep it.
-    overwrite: false,
-  }),
-);
+// The consent page sets its own policy (with the client's redirect origin); keep it.
+consentPages.use("*", pageSecureHeaders({ overwrite: false }));
 consentPages.use("*", servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)));
 // Before anyone has signed in: each opening stores a one-time handle in KV, and
 // each post is a sign-in attempt. Counted per client address, page and post together.
@@ -63,7 +47,7 @@ function helpers(c: Context<AppEnv>): OAuthHelpers {
   return oauthHelpers(oauthSettings(c.get("config")), c.env);
 }
 
-function errorPage(c: Context<AppEnv>, title: string, message: string, status: ContentfulStatusCode = 400): Response | Promise<Response> {
+function errorPage(c: Context, title: string, message: string, status: ContentfulStatusCode = 400): Response | Promise<Response> {
   return c.html(consentErrorPage(title, message), status, { "Cache-Control": "no-store" });
 }
 
@@ -101,7 +85,8 @@ async function renderConsent(c: Context<AppEnv>, oauth: OAuthHelpers, request: A
     handle = transaction.handle;
     for (const cookie of transaction.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   }
-  headers.set("Content-Security-Policy", consentPolicy(consent.redirectUri));
+  // The form's answer is a redirect to the client, so its origin is a form target too.
+  headers.set("Content-Security-Policy", pagePolicy([new URL(consent.redirectUri).origin]));
   headers.set("Content-Type", "text/html; charset=utf-8");
   const requested = knownScopes(request.scope);
   // A client that asked for none of our scopes gets every one offered ticked; the person unticks.
@@ -117,11 +102,19 @@ consentPages.get("/", async (c) => {
   return renderConsent(c, oauth, request, {});
 });
 
+/** The consent form: its one-time handle, the button pressed, the ticked scopes (each a checkbox), and the sign-in. */
+const ConsentForm = SignInFieldsSchema.extend({
+  handle: z.string().default(""),
+  decision: z.string().optional(),
+  scope: z.array(z.string()).default([]).transform(knownScopes),
+});
+type ConsentForm = z.output<typeof ConsentForm>;
+
 /** Who signed in, and what they chose to grant, or the problem to show on the page. */
-async function signedInGrant(c: Context<AppEnv>, form: URLSearchParams): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
+async function signedInGrant(c: Context<AppEnv>, form: ConsentForm): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
   const operator = await signInOperator(c.get("config"), c.req.raw, form);
   if (!operator.ok) return operator;
-  const scopes = grantableScopes(knownScopes(form.getAll("scope")), operator.value);
+  const scopes = grantableScopes(form.scope, operator.value);
   return scopes.ok ? ok({ operator: operator.value, scopes: scopes.value }) : scopes;
 }
 
@@ -129,16 +122,20 @@ const NOT_FROM_OUR_PAGE = "this form did not come from the consent page; start c
 const EXPIRED =
   "This page was already used, has expired (after 10 minutes), or was opened in another browser. Nothing was granted.";
 
+/** A form body we will not read. */
+const refusedForm = (c: Context, error: AppError) => errorPage(c, "Refused", error.message, statusOf(error));
+
 consentPages.post(
   "/",
   sameOriginForms((c) => errorPage(c, "Refused", NOT_FROM_OUR_PAGE, 403)),
-  limitedBody("form", MAX_FORM_BYTES, (c, error) => errorPage(c, "Refused", error.message, statusOf(error))),
+  limitedBody("form", MAX_FORM_BYTES, refusedForm),
+  validForm(ConsentForm, refusedForm, ["scope"]),
   async (c) => {
     const oauth = helpers(c);
-    const form = new URLSearchParams(await c.req.text());
-    const handle = form.get("handle") ?? "";
+    const form = c.req.valid("form");
+    const handle = form.handle;
     try {
-      if (form.get("decision") !== "approve") {
+      if (form.decision !== "approve") {
         const denied = await oauth.denyConsent(c.req.raw, handle);
         return new Response(null, { status: 302, headers: denied.headers });
       }
@@ -147,7 +144,7 @@ consentPages.post(
         // The handle is still unused: show the same page again with the problem, keeping the choices.
         const request = await parseRequest(c, oauth);
         if (request instanceof Response) return request;
-        return renderConsent(c, oauth, request, { handle, checked: knownScopes(form.getAll("scope")), error: grant.error });
+        return renderConsent(c, oauth, request, { handle, checked: form.scope, error: grant.error });
       }
       const { operator, scopes } = grant.value;
       const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });

@@ -10,7 +10,7 @@ import { layout, type Html } from "../http/html-page";
  * metadata document that anyone can write, so it is only ever interpolated
  * through hono/html, which escapes it.
  */
-export interface ConsentPageOptions {
+interface ConsentPageOptions {
   readonly consent: ConsentDescription;
   /** The one-time, browser-bound handle from beginConsent(). */
   readonly handle: string;

@@ -10,7 +10,7 @@ import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
 import { healthReport } from "./health";
 
-export const MAX_ORDER_BODY_BYTES = 64 * 1024;
+const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
 /**
  * The order intake API. The same routes serve the public /api mount and the

@@ -1,4 +1,9 @@
+import { z } from "zod/v4";
 import type { OrderState } from "./order-state";
+
+/** Who wrote an audit event: an operator's tool call, an approver's decision, or the server itself. */
+export const ActorKindSchema = z.enum(["operator", "approver", "system"]);
+type ActorKind = z.infer<typeof ActorKindSchema>;
 
 /**
  * One entry of the append-only audit trail as the domain writes it: who did
@@ -10,7 +15,7 @@ export interface NewAuditEvent {
   readonly account: string;
   readonly order_id: string;
   readonly event_type: string;
-  readonly actor_kind: "operator" | "approver" | "system";
+  readonly actor_kind: ActorKind;
   readonly actor: string;
   readonly reason: string;
   readonly proposal_id: string | null;

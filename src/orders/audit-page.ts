@@ -10,7 +10,7 @@ import { base64url, fromBase64url } from "../core/encoding";
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 
-export interface AuditCursor {
+interface AuditCursor {
   readonly at: string;
   readonly position: number;
 }

@@ -16,7 +16,7 @@ export const AddressSchema = z.object({
 export type Address = z.infer<typeof AddressSchema>;
 
 /** Where a payment, or one attempt at it, stands. */
-export const PaymentStateSchema = z.enum(["captured", "authorized", "declined", "refunded", "voided"]);
+const PaymentStateSchema = z.enum(["captured", "authorized", "declined", "refunded", "voided"]);
 
 export const PaymentAttemptSchema = z.object({
   attempt_id: z.string(),
@@ -33,15 +33,18 @@ export const PaymentSchema = z.object({
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
+/** Where one line's stock stands. */
+const AllocationStateSchema = z.enum(["allocated", "held", "missing", "shipped", "released", "backordered"]);
+export type AllocationState = z.infer<typeof AllocationStateSchema>;
+
 export const AllocationSchema = z.object({
   sku: z.string(),
   quantity: z.number().int(),
   warehouse: z.string(),
-  state: z.enum(["allocated", "held", "missing", "shipped", "released", "backordered"]),
+  state: AllocationStateSchema,
 });
 
 export const InventorySchema = z.object({ allocations: z.array(AllocationSchema) });
-export type Inventory = z.infer<typeof InventorySchema>;
 
 export const FulfillmentSchema = z.object({
   state: z.string(),
@@ -49,7 +52,6 @@ export const FulfillmentSchema = z.object({
   tracking: z.string().nullable(),
   last_event: z.string(),
 });
-export type Fulfillment = z.infer<typeof FulfillmentSchema>;
 
 export const DuplicateEvidenceSchema = z.object({
   of_order_id: z.string(),
@@ -57,7 +59,6 @@ export const DuplicateEvidenceSchema = z.object({
 });
 
 export const TimelineEntrySchema = z.object({ at: z.string(), event: z.string(), detail: z.string() });
-export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
 export const EvidenceSchema = z.object({
   payment: PaymentSchema,
@@ -76,6 +77,10 @@ export const ExceptionTypeSchema = z.enum([
   "fraud_review",
 ]);
 export type ExceptionType = z.infer<typeof ExceptionTypeSchema>;
+
+/** Where an order's exception stands: open (active), or closed by the playbook or by handing it to a person. */
+const ExceptionStateSchema = z.enum(["active", "resolved", "escalated"]);
+export type ExceptionState = z.infer<typeof ExceptionStateSchema>;
 
 export const PrioritySchema = z.enum(["P1", "P2", "P3", "P4"]).describe("P1 is the most urgent");
 export type Priority = z.infer<typeof PrioritySchema>;

@@ -31,7 +31,7 @@ export const OrderRequestSchema = z.object({
 export type OrderRequest = z.infer<typeof OrderRequestSchema>;
 
 /** What POST /api/orders answers for an accepted (201) or replayed (200) order. */
-export const OrderReceiptSchema = z.object({
+const OrderReceiptSchema = z.object({
   order_id: z.string(),
   customer_id: z.string(),
   lines: z.number().int().describe("Number of order lines"),
@@ -47,7 +47,7 @@ export const HealthSchema = z.object({
 export type Health = z.infer<typeof HealthSchema>;
 
 /** What GET /api/orders/:id answers for an order of the caller's account. */
-export const OrderViewSchema = z.object({
+const OrderViewSchema = z.object({
   order_id: z.string(),
   customer_id: z.string(),
   channel: z.string(),

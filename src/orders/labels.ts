@@ -1,4 +1,4 @@
-import type { ExceptionType, Payment } from "./evidence";
+import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
 import type { ChangeAction, Risk } from "./playbook";
 
 /**
@@ -20,7 +20,7 @@ export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
   change_shipping_address: "Change shipping address",
 };
 
-export const RISK_LABELS: Readonly<Record<Risk, string>> = { low: "Low risk", medium: "Medium risk", high: "High risk" };
+const RISK_LABELS: Readonly<Record<Risk, string>> = { low: "Low risk", medium: "Medium risk", high: "High risk" };
 
 const EXCEPTION_LABELS: Readonly<Record<ExceptionType, string>> = {
   duplicate_order: "Duplicate order",
@@ -30,7 +30,7 @@ const EXCEPTION_LABELS: Readonly<Record<ExceptionType, string>> = {
   fraud_review: "Fraud review",
 };
 
-const EXCEPTION_STATE_LABELS: Readonly<Record<string, string>> = { active: "open", resolved: "resolved", escalated: "escalated" };
+const EXCEPTION_STATE_LABELS: Readonly<Record<ExceptionState, string>> = { active: "open", resolved: "resolved", escalated: "escalated" };
 
 const PAYMENT_LABELS: Readonly<Record<Payment["state"], string>> = {
   captured: "Charged",
@@ -47,7 +47,7 @@ const DECLINE_LABELS: Readonly<Record<string, string>> = {
   do_not_honor: "declined by the bank",
 };
 
-const ALLOCATION_LABELS: Readonly<Record<string, string>> = {
+const ALLOCATION_LABELS: Readonly<Record<AllocationState, string>> = {
   allocated: "reserved",
   held: "held",
   missing: "missing (no stock)",

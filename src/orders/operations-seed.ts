@@ -53,7 +53,7 @@ const SeedOrderSchema = z.object({
     .nullable(),
   timeline: z.array(z.object({ at_minutes_ago: minutesAgo, event: z.string(), detail: z.string() })),
 });
-export type SeedOrder = z.infer<typeof SeedOrderSchema>;
+type SeedOrder = z.infer<typeof SeedOrderSchema>;
 
 let parsed: readonly SeedOrder[] | undefined;
 

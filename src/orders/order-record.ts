@@ -1,10 +1,10 @@
-import type { Address, Evidence, ExceptionType, Priority } from "./evidence";
+import type { Address, Evidence, ExceptionState, ExceptionType, Priority } from "./evidence";
 import type { OrderLine } from "./intake-schemas";
 
 /** An order as the operations side sees it: whatever store it was read from. */
 export interface OrderException {
   readonly type: ExceptionType;
-  readonly state: "active" | "resolved" | "escalated";
+  readonly state: ExceptionState;
   readonly priority: Priority;
   readonly team: string;
   readonly opened_at: string;

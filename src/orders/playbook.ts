@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import { AddressSchema, type Evidence, type ExceptionType } from "./evidence";
+import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";
 
@@ -9,14 +9,14 @@ import { formatAddress } from "./order-state";
  * the order, computed here as a pure function so a proposal can show exactly
  * what an apply will write.
  */
-export const ResolutionActionSchema = z.enum([
+const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
   "release_inventory_hold_and_cancel_order",
   "notify_customer_backorder",
   "retry_fulfillment",
   "escalate_to_human",
 ]);
-export type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
+type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
@@ -24,9 +24,12 @@ export type ChangeAction = z.infer<typeof ChangeActionSchema>;
 export const RiskSchema = z.enum(["low", "medium", "high"]);
 export type Risk = z.infer<typeof RiskSchema>;
 
+/** What a proposal changes: the playbook's resolution, or the shipping address. */
+export const ChangeKindSchema = z.enum(["resolution", "address_change"]);
+
 export const OrderChangeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("resolution"), action: ResolutionActionSchema }),
-  z.object({ kind: z.literal("address_change"), action: z.literal("change_shipping_address"), address: AddressSchema }),
+  z.object({ kind: z.literal(ChangeKindSchema.enum.resolution), action: ResolutionActionSchema }),
+  z.object({ kind: z.literal(ChangeKindSchema.enum.address_change), action: z.literal("change_shipping_address"), address: AddressSchema }),
 ]);
 export type OrderChange = z.infer<typeof OrderChangeSchema>;
 
@@ -67,7 +70,7 @@ const ESCALATION: PlaybookEntry = {
 
 export const HUMAN_ESCALATION_TEAM = "Escalations (human review)";
 
-export interface ResolutionPlan extends PlaybookEntry {
+interface ResolutionPlan extends PlaybookEntry {
   readonly evidence: string[];
 }
 
@@ -107,7 +110,7 @@ function releaseHeld(evidence: Evidence): Evidence["inventory"] {
   };
 }
 
-function resolved(order: OrderRecord, state: "resolved" | "escalated", team?: string): OrderRecord["exception"] {
+function resolved(order: OrderRecord, state: Exclude<ExceptionState, "active">, team?: string): OrderRecord["exception"] {
   return order.exception ? { ...order.exception, state, team: team ?? order.exception.team } : null;
 }
 

@@ -8,24 +8,23 @@ import customersJson from "../../seed/customers.json";
  * edited seed file changes what "valid" means for both at once.
  */
 export const ChannelSchema = z.enum(["web", "mobile", "store", "partner", "phone"]);
-export type Channel = z.infer<typeof ChannelSchema>;
 
-export const SkuSchema = z.object({
+const SkuSchema = z.object({
   sku: z.string().regex(/^SKU-\d{4}$/),
   name: z.string().min(1),
   unit_price_cents: z.number().int().positive(),
   in_stock: z.boolean(),
 });
-export type Sku = z.infer<typeof SkuSchema>;
+type Sku = z.infer<typeof SkuSchema>;
 
-export const CustomerSchema = z.object({
+const CustomerSchema = z.object({
   customer_id: z.string().regex(/^CUST-\d{4}$/),
   name: z.string().min(1),
   email: z.string().email(),
   tier: z.string().min(1),
   allowed_channels: z.array(ChannelSchema).min(1),
 });
-export type Customer = z.infer<typeof CustomerSchema>;
+type Customer = z.infer<typeof CustomerSchema>;
 
 export interface ReferenceData {
   readonly skus: ReadonlyMap<string, Sku>;

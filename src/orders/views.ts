@@ -4,6 +4,7 @@ import { ChangeActionSchema } from "./playbook";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";
 import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
+import { ActorKindSchema } from "./audit-event";
 import { referenceData } from "./reference-data";
 
 /** What the operations tools answer; the tool output schemas are these. */
@@ -18,7 +19,7 @@ export const OrderStatusSchema = z.object({
 });
 export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
-export const ExceptionSummarySchema = z.object({
+const ExceptionSummarySchema = z.object({
   order_id: z.string(),
   customer_name: z.string(),
   created_at: z.string(),
@@ -65,7 +66,7 @@ export const AuditEventSchema = z.object({
   event_id: z.string(),
   at: z.string(),
   event_type: z.string(),
-  actor_kind: z.enum(["operator", "approver", "system"]),
+  actor_kind: ActorKindSchema,
   actor: z.string(),
   reason: z.string(),
   proposal_id: z.string().nullable(),
@@ -115,7 +116,7 @@ function minutesBetween(fromIso: string, now: Date): number {
 }
 
 /** What the exception queue reads of an order: no lines, address or evidence. */
-export type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
+type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
 
 /** One row of the exception queue, or undefined for an order without an active exception. */
 function exceptionSummary(order: QueuedOrder, now: Date): ExceptionSummary | undefined {

@@ -12,7 +12,7 @@ import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./sc
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
 
-export interface ProposalDeskDeps {
+interface ProposalDeskDeps {
   readonly store: ProposalStore;
   /** The account's orders; the desk never names an account itself. */
   readonly orders: AccountOrders;

@@ -1,6 +1,6 @@
 import { z } from "zod/v4";
 import { ApplyOutcomeSchema } from "../orders/views";
-import { ChangeActionSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
+import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
 import { FieldChangeSchema } from "../orders/order-state";
 
 /**
@@ -15,7 +15,7 @@ export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
 export const ProposalSchema = z.object({
   proposal_id: z.string(),
   order_id: z.string(),
-  kind: z.enum(["resolution", "address_change"]),
+  kind: ChangeKindSchema,
   action: ChangeActionSchema.describe("Chosen by the server's allowlisted playbook, never by the caller"),
   change: OrderChangeSchema.describe("The exact change pinned by this proposal: the action, and for an address change the normalized address"),
   pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),

@@ -1,32 +1,18 @@
 /**
- * The audit trail's hash chain: its format, and the checks that prove it
- * intact. Each account's sealed events form one chain: seal `seq` holds
- * hash = SHA-256(prev_hash + "\n" + canonical JSON of the event), where
- * prev_hash is the hash of seal seq-1 (64 zeros for seq 1). Anyone holding an
- * unfiltered NDJSON export can recompute it with any SHA-256 tool.
+ * The audit trail's hash chain: the checks that prove it intact, and reading
+ * it back from D1 for them. Each account's sealed events form one chain, which
+ * starts after GENESIS_HASH (64 zeros); how each link is hashed is in
+ * audit-chain-format.ts. Anyone holding an unfiltered NDJSON export can
+ * recompute it with any SHA-256 tool.
  *
- * This file has no runtime imports on purpose: `npm run audit:verify` loads it
- * in Node as it is, so the script and the Worker check with the same code.
+ * `npm run audit:verify` loads this file in Node as it is, so the script and
+ * the Worker check with the same code. It imports only audit-chain-format.ts,
+ * by its name with the .ts extension, and that file imports nothing: keep both
+ * that way (only `import type` otherwise, as store/invariants.ts does).
  */
+import { chainContentOf, chainHash, type ChainEventContent, type StoredEventRow } from "./audit-chain-format.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
-/** Part of every hashed event, so a future format can never be mistaken for this one. */
-export const CHAIN_FORMAT = 1;
-
-/** The sealed content of one event, with its states as JSON values. */
-export interface ChainEventContent {
-  readonly account: string;
-  readonly event_id: string;
-  readonly order_id: string;
-  readonly event_type: string;
-  readonly actor_kind: string;
-  readonly actor: string;
-  readonly reason: string;
-  readonly proposal_id: string | null;
-  readonly state_before: unknown;
-  readonly state_after: unknown;
-  readonly created_at: string;
-}
 
 export interface ChainHead {
   readonly seq: number;
@@ -38,64 +24,18 @@ export function formatChainHead(head: ChainHead | null): string {
   return head ? `${head.seq}:${head.hash}` : `0:${GENESIS_HASH}`;
 }
 
-/** JSON with object keys sorted at every level (RFC 8785 for the strings, integers and nulls an event holds). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export function chainHash(prevHash: string, seq: number, event: ChainEventContent): Promise<string> {
-  const content = {
-    format: CHAIN_FORMAT,
-    seq,
-    account: event.account,
-    event_id: event.event_id,
-    order_id: event.order_id,
-    event_type: event.event_type,
-    actor_kind: event.actor_kind,
-    actor: event.actor,
-    reason: event.reason,
-    proposal_id: event.proposal_id,
-    state_before: event.state_before ?? null,
-    state_after: event.state_after ?? null,
-    created_at: event.created_at,
-  };
-  return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
-}
-
-/** States are stored as JSON text; text that no longer parses is hashed as the string it is. */
-export function storedState(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 // ------------------------------------------------------------- verification
 
-export type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
+type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
 
-export interface ChainProblem {
+interface ChainProblem {
   readonly kind: ChainProblemKind;
   readonly seq: number | null;
   readonly message: string;
 }
 
 /** One link as it is read back: its seal, and the event it seals (null when the event row is gone). */
-export interface SealedEvent {
+interface SealedEvent {
   readonly seq: number;
   readonly prev_hash: string;
   readonly hash: string;
@@ -189,37 +129,6 @@ export async function checkExportedChain(ndjson: string, options: { anchors?: re
 /** What the checks need of a database: D1, or wrangler's local proxy of it in a script. */
 export interface AuditDatabase {
   prepare(query: string): { bind(...values: unknown[]): { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> } };
-}
-
-/** An audit_events row as stored: states are JSON text. */
-export interface StoredEventRow {
-  account: string;
-  event_id: string;
-  order_id: string;
-  event_type: string;
-  actor_kind: string;
-  actor: string;
-  reason: string;
-  proposal_id: string | null;
-  state_before: string | null;
-  state_after: string | null;
-  created_at: string;
-}
-
-export function chainContentOf(row: StoredEventRow): ChainEventContent {
-  return {
-    account: row.account,
-    event_id: row.event_id,
-    order_id: row.order_id,
-    event_type: row.event_type,
-    actor_kind: row.actor_kind,
-    actor: row.actor,
-    reason: row.reason,
-    proposal_id: row.proposal_id,
-    state_before: storedState(row.state_before),
-    state_after: storedState(row.state_after),
-    created_at: row.created_at,
-  };
 }
 
 /** A seal joined with its event; the event's columns are null when the event row is gone. */

@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../core/errors";
-import { ChainChecker, chainContentOf, chainHash, GENESIS_HASH, readSealedEvents, type ChainHead, type StoredEventRow } from "./audit-chain";
+import { ChainChecker, GENESIS_HASH, readSealedEvents, type ChainHead } from "./audit-chain";
+import { chainContentOf, chainHash, type StoredEventRow } from "./audit-chain-format";
 import { orderDatabase } from "./seed-loader";
 
 /**
@@ -8,7 +9,7 @@ import { orderDatabase } from "./seed-loader";
  * is extended by one writer; the triggers of migration 0005 refuse any seal
  * that does not extend it in order, so even a second writer could not fork it.
  */
-export interface SealOutcome {
+interface SealOutcome {
   readonly head: ChainHead | null;
   readonly sealed: number;
   /** True when the pass stopped at its limit with events still unsealed. */

@@ -12,7 +12,7 @@ import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderReque
  * insert and the uniqueness check are one statement, so concurrent duplicates
  * cannot both create an order.
  */
-export type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
+type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
 
 const ORDER_ID_PREFIX_LENGTH = 8;
 const MAX_ID_ATTEMPTS = 16;

@@ -9,7 +9,7 @@ import type { AuditDatabase } from "./audit-chain.ts";
  */
 
 /** The events that say where an order came from; every order has one. */
-export const ORIGIN_EVENT_TYPES = ["order_received", "order_seeded", "exception_simulated"] as const;
+const ORIGIN_EVENT_TYPES = ["order_received", "order_seeded", "exception_simulated"] as const;
 
 /** How many offending rows a check reports at most. */
 const SAMPLE = 20;
@@ -57,7 +57,7 @@ const VERSIONS_NOT_MATCHING_APPLICATIONS = `SELECT o.account, o.order_id, o.vers
     (SELECT count(*) FROM applied_proposals a WHERE a.account = o.account AND a.order_id = o.order_id) AS applied
   FROM orders o WHERE o.version != 1 + applied LIMIT ${SAMPLE}`;
 
-export interface InvariantReport {
+interface InvariantReport {
   readonly orders_without_origin_event: Record<string, unknown>[];
   readonly applications_without_one_apply_event: Record<string, unknown>[];
   readonly versions_not_matching_applications: Record<string, unknown>[];

@@ -1,4 +1,4 @@
-import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
+import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema, type ExceptionState } from "../orders/evidence";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderStatus } from "../orders/views";
@@ -7,7 +7,7 @@ import type { OrderStatus } from "../orders/views";
 export interface OrderRow {
   order_id: string;
   account: string;
-  source: "intake" | "operations";
+  source: OrderRecord["source"];
   customer_id: string;
   channel: string;
   currency: string;
@@ -18,7 +18,7 @@ export interface OrderRow {
   shipping_address: string | null;
   evidence: string | null;
   exception_type: string | null;
-  exception_state: "active" | "resolved" | "escalated" | null;
+  exception_state: ExceptionState | null;
   exception_priority: string | null;
   exception_team: string | null;
   exception_opened_at: string | null;
@@ -28,7 +28,7 @@ export interface OrderRow {
   updated_at: string;
 }
 
-export const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
+const ORDER_COLUMNS = `order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
   shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
   exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at`;
 
@@ -50,7 +50,7 @@ export function exceptionFromRow(row: ExceptionColumns): OrderException | null {
   };
 }
 
-export function recordFromRow(row: OrderRow): OrderRecord {
+function recordFromRow(row: OrderRow): OrderRecord {
   const exception = exceptionFromRow(row);
   return {
     order_id: row.order_id,

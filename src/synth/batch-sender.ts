@@ -21,7 +21,7 @@ export interface BatchJournal {
   close(batchId: string, tally: TallySnapshot, outcome: Exclude<BatchOutcome, "running" | "interrupted">, finishedAt: string, error: string | null): void;
 }
 
-export interface BatchSenderDeps {
+interface BatchSenderDeps {
   /** The target as seen by `actor`, who is recorded as the orders' sender. */
   readonly target: (actor: string) => OrderApiTarget;
   readonly maxBatch: number;
@@ -102,7 +102,7 @@ export class BatchSender {
     if (failure) {
       // The journal keeps what did get through, so the partial batch is visible.
       this.deps.journal.close(batchId, tally, "failed", finishedAt, failure.message);
-      return { ok: false, error: failure };
+      return fail(failure.code, failure.message, failure.errors);
     }
     this.deps.journal.close(batchId, tally, "completed", finishedAt, null);
     return ok(summaryOf(tally));

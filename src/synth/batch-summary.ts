@@ -17,7 +17,7 @@ export const BatchSummarySchema = z.object({
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
-export const BatchOutcomeSchema = z.enum(["running", "completed", "failed", "interrupted"]);
+const BatchOutcomeSchema = z.enum(["running", "completed", "failed", "interrupted"]);
 export type BatchOutcome = z.infer<typeof BatchOutcomeSchema>;
 
 /**

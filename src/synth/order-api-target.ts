@@ -1,4 +1,4 @@
-import { ok, type Result } from "../core/errors";
+import { fail, ok, type Result } from "../core/errors";
 import { ACCOUNT_HEADER, ACTOR_HEADER, HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
 
 /**
@@ -26,8 +26,8 @@ function describeFetchError(error: unknown): string {
   return String(error);
 }
 
-export function unreachable(problem: string): { ok: false; error: { code: "upstream_unreachable"; message: string } } {
-  return { ok: false, error: { code: "upstream_unreachable", message: `cannot reach the order API at ${TARGET_NAME}: ${problem}` } };
+export function unreachable(problem: string) {
+  return fail("upstream_unreachable", `cannot reach the order API at ${TARGET_NAME}: ${problem}`);
 }
 
 export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number, actor?: string): OrderApiTarget {

@@ -18,7 +18,7 @@ export interface RunRequest {
   readonly seed?: number | undefined;
 }
 
-export interface RunCaps {
+interface RunCaps {
   readonly maxRate: number;
   readonly maxSeconds: number;
   readonly maxOrders: number;

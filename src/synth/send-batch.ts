@@ -3,7 +3,7 @@ import type { OrderRequest } from "../orders/intake-schemas";
 import type { PostedOrder } from "./order-api-target";
 import { Tally, type Answer, type TallySnapshot } from "./tally";
 
-export interface SendBatchOptions {
+interface SendBatchOptions {
   /** The orders in batch order; drawn lazily, so a large batch is never held in memory at once. */
   readonly orders: Iterable<OrderRequest>;
   readonly count: number;
@@ -39,7 +39,7 @@ export function answerOf(order: OrderRequest, posted: PostedOrder): Answer {
     : { kind: "rejected", status: posted.status, reason: describeFailure(posted.status, posted.body) };
 }
 
-export interface BatchOutcome {
+interface BatchOutcome {
   /** What was answered; partial when `failure` is set. */
   readonly tally: TallySnapshot;
   readonly failure: AppError | undefined;

@@ -15,7 +15,7 @@ import { answerOf } from "./send-batch";
  * i of a run is always order i of its seed's stream, so a re-sent order has
  * the same request_id and the target answers it 200 without a duplicate.
  */
-export const RunCursorSchema = z.object({
+const RunCursorSchema = z.object({
   /** Every order below this index has been answered. */
   next_index: z.number().int(),
   /** Orders above next_index already answered (at most the concurrency). */
@@ -38,7 +38,7 @@ export const RunStateSchema = z.object({
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 
-export interface TickOutcome {
+interface TickOutcome {
   readonly state: RunState;
   /** What this tick sent; null when it sent nothing (paused, finished). */
   readonly interval: RunInterval | null;
@@ -46,7 +46,7 @@ export interface TickOutcome {
   readonly nextTickMs: number | null;
 }
 
-export interface TrafficRunnerDeps {
+interface TrafficRunnerDeps {
   readonly now: () => number;
   readonly newRunId: () => string;
   readonly concurrency: number;
@@ -55,9 +55,9 @@ export interface TrafficRunnerDeps {
   readonly reference?: ReferenceData;
 }
 
-export const TICK_MS = 1000;
+const TICK_MS = 1000;
 /** While paused, how often the target's health is asked again. */
-export const PAUSE_RETRY_MS = 2000;
+const PAUSE_RETRY_MS = 2000;
 /**
  * A tick sends at most this many seconds' worth of the full rate. A slow
  * target makes a tick long, and the next one finds that much more due; the

@@ -14,7 +14,7 @@ function config(): Config {
 }
 
 const consentPost = new Request("http://localhost/authorize", { method: "POST" });
-const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+const form = (fields: Record<string, string>) => fields;
 
 describe("signInOperator(config, request, form)", () => {
   it("signs in the operator whose MCP token is in the form's sign-in field, naming the credential by digest only", async () => {

@@ -204,7 +204,7 @@ function scriptJson(value: unknown): string {
 }
 
 /** A card's identity and its `render(data)`: browser JavaScript that returns one Node. */
-export interface CardSource extends Omit<AppCard, "html"> {
+interface CardSource extends Omit<AppCard, "html"> {
   readonly render: string;
 }
 

@@ -1,0 +1,37 @@
+import { secureHeaders } from "hono/secure-headers";
+
+/**
+ * The security headers of every server-rendered page (the approval app, the
+ * run pages, the OAuth consent page), from hono/secure-headers. The policy:
+ * no script at all (the pages are plain forms, and live pages refresh with
+ * <meta http-equiv="refresh">), no framing, and forms post only to this site.
+ */
+const PAGE_POLICY = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'unsafe-inline'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+};
+
+/** `overwrite: false` keeps a policy the page set itself (pagePolicy below). */
+export function pageSecureHeaders(options: { overwrite?: boolean } = {}) {
+  return secureHeaders({
+    contentSecurityPolicy: PAGE_POLICY,
+    xFrameOptions: "DENY",
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts.
+    referrerPolicy: "same-origin",
+    ...options,
+  });
+}
+
+/**
+ * The same policy as header text, with more origins a form may post to: a
+ * page whose form answers with a redirect elsewhere needs that origin too,
+ * because browsers hold the redirect to form-action as well.
+ */
+export function pagePolicy(formTargets: readonly string[]): string {
+  return Object.entries({ ...PAGE_POLICY, formAction: [...PAGE_POLICY.formAction, ...formTargets] })
+    .map(([directive, sources]) => `${directive.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(" ")}`)
+    .join("; ");
+}
