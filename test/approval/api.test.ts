@@ -14,13 +14,13 @@ import {
   decide,
   expireProposal,
   getProposal,
-  insertFreshOrder,
   prepareAddress,
   propose,
   reject,
   unknownProposalId,
   type ApiError,
 } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // The scripted approval API: /api/approvals with an approver token.
 

@@ -17,19 +17,8 @@ import {
   textOf,
   type Page,
 } from "../helpers/approval-pages";
-import {
-  ACME_APPROVER,
-  ACME_APPROVER_TOKEN,
-  confirm,
-  countAuditEvents,
-  DEFAULT_ADDRESS,
-  getProposal,
-  GLOBEX_APPROVER_TOKEN,
-  insertFreshOrder,
-  propose,
-  readRow,
-  reject,
-} from "../helpers/ops";
+import { ACME_APPROVER, ACME_APPROVER_TOKEN, confirm, countAuditEvents, getProposal, GLOBEX_APPROVER_TOKEN, propose, reject } from "../helpers/ops";
+import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
 
 // The browser approval app, over raw HTTP: a proposal link shows nothing until
 // an approver signs in; decisions need the session's CSRF token and a

@@ -4,7 +4,8 @@ import { APP_MIME_TYPE, APPS_EXTENSION_ID, appToolMeta } from "../../src/mcp/app
 import { orderCards } from "../../src/mcp/orders.tools";
 import { ACME_TOKEN, CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
 import { initializeRequest, modernHeaders, modernRpc, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { callTool, insertFreshOrder, propose } from "../helpers/ops";
+import { callTool, propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
 // MCP Apps (io.modelcontextprotocol/ui): which tools name a card, what the

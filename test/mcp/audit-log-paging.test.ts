@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditLog } from "../../src/orders/views";
 import { insertNotes } from "../helpers/audit";
 import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { callError, callOk, callTool, insertFreshOrder } from "../helpers/ops";
+import { callError, callOk, callTool } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // get_order_audit_log pages through long logs: cursor in, next_cursor out.
 

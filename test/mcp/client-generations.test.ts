@@ -5,7 +5,8 @@ import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
 import { ACME_TOKEN, CLIENT_GENERATIONS, connectClient, connectModernClient, type McpTestClient } from "../helpers/mcp-client";
-import { approve, auditLog, callOk, confirm, details, getProposal, insertFreshOrder, prepareAddress, propose } from "../helpers/ops";
+import { approve, auditLog, callOk, confirm, details, getProposal, prepareAddress, propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { freshSeed } from "../helpers/synthetic";
 import { resourceJson } from "../helpers/tool-results";
 

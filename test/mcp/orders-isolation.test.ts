@@ -11,12 +11,11 @@ import {
   decide,
   getProposal,
   GLOBEX_APPROVER_TOKEN,
-  insertFreshOrder,
   propose,
-  readRow,
   unknownProposalId,
   type ApiError,
 } from "../helpers/ops";
+import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { toolErrorOf } from "../helpers/tool-results";
 
 // One account can neither see nor touch another's orders and proposals, and

@@ -7,17 +7,8 @@ import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import customersJson from "../../seed/customers.json";
 import operationsJson from "../../seed/operations.json";
 import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
-import {
-  ACME_APPROVER,
-  ACME_OPERATOR,
-  approve,
-  auditLog,
-  callError,
-  callOk,
-  details,
-  insertFreshOrder,
-  propose,
-} from "../helpers/ops";
+import { ACME_APPROVER, ACME_OPERATOR, approve, auditLog, callError, callOk, details, propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { postOrder, uniqueRequestId, validOrder } from "../helpers/orders";
 
 // The read-only operations tools over a real MCP client: status, the exception

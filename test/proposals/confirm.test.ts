@@ -23,14 +23,12 @@ import {
   details,
   expireProposal,
   getProposal,
-  insertFreshOrder,
   prepareAddress,
   propose,
-  readRow,
   reject,
   type ApiError,
-  type ExceptionKind,
 } from "../helpers/ops";
+import { insertFreshOrder, readRow, type ExceptionKind } from "../helpers/fresh-orders";
 import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
 // confirm_resolution / apply_approved_change: nothing happens before a human

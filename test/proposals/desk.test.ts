@@ -10,7 +10,7 @@ import type { ApplyOutcome } from "../../src/orders/views";
 import { ProposalDesk } from "../../src/proposals/desk";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { ProposalStore } from "../../src/proposals/store";
-import { DEFAULT_ADDRESS } from "../helpers/ops";
+import { DEFAULT_ADDRESS } from "../helpers/fresh-orders";
 
 // The proposal desk on its own: a fake orders port in memory, a clock the test
 // moves, and the real proposal table in a Durable Object's SQLite (each test

@@ -11,17 +11,15 @@ import {
   BASE_URL,
   callError,
   countAuditEvents,
-  DEFAULT_ADDRESS,
   getProposal,
-  insertFreshOrder,
   prepareAddress,
-  propose,
   PROPOSAL_TTL_MS,
-  readRow,
+  propose,
   reject,
   storedProposal,
   unknownProposalId,
 } from "../helpers/ops";
+import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
 
 // Proposals are inert: creating one writes an audit event and nothing else,
 // and asking again for the same change returns the same proposal.

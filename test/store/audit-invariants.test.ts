@@ -4,7 +4,7 @@ import { findOrdersWithoutOriginEvent } from "../../src/store/invariants";
 import { storeIntakeOrder } from "../../src/store/intake-orders";
 import { simulateFailure } from "../../src/store/simulated-orders";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
-import { insertFreshOrder } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
 
 // The invariant: every order has the event that says where it came from
