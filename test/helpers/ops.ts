@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { AuditLog, OrderDetails } from "../../src/orders/views";
+import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
 import { workerFetch, type McpTestClient } from "./mcp-client";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
@@ -57,6 +58,16 @@ export async function callError(client: McpTestClient, name: string, args: Recor
 export function propose(client: McpTestClient, orderId: string): Promise<ProposalView> {
   return callOk<ProposalView>(client, "propose_resolution", { order_id: orderId });
 }
+
+/** A fresh order with this exception, and the resolution proposed for it. */
+export async function proposalFor(client: McpTestClient, kind: ExceptionKind): Promise<{ orderId: string; proposal: ProposalView }> {
+  const orderId = await insertFreshOrder({ exception: kind });
+  return { orderId, proposal: await propose(client, orderId) };
+}
+
+/** An address change as a user might type it, and the normalized form the product pins. */
+export const RIVER_ROAD_ADDRESS = { recipient: "Maya Lindqvist", line1: "77 RIVER ROAD", line2: "", city: "bend", region: "or", postal_code: "97701", country: "US" };
+export const RIVER_ROAD_ADDRESS_NORMALIZED = { recipient: "Maya Lindqvist", line1: "77 River Road", line2: null, city: "Bend", region: "OR", postal_code: "97701", country: "US" };
 
 export function prepareAddress(client: McpTestClient, orderId: string, address: Record<string, unknown>): Promise<ProposalView> {
   return callOk<ProposalView>(client, "prepare_address_change", { order_id: orderId, address });
