@@ -59,6 +59,23 @@ export function propose(client: McpTestClient, orderId: string): Promise<Proposa
   return callOk<ProposalView>(client, "propose_resolution", { order_id: orderId });
 }
 
+/** The fields every fresh proposal has, whatever its kind. */
+export function expectWellFormed(proposal: ProposalView, orderId: string): void {
+  expect(proposal.proposal_id).toMatch(/^prop_[A-Za-z0-9_-]{20}$/);
+  expect(proposal.order_id).toBe(orderId);
+  expect(proposal.status).toBe("pending_approval");
+  expect(proposal.approval_url).toBe(`${BASE_URL}/approvals/${proposal.proposal_id}`);
+  expect(proposal.approval_url.endsWith(`/approvals/${proposal.proposal_id}`)).toBe(true);
+  expect(Date.parse(proposal.expires_at) - Date.parse(proposal.created_at)).toBe(PROPOSAL_TTL_MS);
+  expect(Math.abs(Date.parse(proposal.created_at) - Date.now())).toBeLessThan(60_000);
+  expect(proposal.created_by).toBe(ACME_OPERATOR);
+  expect(proposal.expected_changes.length).toBeGreaterThan(0);
+  expect(proposal).toMatchObject({ decided_by: null, decided_at: null, decision_reason: null, outcome: null });
+  // The pinned change is shown, so a reader sees exactly what will be applied.
+  if (proposal.kind === "resolution") expect(proposal.change).toEqual({ kind: "resolution", action: proposal.action });
+  else expect(proposal.change).toMatchObject({ kind: "address_change", action: "change_shipping_address" });
+}
+
 /** A fresh order with this exception, and the resolution proposed for it. */
 export async function proposalFor(client: McpTestClient, kind: ExceptionKind): Promise<{ orderId: string; proposal: ProposalView }> {
   const orderId = await insertFreshOrder({ exception: kind });
