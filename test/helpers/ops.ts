@@ -43,6 +43,9 @@ export function countApplied(proposalId: string): Promise<number> {
 
 // ------------------------------------------------------------------ MCP calls
 
+/** The tool error for an order id the caller's account does not have. */
+export const ORDER_NOT_FOUND = "order not found; list_order_exceptions shows the orders you can act on";
+
 export async function callTool(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
   return (await client.callTool({ name, arguments: args })) as ToolCallResult;
 }

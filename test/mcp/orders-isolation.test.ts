@@ -11,6 +11,7 @@ import {
   decide,
   getProposal,
   GLOBEX_APPROVER_TOKEN,
+  ORDER_NOT_FOUND,
   propose,
   unknownProposalId,
   type ApiError,
@@ -48,7 +49,7 @@ describe("another account's order reads exactly like a missing one", () => {
     const eventsBefore = await countAuditEvents("globex", GLOBEX_ORDER);
     const theirs = await callTool(acme, tool, { order_id: GLOBEX_ORDER, ...extra });
     const missing = await callTool(acme, tool, { order_id: MISSING_ORDER, ...extra });
-    expect(toolErrorOf(theirs)).toBe("order not found; list_order_exceptions shows the orders you can act on");
+    expect(toolErrorOf(theirs)).toBe(ORDER_NOT_FOUND);
     expect(theirs).toEqual(missing);
     expect(JSON.stringify(theirs)).toBe(JSON.stringify(missing));
     expect(await readRow("globex", GLOBEX_ORDER)).toEqual(rowBefore);
