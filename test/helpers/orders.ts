@@ -16,6 +16,13 @@ export interface Receipt {
   total_cents: number;
 }
 
+/** The fields of GET /api/orders/:id the tests read. */
+export interface OrderView {
+  order_id: string;
+  customer_id: string;
+  total_cents: number;
+}
+
 export interface OrderLineInput {
   sku: string;
   quantity: number;
