@@ -1,10 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
+import { connectClient, workerFetch } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import {
   ACME_APPROVER,
-  ACME_APPROVER_TOKEN,
   approvalApi,
   approve,
   auditLog,

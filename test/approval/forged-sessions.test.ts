@@ -1,9 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
 import { csrfOf, expectSignInForm, get, page, postForm, sessionFor, storedSessionCookie } from "../helpers/approval-pages";
-import { ACME_APPROVER, ACME_APPROVER_TOKEN, countAuditEvents, getProposal, GLOBEX_APPROVER_TOKEN, proposalFor } from "../helpers/ops";
+import { ACME_APPROVER, countAuditEvents, getProposal, proposalFor } from "../helpers/ops";
 
 // Approval sessions that must not work: a tampered, hand-made or expired
 // cookie reads as signed out, another account's approver sees a 404, and

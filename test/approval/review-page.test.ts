@@ -1,9 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { csrfOf, escapeHtml, expectSafePage, FROM_OUR_PAGE, formPostedFrom, get, page, postForm, sessionFor, textOf, type Page } from "../helpers/approval-pages";
-import { ACME_APPROVER, ACME_APPROVER_TOKEN, confirm, countAuditEvents, getProposal, propose, proposalFor, reject } from "../helpers/ops";
+import { ACME_APPROVER, confirm, countAuditEvents, getProposal, proposalFor, propose, reject } from "../helpers/ops";
 import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
 
 // The review page of the browser approval app, signed in: it shows the change

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../../src/core/errors";
 import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
 import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../helpers/approval-pages";
-import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/ops";
+import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
 
 // The run page: a traffic run's chart behind the approval app's sign-in,
 // scoped to the approver's account, refreshing itself only while it runs.

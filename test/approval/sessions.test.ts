@@ -5,8 +5,9 @@ import { sha256Hex } from "../../src/core/encoding";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { csrfOf, expectSignInForm, formPostedFrom, FROM_OUR_PAGE, get, page, postForm, sessionFor, signIn, storedSessionCookie } from "../helpers/approval-pages";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER, ACME_APPROVER_TOKEN, BASE_URL, getProposal, propose } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
+import { ACME_APPROVER, BASE_URL, getProposal, propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // Approver sessions live on the server (D1); the cookie is only a signed id.

@@ -1,8 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { expectSafePage, expectSignInForm, formPostedFrom, get, page, signIn } from "../helpers/approval-pages";
-import { ACME_APPROVER_TOKEN, proposalFor } from "../helpers/ops";
+import { proposalFor } from "../helpers/ops";
 
 // Signing in to the browser approval app: a proposal link shows nothing until
 // an approver signs in with an approver token, and the session cookie it gets

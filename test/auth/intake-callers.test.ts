@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ACME_APPROVER_TOKEN,
-  ACME_TOKEN,
-  countOrdersFor,
-  getOrder,
-  getOrderWith,
-  GLOBEX_TOKEN,
-  postOrder,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type Receipt,
-} from "../helpers/orders";
+import { countOrdersFor, getOrder, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Who may call the public /api/orders (publicIntakeCaller): an MCP token, or
 // nobody at all (the public intake account); anything else is a 401 that

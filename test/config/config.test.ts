@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/config";
 import { BASE, failure, parsed } from "../helpers/config";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // parseConfig turns the Worker's vars into a Config, or into one readable
 // error naming the variable and what to set. The token maps are in
@@ -56,10 +57,10 @@ describe("defaults", () => {
     // The suite, smoke, soak and bench send far more per token than any agent session.
     expect(config.rateLimits).toBe(false);
     expect(config.publicIntakeAccount).toBe("acme");
-    expect(config.mcpTokens.get("acme-dev-token")?.account).toBe("acme");
-    expect(config.mcpTokens.get("globex-dev-token")?.account).toBe("globex");
-    expect(config.approverTokens.get("acme-approver-dev-token")?.account).toBe("acme");
-    expect(config.approverTokens.get("globex-approver-dev-token")?.account).toBe("globex");
+    expect(config.mcpTokens.get(ACME_TOKEN)?.account).toBe("acme");
+    expect(config.mcpTokens.get(GLOBEX_TOKEN)?.account).toBe("globex");
+    expect(config.approverTokens.get(ACME_APPROVER_TOKEN)?.account).toBe("acme");
+    expect(config.approverTokens.get(GLOBEX_APPROVER_TOKEN)?.account).toBe("globex");
   });
 });
 

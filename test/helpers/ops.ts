@@ -5,6 +5,7 @@ import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { AuditLog, OrderDetails } from "../../src/orders/views";
 import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
 import { workerFetch, type McpTestClient } from "./mcp-client";
+import { ACME_APPROVER_TOKEN } from "./tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
 /**
@@ -13,8 +14,6 @@ import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
  * the AccountAgent's proposal table. Fresh orders come from ./fresh-orders.
  */
 export const BASE_URL = "http://localhost";
-export const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
-export const GLOBEX_APPROVER_TOKEN = "globex-approver-dev-token";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
 export const ACME_APPROVER = "Avery Approver (acme, local dev)";
 /** PROPOSAL_TTL_MINUTES is unset in .dev.vars and 15 in wrangler.toml. */

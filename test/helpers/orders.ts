@@ -38,10 +38,6 @@ export interface OrderInput {
   total_cents: number;
 }
 
-export const ACME_TOKEN = "acme-dev-token";
-export const GLOBEX_TOKEN = "globex-dev-token";
-export const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
-
 /**
  * An 8-character random prefix. Order ids are `ORD-` + the first 8 characters
  * of the request_id, so a random prefix keeps every test's order ids its own

@@ -2,7 +2,8 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelc
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID, appToolMeta } from "../../src/mcp/apps";
 import { orderCards } from "../../src/mcp/orders.tools";
-import { ACME_TOKEN, CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
+import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { initializeRequest, modernHeaders, modernRpc, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
 import { callTool, propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";

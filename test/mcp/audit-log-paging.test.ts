@@ -2,7 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditLog } from "../../src/orders/views";
 import { insertNotes } from "../helpers/audit";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { callError, callOk, callTool } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 

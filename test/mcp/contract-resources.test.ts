@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
-import { ACME_TOKEN, CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
+import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
 
 // The resources and tool results an MCP client sees, identical for a 2025

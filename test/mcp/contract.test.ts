@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACME_TOKEN, CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
+import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { toolErrorOf } from "../helpers/tool-results";
 
 // The tools an MCP client sees, identical for a 2025 client (v1 SDK) and a

@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { insertFreshOrder } from "../helpers/fresh-orders";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { callError, callOk, ORDER_NOT_FOUND } from "../helpers/ops";
 import { customers, seed, seedAnchorMs } from "../helpers/seed-data";
 

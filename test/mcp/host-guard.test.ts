@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { ACME_TOKEN } from "../helpers/mcp-client";
+import { ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { initializeRequest, mcpHeaders, modernHeaders, modernRpc, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 
 // DNS-rebinding protection: /mcp answers only to the hostnames this Worker is
@@ -39,20 +39,19 @@ describe("in development (the test environment)", () => {
 });
 
 describe("in production", () => {
-  const TOKEN = "p".repeat(40);
   const productionEnv = {
     ...env,
     ENVIRONMENT: "production",
     PUBLIC_BASE_URL: "https://order-ops.example.workers.dev",
     ALLOWED_HOSTS: "mcp.example.com, MCP.Example.org",
-    MCP_TOKENS: JSON.stringify({ [TOKEN]: { account: "acme", operator: "Prod Ops" } }),
+    MCP_TOKENS: JSON.stringify({ [PRODUCTION_TOKEN]: { account: "acme", operator: "Prod Ops" } }),
     APPROVER_TOKENS: "",
   };
 
   async function post(host: string): Promise<Response> {
     const request = new Request("https://order-ops.example.workers.dev/mcp", {
       method: "POST",
-      headers: { ...mcpHeaders({ token: TOKEN }), host },
+      headers: { ...mcpHeaders({ token: PRODUCTION_TOKEN }), host },
       body: JSON.stringify(initializeRequest(1, "2025-11-25")),
     });
     return await app.fetch(request, productionEnv, createExecutionContext());

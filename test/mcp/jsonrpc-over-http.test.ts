@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACME_TOKEN } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { jsonAnswer, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
 

@@ -1,21 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";
-import {
-  ACME_APPROVER_TOKEN,
-  approvalApi,
-  callTool,
-  countAuditEvents,
-  decide,
-  getProposal,
-  GLOBEX_APPROVER_TOKEN,
-  ORDER_NOT_FOUND,
-  propose,
-  unknownProposalId,
-  type ApiError,
-} from "../helpers/ops";
+import { approvalApi, callTool, countAuditEvents, decide, getProposal, ORDER_NOT_FOUND, propose, unknownProposalId, type ApiError } from "../helpers/ops";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { toolErrorOf } from "../helpers/tool-results";
 

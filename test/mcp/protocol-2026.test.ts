@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACME_TOKEN } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { ENVELOPE_2026, jsonAnswer, modernHeaders, modernRpc, postMcp, rpc, sseMessages } from "../helpers/mcp-raw";
 
 // Protocol 2026-07-28 on the wire: stateless, every request carrying its

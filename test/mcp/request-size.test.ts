@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_MCP_BODY_BYTES } from "../../src/mcp/route";
-import { ACME_TOKEN, MCP_URL, workerFetch } from "../helpers/mcp-client";
+import { MCP_URL, workerFetch } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { jsonAnswer, mcpHeaders, postMcp, rpc } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
 

@@ -9,7 +9,8 @@ import { syntheticTools } from "../../src/mcp/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import {
   countOrders,
   countRequestIds,

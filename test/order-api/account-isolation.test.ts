@@ -1,11 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
-  ACME_TOKEN,
   countOrdersFor,
   countOrdersWithId,
   getOrder,
-  GLOBEX_TOKEN,
   postOrder,
   randomPrefix,
   readJson,
@@ -15,6 +13,7 @@ import {
   type OrderView,
   type Receipt,
 } from "../helpers/orders";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Accounts never see each other's orders, and order ids are per account.
 // Caller authentication is in test/auth/intake-callers.test.ts, the internal

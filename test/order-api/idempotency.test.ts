@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
 import {
-  ACME_TOKEN,
   countOrdersFor,
   countOrdersWithId,
   countOrdersWithPrefix,
@@ -17,6 +16,7 @@ import {
   type ErrorBody,
   type Receipt,
 } from "../helpers/orders";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // request_id is the idempotency key per account: replays answer 200 with the
 // original receipt, a reused key with other content answers 409, and D1 holds

@@ -11,6 +11,7 @@ import {
   type OrderInput,
   type Receipt,
 } from "../helpers/orders";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // The happy paths of the public order intake API and its business-rule (422) answers.
 
@@ -113,7 +114,7 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
 
   it("accepts an MCP bearer token of the public intake account", async () => {
     const requestId = uniqueRequestId("token");
-    const response = await postOrder(validOrder(requestId), { token: "acme-dev-token" });
+    const response = await postOrder(validOrder(requestId), { token: ACME_TOKEN });
     expect(response.status).toBe(201);
     expect(await countOrdersFor("acme", requestId)).toBe(1);
   });

@@ -2,8 +2,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, approvalApi, callError, countAuditEvents, expectWellFormed, prepareAddress, propose, storedProposal } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
+import { approvalApi, callError, countAuditEvents, expectWellFormed, prepareAddress, propose, storedProposal } from "../helpers/ops";
 
 // prepare_address_change: only an order that has not shipped can be
 // redirected, the address is checked and normalized, and the proposal pins

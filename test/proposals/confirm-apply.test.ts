@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import {
   ACME_APPROVER,
   ACME_OPERATOR,

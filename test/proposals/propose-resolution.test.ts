@@ -1,7 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { ACME_APPROVER, approve, callError, countAuditEvents, expectWellFormed, getProposal, propose, reject, storedProposal, unknownProposalId } from "../helpers/ops";
 
 // propose_resolution and get_proposal: a proposal is inert (creating one

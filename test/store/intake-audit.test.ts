@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GLOBEX_TOKEN, postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Every write leaves an audit event: an accepted intake order records who
 // placed it, in the same D1 batch as the order itself.

@@ -7,7 +7,8 @@ import { seedOrders } from "../../src/orders/operations-seed";
 import { loadSeed, SEED_VERSION } from "../../src/store/seed-loader";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
-import { ACME_TOKEN, getOrder, GLOBEX_TOKEN, readJson, warmUp } from "../helpers/orders";
+import { getOrder, readJson, warmUp } from "../helpers/orders";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // seed/operations.json is loaded into D1 on the first request, once per
 // database, and a reload never duplicates or overwrites a row.
