@@ -10,7 +10,6 @@ import {
   auditLog,
   BASE_URL,
   confirm,
-  countAuditEvents,
   decide,
   expireProposal,
   getProposal,
@@ -20,6 +19,7 @@ import {
   unknownProposalId,
   type ApiError,
 } from "../helpers/ops";
+import { countAuditEvents } from "../helpers/rows";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // The scripted approval API: /api/approvals with an approver token.

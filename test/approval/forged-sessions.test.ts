@@ -4,7 +4,8 @@ import type { ProposalView } from "../../src/proposals/schemas";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
 import { csrfOf, expectSignInForm, get, page, postForm, sessionFor, storedSessionCookie } from "../helpers/approval-pages";
-import { ACME_APPROVER, countAuditEvents, getProposal, proposalFor } from "../helpers/ops";
+import { ACME_APPROVER, getProposal, proposalFor } from "../helpers/ops";
+import { countAuditEvents } from "../helpers/rows";
 
 // Approval sessions that must not work: a tampered, hand-made or expired
 // cookie reads as signed out, another account's approver sees a 404, and

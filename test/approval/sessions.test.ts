@@ -9,6 +9,7 @@ import { connectClient } from "../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { ACME_APPROVER, BASE_URL, getProposal, propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
+import { countSessionRows } from "../helpers/rows";
 
 // Approver sessions live on the server (D1); the cookie is only a signed id.
 // Signing out revokes the session everywhere, and the approval app's
@@ -35,10 +36,6 @@ function sessionIdOf(cookie: string): string {
 
 async function signOut(cookie: string, csrf: string): Promise<Response> {
   return postForm("/approvals/sign-out", { csrf }, { cookie });
-}
-
-function countSessionRows(sessionHash: string): Promise<number | null> {
-  return env.DB.prepare("SELECT count(*) AS n FROM approver_sessions WHERE session_hash = ?").bind(sessionHash).first<number>("n");
 }
 
 describe("sign-out", () => {

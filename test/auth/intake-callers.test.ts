@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countOrdersFor, getOrder, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { getOrder, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Who may call the public /api/orders (publicIntakeCaller): an MCP token, or

@@ -9,36 +9,15 @@ import { ACME_APPROVER_TOKEN } from "./tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
 /**
- * Helpers for the order-operations and approval tests: raw counts of the
- * audit trail, the operations tools over MCP, the scripted approval API, and
- * the AccountAgent's proposal table. Fresh orders come from ./fresh-orders.
+ * Helpers for the order-operations and approval tests: the operations tools
+ * over MCP, the scripted approval API, and the AccountAgent's proposal table.
+ * Fresh orders come from ./fresh-orders, row counts from ./rows.
  */
 export const BASE_URL = "http://localhost";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
 export const ACME_APPROVER = "Avery Approver (acme, local dev)";
 /** PROPOSAL_TTL_MINUTES is unset in .dev.vars and 15 in wrangler.toml. */
 export const PROPOSAL_TTL_MS = 15 * 60_000;
-
-async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-export function countAuditEvents(account: string, orderId: string, eventType?: string): Promise<number> {
-  return eventType === undefined
-    ? count("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ?", account, orderId)
-    : count("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ? AND event_type = ?", account, orderId, eventType);
-}
-
-export function countProposalEvents(proposalId: string, eventType: string): Promise<number> {
-  return count("SELECT count(*) AS n FROM audit_events WHERE proposal_id = ? AND event_type = ?", proposalId, eventType);
-}
-
-export function countApplied(proposalId: string): Promise<number> {
-  return count("SELECT count(*) AS n FROM applied_proposals WHERE proposal_id = ?", proposalId);
-}
 
 // ------------------------------------------------------------------ MCP calls
 

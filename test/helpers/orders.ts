@@ -103,33 +103,6 @@ export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function countWhere(sql: string, ...params: string[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
-  if (!row) throw new Error(`count query returned no row: ${sql}`);
-  return row.n;
-}
-
-/** Every order row in D1, of every account and source. */
-export function countAllOrders(): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders");
-}
-
-export function countOrdersFor(account: string, requestId: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE account = ? AND request_id = ?", account, requestId);
-}
-
-/** Orders of one account whose order_id is exactly this one (0 or 1: ids are unique per account). */
-export function countOrdersWithId(account: string, orderId: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE account = ? AND order_id = ?", account, orderId);
-}
-
-export function countOrdersWithPrefix(prefix: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE request_id LIKE ? || '%'", prefix);
-}
-
-/** Makes one request so the Worker loads the seed before a test counts rows. */
 /** Opens the order database the way the Worker does, which loads the operations seed once. */
 export async function warmUp(): Promise<void> {
   await orderDatabase(env.DB);

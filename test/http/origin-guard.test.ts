@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { exports } from "cloudflare:workers";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
-import { countOrdersFor, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
 
 // /api, /api/approvals and /api/audit follow the same origin policy as /mcp: a request

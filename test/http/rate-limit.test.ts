@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { countOrdersFor, readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
+import { readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Per-credential limits on /mcp, /api, /api/approvals and /api/audit, and

@@ -4,7 +4,8 @@ import type { ProposalView } from "../../src/proposals/schemas";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";
-import { approvalApi, callTool, countAuditEvents, decide, getProposal, ORDER_NOT_FOUND, propose, unknownProposalId, type ApiError } from "../helpers/ops";
+import { approvalApi, callTool, decide, getProposal, ORDER_NOT_FOUND, propose, unknownProposalId, type ApiError } from "../helpers/ops";
+import { countAuditEvents } from "../helpers/rows";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { toolErrorOf } from "../helpers/tool-results";
 

@@ -11,15 +11,8 @@ import { TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
-import {
-  countOrders,
-  countRequestIds,
-  expectedOrders,
-  expectedSampleFailures,
-  expectedTotalCents,
-  freshSeed,
-  hasOrder,
-} from "../helpers/synthetic";
+import { countRequestIds, expectedOrders, expectedSampleFailures, expectedTotalCents, freshSeed, hasOrder } from "../helpers/synthetic";
+import { countOrders } from "../helpers/rows";
 import { structuredOf, toolErrorOf } from "../helpers/tool-results";
 
 // The synthetic-traffic tools driven through a real SDK client, checked

@@ -1,18 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  countOrdersFor,
-  countOrdersWithId,
-  getOrder,
-  postOrder,
-  randomPrefix,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type OrderView,
-  type Receipt,
-} from "../helpers/orders";
+import { getOrder, postOrder, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import { countOrdersFor, countOrdersWithId } from "../helpers/rows";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Accounts never see each other's orders, and order ids are per account.

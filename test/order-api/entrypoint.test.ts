@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countOrdersFor, getOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import { getOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { GLOBEX_TOKEN } from "../helpers/tokens";
 
 // The internal ORDER_API entrypoint acts for the account named in its

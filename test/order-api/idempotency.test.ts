@@ -2,20 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
-import {
-  countOrdersFor,
-  countOrdersWithId,
-  countOrdersWithPrefix,
-  getOrder,
-  postOrder,
-  postRaw,
-  randomPrefix,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type Receipt,
-} from "../helpers/orders";
+import { getOrder, postOrder, postRaw, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor, countOrdersWithId, countOrdersWithPrefix } from "../helpers/rows";
 import { ACME_TOKEN } from "../helpers/tokens";
 
 // request_id is the idempotency key per account: replays answer 200 with the

@@ -1,16 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  countOrdersFor,
-  getOrder,
-  postOrder,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type OrderInput,
-  type Receipt,
-} from "../helpers/orders";
+import { getOrder, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderInput, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { ACME_TOKEN } from "../helpers/tokens";
 
 // The happy paths of the public order intake API and its business-rule (422) answers.

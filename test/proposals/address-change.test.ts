@@ -4,7 +4,8 @@ import type { ProposalView } from "../../src/proposals/schemas";
 import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
-import { approvalApi, callError, countAuditEvents, expectWellFormed, prepareAddress, propose, storedProposal } from "../helpers/ops";
+import { approvalApi, callError, expectWellFormed, prepareAddress, propose, storedProposal } from "../helpers/ops";
+import { countAuditEvents } from "../helpers/rows";
 
 // prepare_address_change: only an order that has not shipped can be
 // redirected, the address is checked and normalized, and the proposal pins

@@ -15,9 +15,6 @@ import {
   callOk,
   callTool,
   confirm,
-  countApplied,
-  countAuditEvents,
-  countProposalEvents,
   details,
   getProposal,
   prepareAddress,
@@ -25,6 +22,7 @@ import {
   RIVER_ROAD_ADDRESS,
   RIVER_ROAD_ADDRESS_NORMALIZED,
 } from "../helpers/ops";
+import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
 import { expectInvariantsHold } from "../helpers/orders";
 import { structuredOf, wire, type ToolCallResult } from "../helpers/tool-results";
 

@@ -9,19 +9,17 @@ import {
   callError,
   callTool,
   confirm,
-  countApplied,
-  countAuditEvents,
-  countProposalEvents,
   decide,
   expireProposal,
   getProposal,
   prepareAddress,
-  propose,
   proposalFor,
+  propose,
   reject,
   RIVER_ROAD_ADDRESS,
   type ApiError,
 } from "../helpers/ops";
+import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
 import { expectInvariantsHold } from "../helpers/orders";
 import { wire } from "../helpers/tool-results";
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
-import { ACME_APPROVER, approve, callError, countAuditEvents, expectWellFormed, getProposal, propose, reject, storedProposal, unknownProposalId } from "../helpers/ops";
+import { ACME_APPROVER, approve, callError, expectWellFormed, getProposal, propose, reject, storedProposal, unknownProposalId } from "../helpers/ops";
+import { countAuditEvents } from "../helpers/rows";
 
 // propose_resolution and get_proposal: a proposal is inert (creating one
 // writes an audit event and nothing else), and asking again for the same

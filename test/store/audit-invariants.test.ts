@@ -6,6 +6,7 @@ import { simulateFailure } from "../../src/store/simulated-orders";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
+import { countOrders } from "../helpers/rows";
 
 // The invariant: every order has the event that says where it came from
 // (order_received, order_seeded or exception_simulated).
@@ -26,8 +27,7 @@ describe("findOrdersWithoutOriginEvent", () => {
     const stored = await storeIntakeOrder(env.DB, { account, actor: "Ada" }, validOrder(uniqueRequestId("origin")) as OrderRequest);
     expect(stored.ok).toBe(true);
     await simulateFailure(env.DB, account, "Ada", new Date());
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE account = ?").bind(account).all<{ n: number }>();
-    expect(results[0]?.n).toBe(2);
+    expect(await countOrders(account)).toBe(2);
     expect(await findOrdersWithoutOriginEvent(env.DB, { account })).toEqual([]);
   });
 

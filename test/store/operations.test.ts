@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ApplyCommand, ApplyResult } from "../../src/orders/port";
 import { applyProposalChange } from "../../src/store/operations";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
-import { countApplied, countProposalEvents } from "../helpers/ops";
+import { countApplied, countProposalEvents } from "../helpers/rows";
 import { expectInvariantsHold } from "../helpers/orders";
 
 // applyProposalChange, the store's apply, called directly: exactly once per
