@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
+import type { OrderException, OrderRecord } from "../../src/orders/order-record";
+import { insertAuditEvent } from "../../src/store/audit-events";
+import { insertOrderRecord } from "../../src/store/order-rows";
 import { warmUp } from "./orders";
 
 /**
@@ -18,7 +21,7 @@ export interface FreshOrderOptions {
   readonly exceptionState?: "active" | "resolved" | "escalated";
   readonly status?: string;
   readonly paymentState?: Evidence["payment"]["state"];
-  readonly priority?: string;
+  readonly priority?: OrderException["priority"];
   readonly openedMinutesAgo?: number;
   /** An exact opened_at (ISO); wins over openedMinutesAgo. */
   readonly openedAt?: string;
@@ -117,8 +120,9 @@ export function freshOrderId(): string {
 }
 
 /**
- * Inserts one order with the chosen exception straight into D1, in the row
- * format of src/order-api/seed-loader.ts, and returns its id.
+ * Inserts one order with the chosen exception straight into D1, through the
+ * store's own insert (as the seed loader writes orders), with its origin
+ * event, and returns its id.
  */
 export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise<string> {
   await warmUp();
@@ -150,43 +154,53 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
     duplicate: shape.duplicate,
     timeline: [{ at: created, event: "order_placed", detail: "placed via web (test fixture)" }],
   };
-  const lines = [
-    { sku: "SKU-2240", quantity: 1, unit_price_cents: 4200 },
-    { sku: "SKU-1180", quantity: 2, unit_price_cents: 1200 },
-  ];
-  await env.DB.prepare(
-    `INSERT INTO orders (order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
-       shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
-       exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at)
-     VALUES (?, ?, 'operations', ?, 'web', 'USD', 6600, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      orderId,
-      account,
-      options.customerId ?? "CUST-0001",
-      options.status ?? shape.status,
-      JSON.stringify(lines),
-      JSON.stringify(options.address ?? DEFAULT_ADDRESS),
-      JSON.stringify(evidence),
-      kind,
-      kind === null ? null : (options.exceptionState ?? "active"),
-      kind === null ? null : (options.priority ?? "P2"),
-      kind === null ? null : shape.team,
-      kind === null ? null : opened,
-      kind === null ? null : (options.slaMinutes ?? 120),
-      kind === null ? null : `test fixture: ${kind}`,
-      created,
-      created,
-    )
-    .run();
+  const record: OrderRecord = {
+    order_id: orderId,
+    account,
+    source: "operations",
+    customer_id: options.customerId ?? "CUST-0001",
+    channel: "web",
+    currency: "USD",
+    total_cents: 6600,
+    status: options.status ?? shape.status,
+    version: 1,
+    lines: [
+      { sku: "SKU-2240", quantity: 1, unit_price_cents: 4200 },
+      { sku: "SKU-1180", quantity: 2, unit_price_cents: 1200 },
+    ],
+    shipping_address: options.address ?? DEFAULT_ADDRESS,
+    evidence,
+    exception:
+      kind === null
+        ? null
+        : {
+            type: kind,
+            state: options.exceptionState ?? "active",
+            priority: options.priority ?? "P2",
+            team: shape.team,
+            opened_at: opened,
+            sla_minutes: options.slaMinutes ?? 120,
+            summary: `test fixture: ${kind}`,
+          },
+    created_at: created,
+    updated_at: created,
+  };
+  await insertOrderRecord(env.DB, record, "fail").run();
   // Like every order, a fixture has the event that says where it came from (see src/store/invariants.ts).
   if (options.originEvent === false) return orderId;
-  await env.DB.prepare(
-    `INSERT INTO audit_events (event_id, account, order_id, event_type, actor_kind, actor, reason, created_at)
-     VALUES (?, ?, ?, 'order_seeded', 'system', 'test fixture', 'inserted by a test', ?)`,
-  )
-    .bind(`${orderId}:seeded`, account, orderId, created)
-    .run();
+  await insertAuditEvent(env.DB, {
+    event_id: `${orderId}:seeded`,
+    account,
+    order_id: orderId,
+    event_type: "order_seeded",
+    actor_kind: "system",
+    actor: "test fixture",
+    reason: "inserted by a test",
+    proposal_id: null,
+    state_before: null,
+    state_after: null,
+    created_at: created,
+  }).run();
   return orderId;
 }
 

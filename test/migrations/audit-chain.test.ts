@@ -6,7 +6,8 @@ import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 
 // Migration 0005 rebuilds audit_events with an explicit insertion number and
 // adds the seals. It runs on a scratch database holding rows written under
-// 0003, as a deployed database would.
+// 0003, as a deployed database would. Raw SQL on purpose: the rows must be
+// written as the old code wrote them, whatever the store's insert becomes.
 async function insertOldEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(

@@ -117,6 +117,7 @@ describe("the triggers", () => {
     await expect(insertSeal(account, 4, entries[2] ?? 0, head)).rejects.toThrow(/insertion order/); // gap in seq
     await expect(insertSeal(account, 3, entries[2] ?? 0, GENESIS_HASH)).rejects.toThrow(/insertion order/); // wrong link
     await expect(insertSeal(account, 3, other.entries[2] ?? 0, head)).rejects.toThrow(/insertion order/); // another account's event
+    // Raw SQL on purpose: the store never chooses an entry number, so only a hand-made row can reuse one.
     await expect(db.prepare("INSERT INTO audit_events (entry, event_id, account, order_id, event_type, actor_kind, actor, reason, created_at) VALUES (?, 'x', ?, 'o', 't', 'system', 'a', 'r', 'now')").bind(entries[0], account).run()).rejects.toThrow(/UNIQUE|constraint/);
     // The correct next link is accepted.
     await expect(insertSeal(account, 3, entries[2] ?? 0, head)).resolves.toBeDefined();
