@@ -89,12 +89,6 @@ export function auditLog(client: McpTestClient, orderId: string): Promise<AuditL
 
 // --------------------------------------------------------- scripted approvals
 
-export interface ApiError {
-  code: string;
-  message: string;
-  errors?: string[];
-}
-
 export function approvalApi(path: string, init: { token?: string; method?: string; body?: unknown; rawBody?: string; contentType?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = {};
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { orderDatabase } from "../../src/store/seed-loader";
 
-/** The JSON body of every error response (see errorBody in src/errors.ts). */
+/** The JSON body of every error response (see errorBody in src/core/errors.ts). */
 export interface ErrorBody {
   code: string;
   message: string;

@@ -5,16 +5,12 @@ import app from "../../src/index";
 import { MCP_URL, workerFetch } from "../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { BOTH_MEDIA_TYPES, initializeRequest, mcpHeaders, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
+import type { ErrorBody } from "../helpers/orders";
 
 // Who may call /mcp: bearer tokens, origin checks and CORS, and failing closed.
 
 const INSPECTOR_ORIGIN = "http://localhost:6274";
 const EVIL_ORIGIN = "https://evil.example";
-
-interface ErrorBody {
-  code: string;
-  message: string;
-}
 
 const initialize = () => initializeRequest(1, "2025-06-18");
 

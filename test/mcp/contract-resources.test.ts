@@ -4,6 +4,7 @@ import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
+import { freshSeed } from "../helpers/synthetic";
 
 // The resources and tool results an MCP client sees, identical for a 2025
 // client (v1 SDK) and a 2026-07-28 client (v2 SDK). The tools themselves are
@@ -59,7 +60,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   });
 
   describe("tool results", () => {
-    const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
+    const seed = freshSeed();
 
     it("check_target: structuredContent, mirrored exactly in its text", async () => {
       const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));

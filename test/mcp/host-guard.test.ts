@@ -4,11 +4,10 @@ import { describe, expect, it } from "vitest";
 import app from "../../src/index";
 import { ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { initializeRequest, mcpHeaders, modernHeaders, modernRpc, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { freshSeed } from "../helpers/synthetic";
 
 // DNS-rebinding protection: /mcp answers only to the hostnames this Worker is
 // reached by, whatever the Origin (CLI clients send none).
-
-const randomSeed = (): number => crypto.getRandomValues(new Uint32Array(1))[0] ?? 3;
 
 describe("in development (the test environment)", () => {
   it.each(["localhost", "localhost:8787", "127.0.0.1:51234", "[::1]:8787"])("Host %s is served", async (host) => {
@@ -30,7 +29,7 @@ describe("in development (the test environment)", () => {
   });
 
   it("a refused host sends no orders", async () => {
-    const seed = randomSeed();
+    const seed = freshSeed();
     const call = rpc(3, "tools/call", { name: "send_orders", arguments: { count: 1, seed } });
     expect((await postMcp(call, { token: ACME_TOKEN, headers: { host: "localhost.evil.example.com" } })).status).toBe(403);
     const replay = (await (await postMcp(call, { token: ACME_TOKEN })).json()) as JsonRpcMessage;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { ENVELOPE_2026, jsonAnswer, modernHeaders, modernRpc, postMcp, rpc, sseMessages } from "../helpers/mcp-raw";
+import { freshSeed } from "../helpers/synthetic";
 
 // Protocol 2026-07-28 on the wire: stateless, every request carrying its
 // `_meta` envelope and the headers mirrored from its body.
@@ -72,7 +73,7 @@ describe("tools/call at 2026-07-28", () => {
   });
 
   it("a call with a progressToken streams progress before the result", async () => {
-    const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 9;
+    const seed = freshSeed();
     const response = await modern(21, "tools/call", { name: "send_orders", arguments: { count: 5, seed }, _meta: { progressToken: "m-21" } }, "send_orders");
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const messages = sseMessages(await response.text());

@@ -17,10 +17,9 @@ import {
   propose,
   reject,
   RIVER_ROAD_ADDRESS,
-  type ApiError,
 } from "../helpers/ops";
 import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
-import { expectInvariantsHold } from "../helpers/orders";
+import { expectInvariantsHold, type ErrorBody } from "../helpers/orders";
 import { wire } from "../helpers/tool-results";
 
 // confirm_resolution / apply_approved_change refuse to write: before a human
@@ -123,7 +122,7 @@ describe("stale proposals", () => {
 
     const late = await decide(pending.proposal_id, "approve", "too late now");
     expect(late.status).toBe(409);
-    expect(((await late.json()) as ApiError).message).toBe(
+    expect(((await late.json()) as ErrorBody).message).toBe(
       `proposal ${pending.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
     );
     expect((await getProposal(acme, pending.proposal_id)).status).toBe("stale");
@@ -140,7 +139,7 @@ describe("expired proposals", () => {
 
     const approval = await decide(proposal.proposal_id, "approve", "approving after the deadline");
     expect(approval.status).toBe(409);
-    const body = (await approval.json()) as ApiError;
+    const body = (await approval.json()) as ErrorBody;
     expect(body.code).toBe("conflict");
     expect(body.message).toBe(`proposal ${proposal.proposal_id} expired at ${expiredAt} without being approved; nothing was changed. Ask for a new proposal.`);
 
