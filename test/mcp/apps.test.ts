@@ -11,7 +11,7 @@ import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
 // MCP Apps (io.modelcontextprotocol/ui): which tools name a card, what the
 // cards are, and that a client without Apps sees exactly what it saw before.
-// The cards' behaviour in a browser is tested in e2e/cards.e2e.test.ts.
+// The cards' behaviour in a browser is tested in e2e/cards.e2e.test.ts and e2e/proposal-card.e2e.test.ts.
 
 const QUEUE = "ui://order-ops/exception-queue.html";
 const ORDER = "ui://order-ops/order.html";
