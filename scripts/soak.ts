@@ -13,14 +13,14 @@
 // - every audit export taken under load is an intact chain;
 // - no response was a 5xx.
 // Prints p50/p99 per operation and the error counts; exits non-zero on any violation.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { percentile } from "./lib/bench-stats.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { checkExportedChain } from "../src/store/audit-chain.ts";
+import { call, connect, exportAudit, listApprovals, postIntakeOrder, record, sendOrders, stats, timedFetch } from "./lib/soak-calls.ts";
 import { checkInvariants } from "../src/store/invariants.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
 
@@ -42,115 +42,7 @@ const ACCOUNTS = [
 const SHARED_SEED = 1 + Math.floor(Math.random() * 2 ** 31);
 const SHARED_COUNT = 3;
 
-interface Stats {
-  readonly latencies: Map<string, number[]>;
-  readonly statuses: Map<number, number>;
-  toolErrors: number;
-  created201: number;
-  mismatches: string[];
-}
-
-const stats: Stats = { latencies: new Map(), statuses: new Map(), toolErrors: 0, created201: 0, mismatches: [] };
-
-function record(operation: string, ms: number): void {
-  const list = stats.latencies.get(operation) ?? [];
-  list.push(ms);
-  stats.latencies.set(operation, list);
-}
-
-/** fetch that counts every HTTP status the server answers. */
-const countingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  stats.statuses.set(response.status, (stats.statuses.get(response.status) ?? 0) + 1);
-  return response;
-};
-
-async function connect(baseUrl: string, token: string): Promise<Client> {
-  const client = new Client({ name: "order-ops-soak", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { fetch: countingFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-  );
-  return client;
-}
-
-interface Outcome {
-  readonly isError: boolean;
-  readonly structured: Record<string, unknown>;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Outcome> {
-  const started = performance.now();
-  const result = await client.callTool({ name, arguments: args });
-  record(name, performance.now() - started);
-  if (result.isError) stats.toolErrors++;
-  return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Record<string, unknown> };
-}
-
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
-
-async function sendOrders(client: Client, args: Record<string, unknown>): Promise<void> {
-  const sent = await call(client, "send_orders", args);
-  stats.created201 += Number((sent.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
-}
-
-async function timedFetch(operation: string, url: string, init: RequestInit): Promise<void> {
-  const started = performance.now();
-  const response = await countingFetch(url, init);
-  await response.arrayBuffer();
-  record(operation, performance.now() - started);
-}
-
-/**
- * An order posted straight to the intake API with the account's token, as any
- * client of the API would, and now and then posted again: the replay must
- * answer 200 with the same order and store nothing new.
- */
-async function postIntakeOrder(baseUrl: string, token: string): Promise<void> {
-  const requestId = `soak-${crypto.randomUUID()}`;
-  const order = {
-    request_id: requestId,
-    customer_id: "CUST-0003",
-    channel: "web",
-    currency: "USD",
-    lines: [{ sku: "SKU-1180", quantity: 1, unit_price_cents: 1200 }],
-    total_cents: 1200,
-  };
-  const post = async (operation: string) => {
-    const started = performance.now();
-    const response = await countingFetch(`${baseUrl}/api/orders`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(order),
-    });
-    const body = (await response.json()) as { order_id?: string };
-    record(operation, performance.now() - started);
-    return { status: response.status, orderId: body.order_id };
-  };
-  const first = await post("POST /api/orders");
-  if (first.status === 201) stats.created201++;
-  if (Math.random() < 0.3) {
-    const replay = await post("POST /api/orders (replay)");
-    if (replay.status !== 200 || replay.orderId !== first.orderId) {
-      stats.mismatches.push(`replaying ${requestId} answered ${replay.status} ${replay.orderId ?? ""}, expected 200 ${first.orderId ?? ""}`);
-    }
-  }
-}
-
-/** An NDJSON export of the account's trail, taken while everything else writes: it must be an intact chain. */
-async function exportAudit(baseUrl: string, approverToken: string): Promise<void> {
-  const started = performance.now();
-  const response = await countingFetch(`${baseUrl}/api/audit`, { headers: { authorization: `Bearer ${approverToken}` } });
-  const text = await response.text();
-  record("GET /api/audit", performance.now() - started);
-  if (response.status !== 200) return;
-  const checker = await checkExportedChain(text);
-  if (checker.problems.length > 0) stats.mismatches.push(`an audit export under load does not verify: ${checker.problems[0]?.message}`);
-}
-
-/** The approver's pending list, as the approval app reads it. */
-function listApprovals(baseUrl: string, approverToken: string): Promise<void> {
-  return timedFetch("GET /api/approvals", `${baseUrl}/api/approvals`, { headers: { authorization: `Bearer ${approverToken}` } });
-}
 
 const STORIES = {
   resolution: { propose: "propose_resolution", confirm: "confirm_resolution" },
@@ -271,10 +163,6 @@ async function settleRuns(): Promise<void> {
     const stopped = await call(client, "stop_traffic_run", { run_id: runId });
     if (stopped.structured.status !== run.structured.status) stats.mismatches.push(`stopping the ended run ${runId} changed it to ${String(stopped.structured.status)}`);
   }
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
 const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-soak-"));

@@ -5,7 +5,8 @@ import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BatchRecord } from "../../src/synth/batch-summary";
 import type { BatchSummary } from "../../src/synth/batch-summary";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 import { resourceJson, structuredOf } from "../helpers/tool-results";
 

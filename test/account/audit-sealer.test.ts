@@ -5,8 +5,10 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountAgent } from "../../src/account/account-agent";
 import { verifyAuditChain, type ChainHead } from "../../src/store/audit-chain";
-import { connectClient, ACME_TOKEN } from "../helpers/mcp-client";
-import { insertFreshOrder, propose } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
 
 // The account's object is the one sealer: every writer asks it to seal, and

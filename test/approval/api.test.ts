@@ -1,26 +1,27 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient, workerFetch } from "../helpers/mcp-client";
+import { connectClient, workerFetch } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import {
   ACME_APPROVER,
-  ACME_APPROVER_TOKEN,
   approvalApi,
   approve,
   auditLog,
   BASE_URL,
   confirm,
-  countAuditEvents,
   decide,
   expireProposal,
   getProposal,
-  insertFreshOrder,
   prepareAddress,
   propose,
+  proposalFor,
   reject,
   unknownProposalId,
-  type ApiError,
 } from "../helpers/ops";
+import type { ErrorBody } from "../helpers/orders";
+import { countAuditEvents } from "../helpers/rows";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // The scripted approval API: /api/approvals with an approver token.
 
@@ -35,21 +36,16 @@ afterAll(async () => {
   await acme.close();
 });
 
-async function freshProposal(): Promise<{ orderId: string; proposal: ProposalView }> {
-  const orderId = await insertFreshOrder({ exception: "fraud_review" });
-  return { orderId, proposal: await propose(acme, orderId) };
-}
-
-async function errorOf(response: Response, status: number): Promise<ApiError> {
+async function errorOf(response: Response, status: number): Promise<ErrorBody> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  return (await response.json()) as ApiError;
+  return (await response.json()) as ErrorBody;
 }
 
 describe("authentication", () => {
   let proposalId: string;
   beforeAll(async () => {
-    proposalId = (await freshProposal()).proposal.proposal_id;
+    proposalId = (await proposalFor(acme, "fraud_review")).proposal.proposal_id;
   });
 
   it.each([
@@ -93,7 +89,7 @@ describe("request bodies", () => {
   let orderId: string;
   let proposalId: string;
   beforeAll(async () => {
-    const fresh = await freshProposal();
+    const fresh = await proposalFor(acme, "fraud_review");
     orderId = fresh.orderId;
     proposalId = fresh.proposal.proposal_id;
   });
@@ -141,7 +137,7 @@ describe("deciding", () => {
   });
 
   it("approve answers the approved proposal and records proposal_approved with the approver's name and the reason", async () => {
-    const { orderId, proposal } = await freshProposal();
+    const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     const response = await decide(proposal.proposal_id, "approve", "  fraud team agrees  ");
     expect(response.status).toBe(200);
     const { proposal: approved } = (await response.json()) as { proposal: ProposalView };
@@ -158,7 +154,7 @@ describe("deciding", () => {
   });
 
   it("approving twice is idempotent: 200 both times, the same decision, one audit event", async () => {
-    const { orderId, proposal } = await freshProposal();
+    const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     const first = await approve(proposal.proposal_id, "first approval");
     const second = await decide(proposal.proposal_id, "approve", "second approval");
     expect(second.status).toBe(200);
@@ -168,7 +164,7 @@ describe("deciding", () => {
   });
 
   it("approve then reject: 409, and the proposal stays approved", async () => {
-    const { orderId, proposal } = await freshProposal();
+    const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     await approve(proposal.proposal_id);
     const body = await errorOf(await decide(proposal.proposal_id, "reject", "changed my mind"), 409);
     expect(body).toEqual({ code: "conflict", message: `proposal ${proposal.proposal_id} was already approved by ${ACME_APPROVER}` });
@@ -177,7 +173,7 @@ describe("deciding", () => {
   });
 
   it("reject records proposal_rejected with the approver's name and the reason; rejecting again is idempotent; approving then is 409", async () => {
-    const { orderId, proposal } = await freshProposal();
+    const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     const rejected = await reject(proposal.proposal_id, "needs a fraud specialist");
     expect(rejected).toMatchObject({ decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" });
     expect((await decide(proposal.proposal_id, "reject", "again")).status).toBe(200);
@@ -193,7 +189,7 @@ describe("deciding", () => {
   });
 
   it("approve and reject at the same moment: exactly one wins, the other is 409, one decision is recorded", async () => {
-    const { orderId, proposal } = await freshProposal();
+    const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     const [approval, rejection] = await Promise.all([decide(proposal.proposal_id, "approve", "race approve"), decide(proposal.proposal_id, "reject", "race reject")]);
     expect([approval.status, rejection.status].sort()).toEqual([200, 409]);
     const winner = approval.status === 200 ? "approved" : "rejected";
@@ -202,7 +198,7 @@ describe("deciding", () => {
   });
 
   it("an applied proposal can no longer be decided: 409", async () => {
-    const { proposal } = await freshProposal();
+    const { proposal } = await proposalFor(acme, "fraud_review");
     await approve(proposal.proposal_id);
     expect((await confirm(acme, proposal.proposal_id)).status).toBe("applied");
     const body = await errorOf(await decide(proposal.proposal_id, "reject", "too late"), 409);
@@ -214,7 +210,7 @@ describe("deciding", () => {
 
 describe("reading", () => {
   it("GET /api/approvals/<id> answers the proposal exactly as get_proposal shows it", async () => {
-    const { proposal } = await freshProposal();
+    const { proposal } = await proposalFor(acme, "fraud_review");
     const response = await approvalApi(`/${proposal.proposal_id}`, { token: ACME_APPROVER_TOKEN });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { proposal: ProposalView };
@@ -224,14 +220,14 @@ describe("reading", () => {
   });
 
   it("GET /api/approvals lists pending proposals newest first, and not rejected, applied or expired ones", async () => {
-    const older = await freshProposal();
-    const newer = await freshProposal();
-    const rejected = await freshProposal();
+    const older = await proposalFor(acme, "fraud_review");
+    const newer = await proposalFor(acme, "fraud_review");
+    const rejected = await proposalFor(acme, "fraud_review");
     await reject(rejected.proposal.proposal_id);
-    const applied = await freshProposal();
+    const applied = await proposalFor(acme, "fraud_review");
     await approve(applied.proposal.proposal_id);
     await confirm(acme, applied.proposal.proposal_id);
-    const expired = await freshProposal();
+    const expired = await proposalFor(acme, "fraud_review");
     await expireProposal("acme", expired.proposal.proposal_id);
 
     const response = await approvalApi("", { token: ACME_APPROVER_TOKEN });

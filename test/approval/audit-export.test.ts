@@ -4,8 +4,9 @@ import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { checkExportedChain, formatChainHead, GENESIS_HASH } from "../../src/store/audit-chain";
 import { expectSignInForm, get, sessionFor, textOf } from "../helpers/approval-pages";
 import { insertNotes } from "../helpers/audit";
-import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN, insertFreshOrder } from "../helpers/ops";
-import { ACME_TOKEN, postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../helpers/orders";
+import { insertFreshOrder } from "../helpers/fresh-orders";
+import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../helpers/orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
 
 // GET /api/audit: the approver's export of their account's trail; and
 // GET /approvals/audit, the same export from the approval app's button.

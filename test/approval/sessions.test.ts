@@ -5,8 +5,10 @@ import { sha256Hex } from "../../src/core/encoding";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { csrfOf, expectSignInForm, formPostedFrom, FROM_OUR_PAGE, get, page, postForm, sessionFor, signIn, storedSessionCookie } from "../helpers/approval-pages";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER, ACME_APPROVER_TOKEN, BASE_URL, getProposal, insertFreshOrder, propose } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
+import { ACME_APPROVER, BASE_URL, getProposal, proposalFor } from "../helpers/ops";
+import { countSessionRows } from "../helpers/rows";
 
 // Approver sessions live on the server (D1); the cookie is only a signed id.
 // Signing out revokes the session everywhere, and the approval app's
@@ -21,11 +23,6 @@ afterAll(async () => {
   await acme.close();
 });
 
-async function freshProposalId(): Promise<string> {
-  const orderId = await insertFreshOrder({ exception: "payment_declined_inventory_held" });
-  return (await propose(acme, orderId)).proposal_id;
-}
-
 function sessionIdOf(cookie: string): string {
   const value = decodeURIComponent(cookie.slice("approver_session=".length));
   return value.slice(0, value.lastIndexOf("."));
@@ -35,13 +32,9 @@ async function signOut(cookie: string, csrf: string): Promise<Response> {
   return postForm("/approvals/sign-out", { csrf }, { cookie });
 }
 
-function countSessionRows(sessionHash: string): Promise<number | null> {
-  return env.DB.prepare("SELECT count(*) AS n FROM approver_sessions WHERE session_hash = ?").bind(sessionHash).first<number>("n");
-}
-
 describe("sign-out", () => {
   it("revokes the session on the server: a copied cookie no longer opens a page or decides", async () => {
-    const proposalId = await freshProposalId();
+    const proposalId = (await proposalFor(acme, "payment_declined_inventory_held")).proposal.proposal_id;
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const copied = cookie;
     const review = await page(await get(`/approvals/${proposalId}`, cookie));
@@ -131,7 +124,7 @@ describe("same-origin rule for form posts", () => {
   });
 
   it("a decision posted on a rebound host name with a valid session and token is refused", async () => {
-    const proposalId = await freshProposalId();
+    const proposalId = (await proposalFor(acme, "payment_declined_inventory_held")).proposal.proposal_id;
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const csrf = csrfOf((await page(await get(`/approvals/${proposalId}`, cookie))).html);
     const response = await postForm(`/approvals/${proposalId}/decision`, { decision: "approve", reason: "rebound", csrf }, { ...FROM_REBOUND_PAGE, cookie }, REBOUND);

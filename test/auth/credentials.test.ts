@@ -5,6 +5,7 @@ import { INTAKE_CHALLENGE, publicIntakeCaller } from "../../src/auth/intake-call
 import { authenticateOperator, mcpChallenge, OPERATOR_CHALLENGE } from "../../src/auth/operator";
 import { SCOPES } from "../../src/core/scopes";
 import { parseConfig, type Config } from "../../src/config/config";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // Each kind of credential is checked by one function in auth/, which answers
 // with its own WWW-Authenticate challenge.
@@ -23,7 +24,7 @@ describe("MCP operator tokens", () => {
   const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
 
   it("a valid token resolves to its account, operator and (unless narrowed) every scope", async () => {
-    expect(await authenticateOperator(config(), env, "Bearer acme-dev-token")).toEqual({
+    expect(await authenticateOperator(config(), env, `Bearer ${ACME_TOKEN}`)).toEqual({
       ok: true,
       value: { account: "acme", operator: "Ada Ops (acme, local dev)", scopes: [...SCOPES] },
     });
@@ -56,12 +57,12 @@ describe("MCP operator tokens", () => {
   });
 
   it("an approver token is told it cannot be used for MCP", async () => {
-    const result = await authenticateOperator(config(), env, "Bearer acme-approver-dev-token");
+    const result = await authenticateOperator(config(), env, `Bearer ${ACME_APPROVER_TOKEN}`);
     expect(result.ok || result.error.message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
   });
 
   it("no MCP tokens configured: 503 without a challenge (there is nothing to present)", async () => {
-    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), env, "Bearer acme-dev-token");
+    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), env, `Bearer ${ACME_TOKEN}`);
     expect(result.ok).toBe(false);
     expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
   });
@@ -69,19 +70,19 @@ describe("MCP operator tokens", () => {
 
 describe("approver tokens", () => {
   it("a valid token resolves to its approver", async () => {
-    expect(await authenticateApprover(config(), "Bearer acme-approver-dev-token")).toEqual({ ok: true, value: { account: "acme", approver: "Avery Approver (acme, local dev)" } });
+    expect(await authenticateApprover(config(), `Bearer ${ACME_APPROVER_TOKEN}`)).toEqual({ ok: true, value: { account: "acme", approver: "Avery Approver (acme, local dev)" } });
   });
 
   it.each([
     [undefined, "send Authorization: Bearer <approver token>"],
     ["Bearer not-an-approver", "that is not a valid approver token"],
-    ["Bearer acme-dev-token", "MCP tokens cannot approve proposals; sign in with an approver token"],
+    [`Bearer ${ACME_TOKEN}`, "MCP tokens cannot approve proposals; sign in with an approver token"],
   ])("%j: 401 with the approvals challenge", async (authorization, message) => {
     expect(await authenticateApprover(config(), authorization)).toEqual({ ok: false, error: { code: "unauthorized", message }, challenge: APPROVER_CHALLENGE });
   });
 
   it("an MCP token presented for the audit export is told so in the export's words, with the same challenge", async () => {
-    expect(await authenticateApprover(config(), "Bearer acme-dev-token", "export")).toEqual({
+    expect(await authenticateApprover(config(), `Bearer ${ACME_TOKEN}`, "export")).toEqual({
       ok: false,
       error: { code: "unauthorized", message: "MCP tokens cannot export the audit trail; use an approver token" },
       challenge: APPROVER_CHALLENGE,
@@ -89,7 +90,7 @@ describe("approver tokens", () => {
   });
 
   it("no approver tokens configured: 503 without a challenge", async () => {
-    const result = await authenticateApprover(config({ APPROVER_TOKENS: "" }), "Bearer acme-approver-dev-token");
+    const result = await authenticateApprover(config({ APPROVER_TOKENS: "" }), `Bearer ${ACME_APPROVER_TOKEN}`);
     expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
   });
 });

@@ -2,7 +2,8 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
-import { countOrdersFor, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 
 // Issue 7: a raw `Authorization: ` header (empty value) on /api is answered as
 // anonymous, where it must be a 401 like `Authorization: Bearer`.

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig, type Config } from "../../src/config/config";
 import { DEVELOPMENT_TOKENS } from "../../src/config/deployment-checks";
 import type { AppError } from "../../src/core/errors";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // A deployed Worker (ENVIRONMENT=production) refuses to start with the
 // public development tokens, without PUBLIC_BASE_URL on a public https
@@ -40,11 +41,11 @@ describe("development credentials", () => {
     const message =
       "4 configured token(s) are the local development tokens from .dev.vars, which anyone can read; set your own with `wrangler secret put MCP_TOKENS` and `wrangler secret put APPROVER_TOKENS` (make each with `openssl rand -hex 32`)";
     expect(found).toContain(message);
-    expect(found.join(" ")).not.toContain("acme-dev-token");
+    expect(found.join(" ")).not.toContain(ACME_TOKEN);
   });
 
   it("development keeps them", () => {
-    expect(parsed({ ...env }).mcpTokens.has("acme-dev-token")).toBe(true);
+    expect(parsed({ ...env }).mcpTokens.has(ACME_TOKEN)).toBe(true);
   });
 });
 

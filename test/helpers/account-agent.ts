@@ -2,7 +2,8 @@ import { getAgentByName } from "agents";
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import { ACME_TOKEN, GLOBEX_TOKEN, MCP_URL } from "./mcp-client";
+import { MCP_URL } from "./mcp-client";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "./tokens";
 import { mcpHeaders, type JsonRpcMessage, type JsonRpcRequest } from "./mcp-raw";
 
 /** Sends one JSON-RPC message to /mcp and returns the JSON answer. */

@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import app from "../../src/index";
+import { PRODUCTION_APPROVER_TOKEN, PRODUCTION_TOKEN } from "./tokens";
 
 /**
  * Calls the Worker's Hono app in-process with some env values replaced
@@ -13,8 +14,6 @@ export function fetchWithEnv(request: Request, overrides: Record<string, unknown
 }
 
 /** A production configuration that parses: long tokens and a public base URL. */
-export const PRODUCTION_TOKEN = "p".repeat(40);
-export const PRODUCTION_APPROVER_TOKEN = "q".repeat(40);
 export const PRODUCTION_ENV = {
   ENVIRONMENT: "production",
   PUBLIC_BASE_URL: "https://ops.example.com",

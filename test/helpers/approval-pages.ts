@@ -39,6 +39,18 @@ export interface Page {
   headers: Headers;
 }
 
+/** The Content-Security-Policy of every approval app page. */
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The headers and markup every approval app page carries. */
+export function expectSafePage(p: Page): void {
+  expect(p.headers.get("content-security-policy")).toBe(CSP);
+  expect(p.headers.get("x-frame-options")).toBe("DENY");
+  expect(p.headers.get("cache-control")).toBe("no-store");
+  expect(p.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(p.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+}
+
 export async function page(response: Response): Promise<Page> {
   return { status: response.status, html: await response.text(), headers: response.headers };
 }

@@ -5,8 +5,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { exports } from "cloudflare:workers";
 
-export const ACME_TOKEN = "acme-dev-token";
-export const GLOBEX_TOKEN = "globex-dev-token";
 export const MCP_URL = "http://localhost/mcp";
 
 /** The Worker under test, called in-process as if over HTTP. */

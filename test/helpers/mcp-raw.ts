@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { MCP_URL, workerFetch } from "./mcp-client";
 
 /**
@@ -57,6 +58,12 @@ export function postMcp(body: unknown, options: McpPostOptions = {}): Promise<Re
     headers: mcpHeaders(options),
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+/** Asserts a JSON (not SSE) answer and returns its JSON-RPC message. */
+export async function jsonAnswer(response: Response): Promise<JsonRpcMessage> {
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  return (await response.json()) as JsonRpcMessage;
 }
 
 export interface SseEvent {

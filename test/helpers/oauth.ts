@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { SCOPES, type Scope } from "../../src/core/scopes";
-import { ACME_TOKEN, workerFetch } from "./mcp-client";
+import { workerFetch } from "./mcp-client";
+import { ACME_TOKEN } from "./tokens";
 import { postMcp, rpc, type JsonRpcMessage } from "./mcp-raw";
 
 /**

@@ -2,241 +2,27 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { AuditLog, OrderDetails } from "../../src/orders/views";
+import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
 import { workerFetch, type McpTestClient } from "./mcp-client";
-import { warmUp } from "./orders";
+import { ACME_APPROVER_TOKEN } from "./tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
 /**
- * Helpers for the order-operations and approval tests: fresh orders written
- * straight into D1 (so tests that apply never spend the shared seed orders),
- * raw reads of the rows and audit trail, the scripted approval API, and the
- * AccountAgent's proposal table.
+ * Helpers for the order-operations and approval tests: the operations tools
+ * over MCP, the scripted approval API, and the AccountAgent's proposal table.
+ * Fresh orders come from ./fresh-orders, row counts from ./rows.
  */
 export const BASE_URL = "http://localhost";
-export const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
-export const GLOBEX_APPROVER_TOKEN = "globex-approver-dev-token";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
 export const ACME_APPROVER = "Avery Approver (acme, local dev)";
 /** PROPOSAL_TTL_MINUTES is unset in .dev.vars and 15 in wrangler.toml. */
 export const PROPOSAL_TTL_MS = 15 * 60_000;
 
-export type ExceptionKind = ExceptionType;
-
-export interface FreshOrderOptions {
-  readonly account?: string;
-  /** Defaults to a fresh TST-... id. */
-  readonly orderId?: string;
-  /** null: an order without any exception. */
-  readonly exception?: ExceptionKind | null;
-  readonly exceptionState?: "active" | "resolved" | "escalated";
-  readonly status?: string;
-  readonly paymentState?: Evidence["payment"]["state"];
-  readonly priority?: string;
-  readonly openedMinutesAgo?: number;
-  /** An exact opened_at (ISO); wins over openedMinutesAgo. */
-  readonly openedAt?: string;
-  readonly slaMinutes?: number;
-  readonly address?: Address;
-  readonly customerId?: string;
-  /** false: write the order alone, without its origin event (tests of the invariant and of exact event lists). */
-  readonly originEvent?: boolean;
-}
-
-export const DEFAULT_ADDRESS: Address = {
-  recipient: "Test Recipient",
-  line1: "1 Test Street",
-  line2: null,
-  city: "Springfield",
-  region: "IL",
-  postal_code: "62701",
-  country: "US",
-};
-
-interface Shape {
-  status: string;
-  payment: Evidence["payment"]["state"];
-  allocations: Evidence["inventory"]["allocations"];
-  fulfillment: Evidence["fulfillment"];
-  duplicate: Evidence["duplicate"];
-  team: string;
-}
-
-function shapeFor(kind: FreshOrderOptions["exception"]): Shape {
-  const allocated = [
-    { sku: "SKU-2240", quantity: 1, warehouse: "RNO-1", state: "allocated" as const },
-    { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" as const },
-  ];
-  switch (kind) {
-    case "duplicate_order":
-      return {
-        status: "pending",
-        payment: "captured",
-        allocations: allocated,
-        fulfillment: { state: "pending", carrier: null, tracking: null, last_event: "waiting to be picked" },
-        duplicate: { of_order_id: "ORD-1016", signals: ["same customer", "same lines", "placed 2 minutes apart"] },
-        team: "Order Integrity",
-      };
-    case "payment_declined_inventory_held":
-      return {
-        status: "payment_failed",
-        payment: "declined",
-        allocations: allocated.map((a) => ({ ...a, state: "held" as const })),
-        fulfillment: { state: "blocked", carrier: null, tracking: null, last_event: "waiting for payment" },
-        duplicate: null,
-        team: "Payments Ops",
-      };
-    case "fulfillment_hold_missing_sku":
-      return {
-        status: "on_hold",
-        payment: "authorized",
-        allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" }],
-        fulfillment: { state: "on_hold", carrier: null, tracking: null, last_event: "hold: SKU-7720 has no stock" },
-        duplicate: null,
-        team: "Fulfillment Ops",
-      };
-    case "fulfillment_incomplete_carrier_timeout":
-      return {
-        status: "processing",
-        payment: "captured",
-        allocations: allocated,
-        fulfillment: { state: "label_timeout", carrier: "UPS", tracking: null, last_event: "label request timed out" },
-        duplicate: null,
-        team: "Logistics",
-      };
-    case "fraud_review":
-      return {
-        status: "on_hold",
-        payment: "authorized",
-        allocations: allocated,
-        fulfillment: { state: "on_hold", carrier: null, tracking: null, last_event: "held for fraud review" },
-        duplicate: null,
-        team: "Trust & Safety",
-      };
-    default:
-      return {
-        status: "processing",
-        payment: "captured",
-        allocations: allocated,
-        fulfillment: { state: "picking", carrier: null, tracking: null, last_event: "picking started" },
-        duplicate: null,
-        team: "Specialists",
-      };
-  }
-}
-
-/** A unique id outside the public ORD-<number> sequence, so simulate_new_failure's numbering is untouched. */
-export function freshOrderId(): string {
-  return `TST-${crypto.randomUUID().replace(/-/g, "").slice(0, 12).toUpperCase()}`;
-}
-
-/**
- * Inserts one order with the chosen exception straight into D1, in the row
- * format of src/order-api/seed-loader.ts, and returns its id.
- */
-export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise<string> {
-  await warmUp();
-  const orderId = options.orderId ?? freshOrderId();
-  const account = options.account ?? "acme";
-  const kind = options.exception === undefined ? "fraud_review" : options.exception;
-  const shape = shapeFor(kind);
-  const now = Date.now();
-  const openedMs = options.openedAt === undefined ? now - (options.openedMinutesAgo ?? 30) * 60_000 : Date.parse(options.openedAt);
-  const opened = new Date(openedMs).toISOString();
-  const created = new Date(openedMs - 5 * 60_000).toISOString();
-  const paymentState = options.paymentState ?? shape.payment;
-  const evidence: Evidence = {
-    payment: {
-      state: paymentState,
-      attempts: [
-        {
-          attempt_id: `PAY-${orderId}-1`,
-          at: created,
-          amount_cents: 6600,
-          method: "visa ending 4242",
-          outcome: paymentState,
-          decline_code: paymentState === "declined" ? "do_not_honor" : null,
-        },
-      ],
-    },
-    inventory: { allocations: shape.allocations },
-    fulfillment: shape.fulfillment,
-    duplicate: shape.duplicate,
-    timeline: [{ at: created, event: "order_placed", detail: "placed via web (test fixture)" }],
-  };
-  const lines = [
-    { sku: "SKU-2240", quantity: 1, unit_price_cents: 4200 },
-    { sku: "SKU-1180", quantity: 2, unit_price_cents: 1200 },
-  ];
-  await env.DB.prepare(
-    `INSERT INTO orders (order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines,
-       shipping_address, evidence, exception_type, exception_state, exception_priority, exception_team,
-       exception_opened_at, exception_sla_minutes, exception_summary, created_at, updated_at)
-     VALUES (?, ?, 'operations', ?, 'web', 'USD', 6600, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      orderId,
-      account,
-      options.customerId ?? "CUST-0001",
-      options.status ?? shape.status,
-      JSON.stringify(lines),
-      JSON.stringify(options.address ?? DEFAULT_ADDRESS),
-      JSON.stringify(evidence),
-      kind,
-      kind === null ? null : (options.exceptionState ?? "active"),
-      kind === null ? null : (options.priority ?? "P2"),
-      kind === null ? null : shape.team,
-      kind === null ? null : opened,
-      kind === null ? null : (options.slaMinutes ?? 120),
-      kind === null ? null : `test fixture: ${kind}`,
-      created,
-      created,
-    )
-    .run();
-  // Like every order, a fixture has the event that says where it came from (see src/store/invariants.ts).
-  if (options.originEvent === false) return orderId;
-  await env.DB.prepare(
-    `INSERT INTO audit_events (event_id, account, order_id, event_type, actor_kind, actor, reason, created_at)
-     VALUES (?, ?, ?, 'order_seeded', 'system', 'test fixture', 'inserted by a test', ?)`,
-  )
-    .bind(`${orderId}:seeded`, account, orderId, created)
-    .run();
-  return orderId;
-}
-
-export type RawRow = Record<string, unknown>;
-
-/** The whole D1 row, every column, for byte-for-byte before/after comparisons. */
-export async function readRow(account: string, orderId: string): Promise<RawRow> {
-  await warmUp();
-  const row = await env.DB.prepare("SELECT * FROM orders WHERE account = ? AND order_id = ?").bind(account, orderId).first<RawRow>();
-  if (!row) throw new Error(`no row for ${account}/${orderId}`);
-  return row;
-}
-
-async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-export function countAuditEvents(account: string, orderId: string, eventType?: string): Promise<number> {
-  return eventType === undefined
-    ? count("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ?", account, orderId)
-    : count("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ? AND event_type = ?", account, orderId, eventType);
-}
-
-export function countProposalEvents(proposalId: string, eventType: string): Promise<number> {
-  return count("SELECT count(*) AS n FROM audit_events WHERE proposal_id = ? AND event_type = ?", proposalId, eventType);
-}
-
-export function countApplied(proposalId: string): Promise<number> {
-  return count("SELECT count(*) AS n FROM applied_proposals WHERE proposal_id = ?", proposalId);
-}
-
 // ------------------------------------------------------------------ MCP calls
+
+/** The tool error for an order id the caller's account does not have. */
+export const ORDER_NOT_FOUND = "order not found; list_order_exceptions shows the orders you can act on";
 
 export async function callTool(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
   return (await client.callTool({ name, arguments: args })) as ToolCallResult;
@@ -253,6 +39,33 @@ export async function callError(client: McpTestClient, name: string, args: Recor
 export function propose(client: McpTestClient, orderId: string): Promise<ProposalView> {
   return callOk<ProposalView>(client, "propose_resolution", { order_id: orderId });
 }
+
+/** The fields every fresh proposal has, whatever its kind. */
+export function expectWellFormed(proposal: ProposalView, orderId: string): void {
+  expect(proposal.proposal_id).toMatch(/^prop_[A-Za-z0-9_-]{20}$/);
+  expect(proposal.order_id).toBe(orderId);
+  expect(proposal.status).toBe("pending_approval");
+  expect(proposal.approval_url).toBe(`${BASE_URL}/approvals/${proposal.proposal_id}`);
+  expect(proposal.approval_url.endsWith(`/approvals/${proposal.proposal_id}`)).toBe(true);
+  expect(Date.parse(proposal.expires_at) - Date.parse(proposal.created_at)).toBe(PROPOSAL_TTL_MS);
+  expect(Math.abs(Date.parse(proposal.created_at) - Date.now())).toBeLessThan(60_000);
+  expect(proposal.created_by).toBe(ACME_OPERATOR);
+  expect(proposal.expected_changes.length).toBeGreaterThan(0);
+  expect(proposal).toMatchObject({ decided_by: null, decided_at: null, decision_reason: null, outcome: null });
+  // The pinned change is shown, so a reader sees exactly what will be applied.
+  if (proposal.kind === "resolution") expect(proposal.change).toEqual({ kind: "resolution", action: proposal.action });
+  else expect(proposal.change).toMatchObject({ kind: "address_change", action: "change_shipping_address" });
+}
+
+/** A fresh order with this exception, and the resolution proposed for it. */
+export async function proposalFor(client: McpTestClient, kind: ExceptionKind): Promise<{ orderId: string; proposal: ProposalView }> {
+  const orderId = await insertFreshOrder({ exception: kind });
+  return { orderId, proposal: await propose(client, orderId) };
+}
+
+/** An address change as a user might type it, and the normalized form the product pins. */
+export const RIVER_ROAD_ADDRESS = { recipient: "Maya Lindqvist", line1: "77 RIVER ROAD", line2: "", city: "bend", region: "or", postal_code: "97701", country: "US" };
+export const RIVER_ROAD_ADDRESS_NORMALIZED = { recipient: "Maya Lindqvist", line1: "77 River Road", line2: null, city: "Bend", region: "OR", postal_code: "97701", country: "US" };
 
 export function prepareAddress(client: McpTestClient, orderId: string, address: Record<string, unknown>): Promise<ProposalView> {
   return callOk<ProposalView>(client, "prepare_address_change", { order_id: orderId, address });
@@ -275,12 +88,6 @@ export function auditLog(client: McpTestClient, orderId: string): Promise<AuditL
 }
 
 // --------------------------------------------------------- scripted approvals
-
-export interface ApiError {
-  code: string;
-  message: string;
-  errors?: string[];
-}
 
 export function approvalApi(path: string, init: { token?: string; method?: string; body?: unknown; rawBody?: string; contentType?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { orderDatabase } from "../../src/store/seed-loader";
 
-/** The JSON body of every error response (see errorBody in src/errors.ts). */
+/** The JSON body of every error response (see errorBody in src/core/errors.ts). */
 export interface ErrorBody {
   code: string;
   message: string;
@@ -13,6 +13,13 @@ export interface Receipt {
   order_id: string;
   customer_id: string;
   lines: number;
+  total_cents: number;
+}
+
+/** The fields of GET /api/orders/:id the tests read. */
+export interface OrderView {
+  order_id: string;
+  customer_id: string;
   total_cents: number;
 }
 
@@ -30,10 +37,6 @@ export interface OrderInput {
   lines: OrderLineInput[];
   total_cents: number;
 }
-
-export const ACME_TOKEN = "acme-dev-token";
-export const GLOBEX_TOKEN = "globex-dev-token";
-export const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
 
 /**
  * An 8-character random prefix. Order ids are `ORD-` + the first 8 characters
@@ -100,33 +103,6 @@ export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function countWhere(sql: string, ...params: string[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
-  if (!row) throw new Error(`count query returned no row: ${sql}`);
-  return row.n;
-}
-
-/** Every order row in D1, of every account and source. */
-export function countAllOrders(): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders");
-}
-
-export function countOrdersFor(account: string, requestId: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE account = ? AND request_id = ?", account, requestId);
-}
-
-/** Orders of one account whose order_id is exactly this one (0 or 1: ids are unique per account). */
-export function countOrdersWithId(account: string, orderId: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE account = ? AND order_id = ?", account, orderId);
-}
-
-export function countOrdersWithPrefix(prefix: string): Promise<number> {
-  return countWhere("SELECT count(*) AS n FROM orders WHERE request_id LIKE ? || '%'", prefix);
-}
-
-/** Makes one request so the Worker loads the seed before a test counts rows. */
 /** Opens the order database the way the Worker does, which loads the operations seed once. */
 export async function warmUp(): Promise<void> {
   await orderDatabase(env.DB);

@@ -1,25 +1,15 @@
-import { env } from "cloudflare:workers";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
 import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
+import { countOrdersFor } from "./rows";
 
 /** A seed no other test in the run is likely to use (D1 is shared between a file's tests). */
 export function freshSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0] ?? 1;
 }
 
-export async function countOrders(account?: string): Promise<number> {
-  const statement =
-    account === undefined
-      ? env.DB.prepare("SELECT COUNT(*) AS n FROM orders")
-      : env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE account = ?").bind(account);
-  const row = await statement.first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
 export async function hasOrder(account: string, requestId: string): Promise<boolean> {
-  const row = await env.DB.prepare("SELECT 1 AS found FROM orders WHERE account = ? AND request_id = ?").bind(account, requestId).first<{ found: number }>();
-  return row !== null;
+  return (await countOrdersFor(account, requestId)) > 0;
 }
 
 /** How many of the given request ids the account has in D1. */

@@ -37,6 +37,11 @@ export function structuredOf<T>(call: unknown): T {
   return structured as T;
 }
 
+/** The whole wire answer of a tool call, for byte-for-byte comparisons. */
+export function wire(result: ToolCallResult): string {
+  return JSON.stringify({ content: result.content, structuredContent: result.structuredContent, isError: result.isError });
+}
+
 /** Asserts the call is a tool error (isError true, no structured content) and returns its message. */
 export function toolErrorOf(call: unknown): string {
   const result = call as ToolCallResult;

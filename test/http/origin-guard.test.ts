@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { exports } from "cloudflare:workers";
-import { ACME_APPROVER_TOKEN } from "../helpers/ops";
-import { fetchWithEnv, PRODUCTION_ENV, PRODUCTION_TOKEN } from "../helpers/app-with-env";
-import { countOrdersFor, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
+import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
+import { postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
 
 // /api, /api/approvals and /api/audit follow the same origin policy as /mcp: a request
@@ -106,7 +107,7 @@ describe("/api/audit", () => {
 
 describe("/mcp", () => {
   it("a rebound host name is refused in development: 403", async () => {
-    const response = await exports.default.fetch(new Request(`${REBOUND}/mcp`, { method: "POST", headers: mcpHeaders({ token: "acme-dev-token" }), body: JSON.stringify(initializeRequest(1, "2025-06-18")) }));
+    const response = await exports.default.fetch(new Request(`${REBOUND}/mcp`, { method: "POST", headers: mcpHeaders({ token: ACME_TOKEN }), body: JSON.stringify(initializeRequest(1, "2025-06-18")) }));
     expect(response.status).toBe(403);
   });
 });

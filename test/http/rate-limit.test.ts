@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { countOrdersFor, readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
-import { ACME_APPROVER_TOKEN } from "../helpers/ops";
+import { readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Per-credential limits on /mcp, /api, /api/approvals and /api/audit, and
 // per-address limits on the OAuth endpoints anyone may call. The limiter is
@@ -75,7 +76,7 @@ function auditRequest(token: string): Request {
 describe("over the limit", () => {
   it("/mcp answers 429 with Retry-After and a JSON-RPC error body", async () => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(mcpRequest("acme-dev-token"), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(mcpRequest(ACME_TOKEN), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect(await readJson<JsonRpcMessage>(response)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: MESSAGE } });
@@ -122,9 +123,9 @@ describe("what is counted", () => {
   it("each credential has its own count, keyed by its holder and never by the secret", async () => {
     const { limiter, seen } = fakeLimiter(1);
     const overrides = { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter };
-    expect((await fetchWithEnv(mcpRequest("acme-dev-token"), overrides)).status).toBe(200);
-    expect((await fetchWithEnv(mcpRequest("globex-dev-token"), overrides)).status).toBe(200);
-    expect((await fetchWithEnv(mcpRequest("acme-dev-token"), overrides)).status).toBe(429);
+    expect((await fetchWithEnv(mcpRequest(ACME_TOKEN), overrides)).status).toBe(200);
+    expect((await fetchWithEnv(mcpRequest(GLOBEX_TOKEN), overrides)).status).toBe(200);
+    expect((await fetchWithEnv(mcpRequest(ACME_TOKEN), overrides)).status).toBe(429);
     expect([...seen.keys()]).toEqual(["acme:Ada Ops (acme, local dev)", "globex:Gus Ops (globex, local dev)"]);
   });
 
@@ -139,7 +140,7 @@ describe("what is counted", () => {
     const { limiter, seen } = fakeLimiter(10);
     const overrides = { RATE_LIMITS: "on", API_RATE_LIMITER: limiter };
     expect((await fetchWithEnv(orderRequest(uniqueRequestId("key-anon")), overrides)).status).toBe(201);
-    expect((await fetchWithEnv(orderRequest(uniqueRequestId("key-token"), "globex-dev-token"), overrides)).status).toBe(201);
+    expect((await fetchWithEnv(orderRequest(uniqueRequestId("key-token"), GLOBEX_TOKEN), overrides)).status).toBe(201);
     expect([...seen.keys()]).toEqual(["acme:unauthenticated intake caller", "globex:Gus Ops (globex, local dev)"]);
   });
 

@@ -2,14 +2,16 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelc
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID, appToolMeta } from "../../src/mcp/apps";
 import { orderCards } from "../../src/mcp/orders.tools";
-import { ACME_TOKEN, CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
+import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { initializeRequest, modernHeaders, modernRpc, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { callTool, insertFreshOrder, propose } from "../helpers/ops";
+import { callTool, propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
 // MCP Apps (io.modelcontextprotocol/ui): which tools name a card, what the
 // cards are, and that a client without Apps sees exactly what it saw before.
-// The cards' behaviour in a browser is tested in e2e/cards.e2e.test.ts.
+// The cards' behaviour in a browser is tested in e2e/cards.e2e.test.ts and e2e/proposal-card.e2e.test.ts.
 
 const QUEUE = "ui://order-ops/exception-queue.html";
 const ORDER = "ui://order-ops/order.html";

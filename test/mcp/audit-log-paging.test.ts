@@ -2,8 +2,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditLog } from "../../src/orders/views";
 import { insertNotes } from "../helpers/audit";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { callError, callOk, callTool, insertFreshOrder } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { callError, callOk, callTool } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // get_order_audit_log pages through long logs: cursor in, next_cursor out.
 

@@ -2,19 +2,15 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { ACME_TOKEN, GLOBEX_TOKEN, MCP_URL, workerFetch } from "../helpers/mcp-client";
+import { MCP_URL, workerFetch } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { BOTH_MEDIA_TYPES, initializeRequest, mcpHeaders, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
+import type { ErrorBody } from "../helpers/orders";
 
 // Who may call /mcp: bearer tokens, origin checks and CORS, and failing closed.
 
-const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
 const INSPECTOR_ORIGIN = "http://localhost:6274";
 const EVIL_ORIGIN = "https://evil.example";
-
-interface ErrorBody {
-  code: string;
-  message: string;
-}
 
 const initialize = () => initializeRequest(1, "2025-06-18");
 
@@ -185,8 +181,6 @@ describe("Origin guard and CORS", () => {
 });
 
 describe("configuration seen by /mcp", () => {
-  const LONG_TOKEN = "p".repeat(40);
-
   /** A deployed Worker needs a public base URL, and answers only to its host. */
   const PRODUCTION = { ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://ops.example.com" };
 
@@ -225,12 +219,12 @@ describe("configuration seen by /mcp", () => {
   });
 
   it("in production a localhost Origin is refused unless listed in ALLOWED_ORIGINS", async () => {
-    const tokens = JSON.stringify({ [LONG_TOKEN]: { account: "acme", operator: "Prod Ops" } });
+    const tokens = JSON.stringify({ [PRODUCTION_TOKEN]: { account: "acme", operator: "Prod Ops" } });
     const production = { ...PRODUCTION, MCP_TOKENS: tokens, APPROVER_TOKENS: "" };
-    const refused = await callApp(production, mcpHeaders({ token: LONG_TOKEN, origin: INSPECTOR_ORIGIN }));
+    const refused = await callApp(production, mcpHeaders({ token: PRODUCTION_TOKEN, origin: INSPECTOR_ORIGIN }));
     expect(refused.status).toBe(403);
 
-    const allowed = await callApp({ ...production, ALLOWED_ORIGINS: INSPECTOR_ORIGIN }, mcpHeaders({ token: LONG_TOKEN, origin: INSPECTOR_ORIGIN }));
+    const allowed = await callApp({ ...production, ALLOWED_ORIGINS: INSPECTOR_ORIGIN }, mcpHeaders({ token: PRODUCTION_TOKEN, origin: INSPECTOR_ORIGIN }));
     expect(allowed.headers.get("access-control-allow-origin")).toBe(INSPECTOR_ORIGIN);
     await expectInitialized(allowed);
   });

@@ -4,8 +4,10 @@ import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
-import { ACME_TOKEN, CLIENT_GENERATIONS, connectClient, connectModernClient, type McpTestClient } from "../helpers/mcp-client";
-import { approve, auditLog, callOk, confirm, details, getProposal, insertFreshOrder, prepareAddress, propose } from "../helpers/ops";
+import { CLIENT_GENERATIONS, connectClient, connectModernClient, type McpTestClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { approve, auditLog, callOk, confirm, details, getProposal, prepareAddress, propose } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { freshSeed } from "../helpers/synthetic";
 import { resourceJson } from "../helpers/tool-results";
 

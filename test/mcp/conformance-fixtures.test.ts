@@ -7,7 +7,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { ACME_TOKEN, connectClient, MCP_URL } from "../helpers/mcp-client";
+import { connectClient, MCP_URL } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "../helpers/tool-results";
 
 // The conformance suite's fixtures (src/mcp/conformance/): off unless

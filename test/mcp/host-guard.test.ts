@@ -2,13 +2,12 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { ACME_TOKEN } from "../helpers/mcp-client";
+import { ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 import { initializeRequest, mcpHeaders, modernHeaders, modernRpc, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { freshSeed } from "../helpers/synthetic";
 
 // DNS-rebinding protection: /mcp answers only to the hostnames this Worker is
 // reached by, whatever the Origin (CLI clients send none).
-
-const randomSeed = (): number => crypto.getRandomValues(new Uint32Array(1))[0] ?? 3;
 
 describe("in development (the test environment)", () => {
   it.each(["localhost", "localhost:8787", "127.0.0.1:51234", "[::1]:8787"])("Host %s is served", async (host) => {
@@ -30,7 +29,7 @@ describe("in development (the test environment)", () => {
   });
 
   it("a refused host sends no orders", async () => {
-    const seed = randomSeed();
+    const seed = freshSeed();
     const call = rpc(3, "tools/call", { name: "send_orders", arguments: { count: 1, seed } });
     expect((await postMcp(call, { token: ACME_TOKEN, headers: { host: "localhost.evil.example.com" } })).status).toBe(403);
     const replay = (await (await postMcp(call, { token: ACME_TOKEN })).json()) as JsonRpcMessage;
@@ -39,20 +38,19 @@ describe("in development (the test environment)", () => {
 });
 
 describe("in production", () => {
-  const TOKEN = "p".repeat(40);
   const productionEnv = {
     ...env,
     ENVIRONMENT: "production",
     PUBLIC_BASE_URL: "https://order-ops.example.workers.dev",
     ALLOWED_HOSTS: "mcp.example.com, MCP.Example.org",
-    MCP_TOKENS: JSON.stringify({ [TOKEN]: { account: "acme", operator: "Prod Ops" } }),
+    MCP_TOKENS: JSON.stringify({ [PRODUCTION_TOKEN]: { account: "acme", operator: "Prod Ops" } }),
     APPROVER_TOKENS: "",
   };
 
   async function post(host: string): Promise<Response> {
     const request = new Request("https://order-ops.example.workers.dev/mcp", {
       method: "POST",
-      headers: { ...mcpHeaders({ token: TOKEN }), host },
+      headers: { ...mcpHeaders({ token: PRODUCTION_TOKEN }), host },
       body: JSON.stringify(initializeRequest(1, "2025-11-25")),
     });
     return await app.fetch(request, productionEnv, createExecutionContext());

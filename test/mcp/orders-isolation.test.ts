@@ -1,22 +1,13 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";
-import {
-  ACME_APPROVER_TOKEN,
-  approvalApi,
-  callTool,
-  countAuditEvents,
-  decide,
-  getProposal,
-  GLOBEX_APPROVER_TOKEN,
-  insertFreshOrder,
-  propose,
-  readRow,
-  unknownProposalId,
-  type ApiError,
-} from "../helpers/ops";
+import { approvalApi, callTool, decide, getProposal, ORDER_NOT_FOUND, propose, unknownProposalId } from "../helpers/ops";
+import type { ErrorBody } from "../helpers/orders";
+import { countAuditEvents } from "../helpers/rows";
+import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { toolErrorOf } from "../helpers/tool-results";
 
 // One account can neither see nor touch another's orders and proposals, and
@@ -49,7 +40,7 @@ describe("another account's order reads exactly like a missing one", () => {
     const eventsBefore = await countAuditEvents("globex", GLOBEX_ORDER);
     const theirs = await callTool(acme, tool, { order_id: GLOBEX_ORDER, ...extra });
     const missing = await callTool(acme, tool, { order_id: MISSING_ORDER, ...extra });
-    expect(toolErrorOf(theirs)).toBe("order not found; list_order_exceptions shows the orders you can act on");
+    expect(toolErrorOf(theirs)).toBe(ORDER_NOT_FOUND);
     expect(theirs).toEqual(missing);
     expect(JSON.stringify(theirs)).toBe(JSON.stringify(missing));
     expect(await readRow("globex", GLOBEX_ORDER)).toEqual(rowBefore);
@@ -130,7 +121,7 @@ describe("MCP and approver tokens do not cross", () => {
     const response = await decide(proposal.proposal_id, "approve", "I am the operator, trust me", ACME_TOKEN);
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="order-ops-edge approvals"');
-    const body = (await response.json()) as ApiError;
+    const body = (await response.json()) as ErrorBody;
     expect(body.code).toBe("unauthorized");
     expect(body.message).toContain("MCP tokens");
     expect(body.message).toBe("MCP tokens cannot approve proposals; sign in with an approver token");
@@ -141,7 +132,7 @@ describe("MCP and approver tokens do not cross", () => {
   it("an MCP token on GET /api/approvals: 401 too", async () => {
     const response = await approvalApi("", { token: GLOBEX_TOKEN });
     expect(response.status).toBe(401);
-    expect(((await response.json()) as ApiError).message).toContain("MCP tokens");
+    expect(((await response.json()) as ErrorBody).message).toContain("MCP tokens");
   });
 
   it.each([
@@ -150,6 +141,6 @@ describe("MCP and approver tokens do not cross", () => {
   ])("the %s approver token on /mcp: 401", async (_account, token) => {
     const response = await postMcp(initializeRequest(1, "2025-06-18"), { token });
     expect(response.status).toBe(401);
-    expect(((await response.json()) as ApiError).message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
+    expect(((await response.json()) as ErrorBody).message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
   });
 });

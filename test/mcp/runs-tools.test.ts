@@ -1,7 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { freshSeed } from "../helpers/synthetic";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ALL_RESOURCES, ALL_TOOLS } from "../../src/mcp/server";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { ACME_TOKEN, MCP_URL } from "../helpers/mcp-client";
+import { MCP_URL } from "../helpers/mcp-client";
+import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
 import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 
 // Which scope each tool and resource needs, and what a credential without it
@@ -35,7 +36,6 @@ const RESOURCE_SCOPES: Readonly<Record<string, string>> = {
   "synthetic://runs/{run_id}": "traffic:read",
 };
 
-const READER_TOKEN = "orders-reader-token";
 /** The dev tokens plus one narrowed to orders:read, as an MCP_TOKENS entry with "scopes" configures it. */
 const WITH_READER = {
   MCP_TOKENS: JSON.stringify({

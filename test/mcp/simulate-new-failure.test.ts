@@ -9,7 +9,8 @@ import type { AccountProposals, AccountToolContext, AccountTraffic } from "../..
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
-import { ACME_TOKEN, connectClient, GLOBEX_TOKEN } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
 import { postOrder, validOrder } from "../helpers/orders";
 import { structuredOf } from "../helpers/tool-results";

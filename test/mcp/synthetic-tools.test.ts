@@ -9,16 +9,10 @@ import { syntheticTools } from "../../src/mcp/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import {
-  countOrders,
-  countRequestIds,
-  expectedOrders,
-  expectedSampleFailures,
-  expectedTotalCents,
-  freshSeed,
-  hasOrder,
-} from "../helpers/synthetic";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { countRequestIds, expectedOrders, expectedSampleFailures, expectedTotalCents, freshSeed, hasOrder } from "../helpers/synthetic";
+import { countOrders } from "../helpers/rows";
 import { structuredOf, toolErrorOf } from "../helpers/tool-results";
 
 // The synthetic-traffic tools driven through a real SDK client, checked

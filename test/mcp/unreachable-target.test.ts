@@ -3,16 +3,16 @@ import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
 import { TARGET_NAME } from "../../src/synth/order-api-target";
 import type { TargetStatus } from "../../src/synth/target-check";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { rpc } from "../helpers/mcp-raw";
 import { countRequestIds, expectedOrders, freshSeed, hasOrder } from "../helpers/synthetic";
 import { resourceJson, structuredOf } from "../helpers/tool-results";
+import { UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
 
 // What an MCP client sees when the ORDER_API target cannot be reached:
 // check_target degrades to data, send_orders fails with a readable error that
 // says how far the batch got, and replaying the seed finishes it.
-
-const PREFIX = "cannot reach the order API at ORDER_API (service binding in wrangler.toml): ";
 
 describe("MCP tools with the ORDER_API binding down", () => {
   it("check_target over MCP answers reachable:false as data, not as an error", async () => {
@@ -21,7 +21,7 @@ describe("MCP tools with the ORDER_API binding down", () => {
     );
     expect(answer.result?.isError).toBeUndefined();
     const status = answer.result?.structuredContent as TargetStatus;
-    expect(status).toEqual({ target: TARGET_NAME, reachable: false, skus: null, customers: null, problem: `${PREFIX}connection refused` });
+    expect(status).toEqual({ target: TARGET_NAME, reachable: false, skus: null, customers: null, problem: `${UNREACHABLE_PREFIX}connection refused` });
   });
 
   it("send_orders over MCP is a tool error, and the batch history records it as failed with its seed", async () => {
@@ -30,13 +30,13 @@ describe("MCP tools with the ORDER_API binding down", () => {
       call(rpc(2, "tools/call", { name: "send_orders", arguments: { count: 3, seed } })),
     );
     expect(answer.result?.isError).toBe(true);
-    expect(answer.result?.content).toEqual([{ type: "text", text: `${PREFIX}connection refused` }]);
+    expect(answer.result?.content).toEqual([{ type: "text", text: `${UNREACHABLE_PREFIX}connection refused` }]);
 
     const client = await connectClient(ACME_TOKEN, "unreachable-history");
     try {
       const { batches } = resourceJson<{ batches: BatchRecord[] }>(await client.readResource({ uri: "synthetic://batches" }));
       const record = batches.find((b) => b.seed === seed);
-      expect(record).toMatchObject({ seed, requested: 3, accepted: 0, outcome: "failed", error: `${PREFIX}connection refused` });
+      expect(record).toMatchObject({ seed, requested: 3, accepted: 0, outcome: "failed", error: `${UNREACHABLE_PREFIX}connection refused` });
     } finally {
       await client.close();
     }

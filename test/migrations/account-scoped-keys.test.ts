@@ -5,6 +5,8 @@ import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 // Migration 0003 rebuilds audit_events and applied_proposals with account-scoped
 // keys. It runs here on a scratch database that holds rows written under the
 // old schema, so the test sees exactly what a deployed database goes through.
+// Raw SQL on purpose: the rows must be written as the old code wrote them,
+// whatever the store's insert becomes.
 async function insertEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(

@@ -8,6 +8,8 @@ import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 // adds the seals. It runs on a scratch database holding rows written under
 // 0003, as a deployed database would. Its accounts are not the seed's: sealing
 // opens the order database, which loads the seed's acme and globex trails.
+// Raw SQL on purpose: the rows must be written as the old code wrote them,
+// whatever the store's insert becomes.
 async function insertOldEvent(eventId: string, account: string, createdAt: string): Promise<void> {
   await db
     .prepare(

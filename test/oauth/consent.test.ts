@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { formPostedFrom } from "../helpers/approval-pages";
 import { authorizeUrl, oauthFetch, openConsent, ORIGIN, pkcePair, REDIRECT, registerClient, submitConsent } from "../helpers/oauth";
+import { ACME_APPROVER_TOKEN } from "../helpers/tokens";
 
 /** A DNS-rebound name for this machine: the browser treats its pages as their own origin. */
 const REBOUND = "http://attacker.example:8787";
@@ -122,7 +123,7 @@ describe("signing in and choosing", () => {
 
   it("an approver token cannot sign in here", async () => {
     const { page } = await freshPage();
-    const response = await submitConsent(page, { token: "acme-approver-dev-token" });
+    const response = await submitConsent(page, { token: ACME_APPROVER_TOKEN });
     expect(response.status).toBe(401);
     expect(await response.text()).toContain("approver tokens cannot sign in here");
   });

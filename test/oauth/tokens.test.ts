@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { ACME_TOKEN, MCP_URL } from "../helpers/mcp-client";
+import { MCP_URL } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 import {
   authorizeCode,

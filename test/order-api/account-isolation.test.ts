@@ -1,30 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  ACME_APPROVER_TOKEN,
-  ACME_TOKEN,
-  countOrdersFor,
-  countOrdersWithId,
-  getOrder,
-  getOrderWith,
-  GLOBEX_TOKEN,
-  postOrder,
-  randomPrefix,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type Receipt,
-} from "../helpers/orders";
+import { getOrder, postOrder, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import { countOrdersFor, countOrdersWithId } from "../helpers/rows";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
-// Accounts never see each other's orders, callers are authenticated, and the
-// internal ORDER_API entrypoint acts for the account named in its header.
-
-interface View {
-  order_id: string;
-  customer_id: string;
-  total_cents: number;
-}
+// Accounts never see each other's orders, and order ids are per account.
+// Caller authentication is in test/auth/intake-callers.test.ts, the internal
+// entrypoint in entrypoint.test.ts.
 
 describe("reading another account's order", () => {
   it("answers a 404 byte-identical to the one for an id that does not exist", async () => {
@@ -49,7 +31,7 @@ describe("reading another account's order", () => {
 
     const ownerRead = await getOrder(orderId, GLOBEX_TOKEN);
     expect(ownerRead.status).toBe(200);
-    expect((await readJson<View>(ownerRead)).order_id).toBe(orderId);
+    expect((await readJson<OrderView>(ownerRead)).order_id).toBe(orderId);
 
     for (const token of [ACME_TOKEN, undefined]) {
       const foreign = await getOrder(orderId, token);
@@ -66,7 +48,7 @@ describe("reading another account's order", () => {
     expect(await readJson<ErrorBody>(asAcme)).toEqual({ code: "not_found", message: "order ORD-2001 not found" });
     const asGlobex = await getOrder("ORD-2001", GLOBEX_TOKEN);
     expect(asGlobex.status).toBe(200);
-    expect((await readJson<View>(asGlobex)).order_id).toBe("ORD-2001");
+    expect((await readJson<OrderView>(asGlobex)).order_id).toBe("ORD-2001");
   });
 });
 
@@ -95,12 +77,12 @@ describe("the same request_id in two accounts", () => {
     // The same id reads as each account's own order.
     const acmeView = await getOrder(acmeId, ACME_TOKEN);
     expect(acmeView.status).toBe(200);
-    expect(await readJson<View>(acmeView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(acmeView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
     const anonymousView = await getOrder(acmeId);
-    expect(await readJson<View>(anonymousView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(anonymousView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
     const globexView = await getOrder(globexId, GLOBEX_TOKEN);
     expect(globexView.status).toBe(200);
-    expect(await readJson<View>(globexView)).toMatchObject({ order_id: globexId, customer_id: "CUST-0001", total_cents: 1200 });
+    expect(await readJson<OrderView>(globexView)).toMatchObject({ order_id: globexId, customer_id: "CUST-0001", total_cents: 1200 });
 
     // Replays stay within their account too.
     const acmeReplay = await postOrder(acmeOrder, { token: ACME_TOKEN });
@@ -134,8 +116,8 @@ describe("order ids are per account", () => {
     expect((await readJson<Receipt>(globex)).order_id).toBe(`ORD-${prefix}`);
 
     // Each account reads its own ORD-<prefix>.
-    expect(await readJson<View>(await getOrder(`ORD-${prefix}`, ACME_TOKEN))).toMatchObject({ customer_id: "CUST-0005", total_cents: 3700 });
-    expect(await readJson<View>(await getOrder(`ORD-${prefix}`, GLOBEX_TOKEN))).toMatchObject({ customer_id: "CUST-0001", total_cents: 1200 });
+    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, ACME_TOKEN))).toMatchObject({ customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, GLOBEX_TOKEN))).toMatchObject({ customer_id: "CUST-0001", total_cents: 1200 });
     expect(await countOrdersWithId("acme", `ORD-${prefix}`)).toBe(1);
     expect(await countOrdersWithId("globex", `ORD-${prefix}`)).toBe(1);
   });
@@ -174,140 +156,7 @@ describe("order ids are per account", () => {
       { account: "acme", source: "operations", request_id: null },
       { account: "globex", source: "intake", request_id: "1001" },
     ]);
-    expect(await readJson<View>(await getOrder("ORD-1001", GLOBEX_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0005", total_cents: 3700 });
-    expect(await readJson<View>(await getOrder("ORD-1001", ACME_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0001", total_cents: 6600 });
-  });
-});
-
-describe("authentication", () => {
-  const unauthorized = { code: "unauthorized", message: "the bearer token is not valid for this API" };
-
-  it.each([
-    ["an unknown bearer token", "not-a-real-token"],
-    ["an approver token", ACME_APPROVER_TOKEN],
-    ["a prefix of a valid token", ACME_TOKEN.slice(0, -1)],
-  ])("%s on POST /api/orders answers 401 and stores nothing", async (_label, token) => {
-    const requestId = uniqueRequestId("auth");
-    const response = await postOrder(validOrder(requestId), { token });
-    expect(response.status).toBe(401);
-    expect(await readJson<ErrorBody>(response)).toEqual(unauthorized);
-    expect(await countOrdersFor("acme", requestId)).toBe(0);
-    expect(await countOrdersFor("globex", requestId)).toBe(0);
-  });
-
-  it.each([
-    ["an unknown bearer token", "not-a-real-token"],
-    ["an approver token", ACME_APPROVER_TOKEN],
-  ])("%s on GET /api/orders/:id answers 401, even for an existing order", async (_label, token) => {
-    const created = await postOrder(validOrder(uniqueRequestId("authget")));
-    const { order_id } = await readJson<Receipt>(created);
-    const response = await getOrder(order_id, token);
-    expect(response.status).toBe(401);
-    expect(await readJson<ErrorBody>(response)).toEqual(unauthorized);
-  });
-});
-
-describe("a present but malformed Authorization header", () => {
-  // Only a missing header means "anonymous" (the public intake account); a header
-  // that is there but unusable is a failed login.
-  const malformed = { code: "unauthorized", message: "the Authorization header must be `Bearer <token>`" };
-  const headers = [
-    ["another scheme with a valid token", `Token ${GLOBEX_TOKEN}`],
-    ["Bearer without a token", "Bearer"],
-    ["Bearer with a trailing space only", "Bearer "],
-    ["Bearer with two words", "Bearer a b"],
-    ["Basic credentials", "Basic xyz"],
-    ["a bare valid token", ACME_TOKEN],
-  ];
-
-  it.each(headers)("%s on POST /api/orders answers 401 and stores nothing", async (_label, authorization) => {
-    const requestId = uniqueRequestId("badauth");
-    const response = await postOrder(validOrder(requestId), { authorization });
-    expect(response.status).toBe(401);
-    expect(await readJson<ErrorBody>(response)).toEqual(malformed);
-    expect(await countOrdersFor("acme", requestId)).toBe(0);
-    expect(await countOrdersFor("globex", requestId)).toBe(0);
-  });
-
-  it.each(headers)("%s on GET /api/orders/:id answers 401, even for an order of the public account", async (_label, authorization) => {
-    const created = await postOrder(validOrder(uniqueRequestId("badauthget")));
-    const { order_id } = await readJson<Receipt>(created);
-    expect((await getOrder(order_id)).status).toBe(200);
-    const response = await getOrderWith(order_id, { authorization });
-    expect(response.status).toBe(401);
-    expect(await readJson<ErrorBody>(response)).toEqual(malformed);
-  });
-
-  it("a lowercase bearer scheme is still a bearer token", async () => {
-    const requestId = uniqueRequestId("lowerbearer");
-    const response = await postOrder(validOrder(requestId), { authorization: `bearer ${GLOBEX_TOKEN}` });
-    expect(response.status).toBe(201);
-    expect(await countOrdersFor("globex", requestId)).toBe(1);
-  });
-});
-
-describe("the internal ORDER_API entrypoint", () => {
-  function internalPost(body: string, account?: string): Promise<Response> {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (account !== undefined) headers["x-order-ops-account"] = account;
-    return env.ORDER_API.fetch("http://order-api/api/orders", { method: "POST", headers, body });
-  }
-
-  it("creates an order for the account named in x-order-ops-account", async () => {
-    const requestId = uniqueRequestId("internal");
-    const response = await internalPost(JSON.stringify(validOrder(requestId)), "globex");
-    expect(response.status).toBe(201);
-    const receipt = await readJson<Receipt>(response);
-    expect(receipt).toEqual({ order_id: `ORD-${requestId.slice(0, 8)}`, customer_id: "CUST-0005", lines: 1, total_cents: 3700 });
-    expect(await countOrdersFor("globex", requestId)).toBe(1);
-    expect(await countOrdersFor("acme", requestId)).toBe(0);
-
-    // The public API shows it to globex only.
-    expect((await getOrder(receipt.order_id, GLOBEX_TOKEN)).status).toBe(200);
-    expect((await getOrder(receipt.order_id)).status).toBe(404);
-
-    // And the internal entrypoint reads it back for globex.
-    const read = await env.ORDER_API.fetch(`http://order-api/api/orders/${receipt.order_id}`, { headers: { "x-order-ops-account": "globex" } });
-    expect(read.status).toBe(200);
-    expect((await readJson<View>(read)).order_id).toBe(receipt.order_id);
-  });
-
-  it.each([
-    ["without the header", undefined],
-    ["with an invalid account id", "Globex!"],
-    ["with an empty account id", ""],
-  ])("answers 400 %s and stores nothing", async (_label, account) => {
-    const requestId = uniqueRequestId("noheader");
-    const response = await internalPost(JSON.stringify(validOrder(requestId)), account);
-    expect(response.status).toBe(400);
-    expect(await readJson<ErrorBody>(response)).toEqual({
-      code: "bad_request",
-      message: "internal callers must send a valid x-order-ops-account header",
-    });
-    expect(await countOrdersFor("acme", requestId)).toBe(0);
-    expect(await countOrdersFor("globex", requestId)).toBe(0);
-  });
-
-  it.each([
-    ["GET", "/nope"],
-    ["GET", "/api/nope"],
-    ["POST", "/"],
-    ["GET", "/api/orders/ORD-1001/items"],
-  ])("answers %s %s with the JSON 404 of the public app", async (method, path) => {
-    const response = await env.ORDER_API.fetch(`http://order-api${path}`, { method, headers: { "x-order-ops-account": "acme" } });
-    expect(response.status).toBe(404);
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await readJson<ErrorBody>(response)).toEqual({ code: "not_found", message: `no route for ${method} ${path}` });
-  });
-
-  it("does not accept bearer tokens in place of the account header", async () => {
-    const requestId = uniqueRequestId("internaltoken");
-    const response = await env.ORDER_API.fetch("http://order-api/api/orders", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${GLOBEX_TOKEN}` },
-      body: JSON.stringify(validOrder(requestId)),
-    });
-    expect(response.status).toBe(400);
-    expect(await countOrdersFor("globex", requestId)).toBe(0);
+    expect(await readJson<OrderView>(await getOrder("ORD-1001", GLOBEX_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(await getOrder("ORD-1001", ACME_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0001", total_cents: 6600 });
   });
 });

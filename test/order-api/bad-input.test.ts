@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countAllOrders, postOrder, postRaw, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody } from "../helpers/orders";
+import { postOrder, postRaw, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody } from "../helpers/orders";
+import { countOrders } from "../helpers/rows";
 
 // Bad input of every kind gets a precise 4xx, never a 500, and never writes a row.
 // Each test compares the whole orders table count before and after (the seed is
@@ -9,11 +10,11 @@ import { countAllOrders, postOrder, postRaw, readJson, uniqueRequestId, validOrd
 beforeAll(warmUp);
 
 async function expectNoWrite(send: () => Promise<Response>): Promise<Response> {
-  const before = await countAllOrders();
+  const before = await countOrders();
   const response = await send();
   // Read the body before counting so the request has fully finished.
   const text = await response.text();
-  expect(await countAllOrders()).toBe(before);
+  expect(await countOrders()).toBe(before);
   return new Response(text, { status: response.status, headers: response.headers });
 }
 

@@ -2,21 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
-import {
-  ACME_TOKEN,
-  countOrdersFor,
-  countOrdersWithId,
-  countOrdersWithPrefix,
-  getOrder,
-  postOrder,
-  postRaw,
-  randomPrefix,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type Receipt,
-} from "../helpers/orders";
+import { insertFreshOrder } from "../helpers/fresh-orders";
+import { getOrder, postOrder, postRaw, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import { countOrdersFor, countOrdersWithId, countOrdersWithPrefix } from "../helpers/rows";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // request_id is the idempotency key per account: replays answer 200 with the
 // original receipt, a reused key with other content answers 409, and D1 holds
@@ -167,14 +156,7 @@ describe("storeIntakeOrder when every candidate id is taken", () => {
     const requestId = uniqueRequestId("exhausted");
     const taken = Array.from({ length: 16 }, (_, attempt) => candidateOrderId(requestId, attempt));
     expect(new Set(taken).size).toBe(16);
-    await env.DB.batch(
-      taken.map((orderId, i) =>
-        env.DB.prepare(
-          `INSERT INTO orders (order_id, account, source, request_id, customer_id, channel, currency, total_cents, status, lines, created_at, updated_at)
-           VALUES (?, ?, 'intake', ?, 'CUST-0005', 'partner', 'USD', 3700, 'accepted', '[]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-        ).bind(orderId, account, `${requestId}-occupant-${i}`),
-      ),
-    );
+    for (const orderId of taken) await insertFreshOrder({ account, orderId, exception: null });
     const order = OrderRequestSchema.parse(validOrder(requestId));
     expect(await storeIntakeOrder(env.DB, { account, actor: "test" }, order)).toEqual({
       ok: false,

@@ -1,16 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  countOrdersFor,
-  getOrder,
-  postOrder,
-  readJson,
-  uniqueRequestId,
-  validOrder,
-  type ErrorBody,
-  type OrderInput,
-  type Receipt,
-} from "../helpers/orders";
+import { getOrder, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderInput, type Receipt } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // The happy paths of the public order intake API and its business-rule (422) answers.
 
@@ -113,7 +105,7 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
 
   it("accepts an MCP bearer token of the public intake account", async () => {
     const requestId = uniqueRequestId("token");
-    const response = await postOrder(validOrder(requestId), { token: "acme-dev-token" });
+    const response = await postOrder(validOrder(requestId), { token: ACME_TOKEN });
     expect(response.status).toBe(201);
     expect(await countOrdersFor("acme", requestId)).toBe(1);
   });

@@ -1,66 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
-import type { OrderException, OrderRecord } from "../../src/orders/order-record";
+import type { Evidence } from "../../src/orders/evidence";
 import { applyChange, HUMAN_ESCALATION_TEAM, planResolution, type OrderChange } from "../../src/orders/playbook";
-import { diffStates, formatAddress, orderState, type OrderState } from "../../src/orders/order-state";
+import { AT, EARLIER, evidence, exception, NEW_ADDRESS, order, resolution } from "../helpers/order-records";
 
 // The allowlisted playbook as pure functions: which action an exception gets,
-// what each action does to an order, and how a change is shown to a human.
-
-const AT = "2030-01-02T03:04:05.000Z";
-const EARLIER = "2030-01-01T00:00:00.000Z";
-
-const ADDRESS: Address = { recipient: "Jonas Becker", line1: "301 Lakeshore Drive", line2: null, city: "Chicago", region: "IL", postal_code: "60611", country: "US" };
-const NEW_ADDRESS: Address = { recipient: "Jonas Becker", line1: "9 Harbor Road", line2: "Unit 2", city: "Evanston", region: "IL", postal_code: "60201-1234", country: "US" };
-
-function evidence(overrides: Partial<Evidence> = {}): Evidence {
-  return {
-    payment: {
-      state: "captured",
-      attempts: [{ attempt_id: "PAY-1-1", at: EARLIER, amount_cents: 6600, method: "visa ending 9011", outcome: "captured", decline_code: null }],
-    },
-    inventory: {
-      allocations: [
-        { sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" },
-        { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" },
-      ],
-    },
-    fulfillment: { state: "awaiting_pick", carrier: null, tracking: null, last_event: "queued for warehouse" },
-    duplicate: null,
-    timeline: [{ at: EARLIER, event: "order_placed", detail: "placed via store" }],
-    ...overrides,
-  };
-}
-
-function exception(type: ExceptionType, state: OrderException["state"] = "active"): OrderException {
-  return { type, state, priority: "P2", team: "Customer Care", opened_at: EARLIER, sla_minutes: 120, summary: `summary of ${type}` };
-}
-
-function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
-  return {
-    order_id: "ORD-5000",
-    account: "acme",
-    source: "operations",
-    customer_id: "CUST-0004",
-    channel: "store",
-    currency: "USD",
-    total_cents: 6600,
-    status: "pending",
-    version: 3,
-    lines: [
-      { sku: "SKU-3390", quantity: 1, unit_price_cents: 2900 },
-      { sku: "SKU-5510", quantity: 2, unit_price_cents: 1850 },
-    ],
-    shipping_address: ADDRESS,
-    evidence: evidence(),
-    exception: exception("fraud_review"),
-    created_at: EARLIER,
-    updated_at: EARLIER,
-    ...overrides,
-  };
-}
-
-const resolution = (action: Exclude<OrderChange["action"], "change_shipping_address">): OrderChange => ({ kind: "resolution", action });
+// and what each action does to an order.
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {
@@ -262,55 +206,5 @@ describe("applyChange", () => {
     expect(before).toEqual(snapshot);
     expect(after).not.toBe(before);
     expect(after.evidence?.timeline).toHaveLength((snapshot.evidence?.timeline.length ?? 0) + 1);
-  });
-});
-
-describe("orderState and diffStates", () => {
-  const state = (overrides: Partial<OrderState> = {}): OrderState => ({ ...orderState(order()), ...overrides });
-
-  it("orderState keeps the fields a change can touch", () => {
-    expect(orderState(order())).toEqual({
-      status: "pending",
-      version: 3,
-      exception: { type: "fraud_review", state: "active", team: "Customer Care" },
-      payment: "captured",
-      inventory: ["SKU-3390 x1 allocated (ATL-2)", "SKU-5510 x2 allocated (ATL-2)"],
-      fulfillment: "awaiting_pick: queued for warehouse",
-      shipping_address: ADDRESS,
-    });
-  });
-
-  it("identical states (even at different versions) differ in nothing", () => {
-    expect(diffStates(state(), state({ version: 4 }))).toEqual([]);
-  });
-
-  it("one row per changed field, in a fixed order, with readable before/after values", () => {
-    const before = state();
-    const after = state({
-      status: "cancelled",
-      exception: null,
-      payment: null,
-      inventory: [],
-      fulfillment: null,
-      shipping_address: NEW_ADDRESS,
-    });
-    expect(diffStates(before, after)).toEqual([
-      { field: "status", before: "pending", after: "cancelled" },
-      { field: "exception", before: "fraud_review active (Customer Care)", after: "none" },
-      { field: "payment", before: "captured", after: "none" },
-      { field: "inventory", before: "SKU-3390 x1 allocated (ATL-2); SKU-5510 x2 allocated (ATL-2)", after: "none" },
-      { field: "fulfillment", before: "awaiting_pick: queued for warehouse", after: "none" },
-      { field: "shipping_address", before: formatAddress(ADDRESS), after: formatAddress(NEW_ADDRESS) },
-    ]);
-    expect(formatAddress(ADDRESS)).toBe("Jonas Becker, 301 Lakeshore Drive, Chicago, IL 60611, US");
-    expect(formatAddress(null)).toBe("(none)");
-  });
-
-  it("the diff of a real change: escalation shows the exception row only", () => {
-    const before = order({ exception: exception("fraud_review") });
-    const after = applyChange(before, resolution("escalate_to_human"), AT);
-    expect(diffStates(orderState(before), orderState(after))).toEqual([
-      { field: "exception", before: "fraud_review active (Customer Care)", after: "fraud_review escalated (Escalations (human review))" },
-    ]);
   });
 });

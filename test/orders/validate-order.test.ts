@@ -2,19 +2,13 @@ import { describe, expect, it } from "vitest";
 import { findOrderProblems, linesTotal } from "../../src/orders/validate-order";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { buildReferenceData, referenceData } from "../../src/orders/reference-data";
+import { validOrder } from "../helpers/orders";
 
 // Pure unit tests of the business rules: no HTTP, no D1.
 
+/** The seed's curl example (helpers/orders.ts), with these fields changed. */
 function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
-  return {
-    request_id: "unit-0001",
-    customer_id: "CUST-0005",
-    channel: "partner",
-    currency: "USD",
-    lines: [{ sku: "SKU-5510", quantity: 2, unit_price_cents: 1850 }],
-    total_cents: 3700,
-    ...overrides,
-  };
+  return validOrder("unit-0001", overrides);
 }
 
 describe("linesTotal", () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import { ACME_TOKEN, workerFetch } from "../helpers/mcp-client";
+import { workerFetch } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { BASE_URL, insertFreshOrder } from "../helpers/ops";
+import { BASE_URL } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 
 // Issue 7 saw approval links built from the request: `Host: attacker.example`
 // on propose_resolution gave http://attacker.example/approvals/prop_…, and

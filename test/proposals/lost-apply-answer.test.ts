@@ -2,8 +2,11 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
-import { ACME_TOKEN, connectClient } from "../helpers/mcp-client";
-import { ACME_OPERATOR, ACME_APPROVER, approve, callError, confirm, countApplied, getProposal, insertFreshOrder, prepareAddress, propose, readRow } from "../helpers/ops";
+import { connectClient } from "../helpers/mcp-client";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { ACME_APPROVER, ACME_OPERATOR, approve, callError, confirm, getProposal, prepareAddress, propose } from "../helpers/ops";
+import { countApplied } from "../helpers/rows";
+import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { D1AccountOrders } from "../../src/store/account-orders";
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ApproverSessionRow } from "../../src/auth/approver-session";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
+import { countSessionRows } from "../helpers/rows";
 
 // The D1 side of approver sessions: a row counts only until it expires, a
 // delete is final, and each insert sweeps rows that have expired.
@@ -19,10 +20,6 @@ function row(hash: string, createdAt: Date, minutes = 30): ApproverSessionRow {
   };
 }
 
-function rowCount(hash: string): Promise<number | null> {
-  return env.DB.prepare("SELECT count(*) AS n FROM approver_sessions WHERE session_hash = ?").bind(hash).first<number>("n");
-}
-
 describe("approver session rows", () => {
   it("are found until they expire, and not a moment after", async () => {
     // Opened now: an insert sweeps rows expired by its own time, so a future one would sweep other tests' sessions.
@@ -38,7 +35,7 @@ describe("approver session rows", () => {
     await store.insert(stored);
     await store.delete(stored.session_hash);
     expect(await store.find(stored.session_hash, new Date().toISOString())).toBeNull();
-    expect(await rowCount(stored.session_hash)).toBe(0);
+    expect(await countSessionRows(stored.session_hash)).toBe(0);
   });
 
   it("an insert sweeps rows expired by its own time, and keeps live ones", async () => {
@@ -47,9 +44,9 @@ describe("approver session rows", () => {
     const live = row(`h-${crypto.randomUUID()}`, new Date(now.getTime() - 10 * 60_000));
     await store.insert(live);
     await store.insert(expired);
-    expect(await rowCount(expired.session_hash)).toBe(1);
+    expect(await countSessionRows(expired.session_hash)).toBe(1);
     await store.insert(row(`h-${crypto.randomUUID()}`, now));
-    expect(await rowCount(expired.session_hash)).toBe(0);
-    expect(await rowCount(live.session_hash)).toBe(1);
+    expect(await countSessionRows(expired.session_hash)).toBe(0);
+    expect(await countSessionRows(live.session_hash)).toBe(1);
   });
 });

@@ -1,11 +1,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertAuditEvent } from "../../src/store/audit-events";
 import { findOrdersWithoutOriginEvent } from "../../src/store/invariants";
 import { storeIntakeOrder } from "../../src/store/intake-orders";
 import { simulateFailure } from "../../src/store/simulated-orders";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
-import { insertFreshOrder } from "../helpers/ops";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
+import { countOrders } from "../helpers/rows";
 
 // The invariant: every order has the event that says where it came from
 // (order_received, order_seeded or exception_simulated).
@@ -26,8 +28,7 @@ describe("findOrdersWithoutOriginEvent", () => {
     const stored = await storeIntakeOrder(env.DB, { account, actor: "Ada" }, validOrder(uniqueRequestId("origin")) as OrderRequest);
     expect(stored.ok).toBe(true);
     await simulateFailure(env.DB, account, "Ada", new Date());
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM orders WHERE account = ?").bind(account).all<{ n: number }>();
-    expect(results[0]?.n).toBe(2);
+    expect(await countOrders(account)).toBe(2);
     expect(await findOrdersWithoutOriginEvent(env.DB, { account })).toEqual([]);
   });
 
@@ -42,12 +43,19 @@ describe("findOrdersWithoutOriginEvent", () => {
   it("does not count a later event as an origin", async () => {
     const account = freshAccount();
     const orderId = await insertFreshOrder({ account, originEvent: false });
-    await env.DB.prepare(
-      `INSERT INTO audit_events (event_id, account, order_id, event_type, actor_kind, actor, reason, created_at)
-       VALUES ('prop_x:proposed', ?, ?, 'proposal_created', 'operator', 'Ada', 'later', '2026-01-01T00:00:00.000Z')`,
-    )
-      .bind(account, orderId)
-      .run();
+    await insertAuditEvent(env.DB, {
+      event_id: "prop_x:proposed",
+      account,
+      order_id: orderId,
+      event_type: "proposal_created",
+      actor_kind: "operator",
+      actor: "Ada",
+      reason: "later",
+      proposal_id: null,
+      state_before: null,
+      state_after: null,
+      created_at: "2026-01-01T00:00:00.000Z",
+    }).run();
     expect(await findOrdersWithoutOriginEvent(env.DB, { account })).toEqual([{ account, order_id: orderId }]);
   });
 });

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GLOBEX_TOKEN, postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { GLOBEX_TOKEN } from "../helpers/tokens";
+import { countRows } from "../helpers/rows";
 
 // Every write leaves an audit event: an accepted intake order records who
 // placed it, in the same D1 batch as the order itself.
@@ -54,8 +56,7 @@ describe("intake audit events", () => {
     const requestId = uniqueRequestId("rejected");
     const response = await postOrder(validOrder(requestId, { total_cents: 9999 }));
     expect(response.status).toBe(422);
-    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE reason LIKE ?").bind(`%${requestId}%`).all<{ n: number }>();
-    expect(results[0]?.n).toBe(0);
+    expect(await countRows("SELECT count(*) AS n FROM audit_events WHERE reason LIKE ?", `%${requestId}%`)).toBe(0);
   });
 
   it("orders sent through ORDER_API record the operator from the actor header", async () => {

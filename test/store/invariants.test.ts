@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkInvariants, describeViolations } from "../../src/store/invariants";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { warmUp } from "../helpers/orders";
 
 // The invariants hold on the seeded database and on everything the rest of the
@@ -13,11 +14,7 @@ describe("invariants", () => {
   });
 
   it("an order written without its origin event is found", async () => {
-    await warmUp();
-    await env.DB.prepare(
-      `INSERT INTO orders (order_id, account, source, customer_id, channel, currency, total_cents, status, version, lines, created_at, updated_at)
-       VALUES ('ORD-ORPHAN', 'acme', 'intake', 'CUST-0001', 'web', 'USD', 0, 'accepted', 1, '[]', 'x', 'x')`,
-    ).run();
+    await insertFreshOrder({ orderId: "ORD-ORPHAN", originEvent: false });
     const report = await checkInvariants(env.DB);
     expect(report.orders_without_origin_event).toEqual([{ account: "acme", order_id: "ORD-ORPHAN" }]);
     expect(describeViolations(report)).toEqual(['orders_without_origin_event: 1 row(s), e.g. {"account":"acme","order_id":"ORD-ORPHAN"}']);
@@ -25,6 +22,7 @@ describe("invariants", () => {
 
   it("an application without its apply event, and an order version that skipped it, are found", async () => {
     await warmUp();
+    // Raw SQL on purpose: the store only ever writes an application together with its apply event.
     await env.DB.prepare(
       "INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at) VALUES ('prop_ghost', 'acme', 'ORD-1001', 'a', '{}', 'x')",
     ).run();

@@ -7,19 +7,14 @@ import { seedOrders } from "../../src/orders/operations-seed";
 import { loadSeed, SEED_VERSION } from "../../src/store/seed-loader";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
-import { ACME_TOKEN, getOrder, GLOBEX_TOKEN, readJson, warmUp } from "../helpers/orders";
+import { getOrder, readJson, warmUp } from "../helpers/orders";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
+import { countRows } from "../helpers/rows";
 
 // seed/operations.json is loaded into D1 on the first request, once per
 // database, and a reload never duplicates or overwrites a row.
 
 beforeAll(warmUp);
-
-async function count(sql: string, ...params: string[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
-  return row?.n ?? -1;
-}
 
 /** Every operations row, every column, in a stable order. */
 async function snapshotOperations(): Promise<Record<string, unknown>[]> {
@@ -36,9 +31,9 @@ async function snapshotBookkeeping(): Promise<{ runs: unknown[]; sequence: unkno
 describe("the operations dataset in D1", () => {
   it("holds every seed order: 26 in all, 21 for acme and 5 for globex", async () => {
     expect(seedOrders().length).toBe(26);
-    expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(seedOrders().length);
-    expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'acme'")).toBe(21);
-    expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'globex'")).toBe(5);
+    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(seedOrders().length);
+    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'acme'")).toBe(21);
+    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'globex'")).toBe(5);
   });
 
   it("holds ORD-1001 as in the seed file", async () => {
@@ -133,8 +128,8 @@ describe("loadSeed", () => {
       const after = await snapshotOperations();
       expect(after).toEqual(before);
       expect(after.find((r) => r.order_id === "ORD-1001")).toMatchObject({ status: "changed-by-test", version: 2 });
-      expect(await count("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(26);
-      expect(await count("SELECT count(*) AS n FROM seed_runs WHERE seed_version = ?", SEED_VERSION)).toBe(1);
+      expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(26);
+      expect(await countRows("SELECT count(*) AS n FROM seed_runs WHERE seed_version = ?", SEED_VERSION)).toBe(1);
       expect((await snapshotBookkeeping()).sequence).toEqual(sequence);
       expect(await loadSeed(env.DB)).toBe("already_loaded");
     } finally {

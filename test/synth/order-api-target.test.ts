@@ -1,20 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { Health } from "../../src/orders/intake-schemas";
 import { orderApiTarget } from "../../src/synth/order-api-target";
 import { throwingFetcher } from "../helpers/account-agent";
 import { expectedOrders } from "../helpers/synthetic";
+import { HEALTHY, UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
 
 // The ORDER_API client: every failure of the binding becomes upstream_unreachable.
-
-const PREFIX = "cannot reach the order API at ORDER_API (service binding in wrangler.toml): ";
-const HEALTHY: Health = { status: "ok", skus: 8, customers: 5 };
 
 describe("orderApiTarget over a failing binding", () => {
   it("health() turns a throwing fetch into upstream_unreachable", async () => {
     const target = orderApiTarget(throwingFetcher("network connection lost"), "acme", 1000);
     expect(await target.health()).toEqual({
       ok: false,
-      error: { code: "upstream_unreachable", message: `${PREFIX}network connection lost` },
+      error: { code: "upstream_unreachable", message: `${UNREACHABLE_PREFIX}network connection lost` },
     });
   });
 
@@ -32,7 +29,7 @@ describe("orderApiTarget over a failing binding", () => {
     const fetcher = { fetch: async () => Response.json({ code: "internal" }, { status: 500 }) } as unknown as Fetcher;
     expect(await orderApiTarget(fetcher, "acme", 1000).health()).toEqual({
       ok: false,
-      error: { code: "upstream_unreachable", message: `${PREFIX}GET /api/health answered 500 without a health report` },
+      error: { code: "upstream_unreachable", message: `${UNREACHABLE_PREFIX}GET /api/health answered 500 without a health report` },
     });
   });
 
@@ -45,7 +42,7 @@ describe("orderApiTarget over a failing binding", () => {
     } as unknown as Fetcher;
     expect(await orderApiTarget(hanging, "acme", 20).health()).toEqual({
       ok: false,
-      error: { code: "upstream_unreachable", message: `${PREFIX}timed out` },
+      error: { code: "upstream_unreachable", message: `${UNREACHABLE_PREFIX}timed out` },
     });
   });
 

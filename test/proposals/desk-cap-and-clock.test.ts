@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { APPROVER, order, TTL_MINUTES, value, withDesk } from "../helpers/desk";
+
+// The desk's open-proposal cap, its queue-free reads and the states it derives
+// from the clock and the order's version (a fake orders port and an injected
+// clock, see test/helpers/desk.ts).
+
+describe("the open-proposal cap", () => {
+  it("refuses a proposal over the cap with a readable message, and counts only proposals still open", async () => {
+    await withDesk(
+      async ({ desk, orders, advance }) => {
+        for (const id of ["ORD-1", "ORD-2", "ORD-3", "ORD-4"]) orders.add(order(id));
+        const first = value(await desk.proposeResolution("ORD-1", "Ada"));
+        advance(1);
+        const second = value(await desk.proposeResolution("ORD-2", "Ada"));
+        value(await desk.decide(second.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
+        expect(await desk.proposeResolution("ORD-3", "Ada")).toEqual({
+          ok: false,
+          error: {
+            code: "conflict",
+            message:
+              "this account already has 2 open proposals (1 waiting for approval, 1 approved but not applied), and MAX_OPEN_PROPOSALS allows 2; " +
+              `ask an approver to decide the waiting ones, apply the approved ones, or wait until the first expires at ${first.expires_at}, then propose again`,
+          },
+        });
+        advance(TTL_MINUTES);
+        expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+      },
+      { maxOpen: 2 },
+    );
+  });
+
+  it("does not count a proposal whose order has moved on: it can never be approved, and the approver's list leaves it out too", async () => {
+    await withDesk(
+      async ({ desk, orders }) => {
+        for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+        value(await desk.proposeResolution("ORD-1", "Ada"));
+        value(await desk.proposeResolution("ORD-2", "Ada"));
+        orders.bump("ORD-1");
+        expect((await desk.pending()).map((p) => p.order_id)).toEqual(["ORD-2"]);
+        expect(value(await desk.proposeResolution("ORD-3", "Ada")).status).toBe("pending_approval");
+        expect((await desk.proposeResolution("ORD-1", "Ada")).ok).toBe(false);
+      },
+      { maxOpen: 2 },
+    );
+  });
+
+  it("a refused proposal records nothing", async () => {
+    await withDesk(
+      async ({ desk, orders }) => {
+        orders.add(order("ORD-1"));
+        orders.add(order("ORD-2"));
+        value(await desk.proposeResolution("ORD-1", "Ada"));
+        const eventsBefore = orders.events.length;
+        expect((await desk.proposeResolution("ORD-2", "Ada")).ok).toBe(false);
+        expect(orders.events).toHaveLength(eventsBefore);
+      },
+      { maxOpen: 1 },
+    );
+  });
+});
+
+describe("reading without waiting", () => {
+  it("the pending list goes through no queue, reads the versions once and writes nothing", async () => {
+    await withDesk(async ({ desk, orders, store, queued }) => {
+      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) value(await desk.proposeResolution(id, "Ada"));
+      orders.bump("ORD-2");
+      const before = JSON.stringify(store.byStatus(["pending_approval", "approved", "stale", "expired"]));
+      const queuedBefore = queued();
+      const readsBefore = orders.versionReads;
+
+      const pending = await desk.pending();
+
+      expect(pending.map((p) => p.order_id).sort()).toEqual(["ORD-1", "ORD-3"]);
+      expect(queued()).toBe(queuedBefore);
+      expect(orders.versionReads).toBe(readsBefore + 1);
+      expect(JSON.stringify(store.byStatus(["pending_approval", "approved", "stale", "expired"]))).toBe(before);
+    });
+  });
+
+  it("get_proposal goes through no queue either", async () => {
+    await withDesk(async ({ desk, orders, queued }) => {
+      orders.add(order("ORD-1"));
+      const proposal = value(await desk.proposeResolution("ORD-1", "Ada"));
+      const queuedBefore = queued();
+      expect(value(await desk.getProposal(proposal.proposal_id)).status).toBe("pending_approval");
+      expect(queued()).toBe(queuedBefore);
+    });
+  });
+});
+
+describe("derived states, with an injected clock", () => {
+  it("a proposal expires when its window closes, and says when", async () => {
+    await withDesk(async ({ desk, orders, advance }) => {
+      orders.add(order("ORD-1"));
+      const proposal = value(await desk.proposeResolution("ORD-1", "Ada"));
+      advance(TTL_MINUTES - 1);
+      expect(value(await desk.getProposal(proposal.proposal_id)).status).toBe("pending_approval");
+      advance(1);
+      const expired = value(await desk.getProposal(proposal.proposal_id));
+      expect(expired.status).toBe("expired");
+      expect(expired.status_reason).toBe(`the approval window closed at ${proposal.expires_at}`);
+      expect(await desk.pending()).toEqual([]);
+    });
+  });
+
+  it("a stale proposal says which versions the order moved between", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const proposal = value(await desk.proposeResolution("ORD-1", "Ada"));
+      orders.bump("ORD-1");
+      const stale = value(await desk.getProposal(proposal.proposal_id));
+      expect(stale.status).toBe("stale");
+      expect(stale.status_reason).toBe("order ORD-1 moved from version 1 to 2 after this proposal was made");
+    });
+  });
+
+  it("an approved proposal is applied once through the port, and the second confirm answers the stored outcome", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const proposal = value(await desk.proposeResolution("ORD-1", "Ada"));
+      value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
+      const first = value(await desk.confirm(proposal.proposal_id, "Ada"));
+      const second = value(await desk.confirm(proposal.proposal_id, "Ada"));
+      expect(first.status).toBe("applied");
+      expect(second).toEqual(first);
+      expect(orders.applied.size).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import type { ProposalDesk } from "../../src/proposals/desk";
+import type { ProposalView } from "../../src/proposals/schemas";
+import { address, APPROVER, order, TTL_MINUTES, value, withDesk } from "../helpers/desk";
+
+// The desk keeps one open proposal per order and kind: a newer change
+// supersedes a pending one, and an approved one blocks rivals until it is
+// applied, expires or is overtaken (a fake orders port and an injected clock,
+// see test/helpers/desk.ts).
+
+describe("superseding", () => {
+  it("a new address change supersedes the order's older pending one, which then says so and cannot be decided or applied", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
+      const second = value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada"));
+
+      const older = value(await desk.getProposal(first.proposal_id));
+      expect(older.status).toBe("superseded");
+      expect(older.superseded_by).toBe(second.proposal_id);
+      expect(older.status_reason).toBe(`superseded by ${second.proposal_id}, a newer proposal for the same order`);
+      expect(orders.events.filter((e) => e.event_type === "proposal_superseded").map((e) => e.proposal_id)).toEqual([first.proposal_id]);
+
+      const decided = await desk.decide(first.proposal_id, { decision: "approve", reason: "looks right" }, APPROVER);
+      expect(decided).toEqual({
+        ok: false,
+        error: {
+          code: "conflict",
+          message: `proposal ${first.proposal_id} was superseded by ${second.proposal_id} for the same order; it will not be decided. Use the newer proposal.`,
+        },
+      });
+      const confirmed = await desk.confirm(first.proposal_id, "Ada");
+      expect(confirmed.ok).toBe(false);
+      expect(value(await desk.getProposal(second.proposal_id)).status).toBe("pending_approval");
+    });
+  });
+
+  it("the change summary tells two address proposals for one order apart", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
+      const second = value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada"));
+      expect(first.change_summary).toBe("Ship to Test Recipient, 1 Elm St, Springfield, IL 62701, US");
+      expect(second.change_summary).toBe("Ship to Test Recipient, 2 Oak Ave, Springfield, IL 62701, US");
+    });
+  });
+
+  it("asking again for the same change reuses the open proposal instead of superseding it", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
+      const again = value(await desk.prepareAddressChange("ORD-1", address("1 elm st"), "Ada"));
+      expect(again.proposal_id).toBe(first.proposal_id);
+      expect(value(await desk.getProposal(first.proposal_id)).status).toBe("pending_approval");
+    });
+  });
+
+  it("a proposal of another kind for the same order is left alone", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const resolution = value(await desk.proposeResolution("ORD-1", "Ada"));
+      value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
+      expect(value(await desk.getProposal(resolution.proposal_id)).status).toBe("pending_approval");
+    });
+  });
+
+  it("an approved proposal is not superseded: its approver already decided", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), "Ada"));
+      value(await desk.decide(first.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
+      await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada");
+      expect(value(await desk.getProposal(first.proposal_id)).status).toBe("approved");
+    });
+  });
+
+  it("a flood of 300 address changes for one order leaves one pending proposal", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      let last: ProposalView | undefined;
+      for (let i = 0; i < 300; i++) last = value(await desk.prepareAddressChange("ORD-1", address(`${i + 1} Flood St`), "Ada"));
+      const pending = await desk.pending();
+      expect(pending.map((p) => p.proposal_id)).toEqual([last?.proposal_id]);
+    });
+  });
+});
+
+describe("an approved proposal that is not applied yet", () => {
+  // The issue's observation: approve address change A, propose B, approve B,
+  // and the second apply answers stale. B is now refused while A can be applied.
+  async function approvedAddressChange(desk: ProposalDesk, orderId: string, line1: string): Promise<ProposalView> {
+    const proposal = value(await desk.prepareAddressChange(orderId, address(line1), "Ada"));
+    return value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER));
+  }
+
+  it("blocks a new proposal of its kind for that order, with a message that names it and says what to do", async () => {
+    await withDesk(async ({ desk, orders, store }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      const eventsBefore = orders.events.length;
+
+      expect(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).toEqual({
+        ok: false,
+        error: {
+          code: "conflict",
+          message:
+            `order ORD-1 already has an approved address change, ${approved.proposal_id} (Ship to Test Recipient, 1 Elm St, Springfield, IL 62701, US), ` +
+            `approved by Avery and not applied yet; a second one would conflict with it. ` +
+            `Apply it with apply_approved_change if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`,
+        },
+      });
+      expect(orders.events).toHaveLength(eventsBefore);
+      expect(store.byStatus(["pending_approval", "approved"]).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
+    });
+  });
+
+  it("so two conflicting address changes can never both be approved, and the approved one still applies", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      expect((await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).ok).toBe(false);
+      expect((await desk.pending()).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
+      expect(value(await desk.confirm(approved.proposal_id, "Ada")).status).toBe("applied");
+    });
+  });
+
+  it("asking again for its exact change answers the approved proposal itself", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
+      const again = value(await desk.prepareAddressChange("ORD-1", address("1 elm st"), "Ada"));
+      expect(again).toMatchObject({ proposal_id: approved.proposal_id, status: "approved" });
+    });
+  });
+
+  it("stops blocking once applied, expired or overtaken by another change to the order", async () => {
+    await withDesk(async ({ desk, orders, advance }) => {
+      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
+      value(await desk.confirm((await approvedAddressChange(desk, "ORD-1", "1 Elm St")).proposal_id, "Ada"));
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+
+      await approvedAddressChange(desk, "ORD-2", "1 Elm St");
+      orders.bump("ORD-2");
+      expect(value(await desk.prepareAddressChange("ORD-2", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+
+      const waiting = await approvedAddressChange(desk, "ORD-3", "1 Elm St");
+      advance(TTL_MINUTES);
+      expect(value(await desk.prepareAddressChange("ORD-3", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.getProposal(waiting.proposal_id)).status).toBe("expired");
+    });
+  });
+
+  it("does not block a proposal of the other kind; asking again for the approved resolution answers it", async () => {
+    await withDesk(async ({ desk, orders }) => {
+      orders.add(order("ORD-1"));
+      const resolution = value(await desk.proposeResolution("ORD-1", "Ada"));
+      value(await desk.decide(resolution.proposal_id, { decision: "approve", reason: "escalate it" }, APPROVER));
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      // At one order version the playbook always picks the same action, so this is the approved proposal itself.
+      expect(value(await desk.proposeResolution("ORD-1", "Ada")).proposal_id).toBe(resolution.proposal_id);
+    });
+  });
+});
