@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { checkExportedChain } from "../../src/store/audit-chain.ts";
 
-export interface Stats {
+interface Stats {
   readonly latencies: Map<string, number[]>;
   readonly statuses: Map<number, number>;
   toolErrors: number;
@@ -36,7 +36,7 @@ export async function connect(baseUrl: string, token: string): Promise<Client> {
   return client;
 }
 
-export interface Outcome {
+interface Outcome {
   readonly isError: boolean;
   readonly structured: Record<string, unknown>;
 }
