@@ -3,8 +3,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SqlBatchJournal } from "../../src/account/batch-journal";
-import type { BatchRecord } from "../../src/synth/batch-summary";
 import type { TallySnapshot } from "../../src/synth/tally";
+import { runningBatch } from "../helpers/batch-records";
 
 // The batch journal in a real AccountAgent's SQLite (each test gets an object
 // of its own): a batch is on record, running, before its first order leaves;
@@ -15,25 +15,6 @@ function withJournal<R>(body: (journal: SqlBatchJournal, sql: SqlStorage) => R |
   return getAgentByName(env.ACCOUNT_AGENT, `journal-unit-${crypto.randomUUID()}`).then((stub) =>
     runInDurableObject(stub, async (_instance, state) => body(new SqlBatchJournal(state.storage.sql), state.storage.sql)),
   );
-}
-
-function running(batchId: string, seed: number, startedAt = "2026-12-01T09:00:00.000Z"): BatchRecord {
-  return {
-    batch_id: batchId,
-    mode: "seeded",
-    seed,
-    requested: 100,
-    accepted: 0,
-    rejected: 0,
-    status_counts: {},
-    accepted_total_cents: 0,
-    sample_failures: [],
-    operator: "Ada",
-    started_at: startedAt,
-    finished_at: null,
-    outcome: "running",
-    error: null,
-  };
 }
 
 const AFTER_40: TallySnapshot = {
@@ -53,26 +34,26 @@ function outcomeColumn(sql: SqlStorage, batchId: string): string | undefined {
 describe("the batch journal in the account's SQLite", () => {
   it("after open the batch is listed as running, with its seed and empty counts", async () => {
     await withJournal((journal, sql) => {
-      journal.open(running("B-1", 424242));
-      expect(journal.recent()).toEqual([running("B-1", 424242)]);
+      journal.open(runningBatch("B-1", 424242));
+      expect(journal.recent()).toEqual([runningBatch("B-1", 424242)]);
       expect(outcomeColumn(sql, "B-1")).toBe("running");
     });
   });
 
   it("update changes the counts and nothing else", async () => {
     await withJournal((journal) => {
-      journal.open(running("B-1", 7));
+      journal.open(runningBatch("B-1", 7));
       journal.update("B-1", AFTER_40);
       const { sent: _sent, ...counts } = AFTER_40;
-      expect(journal.recent()).toEqual([{ ...running("B-1", 7), ...counts }]);
+      expect(journal.recent()).toEqual([{ ...runningBatch("B-1", 7), ...counts }]);
     });
   });
 
   it("markInterrupted turns a running batch interrupted and keeps its seed and counts; finished batches are left alone", async () => {
     await withJournal((journal, sql) => {
-      journal.open(running("B-cut", 99, "2026-12-01T09:00:00.000Z"));
+      journal.open(runningBatch("B-cut", 99, "2026-12-01T09:00:00.000Z"));
       journal.update("B-cut", AFTER_40);
-      journal.open(running("B-done", 5, "2026-12-01T08:00:00.000Z"));
+      journal.open(runningBatch("B-done", 5, "2026-12-01T08:00:00.000Z"));
       journal.close("B-done", { ...AFTER_40, sent: 100 }, "completed", "2026-12-01T08:00:01.000Z", null);
       const doneBefore = journal.recent().find((b) => b.batch_id === "B-done");
 
@@ -81,7 +62,7 @@ describe("the batch journal in the account's SQLite", () => {
       const cut = journal.recent().find((b) => b.batch_id === "B-cut");
       const { sent: _sent, ...counts } = AFTER_40;
       expect(cut).toEqual({
-        ...running("B-cut", 99),
+        ...runningBatch("B-cut", 99),
         ...counts,
         outcome: "interrupted",
         error:

@@ -3,8 +3,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { SqlBatchJournal } from "../../src/account/batch-journal";
-import type { Result } from "../../src/core/errors";
 import type { BatchRecord } from "../../src/synth/batch-summary";
+import { runningBatch } from "../helpers/batch-records";
+import { value } from "../helpers/results";
 
 // Issue 7: a batch cut short by a crash used to vanish with its seed. Here a
 // real AccountAgent holds a batch journaled as running when its instance is
@@ -12,10 +13,6 @@ import type { BatchRecord } from "../../src/synth/batch-summary";
 
 const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 it("a batch left running when the object restarts shows as interrupted, with its seed and what was answered", async () => {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, "globex");
@@ -24,22 +21,7 @@ it("a batch left running when the object restarts shows as interrupted, with its
   const seed = 424242;
   await runInDurableObject(stub, (_instance, state) => {
     const journal = new SqlBatchJournal(state.storage.sql);
-    journal.open({
-      batch_id: batchId,
-      mode: "seeded",
-      seed,
-      requested: 100,
-      accepted: 0,
-      rejected: 0,
-      status_counts: {},
-      accepted_total_cents: 0,
-      sample_failures: [],
-      operator: GLOBEX.operator,
-      started_at: new Date().toISOString(),
-      finished_at: null,
-      outcome: "running",
-      error: null,
-    });
+    journal.open(runningBatch(batchId, seed, new Date().toISOString(), GLOBEX.operator));
     journal.update(batchId, { sent: 30, accepted: 30, rejected: 0, status_counts: { "201": 30 }, accepted_total_cents: 123_00, sample_failures: [] });
   });
   // Throws the instance away mid-batch, as a crash would; what it wrote remains.

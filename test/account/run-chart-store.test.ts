@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { newRunId } from "../../src/account/ids";
 import { CHART_ROWS, RunStore } from "../../src/account/run-store";
 import { migrateAccountStorage } from "../../src/account/storage-schema";
-import type { Result } from "../../src/core/errors";
 import { planRun } from "../../src/synth/run-plan";
 import { CHART_POINTS, type RunInterval } from "../../src/synth/run-schemas";
 import { TrafficRunner } from "../../src/synth/traffic-run";
+import { value } from "../helpers/results";
 
 // The run page refreshes every 2 s while a run is live. What it reads must not
 // grow with the run: the chart is summed per bucket of seconds as the run goes,
@@ -17,10 +17,6 @@ import { TrafficRunner } from "../../src/synth/traffic-run";
 const APPROVER = { account: "acme", approver: "Avery (acme, local dev)" };
 const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** A run of `durationSeconds` that has already ended, so no alarm and no slot are involved. */
 function storeEndedRun(store: RunStore, durationSeconds: number): string {

@@ -4,11 +4,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newRunId } from "../../src/account/ids";
 import { RunStore } from "../../src/account/run-store";
-import type { Result } from "../../src/core/errors";
 import { planRun } from "../../src/synth/run-plan";
 import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
 import { TrafficRunner } from "../../src/synth/traffic-run";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
+import { value } from "../helpers/results";
 
 // Traffic runs in the account's object, driven by its alarms: they go on
 // after the call that started them returned, and stop when told to.
@@ -16,10 +16,6 @@ import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic
 const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
 const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 async function agent(account: string) {
   return getAgentByName(env.ACCOUNT_AGENT, account);

@@ -1,20 +1,16 @@
 import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Result } from "../../src/core/errors";
 import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
 import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../helpers/approval-pages";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
+import { value } from "../helpers/results";
 
 // The run page: a traffic run's chart behind the approval app's sign-in,
 // scoped to the approver's account, refreshing itself only while it runs.
 
 const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 async function acmeAgent() {
   return getAgentByName(env.ACCOUNT_AGENT, "acme");

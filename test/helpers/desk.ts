@@ -1,7 +1,6 @@
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { Result } from "../../src/core/errors";
 import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
@@ -143,10 +142,6 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
   });
 }
 
-export function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 export function address(line1: string) {
   return { ...DEFAULT_ADDRESS, line1, line2: null };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APPROVER, order, TTL_MINUTES, value, withDesk } from "../helpers/desk";
+import { APPROVER, order, TTL_MINUTES, withDesk } from "../helpers/desk";
+import { value } from "../helpers/results";
 
 // The desk's open-proposal cap, its queue-free reads and the states it derives
 // from the clock and the order's version (a fake orders port and an injected

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDesk } from "../../src/proposals/desk";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { address, APPROVER, order, TTL_MINUTES, value, withDesk } from "../helpers/desk";
+import { address, APPROVER, order, TTL_MINUTES, withDesk } from "../helpers/desk";
+import { value } from "../helpers/results";
 
 // The desk keeps one open proposal per order and kind: a newer change
 // supersedes a pending one, and an approved one blocks rivals until it is
