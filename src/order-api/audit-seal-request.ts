@@ -1,37 +1,61 @@
 import type { Context } from "hono";
-import { coalesced } from "../core/coalesce";
 import type { AppEnv } from "../http/app-env";
+import { waitUntilOf } from "../http/wait-until";
 
 /**
  * An intake order's order_received event is written unsealed, from whichever
  * isolate took the order: the hot path takes no lock and waits for nobody.
- * Afterwards, off the response path, the isolate asks the account's object to
- * seal. Per isolate and account at most one such request is in flight and
- * one queued, so a thousand orders a second cost a few calls, and the last
- * order of a burst is still covered by a pass that starts after it was written.
+ * Afterwards the isolate asks the account's object to seal, and the object
+ * answers at once and seals in the background.
+ *
+ * Per isolate and account one such request is in flight at a time. Orders
+ * written meanwhile only mark that another request is due, which goes out
+ * when the current one returns, at most five times a second: a thousand orders a second cost a few calls,
+ * and the last order of a burst is still asked for after it was written, so a
+ * pass that starts later covers it. Only the order that sends the first
+ * request keeps its isolate working until the asking is done.
  */
-const requests = new Map<string, () => Promise<void>>();
+interface Asking {
+  inFlight: Promise<void> | undefined;
+  askAgain: boolean;
+}
 
-function requestFor(env: Env, account: string): () => Promise<void> {
-  let request = requests.get(account);
-  if (!request) {
-    request = coalesced(async () => {
-      const sealed = await env.ACCOUNT_AGENT.getByName(account).sealAuditTrail({ account });
-      if (!sealed.ok) console.error(`audit trail of ${account} not sealed after intake: ${sealed.error.message}`);
-    });
-    requests.set(account, request);
+const asking = new Map<string, Asking>();
+
+/** The account's object starts a pass at most this often anyway; asking more often only costs calls. */
+const ASK_INTERVAL_MS = 200;
+
+async function askUntilCaughtUp(env: Env, account: string, state: Asking): Promise<void> {
+  try {
+    const agent = env.ACCOUNT_AGENT.getByName(account);
+    for (;;) {
+      state.askAgain = false;
+      const asked = await agent.requestAuditSeal({ account });
+      // The events stay unsealed until the account's next pass; nothing is lost.
+      if (!asked.ok) console.error(`audit trail of ${account} not sealed after intake: ${asked.error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, ASK_INTERVAL_MS));
+      if (!state.askAgain) break;
+    }
+  } catch (error) {
+    console.error(`audit seal request for ${account} failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    // In the same turn as the last check of askAgain: no order can slip between them.
+    state.inFlight = undefined;
   }
-  return request;
 }
 
 export function requestAuditSeal<E extends AppEnv>(c: Context<E>, account: string): void {
-  const pending = requestFor(c.env, account)().catch((error: unknown) => {
-    // The events stay unsealed until the account's next pass; nothing is lost.
-    console.error(`audit seal request for ${account} failed: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  try {
-    c.executionCtx.waitUntil(pending);
-  } catch {
-    // No execution context (a bare app.fetch in a test): the request still runs.
+  let state = asking.get(account);
+  if (!state) {
+    state = { inFlight: undefined, askAgain: false };
+    asking.set(account, state);
   }
+  if (state.inFlight) {
+    state.askAgain = true;
+    return;
+  }
+  const current = state;
+  // Started on the next microtask, so inFlight is set before the loop can clear it.
+  current.inFlight = Promise.resolve().then(() => askUntilCaughtUp(c.env, account, current));
+  waitUntilOf(c)(current.inFlight);
 }
