@@ -13,6 +13,7 @@ import { newBatchId, newRunId } from "./ids";
 import { RunDesk } from "./run-desk";
 import { RECENT_INTERVALS, RunStore } from "./run-store";
 import type { SerialQueue } from "./serial-queue";
+import { accountDatabase } from "../store/databases";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -51,7 +52,7 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   journal.markInterrupted();
   // The ORDER_API target as seen by `actor`; read at call time, since the binding is the only way out.
   const target = (actor: string): OrderApiTarget => orderApiTarget(currentEnv().ORDER_API, account, TARGET_TIMEOUT_MS, actor);
-  const sealer = new AuditSealer({ db: env.DB, account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
+  const sealer = new AuditSealer({ db: accountDatabase(env, account), account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
 
   return {
     config,
@@ -71,7 +72,7 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
       // Events the desk writes are sealed right after, without holding up its answer.
-      orders: new D1AccountOrders(env.DB, account, () => new Date(), () => void sealer.seal()),
+      orders: new D1AccountOrders(accountDatabase(env, account), account, () => new Date(), () => void sealer.seal()),
       ttlMinutes: config.proposalTtlMinutes,
       maxOpen: config.maxOpenProposals,
       now: () => new Date(),

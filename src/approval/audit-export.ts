@@ -13,6 +13,7 @@ import { errorResponse, methodNotAllowed } from "../http/respond";
 import { formatChainHead } from "../store/audit-chain";
 import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../store/audit-export";
 import { csvHeader, csvLine, ndjsonLine } from "./audit-format";
+import { accountDatabase } from "../store/databases";
 
 /**
  * GET /api/audit: an approver downloads their account's audit trail as NDJSON
@@ -112,7 +113,7 @@ export async function exportAuditTrail(env: Env, approver: Approver, query: Expo
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
   return ok(
-    new Response(streamOf(exportSealedEvents(env.DB, approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
+    new Response(streamOf(exportSealedEvents(accountDatabase(env, approver.account), approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
       headers: {
         "Content-Type": chosen.contentType,
         "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,

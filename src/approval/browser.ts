@@ -17,6 +17,7 @@ import { messagePage, signInPage } from "./pages";
 import { queuePage } from "./queue-page";
 import { reviewPage } from "./review-page";
 import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "./shell";
+import { accountDatabase } from "../store/databases";
 
 /**
  * The approval app in the browser (/approvals). A human approver signs in
@@ -68,7 +69,7 @@ function signedInPost(signedOut: Answer, forged: Answer): MiddlewareHandler<Sign
  * the approver's account, like every read), for the amount each would move.
  */
 async function ordersOf(c: Context<AppEnv>, session: ApproverSession, proposals: readonly ProposalView[]): Promise<Map<string, OrderRecord>> {
-  const orders = new D1AccountOrders(c.env.DB, session.approver.account);
+  const orders = new D1AccountOrders(accountDatabase(c.env, session.approver.account), session.approver.account);
   const records = await Promise.all([...new Set(proposals.map((p) => p.order_id))].map((id) => orders.record(id)));
   return new Map(records.filter((r): r is OrderRecord => r !== null).map((r) => [r.order_id, r]));
 }

@@ -13,6 +13,7 @@ import type { RunRequest } from "../synth/run-plan";
 import type { RunDetail, RunSummary } from "../synth/run-schemas";
 import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
 import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
+import { accountDatabase } from "../store/databases";
 
 /** The account's proposals; each call is one transition in the account's object. */
 export interface AccountProposals {
@@ -63,7 +64,7 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
     operator: caller.operator,
     scopes,
     config,
-    orders: new D1AccountOrders(env.DB, caller.account),
+    orders: new D1AccountOrders(accountDatabase(env, caller.account), caller.account),
     proposals: {
       proposeResolution: (orderId) => agent.proposeResolution(caller, orderId),
       prepareAddressChange: (orderId, address) => agent.prepareAddressChange(caller, orderId, address),

@@ -9,6 +9,7 @@ import { OrderRequestSchema } from "../orders/intake-schemas";
 import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
 import { healthReport } from "./health";
+import { accountDatabase } from "../store/databases";
 
 const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
@@ -30,7 +31,7 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
     if (problems.length > 0) {
       return errorResponse(c, { code: "validation_failed", message: `order rejected: ${problems.length} problem(s)`, errors: problems });
     }
-    const stored = await storeIntakeOrder(c.env.DB, c.get("holder"), order);
+    const stored = await storeIntakeOrder(accountDatabase(c.env, c.get("holder").account), c.get("holder"), order);
     if (!stored.ok) return errorResponse(c, stored.error);
     if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
     return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
@@ -39,7 +40,7 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
 
   api.get("/orders/:id", caller, async (c) => {
     const orderId = c.req.param("id");
-    const view = await findOrderView(c.env.DB, c.get("holder").account, orderId);
+    const view = await findOrderView(accountDatabase(c.env, c.get("holder").account), c.get("holder").account, orderId);
     if (!view) return errorResponse(c, { code: "not_found", message: `order ${orderId} not found` });
     return c.json(view);
   });
