@@ -181,8 +181,8 @@ export class AccountAgent extends Agent<Env> {
   /**
    * Starts a seal pass and answers at once, without waiting for it: what the
    * intake API calls after writing events. The pass runs here, in the object,
-   * so no request elsewhere is held open for it (holding every intake request
-   * until its pass ended cost more than the pass itself).
+   * so no intake request waits on a promise that another request created: the
+   * Workers runtime ties I/O to the request that started it.
    */
   async requestAuditSeal(caller: { readonly account: string }): Promise<Result<null>> {
     const services = await this.servicesFor(caller.account);
