@@ -5,9 +5,11 @@
  * The sealer (audit-seal.ts) writes with it, and the checks in audit-chain.ts
  * recompute with it.
  *
- * No imports at all, on purpose: `npm run audit:verify` loads the chain's
- * files in Node as they are (see audit-chain.ts).
+ * `npm run audit:verify` loads the chain's files in Node as they are (see
+ * audit-chain.ts), so this imports only core/encoding.ts, which imports
+ * nothing, by its name with the .ts extension.
  */
+import { sha256Hex } from "../core/encoding.ts";
 
 /** Part of every hashed event, so a future format can never be mistaken for this one. */
 const CHAIN_FORMAT = 1;
@@ -37,11 +39,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export function chainHash(prevHash: string, seq: number, event: ChainEventContent): Promise<string> {

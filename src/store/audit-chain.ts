@@ -7,8 +7,9 @@
  *
  * `npm run audit:verify` loads this file in Node as it is, so the script and
  * the Worker check with the same code. It imports only audit-chain-format.ts,
- * by its name with the .ts extension, and that file imports nothing: keep both
- * that way (only `import type` otherwise, as store/invariants.ts does).
+ * by its name with the .ts extension, and that file imports only the
+ * import-free core/encoding.ts: keep them that way (only `import type`
+ * otherwise, as store/invariants.ts does).
  */
 import { chainContentOf, chainHash, type ChainEventContent, type StoredEventRow } from "./audit-chain-format.ts";
 
