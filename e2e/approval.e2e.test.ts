@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
-import { checkExportedChain } from "../src/store/audit-chain.ts";
+import { checkExportedChain } from "../src/audit/chain-check.ts";
 import { checkAcrossWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 

@@ -14,7 +14,9 @@
 //                                                     an unfiltered export from GET /api/audit, offline
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { checkExportedChain, verifyAuditChain, type ChainHead, type ChainReport } from "../src/store/audit-chain.ts";
+import type { ChainHead } from "../src/audit/chain.ts";
+import { checkExportedChain } from "../src/audit/chain-check.ts";
+import { verifyAuditChain, type ChainReport } from "../src/store/audit-chain.ts";
 import { auditAccounts, findOrdersWithoutOriginEvent } from "../src/store/invariants.ts";
 import { readRecordedHeads } from "./lib/account-heads.ts";
 import { openLocalDatabase } from "./lib/local-db.ts";

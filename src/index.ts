@@ -15,10 +15,10 @@ mountLazily(app, "/.well-known", () => import("./oauth/routes").then((m) => m.oa
 mountLazily(app, "/oauth", () => import("./oauth/routes").then((m) => m.oauthEndpoints));
 mountLazily(app, "/authorize", () => import("./oauth/consent").then((m) => m.consentPages));
 
-mountLazily(app, "/approvals", () => import("./approval/browser").then((m) => m.approvalPages));
-mountLazily(app, "/api/approvals", () => import("./approval/api").then((m) => m.approvalApi));
-mountLazily(app, "/api/audit", () => import("./approval/audit-export").then((m) => m.auditExport));
-mountLazily(app, "/runs", () => import("./approval/runs").then((m) => m.runPages));
+mountLazily(app, "/approvals", () => import("./web/approval/browser").then((m) => m.approvalPages));
+mountLazily(app, "/api/approvals", () => import("./web/approval/api").then((m) => m.approvalApi));
+mountLazily(app, "/api/audit", () => import("./web/audit/export-routes").then((m) => m.auditExport));
+mountLazily(app, "/runs", () => import("./web/runs/routes").then((m) => m.runPages));
 mountLazily(app, "/api", () => import("./order-api/public-api").then((m) => m.publicOrderApi));
 
 installErrorHandlers(app);

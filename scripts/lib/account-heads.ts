@@ -12,7 +12,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
-import type { ChainHead } from "../../src/store/audit-chain.ts";
+import type { ChainHead } from "../../src/audit/chain.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 

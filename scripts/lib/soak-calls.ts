@@ -3,7 +3,7 @@
 // calls that go around MCP (the intake API, the approval list, audit exports).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { checkExportedChain } from "../../src/store/audit-chain.ts";
+import { checkExportedChain } from "../../src/audit/chain-check.ts";
 
 interface Stats {
   readonly latencies: Map<string, number[]>;

@@ -5,7 +5,7 @@ import type { AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
 import type { ConfirmResult, ProposalView } from "../proposals/schemas";
 import type { Decision } from "../proposals/decision";
-import type { ChainHead } from "../store/audit-chain";
+import type { ChainHead } from "../audit/chain";
 import type { SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { RunRequest } from "../synth/run-plan";

@@ -1,6 +1,6 @@
 import { coalesced } from "../core/coalesce";
 import { fail, ok, type Result } from "../core/errors";
-import type { ChainHead } from "../store/audit-chain";
+import type { ChainHead } from "../audit/chain";
 import { sealAuditTrail } from "../store/audit-seal";
 
 interface AuditSealerDeps {

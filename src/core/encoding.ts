@@ -1,5 +1,5 @@
 // No imports, on purpose: `npm run audit:verify` loads this file in Node as it
-// is, through store/audit-chain-format.ts.
+// is, through audit/chain-format.ts.
 
 /** URL-safe base64 without padding: for ids that travel in URLs. */
 export function base64url(bytes: ArrayBuffer | Uint8Array): string {

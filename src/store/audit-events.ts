@@ -1,7 +1,7 @@
 import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
-import type { StoredEventRow } from "./audit-chain-format";
+import type { StoredEventRow } from "../audit/chain-format";
 
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in

@@ -1,4 +1,4 @@
-import { chainContentOf, type ChainEventContent, type StoredEventRow } from "./audit-chain-format";
+import { chainContentOf, type ChainEventContent, type StoredEventRow } from "../audit/chain-format";
 
 /**
  * Sealed events of one account for an export, in chain order, a page at a

@@ -1,6 +1,8 @@
 import { fail, ok, type Result } from "../core/errors";
-import { ChainChecker, GENESIS_HASH, readSealedEvents, type ChainHead } from "./audit-chain";
-import { chainContentOf, chainHash, type StoredEventRow } from "./audit-chain-format";
+import { extendChain, type ChainHead } from "../audit/chain";
+import { ChainChecker } from "../audit/chain-check";
+import { chainContentOf, type StoredEventRow } from "../audit/chain-format";
+import { readSealedEvents } from "./audit-chain";
 import { orderDatabase } from "./seed-loader";
 
 /**
@@ -76,14 +78,12 @@ export async function sealAuditTrail(
       .all<StoredEventRow & { entry: number }>();
     if (results.length === 0) return ok({ head, sealed, more: false });
 
-    const links: [seq: number, entry: number, prevHash: string, hash: string][] = [];
-    for (const row of results) {
-      const seq = (head?.seq ?? 0) + 1;
-      const prevHash = head?.hash ?? GENESIS_HASH;
-      const hash = await chainHash(prevHash, seq, chainContentOf(row));
-      links.push([seq, row.entry, prevHash, hash]);
-      head = { seq, hash };
-    }
+    const extended = await extendChain(
+      head,
+      results.map((row) => ({ entry: row.entry, content: chainContentOf(row) })),
+    );
+    head = extended.head;
+    const links = extended.links;
     // One statement per page, however many events it seals: the rows of
     // json_each are inserted in array order, so each seal's trigger sees the one before.
     await db

@@ -1,6 +1,6 @@
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { insertAuditEvent } from "../../src/store/audit-events";
-import type { ChainHead } from "../../src/store/audit-chain";
+import type { ChainHead } from "../../src/audit/chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
 import { scratchDb as db } from "./migrations";
 

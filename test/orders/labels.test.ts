@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RUN_STATUS_LABELS } from "../../src/approval/labels";
+import { RUN_STATUS_LABELS } from "../../src/web/runs/run-status-labels";
 import {
   ACTION_LABELS,
   actionLabel,

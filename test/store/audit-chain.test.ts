@@ -1,6 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { verifyAuditChain, type ChainHead } from "../../src/store/audit-chain";
+import type { ChainHead } from "../../src/audit/chain";
+import { verifyAuditChain } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
 import { event, freshAccount, record, seal } from "../helpers/audit-chain";
 import { allMigrations, scratchDb as db } from "../helpers/migrations";

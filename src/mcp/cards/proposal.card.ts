@@ -8,7 +8,7 @@ import { appCard } from "./card-page";
  */
 const render = `
 const TONE = { pending_approval: "warn", approval_required: "warn", approved: "info", applied: "ok", rejected: "bad", expired: "muted", stale: "bad", superseded: "muted" };
-/** The approval app's next step (approval/explain.ts), in the same words; ids are kept whole. */
+/** The approval app's next step (web/approval/explain.ts), in the same words; ids are kept whole. */
 function nextStep(data) {
   const id = mono(data.proposal_id);
   switch (data.status) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { explainState, moneyAtStake, type Sentence } from "../../src/approval/explain";
-import type { Payment } from "../../src/orders/evidence";
-import type { OrderRecord } from "../../src/orders/order-record";
-import type { ChangeAction } from "../../src/orders/playbook";
-import type { ProposalView } from "../../src/proposals/schemas";
+import { explainState, moneyAtStake, type Sentence } from "../../../src/web/approval/explain";
+import type { Payment } from "../../../src/orders/evidence";
+import type { OrderRecord } from "../../../src/orders/order-record";
+import type { ChangeAction } from "../../../src/orders/playbook";
+import type { ProposalView } from "../../../src/proposals/schemas";
 
 // What the approver is told: the money a proposal moves, and for every state
 // what happened and what to do next.

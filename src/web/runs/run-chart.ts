@@ -1,4 +1,4 @@
-import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../synth/run-schemas";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../synth/run-schemas";
 
 /**
  * The geometry of the run page's charts: pure numbers and SVG path data, no

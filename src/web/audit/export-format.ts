@@ -1,4 +1,4 @@
-import type { ExportedEvent } from "../store/audit-export";
+import type { ExportedEvent } from "../../store/audit-export";
 
 /**
  * The two export formats. NDJSON is exact: one event per line with its seal,

@@ -1,6 +1,6 @@
 import { html } from "hono/html";
 import { layout, type Html } from "../http/html-page";
-import type { Sentence } from "./explain";
+import type { Sentence } from "./approval/explain";
 import { absoluteTime, piecesOf, relativeTime } from "./format";
 
 /**

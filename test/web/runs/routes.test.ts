@@ -1,10 +1,10 @@
 import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
-import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../helpers/approval-pages";
-import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
-import { value } from "../helpers/results";
+import type { RunDetail, RunSummary } from "../../../src/synth/run-schemas";
+import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../../helpers/approval-pages";
+import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
+import { value } from "../../helpers/results";
 
 // The run page: a traffic run's chart behind the approval app's sign-in,
 // scoped to the approver's account, refreshing itself only while it runs.

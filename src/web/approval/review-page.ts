@@ -1,11 +1,11 @@
 import { html } from "hono/html";
-import type { FieldChange } from "../orders/order-state";
-import { formatAddress } from "../orders/order-state";
-import type { OrderRecord } from "../orders/order-record";
-import { referenceData } from "../orders/reference-data";
-import type { ProposalView } from "../proposals/schemas";
+import type { FieldChange } from "../../orders/order-state";
+import { formatAddress } from "../../orders/order-state";
+import type { OrderRecord } from "../../orders/order-record";
+import { referenceData } from "../../orders/reference-data";
+import type { ProposalView } from "../../proposals/schemas";
 import { explainState, moneyAtStake } from "./explain";
-import { money } from "./format";
+import { money } from "../format";
 import {
   actionLabel,
   allocationLabel,
@@ -18,10 +18,10 @@ import {
   orderStatusLabel,
   paymentLabel,
   riskLabel,
-} from "../orders/labels";
-import { proposalStatusLabel } from "../proposals/labels";
-import { layout, type Html } from "../http/html-page";
-import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "./pages";
+} from "../../orders/labels";
+import { proposalStatusLabel } from "../../proposals/labels";
+import { layout, type Html } from "../../http/html-page";
+import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "../pages";
 
 interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;

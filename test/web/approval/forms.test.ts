@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FROM_OUR_PAGE } from "../helpers/approval-pages";
-import { workerFetch } from "../helpers/mcp-client";
+import { FROM_OUR_PAGE } from "../../helpers/approval-pages";
+import { workerFetch } from "../../helpers/mcp-client";
 
 // The approval forms accept urlencoded bodies only; anything else is a
 // readable refusal, never a 500, whether or not anyone is signed in.

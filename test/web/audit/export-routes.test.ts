@@ -1,12 +1,13 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { NewAuditEvent } from "../../src/orders/audit-event";
-import { checkExportedChain, formatChainHead, GENESIS_HASH } from "../../src/store/audit-chain";
-import { expectSignInForm, get, sessionFor, textOf } from "../helpers/approval-pages";
-import { insertNotes } from "../helpers/audit";
-import { insertFreshOrder } from "../helpers/fresh-orders";
-import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../helpers/orders";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
+import type { NewAuditEvent } from "../../../src/orders/audit-event";
+import { formatChainHead, GENESIS_HASH } from "../../../src/audit/chain";
+import { checkExportedChain } from "../../../src/audit/chain-check";
+import { expectSignInForm, get, sessionFor, textOf } from "../../helpers/approval-pages";
+import { insertNotes } from "../../helpers/audit";
+import { insertFreshOrder } from "../../helpers/fresh-orders";
+import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../../helpers/orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 
 // GET /api/audit: the approver's export of their account's trail; and
 // GET /approvals/audit, the same export from the approval app's button.

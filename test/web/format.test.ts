@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { absoluteTime, latency, money, piecesOf, relativeTime, span } from "../../src/approval/format";
+import { absoluteTime, latency, money, piecesOf, relativeTime, span } from "../../src/web/format";
 
 const NOW = new Date("2026-12-01T06:00:00.000Z");
 const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();

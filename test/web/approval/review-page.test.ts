@@ -1,12 +1,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
-import { csrfOf, escapeHtml, expectSafePage, FROM_OUR_PAGE, formPostedFrom, get, page, postForm, sessionFor, textOf, type Page } from "../helpers/approval-pages";
-import { ACME_APPROVER, confirm, getProposal, proposalFor, propose, reject } from "../helpers/ops";
-import { countAuditEvents } from "../helpers/rows";
-import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
+import type { ProposalView } from "../../../src/proposals/schemas";
+import { connectClient } from "../../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
+import { csrfOf, escapeHtml, expectSafePage, FROM_OUR_PAGE, formPostedFrom, get, page, postForm, sessionFor, textOf, type Page } from "../../helpers/approval-pages";
+import { ACME_APPROVER, confirm, getProposal, proposalFor, propose, reject } from "../../helpers/ops";
+import { countAuditEvents } from "../../helpers/rows";
+import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../../helpers/fresh-orders";
 
 // The review page of the browser approval app, signed in: it shows the change
 // in words, and a decision needs the session's CSRF token and a same-origin

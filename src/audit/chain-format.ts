@@ -2,11 +2,11 @@
  * How one link of the audit trail's hash chain is hashed: seal `seq` holds
  * hash = SHA-256(prev_hash + "\n" + canonical JSON of the event), where
  * prev_hash is the hash of seal seq-1 (GENESIS_HASH, 64 zeros, for seq 1).
- * The sealer (audit-seal.ts) writes with it, and the checks in audit-chain.ts
- * recompute with it.
+ * The sealer (store/audit-seal.ts, through chain.ts) writes with it, and the
+ * checks in chain-check.ts recompute with it.
  *
  * `npm run audit:verify` loads the chain's files in Node as they are (see
- * audit-chain.ts), so this imports only core/encoding.ts, which imports
+ * chain-check.ts), so this imports only core/encoding.ts, which imports
  * nothing, by its name with the .ts extension.
  */
 import { sha256Hex } from "../core/encoding.ts";

@@ -1,10 +1,10 @@
 import { html } from "hono/html";
-import type { RunDetail } from "../synth/run-schemas";
-import { latency, span } from "./format";
-import { humanize } from "../orders/labels";
-import { runStatusLabel } from "./labels";
-import { layout, type Html } from "../http/html-page";
-import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "./pages";
+import type { RunDetail } from "../../synth/run-schemas";
+import { latency, span } from "../format";
+import { humanize } from "../../orders/labels";
+import { runStatusLabel } from "./run-status-labels";
+import { layout, type Html } from "../../http/html-page";
+import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "../pages";
 import { averageRate, runCharts, type Chart } from "./run-chart";
 
 /** How often a live run's page reloads itself (no script: a meta refresh). */

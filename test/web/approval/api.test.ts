@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
-import { connectClient, workerFetch } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
+import type { ProposalView } from "../../../src/proposals/schemas";
+import { connectClient, workerFetch } from "../../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
 import {
   ACME_APPROVER,
   approvalApi,
@@ -18,10 +18,10 @@ import {
   proposalFor,
   reject,
   unknownProposalId,
-} from "../helpers/ops";
-import type { ErrorBody } from "../helpers/orders";
-import { countAuditEvents } from "../helpers/rows";
-import { insertFreshOrder } from "../helpers/fresh-orders";
+} from "../../helpers/ops";
+import type { ErrorBody } from "../../helpers/orders";
+import { countAuditEvents } from "../../helpers/rows";
+import { insertFreshOrder } from "../../helpers/fresh-orders";
 
 // The scripted approval API: /api/approvals with an approver token.
 

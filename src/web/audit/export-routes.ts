@@ -1,19 +1,19 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { z } from "zod/v4";
-import { approverBearer } from "../auth/approver";
-import type { Approver } from "../config/config";
-import { fail, ok, type Result } from "../core/errors";
-import { describeIssues } from "../core/zod-issues";
-import { requireConfig } from "../http/config-middleware";
-import { requireCredential, type WithHolder } from "../http/credential-middleware";
-import { firstValues } from "../http/form-fields";
-import { originPolicy } from "../http/origin-guard";
-import { errorResponse, methodNotAllowed } from "../http/respond";
-import { formatChainHead } from "../store/audit-chain";
-import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../store/audit-export";
-import { csvHeader, csvLine, ndjsonLine } from "./audit-format";
-import { accountDatabase } from "../store/databases";
+import { approverBearer } from "../../auth/approver";
+import type { Approver } from "../../config/config";
+import { fail, ok, type Result } from "../../core/errors";
+import { describeIssues } from "../../core/zod-issues";
+import { requireConfig } from "../../http/config-middleware";
+import { requireCredential, type WithHolder } from "../../http/credential-middleware";
+import { firstValues } from "../../http/form-fields";
+import { originPolicy } from "../../http/origin-guard";
+import { errorResponse, methodNotAllowed } from "../../http/respond";
+import { formatChainHead } from "../../audit/chain";
+import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/audit-export";
+import { csvHeader, csvLine, ndjsonLine } from "./export-format";
+import { accountDatabase } from "../../store/databases";
 
 /**
  * GET /api/audit: an approver downloads their account's audit trail as NDJSON

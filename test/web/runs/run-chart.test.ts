@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { averageRate, bucketIntervals, CHART_HEIGHT, CHART_WIDTH, lineChart, MAX_POINTS, niceCeiling, runCharts } from "../../src/approval/run-chart";
-import type { RunInterval } from "../../src/synth/run-schemas";
+import { averageRate, bucketIntervals, CHART_HEIGHT, CHART_WIDTH, lineChart, MAX_POINTS, niceCeiling, runCharts } from "../../../src/web/runs/run-chart";
+import type { RunInterval } from "../../../src/synth/run-schemas";
 
 function interval(at: number, sent: number, p50 = 10, p95 = 20): RunInterval {
   return { at_second: at, sent, accepted: sent - 1, rejected: 1, latency_p50_ms: p50, latency_p95_ms: p95 };

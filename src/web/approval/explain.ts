@@ -1,7 +1,7 @@
-import type { OrderRecord } from "../orders/order-record";
-import type { ProposalView } from "../proposals/schemas";
-import { money } from "./format";
-import { actionLabel, paymentLabel } from "../orders/labels";
+import type { OrderRecord } from "../../orders/order-record";
+import type { ProposalView } from "../../proposals/schemas";
+import { money } from "../format";
+import { actionLabel, paymentLabel } from "../../orders/labels";
 
 /**
  * What a proposal means for the approver, in sentences: the money it moves

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { currentSession } from "../auth/approver-session";
-import { statusOf } from "../core/errors";
-import type { AppEnv } from "../http/app-env";
-import { methodNotAllowed } from "../http/respond";
-import { messagePage, signInPage } from "./pages";
+import { currentSession } from "../../auth/approver-session";
+import { statusOf } from "../../core/errors";
+import type { AppEnv } from "../../http/app-env";
+import { methodNotAllowed } from "../../http/respond";
+import { messagePage, signInPage } from "../pages";
 import { runPage } from "./run-page";
-import { browserPageMiddleware, page, sessions, signedIn } from "./shell";
+import { browserPageMiddleware, page, sessions, signedIn } from "../shell";
 
 /**
  * The run page (/runs/<run_id>): a traffic run's live chart, behind the

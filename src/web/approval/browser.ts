@@ -1,23 +1,23 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod/v4";
-import { approverForToken } from "../auth/approver";
-import { closeSession, csrfMatches, currentSession, openSession, type ApproverSession } from "../auth/approver-session";
-import { statusOf, type AppError } from "../core/errors";
-import type { AppEnv } from "../http/app-env";
-import type { WithHolder } from "../http/credential-middleware";
-import { validForm } from "../http/form-fields";
-import { limitedBody } from "../http/json-body";
-import { sameOriginForms } from "../http/same-origin-forms";
-import type { OrderRecord } from "../orders/order-record";
-import { DecisionSchema } from "../proposals/decision";
-import type { ProposalView } from "../proposals/schemas";
-import { D1AccountOrders } from "../store/account-orders";
-import { exportAuditTrail, parseExportQuery } from "./audit-export";
-import { messagePage, signInPage } from "./pages";
+import { approverForToken } from "../../auth/approver";
+import { closeSession, csrfMatches, currentSession, openSession, type ApproverSession } from "../../auth/approver-session";
+import { statusOf, type AppError } from "../../core/errors";
+import type { AppEnv } from "../../http/app-env";
+import type { WithHolder } from "../../http/credential-middleware";
+import { validForm } from "../../http/form-fields";
+import { limitedBody } from "../../http/json-body";
+import { sameOriginForms } from "../../http/same-origin-forms";
+import type { OrderRecord } from "../../orders/order-record";
+import { DecisionSchema } from "../../proposals/decision";
+import type { ProposalView } from "../../proposals/schemas";
+import { D1AccountOrders } from "../../store/account-orders";
+import { exportAuditTrail, parseExportQuery } from "../audit/export-routes";
+import { messagePage, signInPage } from "../pages";
 import { queuePage } from "./queue-page";
 import { reviewPage } from "./review-page";
-import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "./shell";
-import { accountDatabase } from "../store/databases";
+import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "../shell";
+import { accountDatabase } from "../../store/databases";
 
 /**
  * The approval app in the browser (/approvals). A human approver signs in

@@ -1,4 +1,4 @@
-import type { RunStatus } from "../synth/run-schemas";
+import type { RunStatus } from "../../synth/run-schemas";
 
 /**
  * Words only the approval app's run pages need. Everything an approver and an

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
-import { approverBearer } from "../auth/approver";
-import type { Approver } from "../config/config";
-import { requireConfig } from "../http/config-middleware";
-import { requireCredential, type WithHolder } from "../http/credential-middleware";
-import { limitedBody, validJson } from "../http/json-body";
-import { originPolicy } from "../http/origin-guard";
-import { errorResponse, methodNotAllowed } from "../http/respond";
-import { DecisionSchema } from "../proposals/decision";
+import { approverBearer } from "../../auth/approver";
+import type { Approver } from "../../config/config";
+import { requireConfig } from "../../http/config-middleware";
+import { requireCredential, type WithHolder } from "../../http/credential-middleware";
+import { limitedBody, validJson } from "../../http/json-body";
+import { originPolicy } from "../../http/origin-guard";
+import { errorResponse, methodNotAllowed } from "../../http/respond";
+import { DecisionSchema } from "../../proposals/decision";
 
 /**
  * The scripted approval API (/api/approvals): the same decisions as the page,

@@ -1,10 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
-import { get, page, sessionFor, textOf } from "../helpers/approval-pages";
-import { ACME_APPROVER, ACME_OPERATOR, approve, confirm, expireProposal, prepareAddress, propose, reject } from "../helpers/ops";
-import { DEFAULT_ADDRESS, insertFreshOrder } from "../helpers/fresh-orders";
+import { connectClient } from "../../helpers/mcp-client";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
+import { get, page, sessionFor, textOf } from "../../helpers/approval-pages";
+import { ACME_APPROVER, ACME_OPERATOR, approve, confirm, expireProposal, prepareAddress, propose, reject } from "../../helpers/ops";
+import { DEFAULT_ADDRESS, insertFreshOrder } from "../../helpers/fresh-orders";
 
 // What the approval app tells an approver in each state of a proposal, and
 // how the list tells proposals apart: words, amounts and relative times,
