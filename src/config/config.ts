@@ -88,11 +88,15 @@ const EnvSchema = z.object({
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
-  MAX_RUN_RATE: boundedInt(1, 1000).default(50),
+  MAX_RUN_RATE: boundedInt(1, 10_000).default(50),
   MAX_RUN_SECONDS: boundedInt(1, 24 * 60 * 60).default(900),
   MAX_RUN_ORDERS: boundedInt(1, 1_000_000).default(20_000),
   MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
   RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
+  MAX_IN_FLIGHT: boundedInt(1, 1000).default(64),
+  RUN_MAX_LATENESS_MS: boundedInt(10, 60_000).default(1000),
+  RUN_SHARD_RATE: boundedInt(1, 10_000).default(250),
+  MAX_RUN_SHARDS: boundedInt(1, 64).default(8),
   DEMO_TOOLS: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
@@ -147,8 +151,24 @@ export interface Config {
   /** Open (pending or approved) proposals one account may hold at once. */
   readonly maxOpenProposals: number;
   readonly sendConcurrency: number;
-  /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
-  readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
+  /**
+   * Traffic runs: the caps on start_traffic_run (orders per second, seconds,
+   * orders per run, runs at once per account), how long a run waits for an
+   * unreachable target, and how its generator works: requests in flight per
+   * shard, the lateness after which an order is dropped, and the rate one
+   * shard is given before a run fans out over more (at most maxShards).
+   */
+  readonly runs: {
+    readonly maxRate: number;
+    readonly maxSeconds: number;
+    readonly maxOrders: number;
+    readonly maxActive: number;
+    readonly pauseSeconds: number;
+    readonly maxInFlight: number;
+    readonly maxLatenessMs: number;
+    readonly shardRate: number;
+    readonly maxShards: number;
+  };
   readonly demoTools: boolean;
   /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
   readonly rateLimits: boolean;
@@ -245,6 +265,10 @@ export function parseConfig(env: object): Result<Config> {
       maxOrders: vars.MAX_RUN_ORDERS,
       maxActive: vars.MAX_ACTIVE_RUNS,
       pauseSeconds: vars.RUN_PAUSE_SECONDS,
+      maxInFlight: vars.MAX_IN_FLIGHT,
+      maxLatenessMs: vars.RUN_MAX_LATENESS_MS,
+      shardRate: vars.RUN_SHARD_RATE,
+      maxShards: vars.MAX_RUN_SHARDS,
     },
     demoTools: vars.DEMO_TOOLS,
     rateLimits: vars.RATE_LIMITS,

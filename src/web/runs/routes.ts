@@ -1,6 +1,7 @@
-import { Hono } from "hono";
-import { currentSession } from "../../auth/approver-session";
-import { statusOf } from "../../core/errors";
+import { Hono, type Context } from "hono";
+import { currentSession, type ApproverSession } from "../../auth/approver-session";
+import { statusOf, type AppError } from "../../core/errors";
+import { exportOf, INTERVALS_CSV_HEADER, intervalCsvLine } from "../../runs/export";
 import type { AppEnv } from "../../http/app-env";
 import { methodNotAllowed } from "../../http/respond";
 import { messagePage, signInPage } from "../pages";
@@ -19,17 +20,50 @@ const RUN_NOT_FOUND = "There is no traffic run with this id in your account. Run
 
 runPages.use("*", ...browserPageMiddleware);
 
+/** A page for a failed read: another account's run reads exactly like an unknown one. */
+function failurePage(c: Context<AppEnv>, session: ApproverSession, error: AppError): Response | Promise<Response> {
+  const notFound = error.code === "not_found";
+  const body = messagePage(notFound ? "Run not found" : "Something went wrong", notFound ? RUN_NOT_FOUND : error.message, signedIn(session));
+  return page(c, body, statusOf(error));
+}
+
 runPages.get("/:id", async (c) => {
   const runId = c.req.param("id");
   const session = await currentSession(c, sessions(c));
   if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
   const approver = session.approver;
   const run = await c.env.ACCOUNT_AGENT.getByName(approver.account).runForApprover(approver, runId);
-  if (!run.ok) {
-    const notFound = run.error.code === "not_found";
-    const body = messagePage(notFound ? "Run not found" : "Something went wrong", notFound ? RUN_NOT_FOUND : run.error.message, signedIn(session));
-    return page(c, body, statusOf(run.error));
-  }
+  if (!run.ok) return failurePage(c, session, run.error);
   return page(c, runPage({ run: run.value, now: new Date(), ...signedIn(session) }));
 });
+
+/** The whole result: the summary with its run-wide histograms, as get_traffic_run's resource gives it. */
+runPages.get("/:id/export.json", async (c) => {
+  const runId = c.req.param("id");
+  const session = await currentSession(c, sessions(c));
+  if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
+  const run = await c.env.ACCOUNT_AGENT.getByName(session.approver.account).trafficRunRecord(session.approver, runId);
+  if (!run.ok) return failurePage(c, session, run.error);
+  c.header("content-disposition", `attachment; filename="${fileName(runId)}.json"`);
+  return c.json(exportOf(run.value.summary, run.value.record));
+});
+
+/** Every interval, oldest first, one CSV row each. */
+runPages.get("/:id/intervals.csv", async (c) => {
+  const runId = c.req.param("id");
+  const session = await currentSession(c, sessions(c));
+  if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
+  const intervals = await c.env.ACCOUNT_AGENT.getByName(session.approver.account).trafficRunIntervals(session.approver, runId);
+  if (!intervals.ok) return failurePage(c, session, intervals.error);
+  c.header("content-type", "text/csv; charset=utf-8");
+  c.header("content-disposition", `attachment; filename="${fileName(runId)}-intervals.csv"`);
+  return c.body(INTERVALS_CSV_HEADER + intervals.value.map(intervalCsvLine).join(""));
+});
+
+/** Run ids are ours (R-<time>-<hex>), but a file name should never carry what a URL can. */
+function fileName(runId: string): string {
+  return `run-${runId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+}
+
 runPages.all("/:id", methodNotAllowed(["GET"]));
+runPages.all("/:id/*", methodNotAllowed(["GET"]));
