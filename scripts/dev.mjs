@@ -47,7 +47,9 @@ const port = optionValue("--port", "8787");
 const linkHost = optionValue("--ip", "localhost");
 const hasBaseUrl = extraArgs.some((arg) => String(arg).startsWith("PUBLIC_BASE_URL:"));
 const baseUrlArgs = hasBaseUrl ? [] : ["--var", `PUBLIC_BASE_URL:http://${linkHost}:${port}`];
-const dev = spawn(wrangler, ["dev", ...(hasPort ? [] : ["--port", port]), ...baseUrlArgs, ...extraArgs], {
+// The caller's arguments come first, so a Worker entry among them (`npm run dev -- <entry> ...`) stays
+// wrangler's positional `script` instead of being read as one more `--var` value.
+const dev = spawn(wrangler, ["dev", ...extraArgs, ...(hasPort ? [] : ["--port", port]), ...baseUrlArgs], {
   cwd: root,
   stdio: "inherit",
   shell: process.platform === "win32",

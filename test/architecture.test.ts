@@ -8,6 +8,14 @@ import { describe, expect, it } from "vitest";
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
+/**
+ * The development-only Worker entry and the conformance suite's fixtures. It
+ * sits above src/ and reaches into it only through the entry and the MCP
+ * server's extension point, so what it adds is never what wrangler.toml deploys.
+ */
+const conformanceSources = import.meta.glob<string>("../conformance/**/*.ts", { query: "?raw", import: "default", eager: true });
+const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
+
 /** Everything else a person reads and changes: the tests, the browser tests and the scripts. */
 const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs"], {
   query: "?raw",
@@ -63,14 +71,17 @@ function resolve(from: string, specifier: string): string {
   return stack.join("/");
 }
 
-const imports = Object.entries(sources).flatMap(([file, text]) =>
-  [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "") })),
-);
+const importsOf = (files: Record<string, string>) =>
+  Object.entries(files).flatMap(([file, text]) =>
+    [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+  );
+const imports = importsOf(sources);
 
 describe("architecture", () => {
-  it("reads the source tree, and the tests, browser tests and scripts for the line limit", () => {
+  it("reads the source tree, the conformance entry, and the tests, browser tests and scripts for the line limit", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(40);
     expect(imports.length).toBeGreaterThan(100);
+    expect(Object.keys(conformanceSources)).toContain("../conformance/worker.ts");
     const folders = new Set(Object.keys(otherFiles).map((key) => repoPath(key).split("/")[0]));
     expect([...folders].sort()).toEqual(["e2e", "scripts", "test"]);
     expect(Object.keys(otherFiles)).toContain("./helpers/tokens.ts");
@@ -93,15 +104,30 @@ describe("architecture", () => {
     expect(upward).toEqual([]);
   });
 
+  it("conformance/ reaches src/ only through the entry and the MCP server's extension point, and src/ never reaches back", () => {
+    const reached = importsOf(conformanceSources);
+    expect(reached.map(({ target }) => target)).toEqual(expect.arrayContaining(CONFORMANCE_MAY_IMPORT));
+    const outside = reached
+      .filter(({ target }) => !target.startsWith("../conformance/") && !CONFORMANCE_MAY_IMPORT.includes(target))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+    expect(imports.filter(({ target }) => target.startsWith("../conformance/"))).toEqual([]);
+  });
+
+  it("within src/, only the server factory imports the extension point, so no product module can install one", () => {
+    const importers = imports.filter(({ target }) => target === "../src/mcp/server-extension").map(({ file }) => file);
+    expect(importers).toEqual(["../src/mcp/server.ts"]);
+  });
+
   it('every zod import names "zod/v4": the bundle leaves bare "zod" to agents\' stand-in (wrangler.toml [alias])', () => {
-    const bare = Object.entries(sources)
+    const bare = Object.entries({ ...sources, ...conformanceSources })
       .filter(([, text]) => /from\s+["']zod["']/.test(text))
       .map(([file]) => file.replace("../src/", ""));
     expect(bare).toEqual([]);
   });
 
-  it(`no file in src, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
-    const long = Object.entries({ ...sources, ...otherFiles })
+  it(`no file in src, conformance, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
+    const long = Object.entries({ ...sources, ...conformanceSources, ...otherFiles })
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);

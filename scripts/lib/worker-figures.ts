@@ -20,6 +20,8 @@ export interface BundleModule {
   readonly name: string;
   readonly rawBytes: number;
   readonly gzipBytes: number;
+  /** The module's source, for checks on what ships (bundle-contents.ts). */
+  readonly text: string;
 }
 
 export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -37,7 +39,7 @@ export function bundleModules(outdir: string): BundleModule[] {
     .filter((file) => !file.endsWith(".map") && path.basename(file) !== "README.md")
     .map((file) => {
       const bytes = readFileSync(file);
-      return { name: path.relative(outdir, file), rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes, { level: 9 }).byteLength };
+      return { name: path.relative(outdir, file), rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes, { level: 9 }).byteLength, text: bytes.toString("utf8") };
     });
 }
 

@@ -7,7 +7,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
-import { conformanceServerOptions, registerConformanceFixtures } from "./conformance/fixtures";
 import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
@@ -18,6 +17,7 @@ import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
+import { serverExtension } from "./server-extension";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -44,7 +44,7 @@ export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources,
  * what this request can reach (request-reach.ts), which keeps it cheap to build.
  */
 export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery, reach: RequestReach = EVERYTHING): McpServer {
-  const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
+  const extension = serverExtension(context.config);
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator,
@@ -52,14 +52,14 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
     // MCP Apps is declared so hosts that render cards know to look for them; others ignore it.
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
-    ...fixtures,
-    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
+    ...extension?.options,
+    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
   });
   registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
   registerAccountResources(server, context, ALL_RESOURCES, reach);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
-  if (fixtures) registerConformanceFixtures(server);
+  extension?.register(server);
   return server;
 }
 
@@ -127,8 +127,7 @@ async function serveModern(request: Request, message: unknown, context: AccountT
 export async function serveMcpRequest(incoming: Request, body: string, message: unknown, context: AccountToolContext): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
-  // The fixtures' tools log and ask the client things mid-call; they see the whole server, as before.
-  const reach = context.config.conformanceFixtures ? EVERYTHING : reachOf(message);
+  const reach = serverExtension(context.config)?.reach ?? reachOf(message);
   const request = toleratedHeaderMismatch(incoming, message, body);
   if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context, reach);
   return serveModern(request, message, context, reach);

@@ -6,13 +6,15 @@ import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import app from "../../src/index";
+import app from "../../conformance/worker";
+import { FIXTURE_MARKERS } from "../../scripts/lib/bundle-contents.ts";
 import { connectClient, MCP_URL } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "../helpers/tool-results";
 
-// The conformance suite's fixtures (src/mcp/conformance/): off unless
-// CONFORMANCE_FIXTURES=on, which only a development server accepts.
+// The conformance suite's fixtures (conformance/), served by the development
+// entry conformance/worker.ts: off unless CONFORMANCE_FIXTURES=on, which only
+// a development server accepts.
 
 const fixtureEnv = { ...env, CONFORMANCE_FIXTURES: "on" };
 const fixtureFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
@@ -26,6 +28,21 @@ describe("off by default", () => {
     const client = await connectClient(ACME_TOKEN, "fixtures-off");
     try {
       expect((await client.listTools()).tools.filter((t) => t.name.startsWith("test_"))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the development entry lists none either while the switch is off", async () => {
+    const client = new Client({ name: "fixtures-installed-off", version: "1.0.0" });
+    const offFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+      await app.fetch(new Request(input, init), env, createExecutionContext());
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: offFetch, requestInit }));
+    try {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toContain("check_target");
+      expect(tools.filter((name) => name.startsWith("test_"))).toEqual([]);
+      expect((await client.listResources()).resources.filter((r) => r.uri.startsWith("test://"))).toEqual([]);
     } finally {
       await client.close();
     }
@@ -63,6 +80,21 @@ describe("with CONFORMANCE_FIXTURES=on", () => {
       const error = toolErrorOf(await client.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }));
       expect(error).toContain("per-request legacy serving cannot receive server-to-client requests");
       expect(textOf(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("registers every name deploy:check looks for in the bundle, so that check cannot go stale", async () => {
+    const client = new Client({ name: "fixtures-markers", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: fixtureFetch, requestInit }));
+    try {
+      const names = [
+        ...(await client.listTools()).tools.map((t) => t.name),
+        ...(await client.listResources()).resources.map((r) => r.uri),
+        ...(await client.listPrompts()).prompts.map((p) => p.name),
+      ];
+      expect(names).toEqual(expect.arrayContaining([...FIXTURE_MARKERS]));
     } finally {
       await client.close();
     }
