@@ -5,6 +5,7 @@ import { authenticateMcpToken } from "../auth/operator";
 import { grantUserId } from "../auth/operator-sign-in";
 import type { McpTokenHolder } from "../config/config";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
+import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { oauthSettings } from "./require-oauth";
 
@@ -12,7 +13,8 @@ import { oauthSettings } from "./require-oauth";
  * /oauth/grants: what an operator has let OAuth clients do, and a way to take
  * it back. Authenticated with the operator's own MCP token. Revoking a grant
  * ends its access and refresh tokens at once; the client has to connect (and
- * the person consent) again.
+ * the person consent) again. Behind the same door as /mcp (originPolicy): the
+ * published dev token must not let a rebound or foreign page list or revoke.
  */
 type GrantsEnv = WithHolder<McpTokenHolder>;
 
@@ -20,6 +22,7 @@ export const grantRoutes = new Hono<GrantsEnv>();
 
 grantRoutes.use(
   "*",
+  originPolicy("this OAuth server"),
   requireCredential({
     authenticate: authenticateMcpToken,
     rateLimit: { surface: "mcp", key: (holder) => `${holder.account}:${holder.operator}` },

@@ -3,7 +3,9 @@ import { cors } from "hono/cors";
 import { authorizationServer, protectedResourceMetadata } from "../auth/oauth-server";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { servedHostOnly } from "../http/origin-guard";
 import { limitPerAddress } from "../http/rate-limit";
+import { errorResponse } from "../http/respond";
 import { grantRoutes } from "./grants";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 
@@ -31,6 +33,9 @@ oauthDiscovery.all("*", libraryAnswers);
 export const oauthEndpoints = new Hono<AppEnv>();
 
 oauthEndpoints.use("*", requireConfig, requireOAuth);
+// A rebound name is refused here as on /mcp. Origins are not: browser-based
+// clients call /oauth/token and /oauth/register cross-origin (the library's CORS).
+oauthEndpoints.use("*", servedHostOnly("this OAuth server", (c, message) => errorResponse(c, { code: "forbidden", message })));
 oauthEndpoints.route("/grants", grantRoutes);
 oauthEndpoints.all("/token", libraryAnswers);
 // Anyone may register, and each registration is a KV write: counted per client address.
