@@ -34,13 +34,16 @@ export async function withinRateLimit(env: Env, config: Config, surface: RateLim
 }
 
 /**
- * Who is asking, before any credential: the address Cloudflare's edge saw
- * (CF-Connecting-IP, which the edge overwrites, so a client cannot choose it;
- * wrangler dev sets it from the socket). A request without it never passed
- * either (tests calling the Worker in-process): all such callers are this
- * machine, and share one count.
+ * Who is asking, before any credential. A deployed Worker is reached only
+ * through Cloudflare's edge, which sets CF-Connecting-IP to the address it saw
+ * and overwrites a client's own, so there the header names the client. In
+ * development nothing vouches for it: wrangler dev fills it from the socket
+ * only when the client sent none, and passes a client's own on unchanged. So
+ * it is not read there, and every caller is this machine, sharing one count,
+ * as are requests that never passed the edge (tests calling in-process).
  */
-function clientAddress(request: Request): string {
+function clientAddress(request: Request, config: Config): string {
+  if (config.environment !== "production") return "this-machine";
   return request.headers.get("cf-connecting-ip")?.trim() || "this-machine";
 }
 
@@ -54,7 +57,7 @@ export function limitPerAddress(
   refuse: (c: Context<AppEnv>, error: AppError) => Response | Promise<Response> = errorResponse,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw)}`);
+    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw, c.get("config"))}`);
     if (!allowed.ok) {
       for (const [name, value] of Object.entries(errorHeaders(allowed.error))) c.header(name, value);
       return refuse(c, allowed.error);
