@@ -25,12 +25,19 @@ const TOO_MANY = {
   address: `too many requests from this address; wait ${RETRY_AFTER_SECONDS} seconds and try again (OAuth registration and sign-in are limited per client IP, set in wrangler.toml [[ratelimits]])`,
 } as const;
 
-/** ok, or rate_limited (429, with Retry-After) once this key has used its share of the current window. */
-export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string): Promise<Result<void>> {
+/**
+ * ok, or rate_limited (429, with Retry-After) once this key has used its
+ * share of the current window. `calls` counts one request that carries
+ * several (a JSON-RPC batch); counting stops at the first one over the share.
+ */
+export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string, calls = 1): Promise<Result<void>> {
   if (!config.rateLimits) return ok(undefined);
   const limiter = LIMITERS[surface];
-  const { success } = await env[limiter.binding].limit({ key });
-  return success ? ok(undefined) : fail("rate_limited", TOO_MANY[limiter.per]);
+  for (let call = 0; call < calls; call++) {
+    const { success } = await env[limiter.binding].limit({ key });
+    if (!success) return fail("rate_limited", TOO_MANY[limiter.per]);
+  }
+  return ok(undefined);
 }
 
 /**
