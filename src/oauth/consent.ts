@@ -155,7 +155,7 @@ consentPages.post(
       const props: GrantProps = { account: operator.account, operator: operator.operator, scopes, credential: operator.credential };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,
-        userId: grantUserId(operator),
+        userId: await grantUserId(operator),
         // Stored in clear beside the grant, for listing it: names only, never the credential.
         metadata: { account: props.account, operator: props.operator, client_name: clientName ?? approved.request.clientId },
         scope: approved.request.scope,
