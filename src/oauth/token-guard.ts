@@ -1,4 +1,5 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { refusedClientId, refusedHost } from "../auth/client-id-host";
 import { withFailedChecks } from "../auth/oauth-server";
 import { sha256Hex } from "../core/encoding";
 
@@ -19,6 +20,10 @@ import { sha256Hex } from "../core/encoding";
  * - An authorization code takes PKCE_TRIES_PER_CODE wrong verifiers; the
  *   library would take any number. The last wrong one revokes the grant,
  *   which ends the code.
+ *
+ * And a client that names itself by a metadata URL on this machine or a
+ * private network (client-id-host.ts) is refused before the library would
+ * fetch that URL, or the keys (jwks_uri) its document points to.
  *
  * Both records live in OAUTH_KV beside the library's, under keys of their
  * own, named by a digest of the token or code, never the secret itself.
@@ -86,9 +91,60 @@ async function limitedVerifierTries(deps: TokenGuardDeps, request: Request, code
   return response;
 }
 
-/** The token endpoint, with both rules; everything else (RFC 7009 revocation, other grants) goes straight to the library. */
+function decodeBase64url(text: string): string | undefined {
+  try {
+    return atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every client id the request names: the form's, HTTP Basic's (RFC 6749 2.3.1), a client assertion's issuer and subject. */
+function namedClientIds(request: Request, form: URLSearchParams): string[] {
+  const ids = [form.get("client_id") ?? ""];
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const user = basic === undefined ? undefined : decodeBase64url(basic)?.split(":")[0];
+  if (user !== undefined) {
+    try {
+      ids.push(decodeURIComponent(user.replace(/\+/g, " ")));
+    } catch {
+      ids.push(user);
+    }
+  }
+  const claims = decodeBase64url(form.get("client_assertion")?.split(".")[1] ?? "");
+  try {
+    const { iss, sub } = JSON.parse(claims ?? "{}") as { iss?: unknown; sub?: unknown };
+    for (const id of [iss, sub]) if (typeof id === "string") ids.push(id);
+  } catch {
+    // Not a JWT: the library refuses the assertion without fetching anything.
+  }
+  return ids.filter((id) => id !== "");
+}
+
+/** Why the library must not be asked to fetch for this request, or undefined. */
+async function refusedFetch(deps: TokenGuardDeps, request: Request, form: URLSearchParams): Promise<string | undefined> {
+  const clientIds = namedClientIds(request, form);
+  for (const clientId of clientIds) {
+    const why = refusedClientId(clientId);
+    if (why !== undefined) return why;
+  }
+  // A client assertion is checked against keys the client's document may name by URL.
+  const documentClient = clientIds.find((id) => /^https:\/\//i.test(id));
+  if (!form.has("client_assertion") || documentClient === undefined) return undefined;
+  const client = await deps.oauth.lookupClient(documentClient).catch(() => null);
+  const keysWhy = client?.jwksUri === undefined ? undefined : refusedHost(client.jwksUri);
+  return keysWhy && `the jwks_uri of client ${documentClient} cannot be fetched: ${keysWhy}`;
+}
+
+function invalidClient(description: string): Response {
+  return Response.json({ error: "invalid_client", error_description: description }, { status: 401, headers: { "Cache-Control": "no-store" } });
+}
+
+/** The token endpoint, with these rules; everything else (RFC 7009 revocation, other grants) goes straight to the library. */
 export async function guardedTokenEndpoint(deps: TokenGuardDeps, request: Request): Promise<Response> {
   const form = await tokenForm(request);
+  const refused = form && (await refusedFetch(deps, request, form));
+  if (refused) return invalidClient(refused);
   const grantType = form?.get("grant_type");
   const refreshToken = form?.get("refresh_token");
   if (grantType === "refresh_token" && refreshToken) return refreshOnce(deps, request, refreshToken);
