@@ -10,6 +10,7 @@ import type { SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { RunRequest } from "../synth/run-plan";
 import type { RunDetail, RunSummary } from "../synth/run-schemas";
+import { runOrdersPerMinute, SyntheticBudget, type BudgetAsk } from "../synth/order-budget";
 import { SerialQueue } from "./serial-queue";
 import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
@@ -28,6 +29,7 @@ type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 export class AccountAgent extends Agent<Env> {
   private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
+  private readonly budget = new SyntheticBudget();
   private built: Promise<AccountServices> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -69,6 +71,19 @@ export class AccountAgent extends Agent<Env> {
   async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
     const services = await this.servicesFor(caller.account);
     return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
+  }
+
+  /**
+   * Meets a batch or a run with the account's synthetic order budget, counting
+   * the runs running now at their pace, and books a batch's orders. The
+   * caller's configuration sets the budget, as it decides every other limit.
+   */
+  async chargeSyntheticBudget(caller: Operator, ask: BudgetAsk, perMinute: number): Promise<Result<void>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    const running = services.value.runs.recent().filter((run) => run.status === "running");
+    const runsPerMinute = running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0);
+    return this.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
   }
 
   // ------------------------------------------------------------ traffic runs

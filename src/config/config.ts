@@ -93,6 +93,7 @@ const EnvSchema = z.object({
   MAX_RUN_ORDERS: boundedInt(1, 1_000_000).default(20_000),
   MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
   RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
+  SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
@@ -150,8 +151,10 @@ export interface Config {
   /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
   readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
   readonly demoTools: boolean;
-  /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
+  /** Per-credential request limits (the [[ratelimits]] bindings), and the synthetic order budget below. */
   readonly rateLimits: boolean;
+  /** Synthetic orders (batches and runs together) one account may send per minute, while rateLimits is on. */
+  readonly syntheticOrdersPerMinute: number;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
   readonly mcpTokens: ReadonlyMap<string, McpTokenHolder>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
@@ -248,6 +251,7 @@ export function parseConfig(env: object): Result<Config> {
     },
     demoTools: vars.DEMO_TOOLS,
     rateLimits: vars.RATE_LIMITS,
+    syntheticOrdersPerMinute: vars.SYNTH_ORDERS_PER_MINUTE,
     mcpTokens,
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
