@@ -13,12 +13,12 @@ import type { RunRequest } from "../runs/plan";
 import type { RunRecord } from "../runs/record";
 import type { RunDetail, RunInterval, RunSummary } from "../runs/schemas";
 import { shardName } from "../runs/shard-state";
+import { runOrdersPerMinute, SyntheticBudget, type BudgetAsk } from "../synth/order-budget";
+import { ordered, type ProgressListener } from "./ordered-progress";
 import { SerialQueue } from "./serial-queue";
 import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
 
-/** Called by the account object with each answered order while a batch runs. */
-type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -31,6 +31,7 @@ type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 export class AccountAgent extends Agent<Env> {
   private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
+  private readonly budget = new SyntheticBudget();
   private built: Promise<AccountServices> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -72,6 +73,19 @@ export class AccountAgent extends Agent<Env> {
   async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
     const services = await this.servicesFor(caller.account);
     return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
+  }
+
+  /**
+   * Meets a batch or a run with the account's synthetic order budget, counting
+   * the runs running now at their pace, and books a batch's orders. The
+   * caller's configuration sets the budget, as it decides every other limit.
+   */
+  async chargeSyntheticBudget(caller: Operator, ask: BudgetAsk, perMinute: number): Promise<Result<void>> {
+    const services = await this.servicesFor(caller.account);
+    if (!services.ok) return services;
+    const running = services.value.runs.recent().filter((run) => run.status === "running");
+    const runsPerMinute = running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0);
+    return this.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
   }
 
   // ------------------------------------------------------------ traffic runs
@@ -271,18 +285,3 @@ export class AccountAgent extends Agent<Env> {
 // The bundle does not keep function names (keep_names = false in wrangler.toml),
 // and agents names the class in its log lines and lifecycle records.
 Object.defineProperty(AccountAgent, "name", { value: "AccountAgent" });
-
-/**
- * Progress reports leave in the order they were made, one at a time, without
- * holding up the batch; the caller waits for the last one before answering.
- */
-function ordered(listener: ProgressListener): { report: (sent: number, total: number) => Promise<void>; drained: () => Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  return {
-    report: (sent, total) => {
-      chain = chain.then(() => listener(sent, total)).catch(() => undefined);
-      return chain;
-    },
-    drained: () => chain,
-  };
-}

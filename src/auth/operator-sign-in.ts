@@ -85,7 +85,20 @@ export function grantableScopes(chosen: readonly Scope[], operator: SignedInOper
   return ok([...chosen]);
 }
 
-/** The library's user id for an operator's grants (no ":", which its token format reserves). */
-export function grantUserId(operator: { readonly account: string; readonly operator: string }): string {
+/**
+ * The library's user id for an operator's grants. Every code and token the
+ * library issues begins with it in plain text, so it names nobody: a digest
+ * of the account and the operator, the same for every grant of that operator
+ * (so /oauth/grants finds them all), from which neither name can be read.
+ * The names themselves are kept in the grant's metadata. No ":", which the
+ * library's token format reserves.
+ */
+export async function grantUserId(operator: { readonly account: string; readonly operator: string }): Promise<string> {
+  const digest = await tokenDigest(`order-ops-edge grant user\n${operator.account}\n${operator.operator}`);
+  return `op-${base64url(digest).slice(0, 22)}`;
+}
+
+/** The readable form, account/operator, under which older grants may be filed: they stay listable and revocable until they expire. */
+export function readableGrantUserId(operator: { readonly account: string; readonly operator: string }): string {
   return `${operator.account}/${encodeURIComponent(operator.operator)}`;
 }

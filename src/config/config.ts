@@ -1,8 +1,9 @@
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
-import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
+import type { Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
+import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 
 /**
@@ -10,18 +11,6 @@ import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
  * A bad value turns into one readable message that names the variable and what
  * to set, instead of a surprise deep inside a request.
  */
-
-const McpTokenEntry = z.object({
-  account: AccountIdSchema,
-  operator: z.string().min(1).max(120),
-  // Absent means every scope: tokens configured before scopes existed keep working.
-  scopes: z
-    .array(ScopeSchema)
-    .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
-    .default([...SCOPES]),
-});
-const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 
@@ -33,40 +22,6 @@ const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"] as const;
 
 /** The largest MAX_BATCH a deployment may configure. */
 const MAX_BATCH_CEILING = 10_000;
-
-/**
- * A JSON map of token -> holder. Problems are reported by entry number, never
- * by key: the keys are the secrets themselves and must not reach a log or a
- * response.
- */
-function jsonTokenMap<T extends z.ZodType>(entry: T) {
-  return z.string().transform((raw, ctx): Map<string, z.output<T>> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      ctx.addIssue({ code: "custom", message: `not valid JSON; expected {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      ctx.addIssue({ code: "custom", message: `must be a JSON object of {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    // A Map, not an object: a token such as "__proto__" must survive as a key.
-    const holders = new Map<string, z.output<T>>();
-    Object.entries(parsed).forEach(([token, value], index) => {
-      const where = `entry ${index + 1}`;
-      if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
-      const holder = entry.safeParse(value);
-      if (!holder.success) {
-        for (const problem of describeIssues(holder.error, "")) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
-        return;
-      }
-      holders.set(token, holder.data);
-    });
-    return holders;
-  });
-}
 
 const onOff = z
   .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
@@ -97,6 +52,7 @@ const EnvSchema = z.object({
   RUN_MAX_LATENESS_MS: boundedInt(10, 60_000).default(1000),
   RUN_SHARD_RATE: boundedInt(1, 10_000).default(250),
   MAX_RUN_SHARDS: boundedInt(1, 64).default(8),
+  SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
@@ -170,8 +126,10 @@ export interface Config {
     readonly maxShards: number;
   };
   readonly demoTools: boolean;
-  /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
+  /** Per-credential request limits (the [[ratelimits]] bindings), and the synthetic order budget below. */
   readonly rateLimits: boolean;
+  /** Synthetic orders (batches and runs together) one account may send per minute, while rateLimits is on. */
+  readonly syntheticOrdersPerMinute: number;
   /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
   readonly mcpTokens: ReadonlyMap<string, McpTokenHolder>;
   readonly approverTokens: ReadonlyMap<string, Approver>;
@@ -272,6 +230,7 @@ export function parseConfig(env: object): Result<Config> {
     },
     demoTools: vars.DEMO_TOOLS,
     rateLimits: vars.RATE_LIMITS,
+    syntheticOrdersPerMinute: vars.SYNTH_ORDERS_PER_MINUTE,
     mcpTokens,
     approverTokens,
     allowedOrigins: vars.ALLOWED_ORIGINS ?? [],

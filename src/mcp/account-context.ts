@@ -1,16 +1,17 @@
 import type { McpCaller } from "../auth/operator";
 import type { Config } from "../config/config";
-import type { Result } from "../core/errors";
+import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AddressInput } from "../orders/address";
 import type { AccountOrders } from "../orders/port";
 import type { ConfirmResult, ProposalView } from "../proposals/schemas";
 import { D1AccountOrders } from "../store/account-orders";
-import type { SendRequest } from "../synth/batch-sender";
+import { checkCount, type SendRequest } from "../synth/batch-sender";
+import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { GeneratorMode } from "../synth/generators";
 import type { Comparison } from "../runs/compare";
-import type { RunRequest } from "../runs/plan";
+import { planRun, type RunRequest } from "../runs/plan";
 import type { RunRecord } from "../runs/record";
 import type { RunDetail, RunSummary } from "../runs/schemas";
 import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
@@ -57,12 +58,26 @@ export interface AccountToolContext {
 }
 
 /**
+ * What a call would send, for the synthetic order budget. A count or a plan
+ * that the account's object refuses anyway asks for nothing: the object's own
+ * refusal, with the message users know, is the answer.
+ */
+function budgetAsk(config: Config, ask: { readonly batch: SendRequest } | { readonly run: RunRequest }): BudgetAsk | undefined {
+  if ("batch" in ask) return checkCount(ask.batch.count, config.maxBatch).ok ? { kind: "batch", orders: ask.batch.count } : undefined;
+  const plan = planRun(ask.run, 0, config.runs);
+  return plan.ok ? { kind: "run", ordersPerMinute: runOrdersPerMinute(plan.value) } : undefined;
+}
+
+/**
  * The Worker's side of an account: reads go straight to D1, work that needs
  * one writer per account (proposals, batches) goes to the account's object.
  * The object checks the caller's account again on every call.
  */
 export function accountToolContext(env: Env, config: Config, { scopes, ...caller }: McpCaller): AccountToolContext {
   const agent = env.ACCOUNT_AGENT.getByName(caller.account);
+  // Counted per call, in the account's object: batches of calls and parallel isolates meet one budget.
+  const withinBudget = async (ask: BudgetAsk | undefined): Promise<Result<void>> =>
+    config.rateLimits && ask ? agent.chargeSyntheticBudget(caller, ask, config.syntheticOrdersPerMinute) : ok(undefined);
   return {
     account: caller.account,
     operator: caller.operator,
@@ -78,9 +93,15 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
     traffic: {
       checkTarget: () => checkTarget(orderApiTarget(env.ORDER_API, caller.account, TARGET_TIMEOUT_MS, `${caller.operator} via check_target`)),
       preview: (mode, seed) => previewOrder(mode, seed),
-      send: (request, onProgress) => agent.sendOrders(caller, request, onProgress),
+      send: async (request, onProgress) => {
+        const budget = await withinBudget(budgetAsk(config, { batch: request }));
+        return budget.ok ? agent.sendOrders(caller, request, onProgress) : budget;
+      },
       recentBatches: () => agent.recentBatches(caller),
-      startRun: (request) => agent.startTrafficRun(caller, request),
+      startRun: async (request) => {
+        const budget = await withinBudget(budgetAsk(config, { run: request }));
+        return budget.ok ? agent.startTrafficRun(caller, request) : budget;
+      },
       getRun: (runId) => agent.getTrafficRun(caller, runId),
       stopRun: (runId) => agent.stopTrafficRun(caller, runId),
       compareRuns: (runId, baselineId, tolerance) => agent.compareTrafficRuns(caller, runId, baselineId, tolerance),

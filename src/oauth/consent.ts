@@ -2,6 +2,7 @@ import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type Au
 import { Hono, type Context } from "hono";
 import { z } from "zod/v4";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { refusedClientId } from "../auth/client-id-host";
 import { oauthHelpers } from "../auth/oauth-server";
 import { grantableScopes, grantUserId, signInOperator, SignInFieldsSchema, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
 import { ok, statusOf, type AppError, type Result } from "../core/errors";
@@ -42,6 +43,13 @@ consentPages.use(
   "*",
   limitPerAddress("consent", (c, error) => errorPage(c, "Too many tries", error.message, 429)),
 );
+
+// Before the library reads the request: a metadata URL on this machine or a private network is never fetched.
+consentPages.use("*", async (c, next) => {
+  const why = refusedClientId(c.req.query("client_id") ?? "");
+  if (why !== undefined) return errorPage(c, "This app could not be verified", why);
+  await next();
+});
 
 function helpers(c: Context<AppEnv>): OAuthHelpers {
   return oauthHelpers(oauthSettings(c.get("config")), c.env);
@@ -155,7 +163,7 @@ consentPages.post(
       const props: GrantProps = { account: operator.account, operator: operator.operator, scopes, credential: operator.credential };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,
-        userId: grantUserId(operator),
+        userId: await grantUserId(operator),
         // Stored in clear beside the grant, for listing it: names only, never the credential.
         metadata: { account: props.account, operator: props.operator, client_name: clientName ?? approved.request.clientId },
         scope: approved.request.scope,

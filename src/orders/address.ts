@@ -89,7 +89,8 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
   const postalRaw = required("postal_code", input.postal_code).toUpperCase();
   const country = required("country", input.country).toUpperCase();
 
-  const rule = COUNTRIES[country];
+  // Own keys only: the country is input.
+  const rule = Object.hasOwn(COUNTRIES, country) ? COUNTRIES[country] : undefined;
   let postal = postalRaw;
   if (country !== "" && !rule) {
     problems.push(`address.country ${country} is not supported; use one of ${SUPPORTED_COUNTRIES.join(", ")}`);

@@ -20,6 +20,7 @@ describe("defaults", () => {
       runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60, maxInFlight: 64, maxLatenessMs: 1000, shardRate: 250, maxShards: 8 },
       demoTools: false,
       rateLimits: true,
+      syntheticOrdersPerMinute: 6000,
       mcpTokens: new Map(),
       approverTokens: new Map(),
       allowedOrigins: [],
@@ -78,6 +79,11 @@ describe("numbers and switches", () => {
     ["10001", "MAX_BATCH: must be at most 10000"],
   ])("MAX_BATCH %s fails naming MAX_BATCH", (value, problem) => {
     expect(failure({ MAX_BATCH: value })).toEqual({ code: "not_configured", message: `configuration error: ${problem}`, errors: [problem] });
+  });
+
+  it("SYNTH_ORDERS_PER_MINUTE is read, and 0 fails naming it", () => {
+    expect(parsed({ SYNTH_ORDERS_PER_MINUTE: "1200" }).syntheticOrdersPerMinute).toBe(1200);
+    expect(failure({ SYNTH_ORDERS_PER_MINUTE: "0" }).errors).toEqual(["SYNTH_ORDERS_PER_MINUTE: must be at least 1"]);
   });
 
   it("PROPOSAL_TTL_MINUTES above a day fails naming it", () => {

@@ -70,7 +70,7 @@ window.addEventListener("message", (event) => {
   const m = event.data;
   if (!m || m.jsonrpc !== "2.0") return;
   if (m.method === undefined) { const p = pending.get(m.id); if (p) { pending.delete(m.id); if (m.error) p.reject(m.error); else p.resolve(m.result); } return; }
-  const handler = handlers[m.method];
+  const handler = has(handlers, m.method) ? handlers[m.method] : undefined;
   if (m.id === undefined) { if (handler) handler(m.params || {}); return; }
   if (handler) Promise.resolve(handler(m.params || {})).then((result) => post({ id: m.id, result: result || {} }));
   else post({ id: m.id, error: { code: -32601, message: "Method not found" } });
