@@ -4,13 +4,21 @@ import type { ShardProgress, ShardSpec, ShardState } from "../runs/shard-state";
 
 /** While a shard runs, its alarm looks in this often: a lost pump (eviction, restart) is started again from the last checkpoint. */
 const WATCHDOG_MS = 5000;
+/**
+ * One alarm invocation sends for at most this long, then hands over to the
+ * next at once: the platform bounds an invocation's time, and the handover
+ * is a clean checkpoint (what is in flight has come back).
+ */
+const SEGMENT_MS = 60_000;
 
 /**
  * One generator shard of a traffic run, an object of its own so a run can
  * fan out over several. It sends the orders its ShardPump schedules and
  * persists where it is about once a second; the run's coordinator (the
  * account's AccountAgent) reads its progress and tells it when to stop. No
- * route reaches it: only the coordinator holds its name.
+ * route reaches it: only the coordinator holds its name. The sending happens
+ * inside the object's alarm handler, which waits for it: work that outlives
+ * the call that started it is not left to run on its own.
  */
 export class RunShard extends DurableObject<Env> {
   private pump: ShardPump | undefined;
@@ -28,8 +36,7 @@ export class RunShard extends DurableObject<Env> {
     const { ShardPump } = await import("../runs/pump");
     const state = ShardPump.initialState(spec);
     this.ctx.storage.sql.exec("INSERT INTO shard (id, spec, state) VALUES (1, ?, ?)", JSON.stringify(spec), JSON.stringify(state));
-    await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
-    await this.launch(spec, state);
+    await this.ctx.storage.setAlarm(Date.now());
   }
 
   async progress(): Promise<ShardProgress | null> {
@@ -60,8 +67,13 @@ export class RunShard extends DurableObject<Env> {
       if (!this.running) this.write({ ...stored.state, status: "stopped" });
       return;
     }
-    if (!this.running) await this.launch(stored.spec, stored.state);
+    // Set first: if this invocation is lost, the next one resumes from the last checkpoint.
     await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
+    // An invocation already sending (the watchdog came round while it works) has nothing to add.
+    if (this.running) return;
+    await this.launch(stored.spec, stored.state, Date.now() + SEGMENT_MS);
+    await this.running;
+    if (this.stored()?.state.status === "running") await this.ctx.storage.setAlarm(Date.now());
   }
 
   private stored(): { spec: ShardSpec; state: ShardState; stop: boolean } | undefined {
@@ -73,12 +85,8 @@ export class RunShard extends DurableObject<Env> {
     this.ctx.storage.sql.exec("UPDATE shard SET state = ? WHERE id = 1", JSON.stringify(state));
   }
 
-  /**
-   * Runs the pump without holding up the call that started it: it goes on
-   * after start() has answered, and the watchdog alarm restarts it in a
-   * fresh instance if this one is lost.
-   */
-  private async launch(spec: ShardSpec, state: ShardState): Promise<void> {
+  /** Starts the pump for one segment; `running` settles when it has handed over or ended. */
+  private async launch(spec: ShardSpec, state: ShardState, handOverAt: number): Promise<void> {
     const [{ ShardPump, realClock }, { loadConfig }, { referenceData }, { shardTarget }] = await Promise.all([
       import("../runs/pump"),
       import("../config/config"),
@@ -100,7 +108,7 @@ export class RunShard extends DurableObject<Env> {
     });
     this.pump = pump;
     this.running = pump
-      .run(state)
+      .run(state, handOverAt)
       .then(() => undefined)
       .catch((error: unknown) => {
         console.error(`traffic run ${spec.run_id} shard ${spec.shard} failed:`, error);
@@ -115,5 +123,6 @@ export class RunShard extends DurableObject<Env> {
         this.running = undefined;
         this.pump = undefined;
       });
+    this.ctx.waitUntil(this.running);
   }
 }

@@ -122,7 +122,7 @@ const STEPS: readonly (readonly string[])[] = [
            'service', json('{"buckets":{},"zeros":0,"count":0,"max_ms":0}'),
            'lateness', json('{"buckets":{},"zeros":0,"count":0,"max_ms":0}'),
            'max_in_flight', 0, 'paused_ms', 0),
-         'shards', json_array(json_object('status', CASE WHEN status = 'running' THEN 'interrupted' ELSE 'completed' END, 'problem', json('null'))),
+         'shards', json_array(json_object('status', CASE WHEN status = 'running' THEN 'interrupted' ELSE 'completed' END, 'problem', json('null'), 'dropped', 0, 'max_in_flight', 0)),
          'in_flight', 0, 'current_rate', 0, 'last_tick_ms', 0, 'missed_ticks', 0)
      WHERE json_type(state, '$.summary') IS NOT NULL`,
   ],

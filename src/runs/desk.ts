@@ -77,7 +77,7 @@ export class RunDesk {
       problem: null,
       paused: null,
       figures: emptyFigures(),
-      shards: Array.from({ length: plan.value.shards }, () => ({ status: "running" as const, problem: null })),
+      shards: Array.from({ length: plan.value.shards }, () => ({ status: "running" as const, problem: null, dropped: 0, max_in_flight: 0 })),
       in_flight: 0,
       current_rate: 0,
       last_tick_ms: now,
@@ -190,7 +190,7 @@ export class RunDesk {
     return {
       ...record,
       figures,
-      shards: parts.map((part) => ({ status: part.state.status, problem: part.state.problem })),
+      shards: parts.map(({ state }) => ({ status: state.status, problem: state.problem, dropped: state.figures.dropped, max_in_flight: state.figures.max_in_flight })),
       paused: parts.find((part) => part.state.cursor.paused)?.state.cursor.paused ?? null,
       in_flight: inFlight,
       current_rate: Math.round((Math.max(0, figures.answered - record.figures.answered) / seconds) * 10) / 10,
@@ -227,7 +227,7 @@ export class RunDesk {
     const missed = record.missed_ticks + 1;
     if (record.status === "running" && missed * TICK_MS >= SHARD_SILENCE_MS) {
       const problem = `generator shard ${lost + 1} of ${record.shards.length} stopped answering for ${Math.round(SHARD_SILENCE_MS / 1000)} s, so the run was ended; ${record.figures.answered} of ${record.plan.total_orders} orders had been answered`;
-      await this.end({ ...record, shards: record.shards.map((shard, i) => (i === lost ? { status: "failed", problem } : shard)) }, "failed", problem);
+      await this.end({ ...record, shards: record.shards.map((shard, i) => (i === lost ? { ...shard, status: "failed", problem } : shard)) }, "failed", problem);
       return;
     }
     if (record.status !== "running" && missed * TICK_MS >= SHARD_SILENCE_MS) {

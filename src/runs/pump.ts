@@ -88,8 +88,14 @@ export class ShardPump {
     return this.current && this.progress(this.current);
   }
 
-  /** Runs the shard from `from` to its end (or a stop), and answers its final state. */
-  async run(from: ShardState): Promise<ShardState> {
+  /**
+   * Runs the shard from `from` to its end (or a stop), and answers its final
+   * state. With `handOverAt`, it stops sending at that moment instead, lets
+   * what is in flight come back and answers a state that is still running,
+   * for the next invocation to go on from: a host bounds how long one
+   * invocation may work, and a checkpoint between two is a clean one.
+   */
+  async run(from: ShardState, handOverAt = Number.POSITIVE_INFINITY): Promise<ShardState> {
     const resumed = this.resume(from);
     if (resumed.status !== "running") return this.finish(resumed, resumed.status, resumed.problem);
     let state = resumed;
@@ -106,6 +112,7 @@ export class ShardPump {
         continue;
       }
       const now = this.deps.clock.now();
+      if (now >= handOverAt && retries.length === 0) return this.finish(state, "running", null);
       state = this.launchDue(state, retries, now);
       if (now >= nextCheckpoint) {
         state = this.afterWindow(state, now);
@@ -249,7 +256,7 @@ export class ShardPump {
     this.wake = undefined;
   }
 
-  /** Lets what is in flight come back (each request is bounded by the target's timeout), then writes the end. */
+  /** Lets what is in flight come back (each request is bounded by the target's timeout), then writes where it is. */
   private async finish(state: ShardState, status: ShardStatus, problem: string | null): Promise<ShardState> {
     while (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.wake = resolve));
     this.wake = undefined;

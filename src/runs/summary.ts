@@ -26,17 +26,21 @@ export function recordMeasures(record: RunRecord): RunMeasures {
 function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
   const { figures, plan } = record;
   const limits: string[] = [];
-  if (figures.dropped > 0) {
-    const share = Math.round((figures.dropped / Math.max(1, figures.launched + figures.dropped)) * 1000) / 10;
-    if (figures.max_in_flight >= plan.max_in_flight) {
-      limits.push(
-        `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${figures.dropped} orders (${share} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
-      );
-    } else {
-      limits.push(
-        `the generator, not the target, was the limit: ${figures.dropped} orders (${share} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time although at most ${figures.max_in_flight} of ${plan.max_in_flight} requests were in flight; ask for a lower rate, or let the run fan out over more generator objects (RUN_SHARD_RATE)`,
-      );
-    }
+  const dropping = record.shards.filter((shard) => shard.dropped > 0);
+  const starved = dropping.filter((shard) => shard.max_in_flight < plan.max_in_flight);
+  const share = Math.round((figures.dropped / Math.max(1, figures.launched + figures.dropped)) * 1000) / 10;
+  if (figures.dropped > 0 && (starved.length < dropping.length || dropping.length === 0)) {
+    limits.push(
+      `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${figures.dropped} orders (${share} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
+    );
+  }
+  if (starved.length > 0) {
+    const which = record.shards.length === 1 ? "" : ` (${starved.length} of ${record.shards.length} generator shards)`;
+    const dropped = starved.reduce((sum, shard) => sum + shard.dropped, 0);
+    const most = Math.max(...starved.map((shard) => shard.max_in_flight));
+    limits.push(
+      `the generator, not the target, was the limit${which}: ${dropped} orders could not leave within ${plan.max_lateness_ms} ms of their scheduled time although at most ${most} of ${plan.max_in_flight} requests were in flight; ask for a lower rate, or let the run fan out over more generator objects (RUN_SHARD_RATE)`,
+    );
   }
   if (measures.lateness.p99_ms > LATE_MS) {
     limits.push(

@@ -106,7 +106,7 @@ export function runRecord(runPlan: RunPlan, runId = `R-${crypto.randomUUID().sli
     problem: null,
     paused: null,
     figures: emptyFigures(),
-    shards: Array.from({ length: runPlan.shards }, () => ({ status: "running" as const, problem: null })),
+    shards: Array.from({ length: runPlan.shards }, () => ({ status: "running" as const, problem: null, dropped: 0, max_in_flight: 0 })),
     in_flight: 0,
     current_rate: 0,
     last_tick_ms: startedAt.getTime(),

@@ -116,3 +116,23 @@ describe("a restart before the first checkpoint", () => {
     expect(done.figures).toMatchObject({ answered: 30, dropped: 0 });
   });
 });
+
+describe("handing over between invocations", () => {
+  it("stops sending at the hand-over, lets what is in flight come back, and the next invocation goes on: the plan is met exactly, nothing dropped or sent twice", async () => {
+    const clock = new VirtualClock();
+    const api = new ClockedApi(clock, () => 120);
+    const shard = spec(plan({ rate_per_second: 10, duration_seconds: 6 }), clock);
+    let state = ShardPump.initialState(shard);
+    let invocations = 0;
+    while (state.status === "running" && invocations < 10) {
+      invocations++;
+      state = await clock.run(rig(shard, api, clock).pump.run(state, clock.now() + 2000));
+      expect(state.cursor.in_flight).toEqual([]);
+    }
+    expect(invocations).toBeGreaterThanOrEqual(3);
+    expect(state.status).toBe("completed");
+    expect(state.figures).toMatchObject({ answered: 60, dropped: 0, status_counts: { "201": 60 } });
+    expect(new Set(api.posts.map((p) => p.id)).size).toBe(60);
+    expect(api.posts).toHaveLength(60);
+  });
+});
