@@ -16,6 +16,7 @@ const BINDING_BASE_URL = "https://order-api.binding";
 export const TARGET_TIMEOUT_MS = 10_000;
 /** More than any intake answer needs; a target cannot make the object hold a huge body. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+const utf8 = new TextDecoder();
 
 export interface PostedOrder {
   readonly status: number;
@@ -77,10 +78,14 @@ async function readJson(response: Response): Promise<unknown> {
     }
     chunks.push(read.value);
   }
-  const bytes = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  // Usually one chunk: an intake answer is a few hundred bytes.
+  let bytes = chunks[0] ?? new Uint8Array(0);
+  if (chunks.length > 1) {
+    bytes = new Uint8Array(size);
+    chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  }
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(utf8.decode(bytes));
   } catch {
     return null;
   }
