@@ -2,6 +2,8 @@
 // `npm run dev`: apply D1 migrations to the local database, then start
 // `wrangler dev`. Plain JavaScript on purpose, so that an old Node.js still gets
 // a readable message instead of a syntax error.
+// With faults in the built-in order API (README, Fault injection):
+//   npm run dev -- --var INTAKE_FAULTS:stall=1000ms/5s
 import { spawnSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import path from "node:path";

@@ -1,10 +1,13 @@
 // `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
 // and resource over real HTTP with the official MCP clients, the way Claude
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
-// 2026-07-28. Prints one line per check; exits non-zero on any failure.
+// 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
+// API on this machine, checks the URL target. Prints one line per check; exits
+// non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
 
 const ACME = "acme-dev-token";
@@ -273,14 +276,20 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   );
 }
 
-const server = await startDevServer();
+// The second server, aimed at a second order API by ORDER_API_URL, starts alongside the first.
+const starting = [startDevServer(), startUrlTargetStack()] as const;
+const [server, urlTarget] = await Promise.all(starting).catch(async (error: unknown) => {
+  await Promise.allSettled(starting.map(async (started) => (await started).stop()));
+  throw error;
+});
 try {
   await run(server.url);
+  await checkUrlTarget(urlTarget, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), urlTarget.stop()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);
