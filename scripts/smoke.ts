@@ -254,7 +254,12 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
   check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
   const again = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
-  check("confirming again returns the identical outcome", again.text === applied.text);
+  const againResult = again.structured ?? {};
+  check(
+    "confirming again returns the identical outcome and says it was already applied",
+    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) && String(againResult.message).includes("was already applied"),
+    String(againResult.message),
+  );
 
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
