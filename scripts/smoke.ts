@@ -51,6 +51,8 @@ async function run(baseUrl: string): Promise<void> {
     for (const expected of expectedTools) {
       check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
     }
+    const prompts = (await acme.listPrompts()).prompts.map((p) => p.name);
+    check("the workflow prompts are listed (slash commands)", ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) => prompts.includes(name)), prompts.join(", "));
     const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
     check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
 
