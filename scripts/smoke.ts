@@ -54,6 +54,8 @@ async function run(baseUrl: string): Promise<void> {
     for (const expected of expectedTools) {
       check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
     }
+    const prompts = (await acme.listPrompts()).prompts.map((p) => p.name);
+    check("the workflow prompts are listed (slash commands)", ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) => prompts.includes(name)), prompts.join(", "));
     const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
     check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
 
@@ -257,7 +259,12 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
   check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
   const again = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
-  check("confirming again returns the identical outcome", again.text === applied.text);
+  const againResult = again.structured ?? {};
+  check(
+    "confirming again returns the identical outcome and says it was already applied",
+    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) && String(againResult.message).includes("was already applied"),
+    String(againResult.message),
+  );
 
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
