@@ -21,6 +21,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
+      globalSetup: ["./test/global/second-order-api.ts"],
     },
   };
 });

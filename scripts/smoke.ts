@@ -1,10 +1,13 @@
 // `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
 // and resource over real HTTP with the official MCP clients, the way Claude
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
-// 2026-07-28. Prints one line per check; exits non-zero on any failure.
+// 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
+// API on this machine, checks the URL target. Prints one line per check; exits
+// non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
 
 const ACME = "acme-dev-token";
@@ -51,6 +54,8 @@ async function run(baseUrl: string): Promise<void> {
     for (const expected of expectedTools) {
       check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
     }
+    const prompts = (await acme.listPrompts()).prompts.map((p) => p.name);
+    check("the workflow prompts are listed (slash commands)", ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) => prompts.includes(name)), prompts.join(", "));
     const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
     check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
 
@@ -254,7 +259,12 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
   check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
   const again = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
-  check("confirming again returns the identical outcome", again.text === applied.text);
+  const againResult = again.structured ?? {};
+  check(
+    "confirming again returns the identical outcome and says it was already applied",
+    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) && String(againResult.message).includes("was already applied"),
+    String(againResult.message),
+  );
 
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
@@ -273,14 +283,20 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   );
 }
 
-const server = await startDevServer();
+// The second server, aimed at a second order API by ORDER_API_URL, starts alongside the first.
+const starting = [startDevServer(), startUrlTargetStack()] as const;
+const [server, urlTarget] = await Promise.all(starting).catch(async (error: unknown) => {
+  await Promise.allSettled(starting.map(async (started) => (await started).stop()));
+  throw error;
+});
 try {
   await run(server.url);
+  await checkUrlTarget(urlTarget, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), urlTarget.stop()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);

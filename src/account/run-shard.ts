@@ -87,11 +87,11 @@ export class RunShard extends DurableObject<Env> {
 
   /** Starts the pump for one segment; `running` settles when it has handed over or ended. */
   private async launch(spec: ShardSpec, state: ShardState, handOverAt: number): Promise<void> {
-    const [{ ShardPump, realClock }, { loadConfig }, { referenceData }, { shardTarget }] = await Promise.all([
+    const [{ ShardPump, realClock }, { loadConfig }, { referenceData }, { configuredTarget }] = await Promise.all([
       import("../runs/pump"),
       import("../config/config"),
       import("../orders/reference-data"),
-      import("./run-target"),
+      import("../synth/order-api-target"),
     ]);
     const config = loadConfig(this.env);
     if (!config.ok) {
@@ -100,7 +100,8 @@ export class RunShard extends DurableObject<Env> {
     }
     const pump = new ShardPump(spec, {
       clock: realClock,
-      target: shardTarget(this.env, config.value, spec),
+      // The configured target (the ORDER_API binding or ORDER_API_URL), as seen by the operator who started the run.
+      target: configuredTarget(this.env, config.value, spec.account, spec.actor),
       reference: referenceData,
       maxPauseSeconds: config.value.runs.pauseSeconds,
       checkpoint: (next) => this.write(next),

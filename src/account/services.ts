@@ -3,7 +3,7 @@ import { ProposalDesk } from "../proposals/desk";
 import { ProposalStore } from "../proposals/store";
 import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender } from "../synth/batch-sender";
-import { orderApiTarget, TARGET_TIMEOUT_MS, type OrderApiTarget } from "../synth/order-api-target";
+import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
 import { randomSeed } from "../synth/prng";
 import { RunDesk, type ShardHandle } from "../runs/desk";
 import { shardName } from "../runs/shard-state";
@@ -34,7 +34,7 @@ export interface AccountServices {
 
 interface ServiceDeps {
   readonly ctx: DurableObjectState;
-  /** Read at call time, not build time: the ORDER_API binding is the only way out of the object. */
+  /** Read at call time, not build time: the ORDER_API binding is a way out of the object. */
   readonly env: () => Env;
   readonly account: string;
   readonly config: Config;
@@ -50,8 +50,8 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   const journal = new SqlBatchJournal(storage);
   // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
   journal.markInterrupted();
-  // The ORDER_API target as seen by `actor`; read at call time, since the binding is the only way out.
-  const target = (actor: string): OrderApiTarget => orderApiTarget(currentEnv().ORDER_API, account, TARGET_TIMEOUT_MS, actor);
+  // The configured target as seen by `actor`; built at call time, with the binding of that moment.
+  const target = (actor: string): OrderApiTarget => configuredTarget(currentEnv(), config, account, actor);
   const sealer = new AuditSealer({ db: accountDatabase(env, account), account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
 
   return {

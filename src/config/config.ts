@@ -5,6 +5,8 @@ import type { Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
+import { intakeFaultProblems, IntakeFaultsSchema, type IntakeFaults } from "./intake-faults";
+import { orderApiUrlConfig, orderApiUrlProblems, OrderApiTokenSchema, OrderApiUrlSchema, type OrderApiUrl } from "./order-api-url";
 
 /**
  * Configuration is parsed once per isolate from the Worker's vars and secrets.
@@ -83,6 +85,10 @@ const EnvSchema = z.object({
     .optional(),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: boundedInt(60, 24 * 60 * 60).default(60 * 60),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: boundedInt(60 * 60, 90 * 24 * 60 * 60).default(30 * 24 * 60 * 60),
+  ORDER_API_URL: OrderApiUrlSchema.optional(),
+  ORDER_API_TOKEN: OrderApiTokenSchema.optional(),
+  INTAKE_FAULTS: IntakeFaultsSchema.optional(),
+  INTAKE_FAULTS_IN_PRODUCTION: onOff.default(false),
 });
 
 export interface Operator {
@@ -157,6 +163,10 @@ export interface Config {
   readonly oauth:
     | { readonly issuer: string; readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number }
     | undefined;
+  /** Where synthetic traffic goes instead of the ORDER_API binding; undefined means the binding. */
+  readonly orderApiUrl: OrderApiUrl | undefined;
+  /** Latency, failures and stalls the built-in intake API adds to order intake; undefined means none. */
+  readonly intakeFaults: IntakeFaults | undefined;
 }
 
 const CONFIG_HELP: Record<string, string> = {
@@ -204,6 +214,8 @@ export function parseConfig(env: object): Result<Config> {
   if (vars.CONFORMANCE_FIXTURES && vars.ENVIRONMENT === "production") {
     problems.push("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server");
   }
+  problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
+  problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
   if (vars.ENVIRONMENT === "production") {
     problems.push(...deploymentProblems({ env, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
@@ -242,6 +254,8 @@ export function parseConfig(env: object): Result<Config> {
       new URL(publicBaseUrl).protocol === "https:" || isLoopbackUrl(publicBaseUrl)
         ? { issuer: publicBaseUrl, accessTokenTtlSeconds: vars.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: vars.OAUTH_REFRESH_TOKEN_TTL_SECONDS }
         : undefined,
+    orderApiUrl: orderApiUrlConfig(vars.ORDER_API_URL, vars.ORDER_API_TOKEN),
+    intakeFaults: vars.INTAKE_FAULTS,
   });
 }
 

@@ -15,7 +15,7 @@ export type Html = ReturnType<typeof html>;
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1b1f24;background:#f4f5f7;overflow-wrap:break-word}
-main{max-width:760px;margin:0 auto;padding:16px}header{display:flex;justify-content:space-between;align-items:center;gap:8px;flex-wrap:wrap}
+main{max-width:760px;margin:0 auto;padding:16px}header{display:flex;justify-content:space-between;align-items:center;gap:4px 12px;flex-wrap:wrap}header .brand{font-weight:600}header button{padding:6px 14px}
 h1{font-size:1.35rem;line-height:1.3;margin:.75rem 0 .5rem}h2{font-size:1.05rem;margin:1.25rem 0 .5rem}h3{font-size:1rem;margin:.75rem 0 .25rem}
 .card{background:#fff;border:1px solid #d8dce1;border-radius:10px;padding:14px 16px;margin:12px 0}
 .muted{color:#5b6470;font-size:.9rem}.badge{display:inline-block;padding:2px 10px;border-radius:999px;font-size:.85rem;font-weight:600;background:#e8ebef;white-space:nowrap}
@@ -26,7 +26,7 @@ h1{font-size:1.35rem;line-height:1.3;margin:.75rem 0 .5rem}h2{font-size:1.05rem;
 .meta{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;margin:.25rem 0}
 table{width:100%;border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:8px;border-top:1px solid #e4e7eb}
 th{width:1%;font-weight:600;white-space:nowrap}.before{color:#8a1c17}.after{color:#1d5f2c}
-@media (max-width:560px){table,thead,tbody,tr,th,td{display:block;width:100%}tr{border-top:1px solid #e4e7eb;padding:6px 0}th,td{border:0;padding:2px 0}}
+@media (max-width:560px){table,thead,tbody,tr,th,td{display:block;width:100%}tr{border-top:1px solid #e4e7eb;padding:6px 0}tr:first-child{border-top:0;padding-top:0}th,td{border:0;padding:2px 0}header>.muted{order:3;flex-basis:100%}}
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}textarea,input[type=password],input[type=text],input[type=date],select{width:100%;font:inherit;padding:10px;border:1px solid #b9c0c8;border-radius:8px;background:#fff}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin-top:12px}button{font:inherit;font-weight:600;padding:12px 18px;border-radius:8px;border:0;cursor:pointer;flex:1 1 140px;white-space:nowrap}
 .approve{background:#1d7a35;color:#fff}.reject{background:#b42318;color:#fff}.plain{background:#e8ebef;color:#1b1f24;flex:0 0 auto}
@@ -46,7 +46,7 @@ svg .line.s-planned{stroke-dasharray:6 4;stroke-width:2}svg .line.s-answered{str
 svg .line.s-p50{stroke-width:2}svg .line.s-p99{stroke-width:3.5}svg .line.s-service-p99{stroke-dasharray:7 4;stroke-width:2}
 .run-aborted{background:#fde2e1;color:#8a1c17}.scroll{overflow-x:auto}table.figures{font-size:.9rem}table.figures td{white-space:nowrap}
 @media (max-width:560px){table.figures{display:table}table.figures tr{display:table-row;padding:0}table.figures th,table.figures td{display:table-cell;width:auto;padding:4px 6px;border-top:1px solid #e4e7eb}}.verdict-passed{border-left:4px solid #1d7a35}.verdict-failed{border-left:4px solid #b42318}
-.warning{border-left:4px solid #b7791f}label.choice{display:flex;gap:10px;align-items:flex-start;font-weight:400;margin:.6rem 0}
+.warning{border-left:4px solid #b7791f}.decision{border:2px solid #9aa3ad}.decision p{margin:0 0 .25rem}.decision .label{font-weight:600}label.choice{display:flex;gap:10px;align-items:flex-start;font-weight:400;margin:.6rem 0}
 label.choice input{margin-top:.35rem;width:1.1rem;height:1.1rem;flex:0 0 auto}
 `;
 

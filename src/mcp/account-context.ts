@@ -14,7 +14,7 @@ import type { Comparison } from "../runs/compare";
 import { planRun, type RunRequest } from "../runs/plan";
 import type { RunRecord } from "../runs/record";
 import type { RunDetail, RunSummary } from "../runs/schemas";
-import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import { configuredTarget, describeTarget } from "../synth/order-api-target";
 import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
 import { accountDatabase } from "../store/databases";
 
@@ -91,7 +91,7 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
       confirm: (proposalId) => agent.confirmProposal(caller, proposalId),
     },
     traffic: {
-      checkTarget: () => checkTarget(orderApiTarget(env.ORDER_API, caller.account, TARGET_TIMEOUT_MS, `${caller.operator} via check_target`)),
+      checkTarget: () => checkTarget(configuredTarget(env, config, caller.account, `${caller.operator} via check_target`), describeTarget(config)),
       preview: (mode, seed) => previewOrder(mode, seed),
       send: async (request, onProgress) => {
         const budget = await withinBudget(budgetAsk(config, { batch: request }));

@@ -138,7 +138,7 @@ const getProposal = defineTool({
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
+  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
 
 const confirmResolution = defineTool({
   name: "confirm_resolution",

@@ -12,6 +12,8 @@ import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
 import { APPS_EXTENSION_ID } from "./apps";
 import { orderCards, orderTools } from "./orders.tools";
+import { registerAccountPrompts } from "./prompt-seam";
+import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
@@ -51,14 +53,17 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
     // MCP Apps is declared so hosts that render cards know to look for them; others ignore it.
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
+    // Prompts are declared even when this credential may run none of them, so prompts/list answers an empty list.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
     ...extension?.options,
-    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
+    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "prompts/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
   });
   registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
   registerAccountResources(server, context, ALL_RESOURCES, reach);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
+  // Listed only when the credential may call every tool a prompt names, so the same short hint.
+  registerAccountPrompts(server, context, workflowPrompts, ALL_TOOLS, reach);
   extension?.register(server);
   return server;
 }

@@ -7,7 +7,7 @@ import { orderState } from "../orders/order-state";
 import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
+import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { ProposalStore } from "./store";
@@ -265,7 +265,7 @@ export class ProposalDesk {
         case "superseded":
           return fail("conflict", refusal(proposal, "applied"));
         case "applied":
-          return ok(this.appliedResult(proposal));
+          return ok(this.confirmResult(proposal, "applied", alreadyAppliedMessage(proposal)));
         case "approved":
           break;
       }
@@ -280,8 +280,11 @@ export class ProposalDesk {
       });
       switch (result.kind) {
         case "applied":
-        case "already_applied":
-          return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
+        case "already_applied": {
+          // already_applied: an earlier apply landed but its answer never reached us.
+          const done = this.recordApplied(proposal, result.outcome);
+          return ok(this.confirmResult(done, "applied", result.kind === "applied" ? appliedMessage(done) : alreadyAppliedMessage(done)));
+        }
         case "stale": {
           const stale = this.transition(proposal, "stale", movedOn(proposal, result.current_version));
           return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
@@ -290,9 +293,5 @@ export class ProposalDesk {
           return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
       }
     });
-  }
-
-  private appliedResult(proposal: Proposal): ConfirmResult {
-    return this.confirmResult(proposal, "applied", `${proposal.action} was applied to ${proposal.order_id}`);
   }
 }

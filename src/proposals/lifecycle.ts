@@ -61,6 +61,21 @@ export function confirmResult(proposal: Proposal, status: ConfirmResult["status"
   return { status, proposal_id, order_id, action, message, approval_url: approvalUrl, expires_at, outcome };
 }
 
+/** What confirm answers the one call that applied the proposal. */
+export function appliedMessage(proposal: Pick<Proposal, "action" | "order_id">): string {
+  return `${proposal.action} was applied to ${proposal.order_id}`;
+}
+
+/**
+ * What every later confirm answers. The outcome is the stored one, unchanged;
+ * the sentence says so, and when, so an agent that retried (or lost the first
+ * answer) does not report a second change.
+ */
+export function alreadyAppliedMessage(proposal: Pick<Proposal, "action" | "order_id" | "outcome">): string {
+  const at = proposal.outcome?.applied_at ?? "an earlier time";
+  return `${proposal.action} was already applied to ${proposal.order_id} at ${at}; this call changed nothing`;
+}
+
 export function approvalRequired(proposal: Proposal, approvalUrl: string): string {
   return `a human approver must approve this proposal at ${approvalUrl} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`;
 }

@@ -20,8 +20,13 @@ function signOutForm(csrfToken: string): Html {
   return html`<form method="post" action="/approvals/sign-out"><input type="hidden" name="csrf" value="${csrfToken}"><button class="plain" type="submit">Sign out</button></form>`;
 }
 
+/**
+ * The header of every signed-in page, the approval pages and the run pages
+ * alike, so it names the product rather than one of them; the link goes to
+ * the pending proposals, where every signed-in approver starts.
+ */
 export function pageHeader(who: SignedIn): Html {
-  return html`<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
+  return html`<header><a class="brand" href="/approvals">Order Ops Edge</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
 }
 
 /** "in 12 min", with the exact time on hover and in `datetime`. */

@@ -29,6 +29,8 @@ describe("defaults", () => {
       publicIntakeAccount: undefined,
       publicBaseUrl: "https://ops.example.com",
       oauth: { issuer: "https://ops.example.com", accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 30 * 24 * 3600 },
+      orderApiUrl: undefined,
+      intakeFaults: undefined,
     });
   });
 

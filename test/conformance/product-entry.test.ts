@@ -21,7 +21,10 @@ it("the product's entry lists no fixture even with CONFORMANCE_FIXTURES=on", asy
     const tools = (await client.listTools()).tools.map((t) => t.name);
     expect(tools).toContain("check_target");
     expect(tools.filter((name) => name.startsWith("test_"))).toEqual([]);
-    expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+    // The product has prompts of its own; none of them is a fixture, and nothing the fixtures add is declared.
+    expect((await client.listPrompts()).prompts.filter((p) => p.name.startsWith("test_"))).toEqual([]);
+    expect(client.getServerCapabilities()?.completions).toBeUndefined();
+    expect(client.getServerCapabilities()?.logging).toBeUndefined();
   } finally {
     await client.close();
   }

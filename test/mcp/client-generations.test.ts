@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alreadyAppliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
@@ -78,7 +79,7 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     await approve(proposal.proposal_id);
     const applied = await confirm(client, proposal.proposal_id);
     expect(applied.status).toBe("applied");
-    expect(await confirm(client, proposal.proposal_id)).toEqual(applied);
+    expect(await confirm(client, proposal.proposal_id)).toEqual({ ...applied, message: alreadyAppliedMessage({ ...applied, outcome: applied.outcome }) });
   });
 
   it("address changes: prepare_address_change, then apply_approved_change", async () => {

@@ -134,3 +134,19 @@ export function explainState(proposal: ProposalView): StateExplanation {
       };
   }
 }
+
+/**
+ * The line above "The order now" while the order may still change: before a
+ * decision it waits for two steps, after approval only for the agent's.
+ * Decided proposals need none: the order shown is the order as it is.
+ */
+export function orderNowNote(proposal: ProposalView): string | null {
+  switch (proposal.status) {
+    case "pending_approval":
+      return "Unchanged until the proposal is approved and the agent confirms it.";
+    case "approved":
+      return "Unchanged until the agent confirms the approved proposal.";
+    default:
+      return null;
+  }
+}
