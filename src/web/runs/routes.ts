@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { currentSession, type ApproverSession } from "../../auth/approver-session";
-import { statusOf, type AppError } from "../../core/errors";
+import { statusOf, type AppError, type Result } from "../../core/errors";
+import type { AccountAgent } from "../../account/account-agent";
 import { exportOf, INTERVALS_CSV_HEADER, intervalCsvLine } from "../../runs/export";
 import type { AppEnv } from "../../http/app-env";
 import { methodNotAllowed } from "../../http/respond";
@@ -27,38 +28,57 @@ function failurePage(c: Context<AppEnv>, session: ApproverSession, error: AppErr
   return page(c, body, statusOf(error));
 }
 
-runPages.get("/:id", async (c) => {
-  const runId = c.req.param("id");
-  const session = await currentSession(c, sessions(c));
-  if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
-  const approver = session.approver;
-  const run = await c.env.ACCOUNT_AGENT.getByName(approver.account).runForApprover(approver, runId);
-  if (!run.ok) return failurePage(c, session, run.error);
-  return page(c, runPage({ run: run.value, now: new Date(), ...signedIn(session) }));
-});
+/**
+ * One run route: signed out, the sign-in form that comes back to the run;
+ * signed in, `read` from the approver's own account object, whose failure
+ * (another account's run included) is a page that names nothing.
+ */
+function runRoute<T>(
+  read: (agent: DurableObjectStub<AccountAgent>, approver: ApproverSession["approver"], runId: string) => Promise<Result<T>>,
+  answer: (c: Context<AppEnv>, value: T, session: ApproverSession, runId: string) => Response | Promise<Response>,
+) {
+  return async (c: Context<AppEnv>) => {
+    const runId = c.req.param("id") ?? "";
+    const session = await currentSession(c, sessions(c));
+    if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
+    const result = await read(c.env.ACCOUNT_AGENT.getByName(session.approver.account), session.approver, runId);
+    if (!result.ok) return failurePage(c, session, result.error);
+    return answer(c, result.value, session, runId);
+  };
+}
 
-/** The whole result: the summary with its run-wide histograms, as get_traffic_run's resource gives it. */
-runPages.get("/:id/export.json", async (c) => {
-  const runId = c.req.param("id");
-  const session = await currentSession(c, sessions(c));
-  if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
-  const run = await c.env.ACCOUNT_AGENT.getByName(session.approver.account).trafficRunRecord(session.approver, runId);
-  if (!run.ok) return failurePage(c, session, run.error);
-  c.header("content-disposition", `attachment; filename="${fileName(runId)}.json"`);
-  return c.json(exportOf(run.value.summary, run.value.record));
-});
+runPages.get(
+  "/:id",
+  runRoute(
+    (agent, approver, runId) => agent.runForApprover(approver, runId),
+    (c, run, session) => page(c, runPage({ run, now: new Date(), ...signedIn(session) })),
+  ),
+);
+
+/** The whole result: the summary with its run-wide histograms, as the synthetic://runs/{run_id} resource gives it. */
+runPages.get(
+  "/:id/export.json",
+  runRoute(
+    (agent, approver, runId) => agent.trafficRunRecord(approver, runId),
+    (c, run, _session, runId) => {
+      c.header("content-disposition", `attachment; filename="${fileName(runId)}.json"`);
+      return c.json(exportOf(run.summary, run.record));
+    },
+  ),
+);
 
 /** Every interval, oldest first, one CSV row each. */
-runPages.get("/:id/intervals.csv", async (c) => {
-  const runId = c.req.param("id");
-  const session = await currentSession(c, sessions(c));
-  if (!session) return page(c, signInPage({ next: `/runs/${encodeURIComponent(runId)}` }));
-  const intervals = await c.env.ACCOUNT_AGENT.getByName(session.approver.account).trafficRunIntervals(session.approver, runId);
-  if (!intervals.ok) return failurePage(c, session, intervals.error);
-  c.header("content-type", "text/csv; charset=utf-8");
-  c.header("content-disposition", `attachment; filename="${fileName(runId)}-intervals.csv"`);
-  return c.body(INTERVALS_CSV_HEADER + intervals.value.map(intervalCsvLine).join(""));
-});
+runPages.get(
+  "/:id/intervals.csv",
+  runRoute(
+    (agent, approver, runId) => agent.trafficRunIntervals(approver, runId),
+    (c, intervals, _session, runId) => {
+      c.header("content-type", "text/csv; charset=utf-8");
+      c.header("content-disposition", `attachment; filename="${fileName(runId)}-intervals.csv"`);
+      return c.body(INTERVALS_CSV_HEADER + intervals.map(intervalCsvLine).join(""));
+    },
+  ),
+);
 
 /** Run ids are ours (R-<time>-<hex>), but a file name should never carry what a URL can. */
 function fileName(runId: string): string {
