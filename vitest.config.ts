@@ -8,7 +8,9 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost" },
+          // RUN_SHARD_RATE is low here so that any run above 4 orders a second fans out over
+          // several RunShard objects: the merge of shards is exercised by every such test.
+          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost", RUN_SHARD_RATE: "4" },
           // An empty database for tests that apply the migrations step by step.
           d1Databases: ["MIGRATION_SCRATCH_DB"],
           // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.

@@ -2,11 +2,13 @@
 // and resource over real HTTP with the official MCP clients, the way Claude
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
 // 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
-// API on this machine, checks the URL target. Prints one line per check; exits
-// non-zero on any failure.
+// API on this machine, checks the URL target; a third, whose intake API stalls
+// on purpose, checks that a load test's latency shows the stall. Prints one
+// line per check; exits non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkHonestLatency, startStallingServer, trafficRun } from "./lib/smoke-runs.ts";
 import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
 
@@ -101,7 +103,7 @@ async function run(baseUrl: string): Promise<void> {
     const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
     check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
 
-    await trafficRun(acme, globex);
+    await trafficRun(acme, globex, check);
     await appCards(acme, "2025-11-25");
     await operatorStory(baseUrl, acme, globex);
     await newestProtocol(baseUrl, tools.map((t) => t.name).sort().join(","));
@@ -110,54 +112,6 @@ async function run(baseUrl: string): Promise<void> {
     await acme.close();
     await globex.close();
   }
-}
-
-function resourceText(read: { contents: ReadonlyArray<{ text?: unknown } | { blob: string }> }): string {
-  const [content] = read.contents;
-  return content && "text" in content ? String(content.text) : "";
-}
-
-/**
- * A 3-second run in the account's object: the call returns at once, the
- * object's alarms send the plan, acme's run list has it and globex's does
- * not, and the chart's link answers.
- */
-async function trafficRun(acme: Client, globex: Client): Promise<void> {
-  const seed = Math.floor(Math.random() * 1_000_000);
-  const started = await callTool(acme, "start_traffic_run", { rate_per_second: 2, duration_seconds: 3, seed });
-  const runId = String(started.structured?.run_id ?? "");
-  const plan = started.structured?.plan as { seed?: number; total_orders?: number } | undefined;
-  check(
-    "start_traffic_run answers at once: running, with its run id, seed and plan",
-    !started.isError && started.structured?.status === "running" && plan?.seed === seed && plan.total_orders === 6,
-    started.isError ? started.text : runId,
-  );
-  if (started.isError) return;
-
-  let run = await callTool(acme, "get_traffic_run", { run_id: runId });
-  for (const deadline = Date.now() + 15_000; run.structured?.status === "running" && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    run = await callTool(acme, "get_traffic_run", { run_id: runId });
-  }
-  const { status, sent, accepted } = run.structured ?? {};
-  check(
-    "get_traffic_run: the run completed in the background and sent exactly its plan",
-    status === "completed" && sent === plan?.total_orders && accepted === sent,
-    `${String(status)}, sent ${String(sent)} of ${String(plan?.total_orders)}`,
-  );
-
-  const acmeRuns = resourceText(await acme.readResource({ uri: "synthetic://runs" }));
-  const globexRuns = resourceText(await globex.readResource({ uri: "synthetic://runs" }));
-  check("acme's synthetic://runs lists the run; globex's does not", acmeRuns.includes(`"run_id": "${runId}"`) && !globexRuns.includes(runId));
-  const one = resourceText(await acme.readResource({ uri: `synthetic://runs/${runId}` }));
-  const theirs = await globex.readResource({ uri: `synthetic://runs/${runId}` }).then(
-    () => "read",
-    (error: Error) => error.message,
-  );
-  check(`synthetic://runs/${runId} reads it for acme; globex gets "not found"`, one.includes('"status": "completed"') && theirs.includes("traffic run not found"), theirs);
-
-  const chart = await fetch(String(started.structured?.run_url), { redirect: "manual" });
-  check("run_url answers (the sign-in page, or a redirect to it)", chart.status === 200 || chart.status === 302, `${chart.status} ${String(started.structured?.run_url)}`);
 }
 
 /** The same server through the v2 client pinned to 2026-07-28: server/discover, then stateless requests. */
@@ -283,20 +237,22 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   );
 }
 
-// The second server, aimed at a second order API by ORDER_API_URL, starts alongside the first.
-const starting = [startDevServer(), startUrlTargetStack()] as const;
-const [server, urlTarget] = await Promise.all(starting).catch(async (error: unknown) => {
+// The second server, aimed at a second order API by ORDER_API_URL, and the third, whose
+// intake API stalls on purpose, start alongside the first.
+const starting = [startDevServer(), startUrlTargetStack(), startStallingServer()] as const;
+const [server, urlTarget, stalling] = await Promise.all(starting).catch(async (error: unknown) => {
   await Promise.allSettled(starting.map(async (started) => (await started).stop()));
   throw error;
 });
 try {
   await run(server.url);
   await checkUrlTarget(urlTarget, check);
+  await checkHonestLatency(stalling, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await Promise.all([server.stop(), urlTarget.stop()]);
+  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);

@@ -29,3 +29,4 @@ installErrorHandlers(app);
 export default app satisfies ExportedHandler<Env>;
 export { AccountAgent } from "./account/account-agent";
 export { OrderApi } from "./order-api/entrypoint";
+export { RunShard } from "./account/run-shard";

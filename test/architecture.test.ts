@@ -48,12 +48,13 @@ const LAYER: Record<string, number> = {
   store: 4,
   proposals: 5,
   synth: 5,
-  account: 6,
-  mcp: 7,
-  web: 7,
-  "order-api": 7,
-  oauth: 7,
-  "(entry)": 8,
+  runs: 6,
+  account: 7,
+  mcp: 8,
+  web: 8,
+  "order-api": 8,
+  oauth: 8,
+  "(entry)": 9,
 };
 
 function folderOf(path: string): string {

@@ -8,15 +8,17 @@ import type { Decision } from "../proposals/decision";
 import type { ChainHead } from "../audit/chain";
 import type { SendRequest } from "../synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
-import type { RunRequest } from "../synth/run-plan";
-import type { RunDetail, RunSummary } from "../synth/run-schemas";
+import type { Comparison } from "../runs/compare";
+import type { RunRequest } from "../runs/plan";
+import type { RunRecord } from "../runs/record";
+import type { RunDetail, RunInterval, RunSummary } from "../runs/schemas";
+import { shardName } from "../runs/shard-state";
 import { runOrdersPerMinute, SyntheticBudget, type BudgetAsk } from "../synth/order-budget";
+import { ordered, type ProgressListener } from "./ordered-progress";
 import { SerialQueue } from "./serial-queue";
 import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
 
-/** Called by the account object with each answered order while a batch runs. */
-type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
@@ -103,6 +105,25 @@ export class AccountAgent extends Agent<Env> {
     return services.ok ? services.value.runs.stop(runId, caller.operator) : services;
   }
 
+  async compareTrafficRuns(caller: Operator, runId: string, baselineId: string, tolerancePercent: number): Promise<Result<Comparison>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.runs.compare(runId, baselineId, tolerancePercent) : services;
+  }
+
+  /** The whole stored run, histograms included: the resource's and the export's view. */
+  async trafficRunRecord(caller: { readonly account: string }, runId: string): Promise<Result<{ summary: RunSummary; record: RunRecord }>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.runs.record(runId) : services;
+  }
+
+  /** Every interval of a run, oldest first: for the CSV export. */
+  async trafficRunIntervals(approver: Approver, runId: string): Promise<Result<RunInterval[]>> {
+    const services = await this.servicesFor(approver.account);
+    if (!services.ok) return services;
+    const intervals = services.value.runs.intervals(runId);
+    return intervals.ok ? ok([...intervals.value]) : intervals;
+  }
+
   async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
     const services = await this.servicesFor(caller.account);
     return services.ok ? ok(services.value.runs.recent()) : services;
@@ -115,11 +136,12 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /**
-   * One tick of a run, called by the Agent's scheduler from the object's alarm,
-   * so runs go on after the MCP call returned and after an eviction or restart.
-   * The next tick is scheduled only after this one is persisted. A tick that
-   * cannot go on (an invalid configuration, an error) ends the run `failed`:
-   * left `running` with no next alarm, it would hold the account's run slot forever.
+   * One tick of a run's coordinator, called by the Agent's scheduler from the
+   * object's alarm: it reads the run's shards (which send the orders), adds
+   * their figures up and decides whether the run goes on. The next tick is
+   * scheduled only after this one is persisted. A tick that cannot go on (an
+   * invalid configuration, an error) ends the run `failed`: left `running`
+   * with no next alarm, it would hold the account's run slot forever.
    */
   async runTick(payload: { runId: string }): Promise<void> {
     try {
@@ -138,11 +160,19 @@ export class AccountAgent extends Agent<Env> {
     }
   }
 
-  /** Loaded on demand: this path runs without services when the configuration is what broke. */
+  /**
+   * Loaded on demand: this path runs without services when the configuration
+   * is what broke. The run's shards are told to stop by name, without
+   * reading the run through its schema, which may be what failed.
+   */
   private async failRun(runId: string, problem: string): Promise<void> {
-    const { RunStore } = await import("./run-store");
-    new RunStore(this.ctx.storage.sql).fail(runId, problem, new Date());
-    (await this.built)?.runs.forget(runId);
+    const { RunStore } = await import("../runs/store");
+    const store = new RunStore(this.ctx.storage.sql);
+    if (!store.fail(runId, problem, new Date())) return;
+    const shards = this.ctx.storage.sql.exec<{ n: number | null }>("SELECT json_extract(state, '$.plan.shards') AS n FROM runs WHERE run_id = ?", runId).toArray()[0]?.n ?? 1;
+    await Promise.allSettled(
+      Array.from({ length: shards }, (_, index) => this.env.RUN_SHARD.get(this.env.RUN_SHARD.idFromName(shardName(this.name, runId, index))).stop()),
+    );
   }
 
   /**
@@ -255,18 +285,3 @@ export class AccountAgent extends Agent<Env> {
 // The bundle does not keep function names (keep_names = false in wrangler.toml),
 // and agents names the class in its log lines and lifecycle records.
 Object.defineProperty(AccountAgent, "name", { value: "AccountAgent" });
-
-/**
- * Progress reports leave in the order they were made, one at a time, without
- * holding up the batch; the caller waits for the last one before answering.
- */
-function ordered(listener: ProgressListener): { report: (sent: number, total: number) => Promise<void>; drained: () => Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  return {
-    report: (sent, total) => {
-      chain = chain.then(() => listener(sent, total)).catch(() => undefined);
-      return chain;
-    },
-    drained: () => chain,
-  };
-}

@@ -5,13 +5,13 @@ import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender } from "../synth/batch-sender";
 import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
 import { randomSeed } from "../synth/prng";
-import { planRun } from "../synth/run-plan";
-import { TrafficRunner } from "../synth/traffic-run";
+import { RunDesk, type ShardHandle } from "../runs/desk";
+import { shardName } from "../runs/shard-state";
+import { planRun } from "../runs/plan";
+import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
-import { RunDesk } from "./run-desk";
-import { RECENT_INTERVALS, RunStore } from "./run-store";
 import type { SerialQueue } from "./serial-queue";
 import { accountDatabase } from "../store/databases";
 
@@ -60,14 +60,15 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
     sealer,
     runs: new RunDesk({
       runs: new RunStore(storage),
-      runner: new TrafficRunner({ now: () => Date.now(), newRunId, concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
+      account,
+      shard: (runId, index) => runShard(currentEnv(), account, runId, index),
       maxActive: config.runs.maxActive,
       runUrl: (runId) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`,
-      target,
       plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
       scheduleTick,
       recentIntervals: RECENT_INTERVALS,
-      now: () => new Date(),
+      newRunId,
+      now: () => Date.now(),
     }),
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
@@ -87,5 +88,16 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
       newBatchId,
       now: () => new Date(),
     }),
+  };
+}
+
+/** A run's generator shard, reached by its name: only this object knows a run's id and shard count. */
+function runShard(env: Env, account: string, runId: string, index: number): ShardHandle {
+  const stub = env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName(account, runId, index)));
+  return {
+    start: (spec) => stub.start(spec),
+    progress: () => stub.progress(),
+    stop: () => stub.stop(),
+    forget: () => stub.forget(),
   };
 }

@@ -1,8 +1,9 @@
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
-import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
+import type { Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
+import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { intakeFaultProblems, IntakeFaultsSchema, type IntakeFaults } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems, OrderApiTokenSchema, OrderApiUrlSchema, type OrderApiUrl } from "./order-api-url";
@@ -12,18 +13,6 @@ import { orderApiUrlConfig, orderApiUrlProblems, OrderApiTokenSchema, OrderApiUr
  * A bad value turns into one readable message that names the variable and what
  * to set, instead of a surprise deep inside a request.
  */
-
-const McpTokenEntry = z.object({
-  account: AccountIdSchema,
-  operator: z.string().min(1).max(120),
-  // Absent means every scope: tokens configured before scopes existed keep working.
-  scopes: z
-    .array(ScopeSchema)
-    .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
-    .default([...SCOPES]),
-});
-const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 
@@ -35,40 +24,6 @@ const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"] as const;
 
 /** The largest MAX_BATCH a deployment may configure. */
 const MAX_BATCH_CEILING = 10_000;
-
-/**
- * A JSON map of token -> holder. Problems are reported by entry number, never
- * by key: the keys are the secrets themselves and must not reach a log or a
- * response.
- */
-function jsonTokenMap<T extends z.ZodType>(entry: T) {
-  return z.string().transform((raw, ctx): Map<string, z.output<T>> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      ctx.addIssue({ code: "custom", message: `not valid JSON; expected {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      ctx.addIssue({ code: "custom", message: `must be a JSON object of {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    // A Map, not an object: a token such as "__proto__" must survive as a key.
-    const holders = new Map<string, z.output<T>>();
-    Object.entries(parsed).forEach(([token, value], index) => {
-      const where = `entry ${index + 1}`;
-      if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
-      const holder = entry.safeParse(value);
-      if (!holder.success) {
-        for (const problem of describeIssues(holder.error, "")) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
-        return;
-      }
-      holders.set(token, holder.data);
-    });
-    return holders;
-  });
-}
 
 const onOff = z
   .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
@@ -90,11 +45,15 @@ const EnvSchema = z.object({
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
   MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
   SEND_CONCURRENCY: boundedInt(1, 32).default(8),
-  MAX_RUN_RATE: boundedInt(1, 1000).default(50),
+  MAX_RUN_RATE: boundedInt(1, 10_000).default(50),
   MAX_RUN_SECONDS: boundedInt(1, 24 * 60 * 60).default(900),
   MAX_RUN_ORDERS: boundedInt(1, 1_000_000).default(20_000),
   MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
   RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
+  MAX_IN_FLIGHT: boundedInt(1, 1000).default(64),
+  RUN_MAX_LATENESS_MS: boundedInt(10, 60_000).default(1000),
+  RUN_SHARD_RATE: boundedInt(1, 10_000).default(250),
+  MAX_RUN_SHARDS: boundedInt(1, 64).default(8),
   SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
@@ -154,8 +113,24 @@ export interface Config {
   /** Open (pending or approved) proposals one account may hold at once. */
   readonly maxOpenProposals: number;
   readonly sendConcurrency: number;
-  /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
-  readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
+  /**
+   * Traffic runs: the caps on start_traffic_run (orders per second, seconds,
+   * orders per run, runs at once per account), how long a run waits for an
+   * unreachable target, and how its generator works: requests in flight per
+   * shard, the lateness after which an order is dropped, and the rate one
+   * shard is given before a run fans out over more (at most maxShards).
+   */
+  readonly runs: {
+    readonly maxRate: number;
+    readonly maxSeconds: number;
+    readonly maxOrders: number;
+    readonly maxActive: number;
+    readonly pauseSeconds: number;
+    readonly maxInFlight: number;
+    readonly maxLatenessMs: number;
+    readonly shardRate: number;
+    readonly maxShards: number;
+  };
   readonly demoTools: boolean;
   /** Per-credential request limits (the [[ratelimits]] bindings), and the synthetic order budget below. */
   readonly rateLimits: boolean;
@@ -260,6 +235,10 @@ export function parseConfig(env: object): Result<Config> {
       maxOrders: vars.MAX_RUN_ORDERS,
       maxActive: vars.MAX_ACTIVE_RUNS,
       pauseSeconds: vars.RUN_PAUSE_SECONDS,
+      maxInFlight: vars.MAX_IN_FLIGHT,
+      maxLatenessMs: vars.RUN_MAX_LATENESS_MS,
+      shardRate: vars.RUN_SHARD_RATE,
+      maxShards: vars.MAX_RUN_SHARDS,
     },
     demoTools: vars.DEMO_TOOLS,
     rateLimits: vars.RATE_LIMITS,

@@ -35,12 +35,17 @@ tr:first-child th,tr:first-child td{border-top:0}.card>p:first-child,.card>h2:fi
 .list{list-style:none;padding:0;margin:0}.list>li{margin:12px 0}.summary{font-weight:600;font-size:1.05rem}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(7rem,1fr));gap:8px}.stat{background:#f4f5f7;border-radius:8px;padding:8px 10px}
 .stat b{display:block;font-size:1.25rem}.chart{width:100%;height:160px;display:block}.legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9rem}
-.key{display:inline-block;width:14px;height:4px;border-radius:2px;vertical-align:middle;margin-right:6px}.key.s-sent{height:7px;opacity:.3}
-.key.s-p95{background:repeating-linear-gradient(90deg,#c2410c 0 5px,transparent 5px 8px)}
-.axis{display:flex;justify-content:space-between;font-size:.8rem;color:#5b6470}
-.s-sent{stroke:#0b5cad;background:#0b5cad}.s-accepted{stroke:#1d7a35;background:#1d7a35}.s-rejected{stroke:#b42318;background:#b42318}
-.s-p50{stroke:#6d28d9;background:#6d28d9}.s-p95{stroke:#c2410c;background:#c2410c}
-svg .line{fill:none;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}svg .line.s-sent{stroke-width:7;stroke-opacity:.3}svg .line.s-p95{stroke-dasharray:6 4}svg .grid{stroke:#e4e7eb;stroke-width:1;vector-effect:non-scaling-stroke}
+.key{display:inline-block;width:18px;height:4px;border-radius:2px;vertical-align:middle;margin-right:6px}
+.axis{display:flex;justify-content:space-between;font-size:.8rem;color:#5b6470}.plot{display:flex;gap:6px}.plot svg{flex:1 1 auto;min-width:0}
+.ticks{position:relative;width:3.2rem;flex:0 0 auto;font-size:.75rem;color:#5b6470;text-align:right}.ticks span{position:absolute;right:0;transform:translateY(-50%);white-space:nowrap}
+.s-planned{stroke:#5b6470;background:repeating-linear-gradient(90deg,#5b6470 0 5px,transparent 5px 8px)}.s-answered{stroke:#0b5cad;background:#0b5cad}
+.s-rejected{stroke:#c2410c;background:#c2410c}.s-dropped{stroke:#b42318;background:repeating-linear-gradient(90deg,#b42318 0 2px,transparent 2px 5px)}
+.s-p50{stroke:#6d28d9;background:#6d28d9}.s-p99{stroke:#9f1239;background:#9f1239}.s-service-p99{stroke:#0f766e;background:repeating-linear-gradient(90deg,#0f766e 0 6px,transparent 6px 9px)}
+svg .line{fill:none;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}svg .grid{stroke:#e4e7eb;stroke-width:1;vector-effect:non-scaling-stroke}
+svg .line.s-planned{stroke-dasharray:6 4;stroke-width:2}svg .line.s-answered{stroke-width:4;stroke-opacity:.75}svg .line.s-dropped{stroke-dasharray:2 4}
+svg .line.s-p50{stroke-width:2}svg .line.s-p99{stroke-width:3.5}svg .line.s-service-p99{stroke-dasharray:7 4;stroke-width:2}
+.run-aborted{background:#fde2e1;color:#8a1c17}.scroll{overflow-x:auto}table.figures{font-size:.9rem}table.figures td{white-space:nowrap}
+@media (max-width:560px){table.figures{display:table}table.figures tr{display:table-row;padding:0}table.figures th,table.figures td{display:table-cell;width:auto;padding:4px 6px;border-top:1px solid #e4e7eb}}.verdict-passed{border-left:4px solid #1d7a35}.verdict-failed{border-left:4px solid #b42318}
 .warning{border-left:4px solid #b7791f}.decision{border:2px solid #9aa3ad}.decision p{margin:0 0 .25rem}.decision .label{font-weight:600}label.choice{display:flex;gap:10px;align-items:flex-start;font-weight:400;margin:.6rem 0}
 label.choice input{margin-top:.35rem;width:1.1rem;height:1.1rem;flex:0 0 auto}
 `;

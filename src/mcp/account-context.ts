@@ -10,8 +10,10 @@ import { checkCount, type SendRequest } from "../synth/batch-sender";
 import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
 import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
 import type { GeneratorMode } from "../synth/generators";
-import { planRun, type RunRequest } from "../synth/run-plan";
-import type { RunDetail, RunSummary } from "../synth/run-schemas";
+import type { Comparison } from "../runs/compare";
+import { planRun, type RunRequest } from "../runs/plan";
+import type { RunRecord } from "../runs/record";
+import type { RunDetail, RunSummary } from "../runs/schemas";
 import { configuredTarget, describeTarget } from "../synth/order-api-target";
 import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
 import { accountDatabase } from "../store/databases";
@@ -34,6 +36,8 @@ export interface AccountTraffic {
   startRun(request: RunRequest): Promise<Result<RunSummary>>;
   getRun(runId: string): Promise<Result<RunDetail>>;
   stopRun(runId: string): Promise<Result<RunSummary>>;
+  compareRuns(runId: string, baselineId: string, tolerancePercent: number): Promise<Result<Comparison>>;
+  runRecord(runId: string): Promise<Result<{ summary: RunSummary; record: RunRecord }>>;
   recentRuns(): Promise<Result<RunSummary[]>>;
 }
 
@@ -100,6 +104,8 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
       },
       getRun: (runId) => agent.getTrafficRun(caller, runId),
       stopRun: (runId) => agent.stopTrafficRun(caller, runId),
+      compareRuns: (runId, baselineId, tolerance) => agent.compareTrafficRuns(caller, runId, baselineId, tolerance),
+      runRecord: (runId) => agent.trafficRunRecord(caller, runId),
       recentRuns: () => agent.recentRuns(caller),
     },
   };

@@ -1,5 +1,4 @@
 import { fail, ok, type Result } from "../core/errors";
-import type { RunPlan } from "./run-plan";
 
 /**
  * An account's budget of synthetic orders per minute (SYNTH_ORDERS_PER_MINUTE),
@@ -23,9 +22,9 @@ export interface BudgetLimits {
   readonly runsPerMinute: number;
 }
 
-/** A run's pace in orders per minute: its full rate, or all of it when it is shorter than a minute. */
-export function runOrdersPerMinute(plan: Pick<RunPlan, "rate_per_second" | "total_orders">): number {
-  return Math.min(plan.total_orders, Math.ceil(plan.rate_per_second * 60));
+/** A run's pace in orders per minute: its peak rate, or all of it when it is shorter than a minute. */
+export function runOrdersPerMinute(plan: { readonly peak_rate: number; readonly total_orders: number }): number {
+  return Math.min(plan.total_orders, Math.ceil(plan.peak_rate * 60));
 }
 
 function asked(ask: BudgetAsk): { orders: number; what: string; smaller: string } {

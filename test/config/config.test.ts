@@ -17,7 +17,7 @@ describe("defaults", () => {
       proposalTtlMinutes: 15,
       maxOpenProposals: 50,
       sendConcurrency: 8,
-      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60 },
+      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60, maxInFlight: 64, maxLatenessMs: 1000, shardRate: 250, maxShards: 8 },
       demoTools: false,
       rateLimits: true,
       syntheticOrdersPerMinute: 6000,

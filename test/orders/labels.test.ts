@@ -16,7 +16,7 @@ import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
-import { RunStatusSchema } from "../../src/synth/run-schemas";
+import { RunStatusSchema } from "../../src/runs/schemas";
 import type { OrderRecord } from "../../src/orders/order-record";
 
 // The approver and the operator read words, never internal names: every

@@ -63,8 +63,8 @@ describe("runs", () => {
   });
 
   it("a run's pace is its rate a minute, or all of it when it is shorter than a minute", () => {
-    expect(runOrdersPerMinute({ rate_per_second: 20, total_orders: 6000 })).toBe(1200);
-    expect(runOrdersPerMinute({ rate_per_second: 0.5, total_orders: 900 })).toBe(30);
-    expect(runOrdersPerMinute({ rate_per_second: 50, total_orders: 500 })).toBe(500);
+    expect(runOrdersPerMinute({ peak_rate: 20, total_orders: 6000 })).toBe(1200);
+    expect(runOrdersPerMinute({ peak_rate: 0.5, total_orders: 900 })).toBe(30);
+    expect(runOrdersPerMinute({ peak_rate: 50, total_orders: 500 })).toBe(500);
   });
 });

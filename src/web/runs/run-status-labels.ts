@@ -1,4 +1,4 @@
-import type { RunStatus } from "../../synth/run-schemas";
+import type { RunStatus } from "../../runs/schemas";
 
 /**
  * Words only the approval app's run pages need. Everything an approver and an
@@ -9,6 +9,7 @@ export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   running: "Running",
   completed: "Completed",
   stopped: "Stopped",
+  aborted: "Aborted",
   interrupted: "Interrupted",
   failed: "Failed",
 };
