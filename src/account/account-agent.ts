@@ -70,6 +70,12 @@ export class AccountAgent extends Agent<Env> {
     return services.ok ? services.value.desk.getProposal(proposalId) : services;
   }
 
+  /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
+  async waitForDecision(caller: Operator, proposalId: string, timeoutMs: number): Promise<Result<{ proposal: ProposalView; waitedMs: number }>> {
+    const services = await this.servicesFor(caller.account);
+    return services.ok ? services.value.desk.awaitDecision(proposalId, timeoutMs) : services;
+  }
+
   async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
     const services = await this.servicesFor(caller.account);
     return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;

@@ -23,6 +23,8 @@ export interface AccountProposals {
   proposeResolution(orderId: string): Promise<Result<ProposalView>>;
   prepareAddressChange(orderId: string, address: AddressInput): Promise<Result<ProposalView>>;
   get(proposalId: string): Promise<Result<ProposalView>>;
+  /** Resolves once a person has decided the proposal, or after `timeoutMs` with it as it is. */
+  waitForDecision(proposalId: string, timeoutMs: number): Promise<Result<{ proposal: ProposalView; waitedMs: number }>>;
   confirm(proposalId: string): Promise<Result<ConfirmResult>>;
 }
 
@@ -88,6 +90,7 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
       proposeResolution: (orderId) => agent.proposeResolution(caller, orderId),
       prepareAddressChange: (orderId, address) => agent.prepareAddressChange(caller, orderId, address),
       get: (proposalId) => agent.getProposal(caller, proposalId),
+      waitForDecision: (proposalId, timeoutMs) => agent.waitForDecision(caller, proposalId, timeoutMs),
       confirm: (proposalId) => agent.confirmProposal(caller, proposalId),
     },
     traffic: {

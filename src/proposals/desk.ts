@@ -10,6 +10,7 @@ import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
 import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
+import { DecisionWaiters } from "./decision-waiters";
 import { ProposalStore } from "./store";
 
 interface ProposalDeskDeps {
@@ -42,6 +43,8 @@ function newProposalId(): string {
  * so a reader can never overwrite a transition made meanwhile.
  */
 export class ProposalDesk {
+  private readonly waiters = new DecisionWaiters();
+
   constructor(private readonly deps: ProposalDeskDeps) {}
 
   view(proposal: Proposal): ProposalView {
@@ -197,6 +200,25 @@ export class ProposalDesk {
     return current.ok ? ok(this.view(current.value.proposal)) : current;
   }
 
+  /**
+   * Waits up to `timeoutMs` for a person to decide a pending proposal (or for
+   * it to expire or go stale), and answers it as it then is. Nothing here can
+   * decide: the decision comes only from the approval app, which wakes the
+   * wait when it writes.
+   */
+  async awaitDecision(proposalId: string, timeoutMs: number): Promise<Result<{ proposal: ProposalView; waitedMs: number }>> {
+    const started = this.deps.now().getTime();
+    for (;;) {
+      const current = await this.current(proposalId);
+      if (!current.ok) return current;
+      const { proposal } = current.value;
+      const now = this.deps.now().getTime();
+      const left = Math.min(started + timeoutMs, Date.parse(proposal.expires_at)) - now;
+      if (proposal.status !== "pending_approval" || left <= 0) return ok({ proposal: this.view(proposal), waitedMs: now - started });
+      await this.waiters.wait(proposalId, left);
+    }
+  }
+
   /** For the approval page: the proposal and the order it would change. */
   async review(proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
     const current = await this.current(proposalId);
@@ -237,6 +259,7 @@ export class ProposalDesk {
       await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
       const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);
+      this.waiters.wake(proposal.proposal_id);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));
     });
   }
