@@ -3,7 +3,8 @@ import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
-import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
+import { FourEyesVars, fourEyesRule, type FourEyesRule } from "./four-eyes";
+import { ApproverRoleSchema, ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { intakeFaultProblems, IntakeFaultsSchema, type IntakeFaults } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems, OrderApiTokenSchema, OrderApiUrlSchema, type OrderApiUrl } from "./order-api-url";
@@ -40,6 +41,7 @@ function boundedInt(min: number, max: number) {
 const EnvironmentSchema = z.enum(["development", "production"]);
 
 const EnvSchema = z.object({
+  ...FourEyesVars,
   ENVIRONMENT: EnvironmentSchema.default("production"),
   MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
@@ -104,6 +106,10 @@ export interface McpTokenHolder extends Operator {
 export interface Approver {
   readonly account: string;
   readonly approver: string;
+  /** viewer, approver or admin; tokens configured before roles existed act as approvers. */
+  readonly role?: z.infer<typeof ApproverRoleSchema>;
+  /** The MCP operator name the same person works under, if any. */
+  readonly operator?: string | undefined;
 }
 
 export interface Config {
@@ -147,6 +153,8 @@ export interface Config {
   readonly allowedHosts: readonly string[];
   /** Registers the MCP conformance suite's fixture tools, resources and prompts; development only. */
   readonly conformanceFixtures: boolean;
+  /** When a proposal needs two distinct approvers (FOUR_EYES_OVER_CENTS, FOUR_EYES_RISK); null rules are off. */
+  readonly fourEyes: FourEyesRule;
   /** The account unauthenticated /api callers act as; unset means /api needs a token. */
   readonly publicIntakeAccount: string | undefined;
   /**
@@ -249,6 +257,7 @@ export function parseConfig(env: object): Result<Config> {
     allowedHosts: [...allowedHosts],
     conformanceFixtures: vars.CONFORMANCE_FIXTURES,
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
+    fourEyes: fourEyesRule(vars),
     publicBaseUrl,
     oauth:
       new URL(publicBaseUrl).protocol === "https:" || isLoopbackUrl(publicBaseUrl)

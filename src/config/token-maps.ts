@@ -14,7 +14,16 @@ export const McpTokenEntry = z.object({
     .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
     .default([...SCOPES]),
 });
-export const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
+/** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
+export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
+
+export const ApproverTokenEntry = z.object({
+  account: AccountIdSchema,
+  approver: z.string().min(1).max(120),
+  role: ApproverRoleSchema.default("approver"),
+  // The MCP operator name this person also works under, so four eyes can tell that the proposer is approving.
+  operator: z.string().min(1).max(120).optional(),
+});
 
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never

@@ -1,5 +1,6 @@
 import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
-import type { ChangeAction, Risk } from "./playbook";
+import type { Risk } from "../core/risk";
+import type { ChangeAction } from "./playbook";
 
 /**
  * The words a person reads instead of the internal names, wherever they read

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import type { Risk } from "../core/risk";
 import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";
@@ -21,8 +22,13 @@ type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
 
-export const RiskSchema = z.enum(["low", "medium", "high"]);
-export type Risk = z.infer<typeof RiskSchema>;
+
+/** The actions that move the customer's money (a refund or a voided hold): the order's total is at stake. */
+const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set(["cancel_duplicate_order", "release_inventory_hold_and_cancel_order"]);
+
+export function movesMoney(action: ChangeAction): boolean {
+  return MONEY_MOVING_ACTIONS.has(action);
+}
 
 /** What a proposal changes: the playbook's resolution, or the shipping address. */
 export const ChangeKindSchema = z.enum(["resolution", "address_change"]);

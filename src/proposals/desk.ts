@@ -1,16 +1,19 @@
 import type { Approver } from "../config/config";
+import type { FourEyesRule } from "../config/four-eyes";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import { addressLock, normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
+import type { Risk } from "../core/risk";
+import { planResolution, type OrderChange } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
+import { approvalRefusal, secondApproverReason } from "./four-eyes";
 import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
 import { ProposalStore } from "./store";
 
@@ -25,6 +28,8 @@ interface ProposalDeskDeps {
   /** Serializes the transitions that must not interleave: proposing, deciding, confirming. */
   readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
   readonly approvalUrl: (proposalId: string) => string;
+  /** Which proposals need two distinct approvers. */
+  readonly fourEyes: FourEyesRule;
 }
 
 function newProposalId(): string {
@@ -115,7 +120,8 @@ export class ProposalDesk {
     }
 
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
-    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes });
+    const secondApprover = secondApproverReason(this.deps.fourEyes, { action: change.action, risk: plan.risk }, order);
+    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes, secondApprover });
     // Stored, then audited; if the audit write fails the proposal is removed
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
@@ -204,8 +210,24 @@ export class ProposalDesk {
       if (proposal.status === wanted) return ok(this.view(proposal));
       if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
+      if (wanted === "approved") {
+        const refused = approvalRefusal(proposal, approver);
+        if (refused) return fail(refused.code, refused.message);
+      }
+      const approvals = wanted === "approved" ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }] : proposal.approvals;
+      if (wanted === "approved" && approvals.length < proposal.approvals_required) {
+        // One approval of two: recorded, and the proposal waits for a different person.
+        const reason = `approval ${approvals.length} of ${proposal.approvals_required}: ${decision.reason}`;
+        await this.deps.orders.recordEvent(
+          proposalEvent({ proposal, step: "approval_recorded", ordinal: approvals.length, actorKind: "approver", actor: approver.approver, reason, at: now }),
+        );
+        const partly: Proposal = { ...proposal, approvals };
+        this.deps.store.update(partly, proposal.status);
+        return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? partly));
+      }
       await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
-      const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
+      const decidedBy = wanted === "approved" ? approvals.map((a) => a.approver).join(" and ") : approver.approver;
+      const decided: Proposal = { ...proposal, approvals, status: wanted, decided_by: decidedBy, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);
       this.waiters.wake(proposal.proposal_id);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));

@@ -1,7 +1,8 @@
 import type { AccountAuditEvent } from "../orders/audit-event";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
-import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
+import type { Risk } from "../core/risk";
+import { applyChange, type OrderChange } from "../orders/playbook";
 import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
 
 /**
@@ -124,6 +125,8 @@ export function newProposal(input: {
   operator: string;
   now: Date;
   ttlMinutes: number;
+  /** Why a second approver is needed (four eyes); null when one is enough. */
+  secondApprover: string | null;
 }): Proposal {
   const { order, change, plan, now } = input;
   const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
@@ -148,6 +151,9 @@ export function newProposal(input: {
     outcome: null,
     status_reason: null,
     superseded_by: null,
+    approvals_required: input.secondApprover === null ? 1 : 2,
+    approvals: [],
+    second_approver_reason: input.secondApprover,
   } satisfies Proposal);
 }
 
@@ -155,17 +161,23 @@ export function newProposal(input: {
 const STEP_EVENTS = {
   proposed: "proposal_created",
   superseded: "proposal_superseded",
+  // One approval of several (four eyes): the proposal still waits for the next approver.
+  approval_recorded: "proposal_approval_recorded",
   approved: "proposal_approved",
   rejected: "proposal_rejected",
 } as const;
 
 /**
  * The audit event for one step. Its id is the proposal's and the step's, so a
- * step retried after a lost answer writes no second event.
+ * step retried after a lost answer writes no second event; a step that can
+ * happen more than once (an approval of several) adds its ordinal, so the
+ * second approver's event can never be taken for the first's.
  */
 export function proposalEvent(input: {
   proposal: Pick<Proposal, "proposal_id" | "order_id">;
   step: keyof typeof STEP_EVENTS;
+  /** 1 for the first approval, 2 for the second: only for steps that repeat. */
+  ordinal?: number;
   actorKind: AccountAuditEvent["actor_kind"];
   actor: string;
   reason: string;
@@ -174,7 +186,7 @@ export function proposalEvent(input: {
 }): AccountAuditEvent {
   const { proposal, step } = input;
   return {
-    event_id: `${proposal.proposal_id}:${step}`,
+    event_id: input.ordinal === undefined ? `${proposal.proposal_id}:${step}` : `${proposal.proposal_id}:${step}:${input.ordinal}`,
     order_id: proposal.order_id,
     event_type: STEP_EVENTS[step],
     actor_kind: input.actorKind,
