@@ -11,7 +11,7 @@ import { firstValues } from "../../http/form-fields";
 import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
 import { formatChainHead } from "../../audit/chain";
-import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/audit-export";
+import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/export-sealed-events";
 import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 import { accountDatabase } from "../../store/databases";
 
