@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import { OrderIdParam } from "./params";
 import { definePrompt, type AccountPrompt } from "./prompt-seam";
 
@@ -93,9 +94,9 @@ const proposeAndWait = definePrompt({
     const [propose, apply] = new_address
       ? [
           `Call prepare_address_change with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`,
-          "apply_approved_change",
+          CHANGE_KINDS.address_change.confirmTool,
         ]
-      : [`Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`, "confirm_resolution"];
+      : [`Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`, CHANGE_KINDS.resolution.confirmTool];
     return steps(
       `Propose a fix for order ${order_id} and wait for a person to approve it.`,
       [

@@ -1,4 +1,5 @@
 import type { AccountAuditEvent } from "../orders/audit-event";
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
 import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
@@ -26,7 +27,12 @@ const ACTION_WORDS: Record<Exclude<OrderChange["action"], "change_shipping_addre
 
 /** The change in one line: enough to tell two proposals for the same order apart. */
 export function changeSummary(change: OrderChange): string {
-  return change.kind === "address_change" ? `Ship to ${formatAddress(change.address)}` : ACTION_WORDS[change.action];
+  switch (change.kind) {
+    case "resolution":
+      return ACTION_WORDS[change.action];
+    case "address_change":
+      return `Ship to ${formatAddress(change.address)}`;
+  }
 }
 
 /** Why a proposal can no longer be decided or applied, in words a model can act on. */
@@ -82,11 +88,11 @@ export function approvalRequired(proposal: Proposal, approvalUrl: string): strin
 
 /** Why a new proposal is refused while an approved one of its kind waits to be applied, and what to do. */
 export function approvedConflict(approved: Proposal): string {
-  const [what, tool] = approved.kind === "address_change" ? ["address change", "apply_approved_change"] : ["resolution", "confirm_resolution"];
+  const { noun, confirmTool } = CHANGE_KINDS[approved.kind];
   return (
-    `order ${approved.order_id} already has an approved ${what}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
+    `order ${approved.order_id} already has an approved ${noun}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
     `approved by ${approved.decided_by ?? "an approver"} and not applied yet; a second one would conflict with it. ` +
-    `Apply it with ${tool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
+    `Apply it with ${confirmTool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
   );
 }
 

@@ -3,6 +3,7 @@
  * trail, and the exactly-once apply. Every function takes the account and
  * filters by it; another account's order behaves as if it did not exist.
  */
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import { diffStates, orderState } from "../orders/order-state";
 import { applyChange } from "../orders/playbook";
 import type { ApplyCommand, ApplyResult } from "../orders/port";
@@ -100,7 +101,7 @@ export async function applyProposalChange(db: D1Database, account: string, comma
         event_id: `${command.proposal_id}:applied`,
         account,
         order_id: order.order_id,
-        event_type: command.change.kind === "address_change" ? "address_change_applied" : "resolution_applied",
+        event_type: CHANGE_KINDS[command.change.kind].appliedEvent,
         actor_kind: "operator",
         actor: command.confirmed_by,
         reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,
