@@ -1,3 +1,10 @@
+/**
+ * The seam between prompt modules and the SDK, like tool-seam.ts for tools.
+ * A prompt is a workflow a person starts by name (hosts show prompts as slash
+ * commands): text only, it reads and writes nothing. It names the tools the
+ * model should call, in order, and a credential sees it only when it may call
+ * every one of them, so a prompt never sends a model to a tool it cannot use.
+ */
 import type { GetPromptResult, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
 import { isGranted } from "../auth/scopes";
@@ -6,13 +13,6 @@ import type { AccountToolContext } from "./account-context";
 import { EVERYTHING, type RequestReach } from "./request-reach";
 import type { AccountTool } from "./tool-seam";
 
-/**
- * The seam between prompt modules and the SDK, like tool-seam.ts for tools.
- * A prompt is a workflow a person starts by name (hosts show prompts as slash
- * commands): text only, it reads and writes nothing. It names the tools the
- * model should call, in order, and a credential sees it only when it may call
- * every one of them, so a prompt never sends a model to a tool it cannot use.
- */
 export interface AccountPrompt<Args extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly title: string;

@@ -1,14 +1,13 @@
-import { z } from "zod/v4";
-import { CHANGE_KINDS } from "../orders/change-kinds";
-import { OrderIdParam } from "./params";
-import { definePrompt, type AccountPrompt } from "./prompt-seam";
-
 /**
  * The workflows people run with this server, as MCP prompts: a host shows
  * each as a slash command, fills in its arguments and hands the text to the
  * model. Each text names the tools to call, in order, and what to report;
  * none of them lets the model approve anything.
  */
+import { z } from "zod/v4";
+import { CHANGE_KINDS } from "../orders/change-kinds";
+import { OrderIdParam } from "./params";
+import { definePrompt, type AccountPrompt } from "./prompt-seam";
 
 /** A whole number given as a prompt argument (prompt arguments are strings). */
 function wholeNumber(description: string) {

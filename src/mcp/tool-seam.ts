@@ -1,3 +1,9 @@
+/**
+ * The seam between tool modules and the SDK. Tool modules describe tools as
+ * data and write handlers that receive the already-authenticated account
+ * context; they never see the raw McpServer, never take an account from
+ * arguments, and never write their own try/catch.
+ */
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -20,12 +26,6 @@ import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
 import { EVERYTHING, type RequestReach } from "./request-reach";
 
-/**
- * The seam between tool modules and the SDK. Tool modules describe tools as
- * data and write handlers that receive the already-authenticated account
- * context; they never see the raw McpServer, never take an account from
- * arguments, and never write their own try/catch.
- */
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;

@@ -1,15 +1,15 @@
-import { z } from "zod/v4";
-import { CHANGE_KIND_NAMES } from "./change-kinds";
-import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
-import type { OrderRecord } from "./order-record";
-import { formatAddress } from "./order-state";
-
 /**
  * The allowlisted resolution playbook. The server, not the caller, picks the
  * action from the order's active exception; each action has a fixed effect on
  * the order, computed here as a pure function so a proposal can show exactly
  * what an apply will write.
  */
+import { z } from "zod/v4";
+import { CHANGE_KIND_NAMES } from "./change-kinds";
+import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
+import type { OrderRecord } from "./order-record";
+import { formatAddress } from "./order-state";
+
 const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
   "release_inventory_hold_and_cancel_order",

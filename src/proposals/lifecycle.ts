@@ -1,3 +1,7 @@
+/**
+ * The pure half of the proposal lifecycle: which states are open, when a
+ * proposal has run out of time, and the sentences people and models read.
+ */
 import type { AccountAuditEvent } from "../orders/audit-event";
 import { CHANGE_KINDS } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
@@ -5,10 +9,6 @@ import { diffStates, formatAddress, orderState, type OrderState } from "../order
 import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
 import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
 
-/**
- * The pure half of the proposal lifecycle: which states are open, when a
- * proposal has run out of time, and the sentences people and models read.
- */
 export function isOpen(proposal: Proposal): boolean {
   return proposal.status === "pending_approval" || proposal.status === "approved";
 }
