@@ -38,7 +38,7 @@ export const GrantPropsSchema = z.object({
 });
 export type GrantProps = z.output<typeof GrantPropsSchema>;
 
-/** The consent page's sign-in field (src/oauth/pages.ts draws it; signInOperator reads it). */
+/** The consent page's sign-in field (src/oauth/consent-page.ts draws it; signInOperator reads it). */
 export const SIGN_IN_FIELD = { name: "token", label: "Your MCP token" } as const;
 
 /** The fields of the consent post that signInOperator reads; the page's form validator includes them. */

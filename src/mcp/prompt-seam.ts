@@ -7,7 +7,7 @@
  */
 import type { GetPromptResult, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
-import { isGranted } from "../auth/scopes";
+import { isGranted } from "../auth/scope-check";
 import type { Config } from "../config/config";
 import type { AccountToolContext } from "./account-context";
 import { EVERYTHING, type RequestReach } from "./request-reach";

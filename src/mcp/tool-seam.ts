@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
 import type { Config } from "../config/config";
-import { isGranted } from "../auth/scopes";
+import { isGranted } from "../auth/scope-check";
 import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";

@@ -27,7 +27,7 @@ import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
-import { consentErrorPage, consentPage } from "./pages";
+import { consentErrorPage, consentPage } from "./consent-page";
 
 export const consentPages = new Hono<AppEnv>();
 

@@ -5,7 +5,7 @@
  * Enums are keyed by their schema types, so a new action or exception does
  * not compile until it has a label; free-form values (order and fulfillment
  * states) fall back to the name with its underscores turned into spaces.
- * Proposal statuses are in proposals/labels.ts, one layer up.
+ * Proposal statuses are in proposals/status-labels.ts, one layer up.
  */
 import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
 import type { ChangeAction, Risk } from "./playbook";

@@ -12,7 +12,7 @@ import {
   orderStatusLabel,
   paymentLabel,
 } from "../../src/orders/labels";
-import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/labels";
+import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";

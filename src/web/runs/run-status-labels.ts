@@ -1,7 +1,7 @@
 /**
  * Words only the approval app's run pages need. Everything an approver and an
  * operator both read (actions, states, proposal statuses) is the shared
- * vocabulary in orders/labels.ts and proposals/labels.ts.
+ * vocabulary in orders/labels.ts and proposals/status-labels.ts.
  */
 import type { RunStatus } from "../../runs/schemas";
 
