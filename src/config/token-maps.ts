@@ -1,9 +1,9 @@
+/** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
-import { SCOPES, ScopeSchema } from "../core/scopes";
+import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
-/** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
 export const McpTokenEntry = z.object({
   account: AccountIdSchema,
   operator: z.string().min(1).max(120),
@@ -11,7 +11,7 @@ export const McpTokenEntry = z.object({
   scopes: z
     .array(ScopeSchema)
     .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
+    .transform((scopes): readonly Scope[] => SCOPES.filter((scope) => scopes.includes(scope)))
     .default([...SCOPES]),
 });
 /** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
@@ -20,10 +20,21 @@ export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
 export const ApproverTokenEntry = z.object({
   account: AccountIdSchema,
   approver: z.string().min(1).max(120),
-  role: ApproverRoleSchema.default("approver"),
+  // Absent: an approver, as every token was before roles existed (roleOf reads it).
+  role: ApproverRoleSchema.optional(),
   // The MCP operator name this person also works under, so four eyes can tell that the proposer is approving.
   operator: z.string().min(1).max(120).optional(),
 });
+
+/** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
+export type McpTokenHolder = Readonly<z.output<typeof McpTokenEntry>>;
+
+export type Approver = Readonly<z.output<typeof ApproverTokenEntry>>;
+export type ApproverRole = z.infer<typeof ApproverRoleSchema>;
+
+export function roleOf(approver: Pick<Approver, "role">): ApproverRole {
+  return approver.role ?? "approver";
+}
 
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never

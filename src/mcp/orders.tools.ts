@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressInputSchema } from "../orders/address";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -141,7 +142,7 @@ const APPLY_DESCRIPTION =
   "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
 
 const confirmResolution = defineTool({
-  name: "confirm_resolution",
+  name: CHANGE_KINDS.resolution.confirmTool,
   scope: "orders:propose",
   title: "Confirm an approved resolution",
   description: `Use after propose_resolution. ${APPLY_DESCRIPTION}`,
@@ -153,7 +154,7 @@ const confirmResolution = defineTool({
 });
 
 const applyApprovedChange = defineTool({
-  name: "apply_approved_change",
+  name: CHANGE_KINDS.address_change.confirmTool,
   scope: "orders:propose",
   title: "Apply an approved address change",
   description: `Use after prepare_address_change. ${APPLY_DESCRIPTION}`,

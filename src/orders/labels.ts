@@ -1,7 +1,3 @@
-import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
-import type { Risk } from "../core/risk";
-import type { ChangeAction } from "./playbook";
-
 /**
  * The words a person reads instead of the internal names, wherever they read
  * them: the approval app's pages and the MCP Apps cards use this one
@@ -9,8 +5,11 @@ import type { ChangeAction } from "./playbook";
  * Enums are keyed by their schema types, so a new action or exception does
  * not compile until it has a label; free-form values (order and fulfillment
  * states) fall back to the name with its underscores turned into spaces.
- * Proposal statuses are in proposals/labels.ts, one layer up.
+ * Proposal statuses are in proposals/status-labels.ts, one layer up.
  */
+import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
+import type { Risk } from "../core/risk";
+import type { ChangeAction } from "./playbook";
 
 export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
   cancel_duplicate_order: "Cancel duplicate order",

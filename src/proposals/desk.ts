@@ -9,7 +9,7 @@ import type { Risk } from "../core/risk";
 import { planResolution, type OrderChange } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
+import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
@@ -225,7 +225,9 @@ export class ProposalDesk {
         this.deps.store.update(partly, proposal.status);
         return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? partly));
       }
-      await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
+      // The approval that decides a proposal is its first "approved" step; the ones before it were recorded apart.
+      const step: StepOccurrence = wanted === "approved" ? { step: wanted, ordinal: 1 } : { step: wanted };
+      await this.deps.orders.recordEvent(proposalEvent({ proposal, ...step, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
       const decidedBy = wanted === "approved" ? approvals.map((a) => a.approver).join(" and ") : approver.approver;
       const decided: Proposal = { ...proposal, approvals, status: wanted, decided_by: decidedBy, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);

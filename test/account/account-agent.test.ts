@@ -114,7 +114,7 @@ describe("traffic", () => {
     expect(other.accepted_total_cents).toBe(first.accepted_total_cents);
     const ids = expectedOrders("seeded", seed, 3).map((o) => o.request_id);
     expect(await countRequestIds("globex", ids)).toBe(3);
-    // Issue 7: the second account's order_received events were once dropped, their ids colliding with the first's.
+    // Each account gets its own order_received events, although their ids are the same as the first account's.
     const placeholders = ids.map(() => "?").join(", ");
     const { results } = await env.DB.prepare(
       `SELECT o.account, count(e.event_id) AS received FROM orders o

@@ -1,3 +1,8 @@
+/**
+ * Helpers for the order-operations and approval tests: the operations tools
+ * over MCP, the scripted approval API, and the AccountAgent's proposal table.
+ * Fresh orders come from ./fresh-orders, row counts from ./rows.
+ */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
@@ -8,11 +13,6 @@ import { workerFetch, type McpTestClient } from "./mcp-client";
 import { ACME_APPROVER_TOKEN } from "./tokens";
 import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
 
-/**
- * Helpers for the order-operations and approval tests: the operations tools
- * over MCP, the scripted approval API, and the AccountAgent's proposal table.
- * Fresh orders come from ./fresh-orders, row counts from ./rows.
- */
 export const BASE_URL = "http://localhost";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
 export const ACME_APPROVER = "Avery Approver (acme, local dev)";

@@ -137,7 +137,7 @@ describe("simulate_new_failure", () => {
   // Intake order ids are `ORD-` + the first 8 characters of the request_id, so an
   // intake order with request_id "1234" holds ORD-1234, inside the space
   // simulate_new_failure numbers from. The number must be skipped, not collided
-  // with (this used to fail with a UNIQUE constraint error).
+  // with (a UNIQUE constraint error).
   it("skips a public number an intake order already holds in the account", async () => {
     const next = await nextSequenceValue();
     const intake = await postOrder(validOrder(String(next)));

@@ -1,5 +1,5 @@
 import { ORDER_VOCABULARY } from "../../orders/labels";
-import { PROPOSAL_STATUS_LABELS } from "../../proposals/labels";
+import { PROPOSAL_STATUS_LABELS } from "../../proposals/status-labels";
 import type { AppCard } from "../apps";
 
 /**
@@ -12,7 +12,7 @@ import type { AppCard } from "../apps";
  * ever parsed as HTML. The only request a card makes is `ui/open-link`; it never
  * calls a tool, so it can open the approval page but cannot approve or apply.
  *
- * The words are the approval app's (orders/labels.ts, proposals/labels.ts),
+ * The words are the approval app's (orders/labels.ts, proposals/status-labels.ts),
  * shipped in the document as data: `label()`, `humanizeText()` and
  * `changeLines()` below apply those tables the way the TypeScript functions of
  * the same names do, and the browser test compares their output.
