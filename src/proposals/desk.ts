@@ -13,7 +13,7 @@ import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConfli
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
-import { approvalRefusal, secondApproverReason } from "./four-eyes";
+import { approvalRefusal, roleRefusal, secondApproverReason } from "./four-eyes";
 import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
 import { ProposalStore } from "./store";
 
@@ -202,6 +202,8 @@ export class ProposalDesk {
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */
   async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
     if (approver.account !== this.deps.orders.account) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
+    const role = roleRefusal(approver);
+    if (role) return fail(role.code, role.message);
     return this.deps.exclusive(async () => {
       const current = await this.records.current(proposalId);
       if (!current.ok) return current;
@@ -210,10 +212,8 @@ export class ProposalDesk {
       if (proposal.status === wanted) return ok(this.view(proposal));
       if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
-      if (wanted === "approved") {
-        const refused = approvalRefusal(proposal, approver);
-        if (refused) return fail(refused.code, refused.message);
-      }
+      const refused = wanted === "approved" ? approvalRefusal(proposal, approver) : null;
+      if (refused) return fail(refused.code, refused.message);
       const approvals = wanted === "approved" ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }] : proposal.approvals;
       if (wanted === "approved" && approvals.length < proposal.approvals_required) {
         // One approval of two: recorded, and the proposal waits for a different person.

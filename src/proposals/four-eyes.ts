@@ -1,5 +1,5 @@
 import type { FourEyesRule } from "../config/four-eyes";
-import type { Approver } from "../config/config";
+import { roleOf, type Approver } from "../config/token-maps";
 import type { AppError } from "../core/errors";
 import type { Risk } from "../core/risk";
 import type { OrderRecord } from "../orders/order-record";
@@ -35,7 +35,13 @@ export function isProposer(proposal: Pick<Proposal, "created_by">, approver: App
   return sameName(proposal.created_by, approver.approver) || (approver.operator !== undefined && sameName(proposal.created_by, approver.operator));
 }
 
-/** Why this approver may not approve this proposal now; null when they may. */
+/** A viewer sees the queue and decides nothing. */
+export function roleRefusal(approver: Approver): AppError | null {
+  if (roleOf(approver) !== "viewer") return null;
+  return { code: "forbidden", message: `deciding a proposal needs the approver role; ${approver.approver} has the viewer role, which can only see the queue` };
+}
+
+/** Why this approver may not approve this proposal now (the proposer never may, nobody twice); null when they may. */
 export function approvalRefusal(proposal: Proposal, approver: Approver): AppError | null {
   if (isProposer(proposal, approver)) {
     return { code: "forbidden", message: `you proposed this change (as ${proposal.created_by}), so you cannot also approve it; another approver must decide it` };

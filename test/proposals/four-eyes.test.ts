@@ -54,7 +54,7 @@ describe("a proposal that needs two approvers", () => {
         const events = orders.events.filter((e) => e.proposal_id === proposed.proposal_id).map((e) => [e.event_id, e.event_type, e.actor]);
         expect(events).toEqual([
           [`${proposed.proposal_id}:proposed`, "proposal_created", "Ada Ops"],
-          [`${proposed.proposal_id}:approval_recorded:1`, "proposal_approval_recorded", "Avery"],
+          [`${proposed.proposal_id}:approval_recorded`, "proposal_approval_recorded", "Avery"],
           [`${proposed.proposal_id}:approved`, "proposal_approved", "Blake"],
         ]);
       },
