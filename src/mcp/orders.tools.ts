@@ -106,7 +106,7 @@ const proposeResolution = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id),
+  handler: async ({ order_id }, context) => context.agent.proposeResolution(order_id),
 });
 
 const prepareAddressChange = defineTool({
@@ -119,7 +119,7 @@ const prepareAddressChange = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address),
+  handler: async ({ order_id, address }, context) => context.agent.prepareAddressChange(order_id, address),
 });
 
 const getProposal = defineTool({
@@ -132,7 +132,7 @@ const getProposal = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.get(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.getProposal(proposal_id),
 });
 
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
@@ -149,7 +149,7 @@ const confirmResolution = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const applyApprovedChange = defineTool({
@@ -161,7 +161,7 @@ const applyApprovedChange = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const simulateNewFailure = defineTool({
