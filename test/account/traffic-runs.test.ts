@@ -2,6 +2,8 @@ import { getAgentByName } from "agents";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
+import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { shardName } from "../../src/runs/shard-state";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
@@ -135,14 +137,14 @@ describe("isolation", () => {
     const started = value(await acme.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 30, mode: "seeded", seed: freshSeed() }));
     const notFound = {
       ok: false,
-      error: { code: "not_found", message: "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)" },
+      error: { code: "not_found", message: RUN_NOT_FOUND },
     };
     expect(await globex.getTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
     expect(await globex.stopTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
     const own = value(await globex.recentRuns(GLOBEX))[0]?.run_id ?? "R-none";
     expect(await globex.compareTrafficRuns(GLOBEX, own, started.run_id, 10)).toEqual(notFound);
     expect(value(await globex.recentRuns(GLOBEX)).map((r: RunSummary) => r.run_id)).not.toContain(started.run_id);
-    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({ ok: false, error: { code: "forbidden", message: "this credential belongs to a different account" } });
+    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({ ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } });
     expect(value(await acme.getTrafficRun(ACME, started.run_id)).status).toBe("running");
     await acme.stopTrafficRun(ACME, started.run_id);
   });
