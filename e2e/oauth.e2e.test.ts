@@ -151,6 +151,7 @@ it(
       "check_target",
       "preview_order",
       "get_traffic_run",
+      "compare_traffic_runs",
       "get_order_status",
       "list_order_exceptions",
       "get_order_details",
