@@ -60,14 +60,14 @@ const waitForApproval = defineTool({
   ui: proposalCard,
   handler: async ({ proposal_id, timeout_seconds }, context, { openUrl }) => {
     if (openUrl && !openUrl.answered) {
-      const current = await context.proposals.get(proposal_id);
+      const current = await context.agent.getProposal(proposal_id);
       if (!current.ok) return current;
       const proposal = current.value;
       if (proposal.status === "pending_approval") {
         return openUrl.ask(proposal.approval_url, `Please approve or reject in the approval app: ${proposal.action} for ${proposal.order_id} (${proposal.change_summary}). Come back here when you have decided.`);
       }
     }
-    const waited = await context.proposals.waitForDecision(proposal_id, timeout_seconds * 1000);
+    const waited = await context.agent.waitForDecision(proposal_id, timeout_seconds * 1000);
     if (!waited.ok) return waited;
     const { proposal, waitedMs } = waited.value;
     return ok({ ...proposal, decided: proposal.status !== "pending_approval", waited_seconds: Math.round(waitedMs / 100) / 10, next_step: nextStep(proposal) });

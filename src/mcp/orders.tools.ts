@@ -107,7 +107,7 @@ const proposeResolution = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id),
+  handler: async ({ order_id }, context) => context.agent.proposeResolution(order_id),
 });
 
 const prepareAddressChange = defineTool({
@@ -120,7 +120,7 @@ const prepareAddressChange = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address),
+  handler: async ({ order_id, address }, context) => context.agent.prepareAddressChange(order_id, address),
 });
 
 const getProposal = defineTool({
@@ -133,7 +133,7 @@ const getProposal = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.get(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.getProposal(proposal_id),
 });
 
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
@@ -150,7 +150,7 @@ const confirmResolution = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const applyApprovedChange = defineTool({
@@ -162,7 +162,7 @@ const applyApprovedChange = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const simulateNewFailure = defineTool({

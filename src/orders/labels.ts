@@ -175,22 +175,3 @@ export function changeValueLines(field: string, value: string): string[] {
       return [humanizeText(value)];
   }
 }
-
-/**
- * The whole vocabulary as data, for the MCP Apps cards: they draw in the
- * host's browser from the tool result, so they get these tables and patterns
- * inside their document and apply them exactly as the functions above do
- * (e2e/cards.e2e.test.ts compares the two).
- */
-export const ORDER_VOCABULARY = {
-  action: ACTION_LABELS,
-  risk: RISK_LABELS,
-  exception: EXCEPTION_LABELS,
-  exceptionState: EXCEPTION_STATE_LABELS,
-  payment: PAYMENT_LABELS,
-  allocation: ALLOCATION_LABELS,
-  state: STATE_LABELS,
-  field: FIELD_LABELS,
-  anyName: ANY_NAME,
-  patterns: { nameInText: NAME_IN_TEXT.source, exceptionValue: EXCEPTION_VALUE.source, allocationValue: ALLOCATION_VALUE.source },
-} as const;

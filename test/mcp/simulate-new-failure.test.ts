@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountOrders } from "../../src/orders/port";
 import { parseConfig } from "../../src/config/config";
-import type { AccountProposals, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
+import type { AccountCalls, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
@@ -174,7 +174,7 @@ function fakeContext(vars: Record<string, string>): AccountToolContext {
     config: config.value,
     traffic: unused<AccountTraffic>("traffic"),
     orders: { ...unused<AccountOrders>("orders"), account: "acme", simulateFailure: async () => SIMULATED },
-    proposals: unused<AccountProposals>("proposals"),
+    agent: unused<AccountCalls>("agent"),
   };
 }
 
