@@ -18,7 +18,8 @@ import {
   paymentLabel,
   riskLabel,
 } from "../src/orders/labels";
-import type { ChangeAction, Risk } from "../src/orders/playbook";
+import type { Risk } from "../src/core/risk";
+import type { ChangeAction } from "../src/orders/playbook";
 import { proposalStatusLabel } from "../src/proposals/status-labels";
 import type { ConfirmResult, ProposalStatus } from "../src/proposals/schemas";
 

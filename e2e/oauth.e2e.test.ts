@@ -157,6 +157,7 @@ it(
       "get_order_details",
       "get_order_audit_log",
       "get_proposal",
+      "wait_for_approval",
     ]);
     const status = await client.callTool({ name: "get_order_status", arguments: { order_id: "ORD-1008" } });
     expect((status.structuredContent as { order_id?: string } | undefined)?.order_id).toBe("ORD-1008");

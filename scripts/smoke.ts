@@ -144,7 +144,7 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
     const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
     return uri === undefined ? [] : [[t.name, uri] as const];
   });
-  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 7, named.map(([name]) => name).join(", "));
+  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 8, named.map(([name]) => name).join(", "));
   for (const uri of new Set(named.map(([, uri]) => uri))) {
     const [content] = (await client.readResource({ uri })).contents;
     const html = content && "text" in content ? String(content.text) : "";

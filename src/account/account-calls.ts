@@ -41,6 +41,8 @@ export const OPERATOR_CALLS = {
   proposeResolution: (services, caller: Operator, orderId: string) => services.desk.proposeResolution(orderId, caller.operator),
   prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) => services.desk.prepareAddressChange(orderId, address, caller.operator),
   getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
+  /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
+  waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) => services.desk.awaitDecision(proposalId, timeoutMs),
   confirmProposal: (services, caller: Operator, proposalId: string) => services.desk.confirm(proposalId, caller.operator),
   /**
    * Meets a batch or a run with the account's synthetic order budget, counting

@@ -85,6 +85,7 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
       now: () => new Date(),
       exclusive: (task) => transitions.run(task),
       approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,
+      fourEyes: config.fourEyes,
     }),
     sender: new BatchSender({
       target,

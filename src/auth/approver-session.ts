@@ -94,9 +94,10 @@ export async function currentSession<E extends AppEnv>(c: Context<E>, store: App
   const sessionHash = await sha256Hex(sessionId);
   const row = await store.find(sessionHash, now.toISOString());
   if (!row) return undefined;
-  const stillConfigured = [...config.approverTokens.values()].some((a) => a.account === row.account && a.approver === row.approver);
-  if (!stillConfigured) return undefined;
-  return { approver: { account: row.account, approver: row.approver }, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
+  // As configured now: a token removed ends its sessions, and a role changed applies at once.
+  const configured = [...config.approverTokens.values()].find((a) => a.account === row.account && a.approver === row.approver);
+  if (!configured) return undefined;
+  return { approver: configured, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
 }
 
 /** Revokes the session on the server and clears its cookie. */

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { EnvVarsSchema, envVarsInput, type EnvVars } from "./env-vars";
+import { fourEyesRule } from "./four-eyes";
 import { intakeFaultProblems } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems } from "./order-api-url";
 import type { Approver, McpTokenHolder } from "./token-maps";
@@ -110,6 +111,8 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
     allowedHosts: servedHosts,
     /** Registers the MCP conformance suite's fixture tools, resources and prompts; development only. */
     conformanceFixtures: vars.CONFORMANCE_FIXTURES,
+    /** When a proposal needs two distinct approvers (FOUR_EYES_OVER_CENTS, FOUR_EYES_RISK); null rules are off. */
+    fourEyes: fourEyesRule(vars),
     /** The account unauthenticated /api callers act as; unset means /api needs a token. */
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
     /**

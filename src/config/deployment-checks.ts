@@ -14,6 +14,8 @@ export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
   "globex-dev-token",
   "acme-approver-dev-token",
   "globex-approver-dev-token",
+  "acme-second-approver-dev-token",
+  "acme-viewer-dev-token",
 ]);
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -14,12 +14,27 @@ export const McpTokenEntry = z.object({
     .transform((scopes): readonly Scope[] => SCOPES.filter((scope) => scopes.includes(scope)))
     .default([...SCOPES]),
 });
-export const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
+/** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
+export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
+
+export const ApproverTokenEntry = z.object({
+  account: AccountIdSchema,
+  approver: z.string().min(1).max(120),
+  // Absent: an approver, as every token was before roles existed (roleOf reads it).
+  role: ApproverRoleSchema.optional(),
+  // The MCP operator name this person also works under, so four eyes can tell that the proposer is approving.
+  operator: z.string().min(1).max(120).optional(),
+});
 
 /** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
 export type McpTokenHolder = Readonly<z.output<typeof McpTokenEntry>>;
 
 export type Approver = Readonly<z.output<typeof ApproverTokenEntry>>;
+export type ApproverRole = z.infer<typeof ApproverRoleSchema>;
+
+export function roleOf(approver: Pick<Approver, "role">): ApproverRole {
+  return approver.role ?? "approver";
+}
 
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never

@@ -88,7 +88,7 @@ const proposeAndWait = definePrompt({
       .optional()
       .describe("A new shipping address in one line, to propose an address change instead of the playbook's fix"),
   }),
-  tools: ["get_order_details", "propose_resolution", "prepare_address_change", "get_proposal", "confirm_resolution", "apply_approved_change", "get_order_audit_log"],
+  tools: ["get_order_details", "propose_resolution", "prepare_address_change", "wait_for_approval", "confirm_resolution", "apply_approved_change", "get_order_audit_log"],
   text: ({ order_id, new_address }) => {
     const [propose, apply] = new_address
       ? [
@@ -101,8 +101,9 @@ const proposeAndWait = definePrompt({
       [
         `Call get_order_details with order_id "${order_id}" and tell me in two sentences what is wrong.`,
         `${propose} A proposal changes nothing by itself.`,
-        "Give me the proposal's approval_url, its risk and when it expires, then stop and wait. You cannot approve it: a person approves or rejects it in the approval app.",
-        `When I say it has been decided, call get_proposal with the proposal_id. Only if its status is approved, call ${apply} once and report the outcome. If it was rejected, expired, went stale or was replaced, say why and change nothing.`,
+        "Give me the proposal's approval_url, its risk and when it expires. You cannot approve it: a person approves or rejects it in the approval app.",
+        "Call wait_for_approval with the proposal_id, and again while decided is false, telling me each time that it still waits.",
+        `Once it is decided: only if its status is approved, call ${apply} once and report the outcome. If it was rejected, expired, went stale or was replaced, say why and change nothing.`,
         `Call get_order_audit_log with order_id "${order_id}" and show me this proposal's events.`,
       ],
     );

@@ -11,6 +11,7 @@ import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
 import { APPS_EXTENSION_ID } from "./apps";
+import { approvalWaitTools } from "./approval-wait.tools";
 import { orderCards, orderTools } from "./orders.tools";
 import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
@@ -38,7 +39,7 @@ const LIST_CACHE: CacheHint = { ttlMs: 10_000, cacheScope: "private" };
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
 /** Everything this server offers; the scope gate reads the same lists. */
-export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools];
+export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools, ...approvalWaitTools];
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
 /**

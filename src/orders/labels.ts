@@ -8,7 +8,8 @@
  * Proposal statuses are in proposals/status-labels.ts, one layer up.
  */
 import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
-import type { ChangeAction, Risk } from "./playbook";
+import type { Risk } from "../core/risk";
+import type { ChangeAction } from "./playbook";
 
 export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
   cancel_duplicate_order: "Cancel duplicate order",

@@ -9,6 +9,7 @@ import { CHANGE_KIND_NAMES } from "./change-kinds";
 import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";
+import type { Risk } from "../core/risk";
 
 const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
@@ -22,8 +23,13 @@ type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
 
-export const RiskSchema = z.enum(["low", "medium", "high"]);
-export type Risk = z.infer<typeof RiskSchema>;
+
+/** The actions that move the customer's money (a refund or a voided hold): the order's total is at stake. */
+const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set(["cancel_duplicate_order", "release_inventory_hold_and_cancel_order"]);
+
+export function movesMoney(action: ChangeAction): boolean {
+  return MONEY_MOVING_ACTIONS.has(action);
+}
 
 /** What a proposal changes: the playbook's resolution, or the shipping address (see change-kinds.ts). */
 export const ChangeKindSchema = z.enum(CHANGE_KIND_NAMES);

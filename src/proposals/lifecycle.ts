@@ -6,7 +6,8 @@ import type { AccountAuditEvent } from "../orders/audit-event";
 import { CHANGE_KINDS } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
-import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
+import type { Risk } from "../core/risk";
+import { applyChange, type OrderChange } from "../orders/playbook";
 import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
 
 export function isOpen(proposal: Proposal): boolean {
@@ -130,6 +131,8 @@ export function newProposal(input: {
   operator: string;
   now: Date;
   ttlMinutes: number;
+  /** Why a second approver is needed (four eyes); null when one is enough. */
+  secondApprover: string | null;
 }): Proposal {
   const { order, change, plan, now } = input;
   const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
@@ -154,6 +157,9 @@ export function newProposal(input: {
     outcome: null,
     status_reason: null,
     superseded_by: null,
+    approvals_required: input.secondApprover === null ? 1 : 2,
+    approvals: [],
+    second_approver_reason: input.secondApprover,
   } satisfies Proposal);
 }
 
@@ -167,6 +173,8 @@ const STEP_EVENTS = {
   superseded: { type: "proposal_superseded", repeats: false },
   approved: { type: "proposal_approved", repeats: true },
   rejected: { type: "proposal_rejected", repeats: false },
+  // One approval of several (four eyes): the proposal still waits for the next approver.
+  approval_recorded: { type: "proposal_approval_recorded", repeats: true },
 } as const;
 
 type Step = keyof typeof STEP_EVENTS;

@@ -10,10 +10,13 @@ import { html } from "hono/html";
 import { layout, type Html } from "../http/html-page";
 import type { Sentence } from "./approval/explain";
 import { absoluteTime, piecesOf, relativeTime } from "./format";
+import type { Approver } from "../config/token-maps";
 
 export interface SignedIn {
   readonly approver: string;
   readonly csrfToken: string;
+  /** The signed-in person as configured: their role, and the operator name they also work under. */
+  readonly person: Approver;
 }
 
 function signOutForm(csrfToken: string): Html {
@@ -25,7 +28,7 @@ function signOutForm(csrfToken: string): Html {
  * alike, so it names the product rather than one of them; the link goes to
  * the pending proposals, where every signed-in approver starts.
  */
-export function pageHeader(who: SignedIn): Html {
+export function pageHeader(who: Pick<SignedIn, "approver" | "csrfToken">): Html {
   return html`<header><a class="brand" href="/approvals">Order Ops Edge</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
 }
 

@@ -37,7 +37,7 @@ export function sessions(c: { readonly env: Env }) {
 }
 
 export function signedIn(session: ApproverSession): SignedIn {
-  return { approver: session.approver.approver, csrfToken: session.csrfToken };
+  return { approver: session.approver.approver, csrfToken: session.csrfToken, person: session.approver };
 }
 
 /** Redirect targets after sign-in: the approval app or a run page, nothing else. */

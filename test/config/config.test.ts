@@ -26,6 +26,7 @@ describe("defaults", () => {
       allowedOrigins: [],
       allowedHosts: ["ops.example.com"],
       conformanceFixtures: false,
+      fourEyes: { overCents: null, risk: null },
       publicIntakeAccount: undefined,
       publicBaseUrl: "https://ops.example.com",
       oauth: { issuer: "https://ops.example.com", accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 30 * 24 * 3600 },
@@ -195,5 +196,16 @@ describe("PUBLIC_BASE_URL", () => {
 
   it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"], ["https://ops.example.com/?x=1"]])("refuses %s", (value) => {
     expect(failure({ PUBLIC_BASE_URL: value }).message).toMatch(/^configuration error: PUBLIC_BASE_URL: must be/);
+  });
+});
+
+describe("four eyes", () => {
+  it("reads a money bound and a risk level, and refuses anything else readably", () => {
+    expect(parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "50000", FOUR_EYES_RISK: "high" })).toMatchObject({ ok: true, value: { fourEyes: { overCents: 50000, risk: "high" } } });
+    const bad = parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "$500", FOUR_EYES_RISK: "extreme" });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.error.message).toContain("FOUR_EYES_OVER_CENTS: must be a whole number of cents, like 50000 for $500.00");
+    expect(bad.error.message).toContain("FOUR_EYES_RISK");
   });
 });

@@ -10,6 +10,7 @@ import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
 import type { ApplyOutcome } from "../../src/orders/views";
+import type { FourEyesRule } from "../../src/config/four-eyes";
 import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
@@ -118,7 +119,7 @@ export interface Harness {
   queued(): number;
 }
 
-export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number } = {}): Promise<R> {
+export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number; fourEyes?: FourEyesRule } = {}): Promise<R> {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-unit-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     let now = START;
@@ -136,6 +137,7 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
         return task();
       },
       approvalUrl: (id) => `https://ops.example.com/approvals/${id}`,
+      fourEyes: options.fourEyes ?? { overCents: null, risk: null },
     });
     return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued });
   });

@@ -29,6 +29,8 @@ export interface FreshOrderOptions {
   readonly customerId?: string;
   /** false: write the order alone, without its origin event (tests of the invariant and of exact event lists). */
   readonly originEvent?: boolean;
+  /** The order's value; above the test environment's FOUR_EYES_OVER_CENTS, a refund needs two approvers. */
+  readonly totalCents?: number;
 }
 
 export const DEFAULT_ADDRESS: Address = {
@@ -160,7 +162,7 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
     customer_id: options.customerId ?? "CUST-0001",
     channel: "web",
     currency: "USD",
-    total_cents: 6600,
+    total_cents: options.totalCents ?? 6600,
     status: options.status ?? shape.status,
     version: 1,
     lines: [

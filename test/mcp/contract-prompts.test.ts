@@ -22,7 +22,7 @@ const EXPECTED_PROMPTS: Readonly<Record<string, ExpectedPrompt>> = {
   propose_and_wait: {
     arguments: { order_id: true, new_address: false },
     sample: { order_id: "ORD-1017" },
-    tools: ["get_order_details", "propose_resolution", "get_proposal", "confirm_resolution", "get_order_audit_log"],
+    tools: ["get_order_details", "propose_resolution", "wait_for_approval", "confirm_resolution", "get_order_audit_log"],
   },
   load_test: {
     arguments: { rate_per_second: true, duration_seconds: false, p99_ms: false, ramp_seconds: false },
@@ -108,7 +108,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
 
   it("propose_and_wait with a new address proposes an address change and applies it with apply_approved_change", async () => {
     const text = await promptText(client, "propose_and_wait", { order_id: "ORD-1012", new_address: "Northwind Receiving, 12 Pine St, Austin TX 78701, US" });
-    expect(toolsNamed(text, toolNames)).toEqual(["get_order_details", "prepare_address_change", "get_proposal", "apply_approved_change", "get_order_audit_log"]);
+    expect(toolsNamed(text, toolNames)).toEqual(["get_order_details", "prepare_address_change", "wait_for_approval", "apply_approved_change", "get_order_audit_log"]);
     expect(text).toContain("12 Pine St, Austin TX 78701");
     expect(text).toContain("You cannot approve it");
   });

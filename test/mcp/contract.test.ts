@@ -94,6 +94,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   confirm_resolution: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },
   apply_approved_change: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },
   simulate_new_failure: { annotations: WRITE_ONCE, input: [], required: [] },
+  wait_for_approval: { annotations: READ_ONLY, input: ["proposal_id", "timeout_seconds"], required: ["proposal_id"] },
 };
 
 /** Every tool, specified in full: the annotation and input checks below run for each. */

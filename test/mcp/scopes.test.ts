@@ -28,6 +28,7 @@ const TOOL_SCOPES: Readonly<Record<string, string>> = {
   confirm_resolution: "orders:propose",
   apply_approved_change: "orders:propose",
   simulate_new_failure: "orders:propose",
+  wait_for_approval: "orders:read",
 };
 
 const RESOURCE_SCOPES: Readonly<Record<string, string>> = {

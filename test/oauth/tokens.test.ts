@@ -25,7 +25,7 @@ import {
 // {account, operator, scopes}, refreshable, revocable, and refused clearly
 // when anything about them is wrong.
 
-const ORDERS_READ_TOOLS = ["get_order_status", "list_order_exceptions", "get_order_details", "get_order_audit_log", "get_proposal"];
+const ORDERS_READ_TOOLS = ["get_order_status", "list_order_exceptions", "get_order_details", "get_order_audit_log", "get_proposal", "wait_for_approval"];
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -144,20 +144,20 @@ describe("approved, then confirmed", () => {
   });
 });
 
-describe("20 concurrent confirmations of one approved proposal", () => {
+describe("40 concurrent confirmations of one approved proposal", () => {
   it("write the order once, record one event and one application, and all answer the same outcome", async () => {
     const { orderId, proposal } = await proposalFor(acme, "payment_declined_inventory_held");
     await approve(proposal.proposal_id);
     const clients = [acme, acme2, acme3];
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id })),
+      Array.from({ length: 40 }, (_, i) => callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id })),
     );
 
     const answers = results.map((result) => structuredOf<ConfirmResult>(result));
     const firstResult = answers.find((answer) => answer.message === appliedMessage(answer));
     if (!firstResult) throw new Error("no call says it applied the proposal");
     expect(firstResult.status).toBe("applied");
-    // Exactly one call applied it; the other nineteen say it already was, with the same outcome.
+    // Exactly one call applied it; the other thirty-nine say it already was, with the same outcome.
     expect(answers.filter((answer) => answer.message === appliedMessage(answer))).toHaveLength(1);
     for (const answer of answers.filter((a) => a !== firstResult)) {
       expect(answer).toEqual({ ...firstResult, message: alreadyAppliedMessage({ ...firstResult, outcome: firstResult.outcome }) });

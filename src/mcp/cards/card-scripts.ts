@@ -14,7 +14,7 @@ export const CARD_SOURCES: Readonly<Record<string, string>> = {
   "cards/host.ts": "4cc2104a04fe47719ee1bb631264821a3bb5a474c3c97b3876388b84782382d8",
   "cards/order-card.ts": "ab2f7312a15fcc5590c0168c8a52a92ddb1348fc512b896ce2597088bff82dfd",
   "cards/proposal-card.ts": "79dd400279a026f6a92d0256da2f7fcacc8b13263f0188bb03573b259d9c62f9",
-  "cards/words.ts": "777f7a4fc78359cbbe80bccf3621ddea64f3bf26ac2aeac3ee491f57a045aff8",
-  "src/orders/labels.ts": "b9c8c9ebb5903af3725c176964e981445e883f4fb7601b553e1009df135b1923",
+  "cards/words.ts": "9441ec426a948c23e60de11847c2985cba32fc794c263a3834f9a03a8eb6a973",
+  "src/orders/labels.ts": "a545380fc148f19cb1905af7841b70538378df424c1e1b59be94bdeb0fe6d030",
   "src/proposals/status-labels.ts": "74363257f09775a1ca5e2ab2c1e2cfeca08bf8b49a8e4cc665f126596415aa99",
 };

@@ -8,6 +8,7 @@ import type { OrderRecord } from "../../orders/order-record";
 import type { ProposalView } from "../../proposals/schemas";
 import { money } from "../format";
 import { actionLabel, paymentLabel } from "../../orders/labels";
+import { movesMoney } from "../../orders/playbook";
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
 type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
@@ -36,7 +37,7 @@ function paymentBefore(proposal: ProposalView, order: OrderRecord | null): strin
  */
 export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null): Stake {
   const action = proposal.action;
-  if (action !== "cancel_duplicate_order" && action !== "release_inventory_hold_and_cancel_order") {
+  if (!movesMoney(action)) {
     return { movesMoney: false, short: "", detail: "No money moves with this change." };
   }
   if (!order) return { movesMoney: true, short: "Amount unknown", detail: "The order no longer exists, so the amount cannot be shown." };

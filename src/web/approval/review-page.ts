@@ -22,6 +22,7 @@ import {
 import { proposalStatusLabel } from "../../proposals/status-labels";
 import { layout, type Html } from "../../http/html-page";
 import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "../pages";
+import { approvalRefusal, roleRefusal } from "../../proposals/four-eyes";
 
 interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;
@@ -83,10 +84,14 @@ function sinceProposed(proposal: ProposalView, order: OrderRecord | null, now: D
  * buttons, right under the one-line change and its risk, so they are on the
  * first screen of a phone. The field-by-field change and the evidence follow.
  */
-function decisionForm(proposal: ProposalView, stake: string, csrfToken: string): Html {
+function decisionForm(proposal: ProposalView, stake: string, options: ReviewPageOptions): Html {
+  const blocked = roleRefusal(options.person) ?? approvalRefusal(proposal, options.person);
+  const money = html`<p><span class="label">Money</span> <span id="money">${stake}</span></p>`;
+  // Someone who cannot decide sees why, and no buttons: the refusal the desk would give, said first.
+  if (blocked) return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
   return html`<form class="card decision" id="decision" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
-<input type="hidden" name="csrf" value="${csrfToken}">
-<p><span class="label">Money</span> <span id="money">${stake}</span></p>
+<input type="hidden" name="csrf" value="${options.csrfToken}">
+${money}${fourEyes(proposal, options.now)}
 <label for="reason">Reason (recorded in the audit log)</label>
 <textarea id="reason" name="reason" rows="3" minlength="3" maxlength="500" required></textarea>
 <div class="actions">
@@ -94,6 +99,19 @@ function decisionForm(proposal: ProposalView, stake: string, csrfToken: string):
 <button class="reject" type="submit" name="decision" value="reject">Reject</button>
 </div>
 </form>`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Under four eyes: why two approvers, who has approved, and what is still needed. */
+function fourEyes(proposal: ProposalView, now: Date): Html {
+  if (proposal.approvals_required < 2 && proposal.approvals.length < 2) return html``;
+  const done = proposal.approvals.map((a) => html`<li>Approved by ${a.approver} ${timeTag(a.at, now)}: ${textTag(a.reason)}</li>`);
+  const left = proposal.approvals_required - proposal.approvals.length;
+  const still =
+    proposal.status !== "pending_approval" ? "" : left > 0 ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer, must approve.` : "";
+  return html`<div id="four-eyes"><p><span class="label">Two approvers</span> ${textTag(capitalized(proposal.second_approver_reason ?? "this change needs two approvers"))}.</p>
+${done.length > 0 ? html`<ul>${done}</ul>` : html`<p class="muted">Nobody has approved it yet.</p>`}${still ? html`<p id="still-needed">${still}</p>` : ""}</div>`;
 }
 
 function nextStep(proposal: ProposalView, order: OrderRecord | null, now: Date): Html {
@@ -112,9 +130,9 @@ export function reviewPage(options: ReviewPageOptions): Html {
   // Undecided: the decision comes first, and what happens after it below. Decided: what happened comes first.
   const top =
     proposal.status === "pending_approval"
-      ? html`${decisionForm(proposal, stake.detail, options.csrfToken)}${nextStep(proposal, order, now)}`
+      ? html`${decisionForm(proposal, stake.detail, options)}${nextStep(proposal, order, now)}`
       : html`${nextStep(proposal, order, now)}<h2>Money</h2>
-<div class="card"><p id="money">${stake.detail}</p></div>`;
+<div class="card"><p id="money">${stake.detail}</p>${fourEyes(proposal, now)}</div>`;
   return layout(
     `${actionLabel(proposal.action)} for ${proposal.order_id}`,
     html`${pageHeader(options)}

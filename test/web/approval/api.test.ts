@@ -142,7 +142,14 @@ describe("deciding", () => {
     const response = await decide(proposal.proposal_id, "approve", "  fraud team agrees  ");
     expect(response.status).toBe(200);
     const { proposal: approved } = (await response.json()) as { proposal: ProposalView };
-    expect(approved).toEqual({ ...proposal, status: "approved", decided_by: ACME_APPROVER, decided_at: approved.decided_at, decision_reason: "fraud team agrees" });
+    expect(approved).toEqual({
+      ...proposal,
+      status: "approved",
+      decided_by: ACME_APPROVER,
+      decided_at: approved.decided_at,
+      decision_reason: "fraud team agrees",
+      approvals: [{ approver: ACME_APPROVER, at: approved.decided_at, reason: "fraud team agrees" }],
+    });
     const event = (await auditLog(acme, orderId)).events.find((e) => e.event_type === "proposal_approved");
     expect(event).toMatchObject({
       event_id: `${proposal.proposal_id}:approved`,
