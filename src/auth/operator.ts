@@ -35,7 +35,7 @@ async function oauthCaller(config: Config, oauth: OAuthSettings, env: Env, token
   const signer = await grantStillValid(config, props.data);
   if (!signer) return undefined;
   const scopes = knownScopes(validated.scope).filter((scope) => signer.scopes.includes(scope));
-  return { account: signer.account, operator: signer.operator, scopes };
+  return { account: signer.account, operator: signer.operator, role: signer.role, scopes };
 }
 
 /**

@@ -4,6 +4,7 @@
  * grant. Listing hides what is not granted; calling it is refused here.
  */
 import type { Config } from "../config/config";
+import { roleNeededFor, type OperatorRole } from "../config/token-maps";
 import { fail } from "../core/errors";
 import { SCOPES, type Scope } from "../core/scopes";
 import type { Refusal } from "../http/respond";
@@ -27,4 +28,14 @@ export function insufficientScope(config: Config, granted: readonly Scope[], nee
     ...fail("forbidden", `${what} needs the ${needed} scope, and this credential holds ${holds}; connect again and allow ${needed}, or use a token that has it`),
     challenge,
   };
+}
+
+/**
+ * 403 for a call the credential's role can never make: no new consent helps
+ * a viewer, so there is no step-up challenge, only the role that is needed.
+ */
+export function insufficientRole(role: OperatorRole, needed: Scope, what: string): ({ ok: false } & Refusal) | undefined {
+  const wanted = roleNeededFor(needed);
+  if (role !== "viewer" || wanted === "viewer") return undefined;
+  return fail("forbidden", `${what} needs the ${wanted} role (it uses ${needed}), and this credential's role is viewer, which may only read; use a token with the operator or admin role`);
 }

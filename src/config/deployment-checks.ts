@@ -16,6 +16,8 @@ export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
   "globex-approver-dev-token",
   "acme-second-approver-dev-token",
   "acme-viewer-dev-token",
+  "acme-viewer-mcp-dev-token",
+  "acme-admin-dev-token",
 ]);
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

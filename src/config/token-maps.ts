@@ -4,16 +4,36 @@ import { AccountIdSchema } from "../core/account-id";
 import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
-export const McpTokenEntry = z.object({
-  account: AccountIdSchema,
-  operator: z.string().min(1).max(120),
-  // Absent means every scope: tokens configured before scopes existed keep working.
-  scopes: z
-    .array(ScopeSchema)
-    .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes): readonly Scope[] => SCOPES.filter((scope) => scopes.includes(scope)))
-    .default([...SCOPES]),
-});
+/** What an MCP credential may do: read (viewer), also send traffic and propose (operator), also manage the account's grants (admin). */
+export const OperatorRoleSchema = z.enum(["viewer", "operator", "admin"]);
+export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
+
+/** The scopes a viewer may hold: the reading half of each pair. */
+export const VIEWER_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope.endsWith(":read"));
+
+/** The role that a call needing `scope` asks for: the least one that may hold it. */
+export function roleNeededFor(scope: Scope): OperatorRole {
+  return VIEWER_SCOPES.includes(scope) ? "viewer" : "operator";
+}
+
+export const McpTokenEntry = z
+  .object({
+    account: AccountIdSchema,
+    operator: z.string().min(1).max(120),
+    // Absent: an operator, as every token was before roles existed.
+    role: OperatorRoleSchema.default("operator"),
+    // Absent means every scope the role allows: tokens configured before scopes existed keep working.
+    scopes: z.array(ScopeSchema).min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`).optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const beyond = entry.role === "viewer" ? (entry.scopes ?? []).filter((scope) => !VIEWER_SCOPES.includes(scope)) : [];
+    if (beyond.length > 0) ctx.addIssue({ code: "custom", path: ["scopes"], message: `a viewer may hold only ${VIEWER_SCOPES.join(", ")}; ${beyond.join(", ")} needs the operator role` });
+  })
+  .transform(({ scopes, ...entry }) => {
+    const allowed = entry.role === "viewer" ? VIEWER_SCOPES : SCOPES;
+    const held: readonly Scope[] = SCOPES.filter((scope) => allowed.includes(scope) && (scopes ?? allowed).includes(scope));
+    return { ...entry, scopes: held };
+  });
 /** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
 export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
 

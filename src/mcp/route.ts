@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
-import { insufficientScope } from "../auth/scope-check";
+import { insufficientRole, insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { mcpCors, originPolicy } from "../http/origin-guard";
@@ -49,7 +49,10 @@ mcpRoutes.post("/", async (c) => {
     if (!batch.ok) return jsonRpcRefusal(batch.error, SERVER_ERROR);
   }
   const outOfScope = outOfScopeCall(message.value, operator.value.scopes);
-  if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
+  if (outOfScope) {
+    const { role, scopes } = operator.value;
+    return refusalResponse(c, insufficientRole(role, outOfScope.needed, outOfScope.what) ?? insufficientScope(config, scopes, outOfScope.needed, outOfScope.what));
+  }
   return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));
 });
 

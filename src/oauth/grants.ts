@@ -1,7 +1,8 @@
 /**
  * /oauth/grants: what an operator has let OAuth clients do, and a way to take
- * it back. Authenticated with the operator's own MCP token. Revoking a grant
- * ends its access and refresh tokens at once; the client has to connect (and
+ * it back. Authenticated with the operator's own MCP token; an admin token
+ * also sees and revokes the grants of every operator of its account. Revoking
+ * a grant ends its access and refresh tokens at once; the client has to connect (and
  * the person consent) again. Behind the same door as /mcp (originPolicy): the
  * published dev token must not let a rebound or foreign page list or revoke.
  */
@@ -10,7 +11,7 @@ import { Hono, type Context } from "hono";
 import { oauthHelpers } from "../auth/oauth-server";
 import { authenticateMcpToken } from "../auth/operator";
 import { grantUserId, readableGrantUserId } from "../auth/operator-sign-in";
-import type { McpTokenHolder } from "../config/config";
+import type { Config, McpTokenHolder } from "../config/config";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
 import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
@@ -44,11 +45,21 @@ async function grantsOf(oauth: OAuthHelpers, userId: string): Promise<GrantSumma
   return grants;
 }
 
-/** The operator's grants, each with the user id it is filed under (needed to revoke it). */
-async function operatorGrants(oauth: OAuthHelpers, holder: McpTokenHolder): Promise<Array<{ grant: GrantSummary; userId: string }>> {
-  const userIds = [await grantUserId(holder), readableGrantUserId(holder)];
-  const lists = await Promise.all(userIds.map((userId) => grantsOf(oauth, userId)));
-  return lists.flatMap((grants, i) => grants.map((grant) => ({ grant, userId: userIds[i] ?? "" })));
+/**
+ * The grants a holder may see and revoke, each with the user id it is filed
+ * under (needed to revoke it): their own, or, for an admin, those of every
+ * operator of their account that configuration names.
+ */
+async function operatorGrants(oauth: OAuthHelpers, holder: McpTokenHolder, config: Config): Promise<Array<{ grant: GrantSummary; userId: string; operator: string }>> {
+  const operators = holder.role === "admin" ? [...new Set([...config.mcpTokens.values()].filter((h) => h.account === holder.account).map((h) => h.operator))] : [holder.operator];
+  const filed = await Promise.all(
+    operators.flatMap((operator) => [
+      grantUserId({ account: holder.account, operator }).then((userId) => ({ userId, operator })),
+      Promise.resolve({ userId: readableGrantUserId({ account: holder.account, operator }), operator }),
+    ]),
+  );
+  const lists = await Promise.all(filed.map(({ userId }) => grantsOf(oauth, userId)));
+  return lists.flatMap((grants, i) => grants.map((grant) => ({ grant, userId: filed[i]?.userId ?? "", operator: filed[i]?.operator ?? "" })));
 }
 
 function grantView(grant: GrantSummary) {
@@ -65,16 +76,16 @@ function grantView(grant: GrantSummary) {
 }
 
 grantRoutes.get("/", async (c) => {
-  const grants = await operatorGrants(helpers(c), c.get("holder"));
-  return c.json({ grants: grants.map(({ grant }) => grantView(grant)) });
+  const grants = await operatorGrants(helpers(c), c.get("holder"), c.get("config"));
+  return c.json({ grants: grants.map(({ grant, operator }) => ({ ...grantView(grant), operator })) });
 });
 grantRoutes.all("/", methodNotAllowed(["GET"]));
 
 grantRoutes.delete("/:grantId", async (c) => {
   const oauth = helpers(c);
   const grantId = c.req.param("grantId");
-  // Only this operator's grants: an id from anyone else's list is answered like an unknown one.
-  const found = (await operatorGrants(oauth, c.get("holder"))).find(({ grant }) => grant.id === grantId);
+  // Only grants this holder may see: an id from anyone else's list is answered like an unknown one.
+  const found = (await operatorGrants(oauth, c.get("holder"), c.get("config"))).find(({ grant }) => grant.id === grantId);
   if (!found) return errorResponse(c, { code: "not_found", message: `no grant ${grantId} belongs to you; GET /oauth/grants lists yours` });
   await oauth.revokeGrant(found.grant.id, found.userId);
   return c.json({ revoked: grantView(found.grant) });

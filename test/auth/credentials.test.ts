@@ -23,10 +23,10 @@ function request(authorization?: string): Request {
 describe("MCP operator tokens", () => {
   const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
 
-  it("a valid token resolves to its account, operator and (unless narrowed) every scope", async () => {
+  it("a valid token resolves to its account, operator, role and (unless narrowed) every scope", async () => {
     expect(await authenticateOperator(config(), env, `Bearer ${ACME_TOKEN}`)).toEqual({
       ok: true,
-      value: { account: "acme", operator: "Ada Ops (acme, local dev)", scopes: [...SCOPES] },
+      value: { account: "acme", operator: "Ada Ops (acme, local dev)", role: "operator", scopes: [...SCOPES] },
     });
   });
 

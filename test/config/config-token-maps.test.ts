@@ -13,7 +13,7 @@ const LONG_A = "a".repeat(32);
 const LONG_B = "b".repeat(32);
 const mcpTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, operator: "Ada" } });
 /** An MCP token entry as parsed: without "scopes" it holds all of them. */
-const holder = (account: string, operator = "Ada") => ({ account, operator, scopes: [...SCOPES] });
+const holder = (account: string, operator = "Ada") => ({ account, operator, role: "operator", scopes: [...SCOPES] });
 const approverTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, approver: "Avery" } });
 
 // The help text every token-map problem ends with.

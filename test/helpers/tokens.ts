@@ -11,6 +11,11 @@ export const ACME_SECOND_APPROVER_TOKEN = "acme-second-approver-dev-token";
 /** An acme approver token with the viewer role: sees the queue, decides nothing. */
 export const ACME_VIEWER_TOKEN = "acme-viewer-dev-token";
 
+/** An acme MCP token with the viewer role: read tools only. */
+export const ACME_MCP_VIEWER_TOKEN = "acme-viewer-mcp-dev-token";
+/** An acme MCP token with the admin role: also manages every acme operator's OAuth grants. */
+export const ACME_ADMIN_TOKEN = "acme-admin-dev-token";
+
 /** Long enough for production; PRODUCTION_ENV (./app-with-env.ts) configures them. */
 export const PRODUCTION_TOKEN = "p".repeat(40);
 export const PRODUCTION_APPROVER_TOKEN = "q".repeat(40);
