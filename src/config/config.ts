@@ -7,6 +7,7 @@ import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { intakeFaultProblems, IntakeFaultsSchema, type IntakeFaults } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems, OrderApiTokenSchema, OrderApiUrlSchema, type OrderApiUrl } from "./order-api-url";
+import { WEBHOOK_VARS, webhookProblems, webhooksConfig, type Webhooks } from "./webhooks";
 
 /**
  * Configuration is parsed once per isolate from the Worker's vars and secrets.
@@ -89,6 +90,7 @@ const EnvSchema = z.object({
   ORDER_API_TOKEN: OrderApiTokenSchema.optional(),
   INTAKE_FAULTS: IntakeFaultsSchema.optional(),
   INTAKE_FAULTS_IN_PRODUCTION: onOff.default(false),
+  ...WEBHOOK_VARS,
 });
 
 export interface Operator {
@@ -167,6 +169,8 @@ export interface Config {
   readonly orderApiUrl: OrderApiUrl | undefined;
   /** Latency, failures and stalls the built-in intake API adds to order intake; undefined means none. */
   readonly intakeFaults: IntakeFaults | undefined;
+  /** Where the outbox delivers proposal and order events; a destination left undefined gets none. */
+  readonly webhooks: Webhooks;
 }
 
 const CONFIG_HELP: Record<string, string> = {
@@ -216,6 +220,7 @@ export function parseConfig(env: object): Result<Config> {
   }
   problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
   problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
+  problems.push(...webhookProblems(vars.ENVIRONMENT, vars));
   if (vars.ENVIRONMENT === "production") {
     problems.push(...deploymentProblems({ env, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
@@ -256,6 +261,7 @@ export function parseConfig(env: object): Result<Config> {
         : undefined,
     orderApiUrl: orderApiUrlConfig(vars.ORDER_API_URL, vars.ORDER_API_TOKEN),
     intakeFaults: vars.INTAKE_FAULTS,
+    webhooks: webhooksConfig(vars),
   });
 }
 

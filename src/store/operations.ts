@@ -1,9 +1,11 @@
+import type { NewAuditEvent } from "../orders/audit-event";
 import { diffStates, orderState } from "../orders/order-state";
 import { applyChange } from "../orders/playbook";
 import type { ApplyCommand, ApplyResult } from "../orders/port";
 import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
 import { insertAuditEvent } from "./audit-events";
 import { exceptionFromRow, readOrderRecord, type ExceptionColumns, type OrderRow } from "./order-rows";
+import { batchWithOutbox, NO_OUTBOX, type OutboxWriter } from "./outbox";
 
 /**
  * D1 side of order operations: reads for the tools, the append-only audit
@@ -56,8 +58,9 @@ async function readApplied(db: D1Database, account: string, proposalId: string):
  * proposal id), the version-conditional order update and the audit event are
  * one D1 batch, which D1 runs as one transaction: either all three land or
  * none does, and a second attempt finds the first one's row and changes nothing.
+ * The outbox rows announcing the change join that batch under the same guard.
  */
-export async function applyProposalChange(db: D1Database, account: string, command: ApplyCommand, now: Date): Promise<ApplyResult> {
+export async function applyProposalChange(db: D1Database, account: string, command: ApplyCommand, now: Date, outbox: OutboxWriter = NO_OUTBOX): Promise<ApplyResult> {
   const prior = await readApplied(db, account, command.proposal_id);
   if (prior) return { kind: "already_applied", outcome: prior.outcome };
   const order = await readOrderRecord(db, account, command.order_id);
@@ -84,8 +87,21 @@ export async function applyProposalChange(db: D1Database, account: string, comma
     sql: "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)",
     params: [account, command.proposal_id, attemptId],
   };
+  const event: NewAuditEvent = {
+    event_id: `${command.proposal_id}:applied`,
+    account,
+    order_id: order.order_id,
+    event_type: command.change.kind === "address_change" ? "address_change_applied" : "resolution_applied",
+    actor_kind: "operator",
+    actor: command.confirmed_by,
+    reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,
+    proposal_id: command.proposal_id,
+    state_before: before,
+    state_after: after,
+    created_at: at,
+  };
 
-  await db.batch([
+  await batchWithOutbox(db, outbox, [
     db
       .prepare(
         `INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at)
@@ -111,24 +127,8 @@ export async function applyProposalChange(db: D1Database, account: string, comma
         order.version,
         ...ownsApplication.params,
       ),
-    insertAuditEvent(
-      db,
-      {
-        event_id: `${command.proposal_id}:applied`,
-        account,
-        order_id: order.order_id,
-        event_type: command.change.kind === "address_change" ? "address_change_applied" : "resolution_applied",
-        actor_kind: "operator",
-        actor: command.confirmed_by,
-        reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,
-        proposal_id: command.proposal_id,
-        state_before: before,
-        state_after: after,
-        created_at: at,
-      },
-      ownsApplication,
-    ),
-  ]);
+    insertAuditEvent(db, event, ownsApplication),
+  ], event, ownsApplication);
 
   const stored = await readApplied(db, account, command.proposal_id);
   if (stored) return { kind: stored.attempt_id === attemptId ? "applied" : "already_applied", outcome: stored.outcome };
