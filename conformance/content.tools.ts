@@ -1,11 +1,10 @@
-import { fromJsonSchema, type CallToolResult, type JsonSchemaType, type McpServer } from "@modelcontextprotocol/server";
-import { z } from "zod/v4";
-
 /**
  * Conformance fixtures: tools whose results exercise each kind of content, and
  * notifications during a call. Names and texts are the ones the suite's
  * scenarios ask for (see fixtures.ts).
  */
+import { fromJsonSchema, type CallToolResult, type JsonSchemaType, type McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod/v4";
 
 /** A 1x1 red PNG. */
 export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

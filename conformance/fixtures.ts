@@ -1,10 +1,3 @@
-import type { CacheHint } from "@modelcontextprotocol/server";
-import { EVERYTHING, type McpServerExtension } from "../src/mcp/server-extension";
-import { registerContentTools } from "./content.tools";
-import { registerInputTools } from "./input.tools";
-import { requestStates } from "./request-state";
-import { registerResourcesAndPrompts } from "./resources-prompts";
-
 /**
  * Fixtures for the official MCP conformance suite (`npm run conformance`).
  *
@@ -17,6 +10,12 @@ import { registerResourcesAndPrompts } from "./resources-prompts";
  * why they register on the server directly rather than through the account
  * seam.
  */
+import type { CacheHint } from "@modelcontextprotocol/server";
+import { EVERYTHING, type McpServerExtension } from "../src/mcp/server-extension";
+import { registerContentTools } from "./content.tools";
+import { registerInputTools } from "./input.tools";
+import { requestStates } from "./request-state";
+import { registerResourcesAndPrompts } from "./resources-prompts";
 
 const FIXTURE_LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: "private" };
 

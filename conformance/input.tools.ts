@@ -1,3 +1,11 @@
+/**
+ * Conformance fixtures: tools that need input from the client (elicitation,
+ * sampling, roots). Each is written once with `inputRequired(...)`: a
+ * 2026-07-28 client answers in a retried request (multi-round-trip). On a
+ * 2025 revision the SDK would have to send a request to the client and wait
+ * for its answer in a later HTTP request, which a stateless server cannot
+ * receive; the SDK says so in the tool's error instead of waiting.
+ */
 import {
   acceptedContent,
   CLIENT_CAPABILITIES_META_KEY,
@@ -11,15 +19,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
 import { requestStates } from "./request-state";
-
-/**
- * Conformance fixtures: tools that need input from the client (elicitation,
- * sampling, roots). Each is written once with `inputRequired(...)`: a
- * 2026-07-28 client answers in a retried request (multi-round-trip). On a
- * 2025 revision the SDK would have to send a request to the client and wait
- * for its answer in a later HTTP request, which a stateless server cannot
- * receive; the SDK says so in the tool's error instead of waiting.
- */
 
 const NO_ARGUMENTS = z.object({});
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });

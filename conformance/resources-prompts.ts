@@ -1,3 +1,8 @@
+/**
+ * Conformance fixtures: resources (text, binary, a template, one to subscribe
+ * to), prompts, and argument completion. Names and texts are the ones the
+ * suite's scenarios ask for (see fixtures.ts).
+ */
 import {
   acceptedContent,
   completable,
@@ -10,12 +15,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
 import { RED_PIXEL_PNG } from "./content.tools";
-
-/**
- * Conformance fixtures: resources (text, binary, a template, one to subscribe
- * to), prompts, and argument completion. Names and texts are the ones the
- * suite's scenarios ask for (see fixtures.ts).
- */
 
 const COMPLETIONS = ["paris", "park", "party"];
 

@@ -7,4 +7,7 @@ import { conformanceFixtures } from "./fixtures";
 // imports this folder, so `wrangler deploy` ships none of it.
 installMcpServerExtension(conformanceFixtures);
 
-export { default, AccountAgent, OrderApi } from "../src/index";
+// Every class the product exports (Durable Objects, entrypoints) is exported
+// here too, so a new binding in wrangler.toml cannot leave this entry behind.
+export * from "../src/index";
+export { default } from "../src/index";

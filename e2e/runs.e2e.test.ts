@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
+import { waitFor } from "../test/helpers/wait-for.ts";
 import { checkAcrossWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
@@ -15,18 +16,19 @@ const world = useWorld();
  * land mid-navigation and fail: that read is simply taken again.
  */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
-  for (;;) {
+  const attempt = async (): Promise<{ value: T } | undefined> => {
     try {
       last = await read();
-      if (done(last)) return last;
+      return { value: last };
     } catch {
       // The document went away under the read; the next one is there in a moment.
+      return undefined;
     }
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  };
+  const seen = await waitFor(attempt, (read) => read !== undefined && done(read.value), timeoutMs);
+  if (seen === undefined || !done(seen.value)) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
+  return seen.value;
 }
 
 function sentPoints(page: Page): Promise<number> {

@@ -1,5 +1,5 @@
 // `npm run bench`: starts `wrangler dev` on a free port with its own state and
-// prints what the performance issue asks for, each figure beside its goal:
+// prints the performance figures, each beside its goal:
 // per-call latency as a multiple of /health, 8-client read throughput against
 // one client, send_orders 100 in orders per second, the account object's
 // memory across 1,000-order batches, startup CPU and bundle size.

@@ -3,12 +3,14 @@
 // run unsafely (fails) or not at all (warns only: the committed placeholder
 // ids must pass CI), builds the bundle (`wrangler deploy --dry-run`), checks
 // that worker-configuration.d.ts matches wrangler.toml (`wrangler types
-// --check`), prints the bundle size raw and gzipped (Workers limits apply to
-// the gzipped size: 3 MiB on the free plan, 10 MiB on paid) and the startup
-// CPU. Fails on ENVIRONMENT in [vars], a broken build, stale types, a
-// conformance fixture in the bundle (they are for development only) or a
-// bundle over the platform limit; the performance goals are printed beside the
-// figures but never fail it. Needs no Cloudflare account and no network.
+// --check`) and that the committed card scripts are what cards/ builds now
+// (`npm run cards -- --check`), prints the bundle size raw and gzipped
+// (Workers limits apply to the gzipped size: 3 MiB on the free plan, 10 MiB
+// on paid) and the startup CPU. Fails on ENVIRONMENT in [vars], a broken
+// build, stale types or card scripts, a conformance fixture in the bundle
+// (they are for development only) or a bundle over the platform limit; the
+// performance goals are printed beside the figures but never fail it. Needs
+// no Cloudflare account and no network.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
@@ -54,6 +56,13 @@ try {
   execFileSync(wrangler, ["types", "--check"], { cwd: root, stdio: "inherit" });
 } catch (error) {
   failAt("the generated types", error);
+}
+
+console.log("$ npm run cards -- --check");
+try {
+  execFileSync(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts"), "--check"], { cwd: root, stdio: "inherit" });
+} catch (error) {
+  failAt("the built card scripts", error);
 }
 
 let raw = 0;

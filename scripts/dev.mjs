@@ -39,6 +39,17 @@ const persistArgs = persistTo === undefined ? [] : ["--persist-to", persistTo];
 // local placeholder is used. Either can be turned back on from the environment.
 const quietEnv = { WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env };
 
+// The cards' scripts are committed (src/mcp/cards/card-scripts.ts); a card
+// edited in cards/ since is rebuilt here, so the server serves its source.
+const cards = spawnSync(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts")], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (cards.status !== 0) {
+  console.error("Building the MCP Apps cards from cards/ failed; the output is above.");
+  process.exit(cards.status ?? 1);
+}
+
 // wrangler prints a table of every migration before and after each one it
 // applies; one line per migration says the same. stdin is not a terminal here,
 // so wrangler applies without asking for confirmation.

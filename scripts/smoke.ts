@@ -156,8 +156,8 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
 
 /**
  * send_orders with a progress token: the first progress event must reach the
- * client while the batch still runs (it used to arrive in one chunk with the
- * result), through the Worker -> Durable Object hop, at both revisions.
+ * client while the batch still runs (not in one chunk with the result),
+ * through the Worker -> Durable Object hop, at both revisions.
  */
 async function progressStreams(baseUrl: string): Promise<void> {
   for (const protocol of ["2025-11-25", "2026-07-28"] as const) {

@@ -16,6 +16,14 @@ const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", impo
 const conformanceSources = import.meta.glob<string>("../conformance/**/*.ts", { query: "?raw", import: "default", eager: true });
 const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
 
+/**
+ * The MCP Apps cards' browser code. The Worker never imports it: it serves the
+ * scripts scripts/cards.ts bundles from it (src/mcp/cards/card-scripts.ts).
+ * The cards take from src/ only the vocabulary, and types.
+ */
+const cardSources = import.meta.glob<string>("../cards/**/*.ts", { query: "?raw", import: "default", eager: true });
+const CARDS_MAY_IMPORT = ["../src/orders/labels", "../src/proposals/status-labels"];
+
 /** Everything else a person reads and changes: the tests, the browser tests and the scripts. */
 const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs"], {
   query: "?raw",
@@ -41,8 +49,8 @@ const LAYER: Record<string, number> = {
   core: 0,
   platform: 0,
   config: 1,
+  audit: 1,
   orders: 2,
-  audit: 2,
   http: 2,
   auth: 3,
   notify: 3,
@@ -84,6 +92,7 @@ describe("architecture", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(40);
     expect(imports.length).toBeGreaterThan(100);
     expect(Object.keys(conformanceSources)).toContain("../conformance/worker.ts");
+    expect(Object.keys(cardSources)).toContain("../cards/host.ts");
     const folders = new Set(Object.keys(otherFiles).map((key) => repoPath(key).split("/")[0]));
     expect([...folders].sort()).toEqual(["e2e", "scripts", "test"]);
     expect(Object.keys(otherFiles)).toContain("./helpers/tokens.ts");
@@ -116,6 +125,17 @@ describe("architecture", () => {
     expect(imports.filter(({ target }) => target.startsWith("../conformance/"))).toEqual([]);
   });
 
+  it("cards/ takes values from src/ only from the vocabulary (types from anywhere), and neither src/ nor conformance/ imports cards/", () => {
+    const valueImports = Object.entries(cardSources).flatMap(([file, text]) =>
+      [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+    );
+    expect(valueImports.map(({ target }) => target)).toEqual(expect.arrayContaining(CARDS_MAY_IMPORT));
+    const outside = valueImports.filter(({ target }) => !target.startsWith("../cards/") && !CARDS_MAY_IMPORT.includes(target)).map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+    const intoCards = [...imports, ...importsOf(conformanceSources)].filter(({ target }) => target.startsWith("../cards/"));
+    expect(intoCards).toEqual([]);
+  });
+
   it("within src/, only the server factory imports the extension point, so no product module can install one", () => {
     const importers = imports.filter(({ target }) => target === "../src/mcp/server-extension").map(({ file }) => file);
     expect(importers).toEqual(["../src/mcp/server.ts"]);
@@ -128,8 +148,8 @@ describe("architecture", () => {
     expect(bare).toEqual([]);
   });
 
-  it(`no file in src, conformance, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
-    const long = Object.entries({ ...sources, ...conformanceSources, ...otherFiles })
+  it(`no file in src, cards, conformance, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
+    const long = Object.entries({ ...sources, ...cardSources, ...conformanceSources, ...otherFiles })
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);

@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
 
-/** Goals from the performance issue; figures above them are reported, not failed. */
+/** Performance goals; figures above them are reported, not failed. */
 export const BUNDLE_GOAL_GZIP_BYTES = 400 * 1024;
 export const STARTUP_GOAL_MS = 30;
 

@@ -1,37 +1,28 @@
 import { Agent } from "agents";
-import type { Approver, Config, Operator } from "../config/config";
+import type { Config } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
-import type { AddressInput } from "../orders/address";
-import type { OrderRecord } from "../orders/order-record";
-import type { ConfirmResult, ProposalView } from "../proposals/schemas";
-import type { Decision } from "../proposals/decision";
-import type { ChainHead } from "../audit/chain";
-import type { SendRequest } from "../synth/batch-sender";
-import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
-import type { Comparison } from "../runs/compare";
-import type { RunRequest } from "../runs/plan";
-import type { RunRecord } from "../runs/record";
-import type { RunDetail, RunInterval, RunSummary } from "../runs/schemas";
 import { shardName } from "../runs/shard-state";
-import { runOrdersPerMinute, SyntheticBudget, type BudgetAsk } from "../synth/order-budget";
-import { ordered, type ProgressListener } from "./ordered-progress";
-import { SerialQueue } from "./serial-queue";
+import { FOREIGN_CALLER_MESSAGE, RPC_CALLS, type AccountCaller, type AccountFace } from "./account-calls";
 import type { AccountServices } from "./services";
+import { SerialQueue } from "./serial-queue";
 import { migrateAccountStorage } from "./storage-schema";
-
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
  * what needs one writer per account: the proposals and their transitions,
  * the generator state (the batch journal) and the traffic runs, which its
- * alarms drive (run-desk.ts). Batches run one at a time
- * through `batches`; every proposal transition runs one at a time through
- * `transitions`. Reads of orders never come here: the Worker reads D1 itself.
+ * alarms drive (runs/desk.ts). Every proposal transition runs one at a time
+ * through `transitions`. Reads of orders never come here: the Worker reads
+ * D1 itself.
+ *
+ * Its RPC methods are the entries of account-calls.ts, installed below, each
+ * behind the same check of the caller's account; the interface of the same
+ * name gives them their types.
  */
+export interface AccountAgent extends AccountFace {}
+
 export class AccountAgent extends Agent<Env> {
-  private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
-  private readonly budget = new SyntheticBudget();
   private built: Promise<AccountServices> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -39,100 +30,19 @@ export class AccountAgent extends Agent<Env> {
     migrateAccountStorage(ctx.storage);
   }
 
-  // ------------------------------------------------------- operator side (MCP)
-
-  async sendOrders(caller: Operator, request: SendRequest, onProgress?: ProgressListener): Promise<Result<BatchSummary>> {
-    const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    const progress = onProgress && ordered(onProgress);
-    const result = await this.batches.run(() => services.value.sender.send(request, caller.operator, progress?.report));
-    await progress?.drained();
-    return result;
-  }
-
-  async recentBatches(caller: Operator): Promise<Result<BatchRecord[]>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? ok(services.value.journal.recent()) : services;
-  }
-
-  async proposeResolution(caller: Operator, orderId: string): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.proposeResolution(orderId, caller.operator) : services;
-  }
-
-  async prepareAddressChange(caller: Operator, orderId: string, address: AddressInput): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.prepareAddressChange(orderId, address, caller.operator) : services;
-  }
-
-  async getProposal(caller: Operator, proposalId: string): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.getProposal(proposalId) : services;
-  }
-
-  async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
-  }
-
-  /**
-   * Meets a batch or a run with the account's synthetic order budget, counting
-   * the runs running now at their pace, and books a batch's orders. The
-   * caller's configuration sets the budget, as it decides every other limit.
-   */
-  async chargeSyntheticBudget(caller: Operator, ask: BudgetAsk, perMinute: number): Promise<Result<void>> {
-    const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    const running = services.value.runs.recent().filter((run) => run.status === "running");
-    const runsPerMinute = running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0);
-    return this.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
-  }
-
-  // ------------------------------------------------------------ traffic runs
-
-  async startTrafficRun(caller: Operator, request: RunRequest): Promise<Result<RunSummary>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.start(caller.operator, request) : services;
-  }
-
-  async getTrafficRun(caller: Operator, runId: string): Promise<Result<RunDetail>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.get(runId) : services;
-  }
-
-  async stopTrafficRun(caller: Operator, runId: string): Promise<Result<RunSummary>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.stop(runId, caller.operator) : services;
-  }
-
-  async compareTrafficRuns(caller: Operator, runId: string, baselineId: string, tolerancePercent: number): Promise<Result<Comparison>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.compare(runId, baselineId, tolerancePercent) : services;
-  }
-
-  /** The whole stored run, histograms included: the resource's and the export's view. */
-  async trafficRunRecord(caller: { readonly account: string }, runId: string): Promise<Result<{ summary: RunSummary; record: RunRecord }>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.record(runId) : services;
-  }
-
-  /** Every interval of a run, oldest first: for the CSV export. */
-  async trafficRunIntervals(approver: Approver, runId: string): Promise<Result<RunInterval[]>> {
-    const services = await this.servicesFor(approver.account);
-    if (!services.ok) return services;
-    const intervals = services.value.runs.intervals(runId);
-    return intervals.ok ? ok([...intervals.value]) : intervals;
-  }
-
-  async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? ok(services.value.runs.recent()) : services;
-  }
-
-  /** The run page's view, for the chart. */
-  async runForApprover(approver: Approver, runId: string): Promise<Result<RunDetail>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.runs.chart(runId) : services;
+  static {
+    // Prototype methods, as workerd's RPC requires: own properties of an instance are not callable over RPC.
+    const entries = Object.entries(RPC_CALLS) as [string, (services: AccountServices, caller: AccountCaller, ...args: unknown[]) => unknown][];
+    for (const [name, call] of entries) {
+      Object.defineProperty(AccountAgent.prototype, name, {
+        configurable: true,
+        writable: true,
+        value: async function (this: AccountAgent, caller: AccountCaller, ...args: unknown[]) {
+          const services = await this.servicesFor(caller.account);
+          return services.ok ? call(services.value, caller, ...args) : services;
+        },
+      });
+    }
   }
 
   /**
@@ -194,48 +104,6 @@ export class AccountAgent extends Agent<Env> {
     }
   }
 
-  // ------------------------------------------------- approver side (the app)
-
-  async reviewProposal(approver: Approver, proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.desk.review(proposalId) : services;
-  }
-
-  async decideProposal(approver: Approver, proposalId: string, decision: Decision): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.desk.decide(proposalId, decision, approver) : services;
-  }
-
-  async pendingProposals(approver: Approver): Promise<Result<ProposalView[]>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? ok(await services.value.desk.pending()) : services;
-  }
-
-  // ------------------------------------------------------------- audit chain
-
-  /**
-   * Seals every audit event of the account written so far into its hash
-   * chain and answers the head. Writers anywhere call it after writing; the
-   * export calls it first, so what it streams is sealed.
-   */
-  async sealAuditTrail(caller: { readonly account: string }): Promise<Result<ChainHead | null>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.sealer.seal() : services;
-  }
-
-  /**
-   * Starts a seal pass and answers at once, without waiting for it: what the
-   * intake API calls after writing events. The pass runs here, in the object,
-   * so no intake request waits on a promise that another request created: the
-   * Workers runtime ties I/O to the request that started it.
-   */
-  async requestAuditSeal(caller: { readonly account: string }): Promise<Result<null>> {
-    const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    void services.value.sealer.seal();
-    return ok(null);
-  }
-
   // ------------------------------------------------------------------ wiring
 
   /**
@@ -248,7 +116,7 @@ export class AccountAgent extends Agent<Env> {
     await this.lifecycle.start();
     const config = await this.loadConfig();
     if (!config.ok) return config;
-    if (account !== this.name) return fail("forbidden", "this credential belongs to a different account");
+    if (account !== this.name) return fail("forbidden", FOREIGN_CALLER_MESSAGE);
     return ok(await this.services(config.value));
   }
 

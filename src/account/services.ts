@@ -4,6 +4,7 @@ import { ProposalStore } from "../proposals/store";
 import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender } from "../synth/batch-sender";
 import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
+import { SyntheticBudget } from "../synth/order-budget";
 import { randomSeed } from "../synth/prng";
 import { RunDesk, type ShardHandle } from "../runs/desk";
 import { shardName } from "../runs/shard-state";
@@ -12,7 +13,7 @@ import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
-import type { SerialQueue } from "./serial-queue";
+import { SerialQueue } from "./serial-queue";
 import { accountDatabase } from "../store/databases";
 import { outboxWriter } from "../outbox/hand-off";
 
@@ -21,12 +22,15 @@ const SEAL_INTERVAL_MS = 200;
 
 /**
  * What one account's object works with, built once per instance: the batch
- * journal in its SQLite, the proposal desk, the batch sender, the run desk
- * and the audit sealer.
+ * journal in its SQLite, the proposal desk, the batch sender, the run desk,
+ * the audit sealer and the synthetic order budget. Batches run one at a time
+ * through `batches`.
  */
 export interface AccountServices {
   readonly config: Config;
   readonly journal: SqlBatchJournal;
+  readonly batches: SerialQueue;
+  readonly budget: SyntheticBudget;
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
   readonly runs: RunDesk;
@@ -61,6 +65,8 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   return {
     config,
     journal,
+    batches: new SerialQueue(),
+    budget: new SyntheticBudget(),
     sealer,
     runs: new RunDesk({
       runs: new RunStore(storage),

@@ -1,8 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { Config } from "../config/config";
-import { SCOPES } from "../core/scopes";
-
 /**
  * The OAuth 2.1 authorization server (@cloudflare/workers-oauth-provider, split
  * roles): it owns discovery, /oauth/token (code exchange, refresh, RFC 7009
@@ -11,6 +6,11 @@ import { SCOPES } from "../core/scopes";
  * Worker owns /authorize (the consent page) and the /mcp resource itself, so
  * the /mcp route keeps its own origin policy, CORS and static bearer tokens.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { Config } from "../config/config";
+import { SCOPES } from "../core/scopes";
+
 export type OAuthSettings = NonNullable<Config["oauth"]>;
 
 const AUTHORIZE_PATH = "/authorize";

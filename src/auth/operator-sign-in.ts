@@ -1,11 +1,3 @@
-import { z } from "zod/v4";
-import type { Config, McpTokenHolder } from "../config/config";
-import { AccountIdSchema } from "../core/account-id";
-import { base64url } from "../core/encoding";
-import { fail, ok, type Result } from "../core/errors";
-import { ScopeSchema, type Scope } from "../core/scopes";
-import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
-
 /**
  * Who may connect an OAuth client (claude.ai, ChatGPT) to an account, and what
  * they may let it do. This module stands in for a company identity provider:
@@ -21,6 +13,14 @@ import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
  * callback) to an operator, and grantStillValid re-checks that mapping
  * whenever a token is used.
  */
+import { z } from "zod/v4";
+import type { Config, McpTokenHolder } from "../config/config";
+import { AccountIdSchema } from "../core/account-id";
+import { base64url } from "../core/encoding";
+import { fail, ok, type Result } from "../core/errors";
+import { ScopeSchema, type Scope } from "../core/scopes";
+import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
+
 export interface SignedInOperator extends McpTokenHolder {
   /**
    * Names the sign-in credential without holding it: here the MCP token's
@@ -38,7 +38,7 @@ export const GrantPropsSchema = z.object({
 });
 export type GrantProps = z.output<typeof GrantPropsSchema>;
 
-/** The consent page's sign-in field (src/oauth/pages.ts draws it; signInOperator reads it). */
+/** The consent page's sign-in field (src/oauth/consent-page.ts draws it; signInOperator reads it). */
 export const SIGN_IN_FIELD = { name: "token", label: "Your MCP token" } as const;
 
 /** The fields of the consent post that signInOperator reads; the page's form validator includes them. */

@@ -1,5 +1,3 @@
-import { z } from "zod/v4";
-
 /**
  * INTAKE_FAULTS makes the built-in intake API misbehave on purpose, so a
  * traffic run can be checked against a target whose behaviour is known:
@@ -11,15 +9,7 @@ import { z } from "zod/v4";
  *
  * Clauses are joined by commas, each at most once: `stall=1000ms/5s,latency=20ms,fail=2%`.
  */
-export interface IntakeFaults {
-  readonly latencyMs: number;
-  /** 0 to 1. */
-  readonly failShare: number;
-  /** Windows start at multiples of `everyMs` since the epoch, so every isolate stalls at once. */
-  readonly stall: { readonly ms: number; readonly everyMs: number } | null;
-  /** The setting as written, to name it in the answers it causes. */
-  readonly spec: string;
-}
+import { z } from "zod/v4";
 
 export const INTAKE_FAULTS_EXAMPLE = "stall=1000ms/5s,latency=20ms,fail=2%";
 const MAX_DELAY_MS = 60_000;
@@ -44,7 +34,7 @@ const Stall = z
   .regex(/^[^/]+\/[^/]+$/, "must be <stall>/<period>, like 1000ms/5s")
   .transform((text) => text.split("/") as [string, string])
   .pipe(z.tuple([Duration, Duration]))
-  .transform(([ms, everyMs]) => ({ ms, everyMs }))
+  .transform(([ms, everyMs]) => ({ ms, everyMs }) as const)
   .superRefine(({ ms, everyMs }, ctx) => {
     if (ms <= 0) ctx.addIssue({ code: "custom", message: "the stall must last longer than 0ms" });
     if (ms >= everyMs) ctx.addIssue({ code: "custom", message: "the stall must be shorter than its period, or the API never answers" });
@@ -59,8 +49,8 @@ function isClause(name: string): name is Clause {
 }
 
 /** Each problem names the clause it is about, so a long setting is easy to fix. */
-export const IntakeFaultsSchema = z.string().transform((spec, ctx): IntakeFaults => {
-  const found: Partial<{ latency: number; fail: number; stall: { ms: number; everyMs: number } }> = {};
+export const IntakeFaultsSchema = z.string().transform((spec, ctx) => {
+  const found: { -readonly [C in Clause]?: z.output<(typeof CLAUSES)[C]> } = {};
   for (const clause of spec.split(",").map((part) => part.trim())) {
     const [name = "", value, ...rest] = clause.split("=");
     if (!isClause(name) || value === undefined || rest.length > 0) {
@@ -78,8 +68,18 @@ export const IntakeFaultsSchema = z.string().transform((spec, ctx): IntakeFaults
     }
     Object.assign(found, { [name]: parsed.data });
   }
-  return { latencyMs: found.latency ?? 0, failShare: found.fail ?? 0, stall: found.stall ?? null, spec };
+  return {
+    latencyMs: found.latency ?? 0,
+    /** 0 to 1. */
+    failShare: found.fail ?? 0,
+    /** Windows start at multiples of `everyMs` since the epoch, so every isolate stalls at once. */
+    stall: found.stall ?? null,
+    /** The setting as written, to name it in the answers it causes. */
+    spec,
+  } as const;
 });
+
+export type IntakeFaults = z.output<typeof IntakeFaultsSchema>;
 
 /** A deployed API that fails on purpose is an outage: it takes a second, deliberate switch. */
 export function intakeFaultProblems(environment: "development" | "production", faults: IntakeFaults | undefined, allowedInProduction: boolean): string[] {

@@ -1,18 +1,10 @@
-import { z } from "zod/v4";
-import { isLoopbackHost } from "./deployment-checks";
-
 /**
  * ORDER_API_URL aims synthetic traffic at an order API outside this Worker,
  * beside the ORDER_API binding; ORDER_API_TOKEN, a secret, is its bearer
  * credential. Both are fixed by the operator: no tool can name a URL.
  */
-export interface OrderApiUrl {
-  /** Origin plus an optional base path, without a trailing slash; /api/health and /api/orders go below it. */
-  readonly url: string;
-  /** The one host traffic may reach (with its port when not the default). */
-  readonly host: string;
-  readonly token: string | undefined;
-}
+import { z } from "zod/v4";
+import { isLoopbackHost } from "./deployment-checks";
 
 export const OrderApiUrlSchema = z.string().transform((raw, ctx) => {
   let url: URL;
@@ -54,6 +46,16 @@ export function orderApiUrlProblems(environment: "development" | "production", u
   return [];
 }
 
-export function orderApiUrlConfig(url: string | undefined, token: string | undefined): OrderApiUrl | undefined {
-  return url === undefined ? undefined : { url, host: new URL(url).host, token };
+/** Where synthetic traffic goes instead of the ORDER_API binding: config.orderApiUrl. */
+export function orderApiUrlConfig(url: string | undefined, token: string | undefined) {
+  if (url === undefined) return undefined;
+  return {
+    /** Origin plus an optional base path, without a trailing slash; /api/health and /api/orders go below it. */
+    url,
+    /** The one host traffic may reach (with its port when not the default). */
+    host: new URL(url).host,
+    token,
+  } as const;
 }
+
+export type OrderApiUrl = NonNullable<ReturnType<typeof orderApiUrlConfig>>;

@@ -1,9 +1,9 @@
+/** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
-import { SCOPES, ScopeSchema } from "../core/scopes";
+import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
-/** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
 export const McpTokenEntry = z.object({
   account: AccountIdSchema,
   operator: z.string().min(1).max(120),
@@ -11,10 +11,15 @@ export const McpTokenEntry = z.object({
   scopes: z
     .array(ScopeSchema)
     .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
+    .transform((scopes): readonly Scope[] => SCOPES.filter((scope) => scopes.includes(scope)))
     .default([...SCOPES]),
 });
 export const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
+
+/** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
+export type McpTokenHolder = Readonly<z.output<typeof McpTokenEntry>>;
+
+export type Approver = Readonly<z.output<typeof ApproverTokenEntry>>;
 
 /**
  * A JSON map of token -> holder. Problems are reported by entry number, never

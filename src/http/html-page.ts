@@ -1,5 +1,3 @@
-import { html, raw } from "hono/html";
-
 /**
  * The frame every server-rendered page shares (the approval app, the run
  * page, the OAuth consent page): plain HTML, no script, one constant
@@ -11,6 +9,8 @@ import { html, raw } from "hono/html";
  * times and ids do not wrap at all (ids, because a browser would otherwise
  * break `ORD-1008` after its hyphen), and other text wraps only between words.
  */
+import { html, raw } from "hono/html";
+
 export type Html = ReturnType<typeof html>;
 
 const STYLE = `

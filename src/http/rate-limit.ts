@@ -1,9 +1,3 @@
-import type { Context, MiddlewareHandler } from "hono";
-import type { Config } from "../config/config";
-import { fail, ok, type AppError, type Result } from "../core/errors";
-import type { AppEnv } from "./app-env";
-import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
-
 /**
  * Abuse limits, counted by the Workers rate-limiting bindings declared in
  * wrangler.toml ([[ratelimits]]: how many requests per period). Each surface
@@ -11,6 +5,12 @@ import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
  * credential the key is its holder, never the secret itself; before any
  * credential (OAuth registration and sign-in) it is the client's address.
  */
+import type { Context, MiddlewareHandler } from "hono";
+import type { Config } from "../config/config";
+import { fail, ok, type AppError, type Result } from "../core/errors";
+import type { AppEnv } from "./app-env";
+import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
+
 const LIMITERS = {
   mcp: { binding: "MCP_RATE_LIMITER", per: "credential" },
   api: { binding: "API_RATE_LIMITER", per: "credential" },

@@ -1,3 +1,9 @@
+/**
+ * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
+ * answer would be wrong or unreadable: a parse error for JSON that is merely
+ * not a message, multi-line schema dumps for bad params, and batches on
+ * protocol revisions that removed them.
+ */
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -11,13 +17,6 @@ import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcError, jsonRpcRefusal, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
 import { isModernMessage } from "./protocol-versions";
-
-/**
- * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
- * answer would be wrong or unreadable: a parse error for JSON that is merely
- * not a message, multi-line schema dumps for bad params, and batches on
- * protocol revisions that removed them.
- */
 
 /** The message in a body, or why there is none (the route answers it as a JSON-RPC parse error). */
 export function parseBody(body: string): Result<unknown> {

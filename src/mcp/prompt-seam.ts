@@ -1,11 +1,3 @@
-import type { GetPromptResult, McpServer } from "@modelcontextprotocol/server";
-import type { z } from "zod/v4";
-import { isGranted } from "../auth/scopes";
-import type { Config } from "../config/config";
-import type { AccountToolContext } from "./account-context";
-import { EVERYTHING, type RequestReach } from "./request-reach";
-import type { AccountTool } from "./tool-seam";
-
 /**
  * The seam between prompt modules and the SDK, like tool-seam.ts for tools.
  * A prompt is a workflow a person starts by name (hosts show prompts as slash
@@ -13,6 +5,14 @@ import type { AccountTool } from "./tool-seam";
  * model should call, in order, and a credential sees it only when it may call
  * every one of them, so a prompt never sends a model to a tool it cannot use.
  */
+import type { GetPromptResult, McpServer } from "@modelcontextprotocol/server";
+import type { z } from "zod/v4";
+import { isGranted } from "../auth/scope-check";
+import type { Config } from "../config/config";
+import type { AccountToolContext } from "./account-context";
+import { EVERYTHING, type RequestReach } from "./request-reach";
+import type { AccountTool } from "./tool-seam";
+
 export interface AccountPrompt<Args extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly title: string;

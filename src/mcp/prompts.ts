@@ -1,13 +1,13 @@
-import { z } from "zod/v4";
-import { OrderIdParam } from "./params";
-import { definePrompt, type AccountPrompt } from "./prompt-seam";
-
 /**
  * The workflows people run with this server, as MCP prompts: a host shows
  * each as a slash command, fills in its arguments and hands the text to the
  * model. Each text names the tools to call, in order, and what to report;
  * none of them lets the model approve anything.
  */
+import { z } from "zod/v4";
+import { CHANGE_KINDS } from "../orders/change-kinds";
+import { OrderIdParam } from "./params";
+import { definePrompt, type AccountPrompt } from "./prompt-seam";
 
 /** A whole number given as a prompt argument (prompt arguments are strings). */
 function wholeNumber(description: string) {
@@ -93,9 +93,9 @@ const proposeAndWait = definePrompt({
     const [propose, apply] = new_address
       ? [
           `Call prepare_address_change with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`,
-          "apply_approved_change",
+          CHANGE_KINDS.address_change.confirmTool,
         ]
-      : [`Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`, "confirm_resolution"];
+      : [`Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`, CHANGE_KINDS.resolution.confirmTool];
     return steps(
       `Propose a fix for order ${order_id} and wait for a person to approve it.`,
       [

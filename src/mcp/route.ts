@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
-import { insufficientScope } from "../auth/scopes";
+import { insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { mcpCors, originPolicy } from "../http/origin-guard";

@@ -57,7 +57,7 @@ const startTrafficRun = defineTool({
     }),
   output: RunSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, context) => context.traffic.startRun(args),
+  handler: async (args, context) => context.agent.startTrafficRun(args),
 });
 
 const getTrafficRun = defineTool({
@@ -69,7 +69,7 @@ const getTrafficRun = defineTool({
   input: z.object({ run_id: RunIdParam }),
   output: RunDetailSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id }, context) => context.traffic.getRun(run_id),
+  handler: async ({ run_id }, context) => context.agent.getTrafficRun(run_id),
 });
 
 const stopTrafficRun = defineTool({
@@ -81,7 +81,7 @@ const stopTrafficRun = defineTool({
   input: z.object({ run_id: RunIdParam }),
   output: RunSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id }, context) => context.traffic.stopRun(run_id),
+  handler: async ({ run_id }, context) => context.agent.stopTrafficRun(run_id),
 });
 
 const compareTrafficRuns = defineTool({
@@ -97,7 +97,7 @@ const compareTrafficRuns = defineTool({
   }),
   output: ComparisonSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id, baseline_run_id, tolerance_percent }, context) => context.traffic.compareRuns(run_id, baseline_run_id, tolerance_percent),
+  handler: async ({ run_id, baseline_run_id, tolerance_percent }, context) => context.agent.compareTrafficRuns(run_id, baseline_run_id, tolerance_percent),
 });
 
 export const runTools: readonly AccountTool[] = [startTrafficRun, getTrafficRun, stopTrafficRun, compareTrafficRuns];
@@ -109,7 +109,7 @@ const runList: AccountFixedResource = {
   title: "Traffic runs",
   description: "This account's most recent traffic runs, newest first, each with its status, seed, tally, verdict and link to its chart.",
   read: async (context) => {
-    const runs = await context.traffic.recentRuns();
+    const runs = await context.agent.recentRuns();
     return runs.ok ? ok({ runs: runs.value }) : runs;
   },
 };
@@ -122,7 +122,7 @@ const oneRun: AccountResourceTemplate = {
   description:
     "One of this account's traffic runs as a whole: its summary as get_traffic_run answers it, plus the run-wide histograms of latency, service time and lateness (bucket bounds in ms and counts, 1 % relative error) for any percentile. Another account's run id reads as not found, like an id that never existed.",
   read: async ({ run_id: runId = "" }, context) => {
-    const run = await context.traffic.runRecord(runId);
+    const run = await context.agent.trafficRunRecord(runId);
     return run.ok ? ok(RunExportSchema.parse(exportOf(run.value.summary, run.value.record))) : run;
   },
 };

@@ -33,7 +33,7 @@ export function installMcpServerExtension(extension: McpServerExtension): void {
 export function serverExtension(config: Config): McpServerExtension | undefined {
   if (!config.conformanceFixtures) return undefined;
   if (installed === undefined && !warnedMissing) {
-    // The switch alone no longer adds anything: the fixtures live only in the development entry.
+    // The switch alone adds nothing: the fixtures live only in the development entry.
     warnedMissing = true;
     console.warn("CONFORMANCE_FIXTURES is on, but this Worker entry installs no fixtures; `npm run conformance` starts the one that does (conformance/worker.ts)");
   }

@@ -1,3 +1,9 @@
+/**
+ * The seam between tool modules and the SDK. Tool modules describe tools as
+ * data and write handlers that receive the already-authenticated account
+ * context; they never see the raw McpServer, never take an account from
+ * arguments, and never write their own try/catch.
+ */
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -11,7 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
 import type { Config } from "../config/config";
-import { isGranted } from "../auth/scopes";
+import { isGranted } from "../auth/scope-check";
 import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
@@ -20,12 +26,6 @@ import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
 import { EVERYTHING, type RequestReach } from "./request-reach";
 
-/**
- * The seam between tool modules and the SDK. Tool modules describe tools as
- * data and write handlers that receive the already-authenticated account
- * context; they never see the raw McpServer, never take an account from
- * arguments, and never write their own try/catch.
- */
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;

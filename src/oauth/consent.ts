@@ -1,3 +1,13 @@
+/**
+ * /authorize: the OAuth consent page. The library has already validated the
+ * client, its exact redirect URI, the resource and PKCE (parseAuthRequest);
+ * here a person signs in with operator credentials, chooses what the client
+ * may do, and the grant is written with {account, operator, scopes}.
+ *
+ * Protected like the approval app: a CSRF origin check on the post, a
+ * one-time handle bound to this browser by a __Host- cookie (the library's),
+ * no framing, no script, and an escaping template.
+ */
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
 import { z } from "zod/v4";
@@ -17,18 +27,8 @@ import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
-import { consentErrorPage, consentPage } from "./pages";
+import { consentErrorPage, consentPage } from "./consent-page";
 
-/**
- * /authorize: the OAuth consent page. The library has already validated the
- * client, its exact redirect URI, the resource and PKCE (parseAuthRequest);
- * here a person signs in with operator credentials, chooses what the client
- * may do, and the grant is written with {account, operator, scopes}.
- *
- * Protected like the approval app: a CSRF origin check on the post, a
- * one-time handle bound to this browser by a __Host- cookie (the library's),
- * no framing, no script, and an escaping template.
- */
 export const consentPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;

@@ -1,3 +1,10 @@
+/**
+ * /oauth/grants: what an operator has let OAuth clients do, and a way to take
+ * it back. Authenticated with the operator's own MCP token. Revoking a grant
+ * ends its access and refresh tokens at once; the client has to connect (and
+ * the person consent) again. Behind the same door as /mcp (originPolicy): the
+ * published dev token must not let a rebound or foreign page list or revoke.
+ */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
 import { oauthHelpers } from "../auth/oauth-server";
@@ -9,13 +16,6 @@ import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
 import { oauthSettings } from "./require-oauth";
 
-/**
- * /oauth/grants: what an operator has let OAuth clients do, and a way to take
- * it back. Authenticated with the operator's own MCP token. Revoking a grant
- * ends its access and refresh tokens at once; the client has to connect (and
- * the person consent) again. Behind the same door as /mcp (originPolicy): the
- * published dev token must not let a rebound or foreign page list or revoke.
- */
 type GrantsEnv = WithHolder<McpTokenHolder>;
 
 export const grantRoutes = new Hono<GrantsEnv>();

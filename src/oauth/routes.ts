@@ -1,3 +1,9 @@
+/**
+ * The protocol side of OAuth: discovery under /.well-known, and /oauth/token
+ * and /oauth/register, which the library answers (with its own CORS, since
+ * browser-based clients call them). /authorize is the consent page
+ * (consent.ts); /oauth/grants lets an operator list and revoke grants.
+ */
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { authorizationServer, oauthHelpers, protectedResourceMetadata } from "../auth/oauth-server";
@@ -10,12 +16,6 @@ import { grantRoutes } from "./grants";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 import { guardedTokenEndpoint } from "./token-guard";
 
-/**
- * The protocol side of OAuth: discovery under /.well-known, and /oauth/token
- * and /oauth/register, which the library answers (with its own CORS, since
- * browser-based clients call them). /authorize is the consent page
- * (consent.ts); /oauth/grants lets an operator list and revoke grants.
- */
 // Hono types its execution context more loosely than workers-types; it is the runtime's own object.
 const libraryAnswer = (c: Context<AppEnv>, request: Request) => authorizationServer(oauthSettings(c.get("config"))).fetch(request, c.env, c.executionCtx as ExecutionContext);
 const libraryAnswers = (c: Context<AppEnv>) => libraryAnswer(c, c.req.raw);

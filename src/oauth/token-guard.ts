@@ -1,8 +1,3 @@
-import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { refusedClientId, refusedHost } from "../auth/client-id-host";
-import { withFailedChecks } from "../auth/oauth-server";
-import { sha256Hex } from "../core/encoding";
-
 /**
  * Two rules the OAuth library (@cloudflare/workers-oauth-provider) does not
  * keep, kept here around its token endpoint rather than by patching it:
@@ -30,6 +25,11 @@ import { sha256Hex } from "../core/encoding";
  * Only a real token or code can be spent or counted: a made-up one that
  * names a grant (its id is in every access token) changes nothing.
  */
+import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { refusedClientId, refusedHost } from "../auth/client-id-host";
+import { withFailedChecks } from "../auth/oauth-server";
+import { sha256Hex } from "../core/encoding";
+
 export const PKCE_TRIES_PER_CODE = 3;
 
 /** How long an authorization code lives in the library; a count of misses need not outlive it. */

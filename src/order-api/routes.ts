@@ -9,7 +9,7 @@ import { OrderRequestSchema } from "../orders/intake-schemas";
 import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
 import { healthReport } from "./health";
-import { intakeFaults } from "./intake-faults";
+import { intakeFaults } from "./fault-injection";
 import { accountDatabase } from "../store/databases";
 
 const MAX_ORDER_BODY_BYTES = 64 * 1024;

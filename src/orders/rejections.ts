@@ -1,11 +1,11 @@
-import { z } from "zod/v4";
-
 /**
  * The business rules an intake order can break, each with the sentence the
  * intake API answers and the test that recognizes that sentence in any API's
  * answer. The validator writes with these builders and a rejection drill
  * reads answers back with the matchers, so the two cannot drift apart.
  */
+import { z } from "zod/v4";
+
 export const RejectionReasonSchema = z.enum([
   "unknown_customer",
   "channel_not_allowed",

@@ -1,8 +1,3 @@
-import { z } from "zod/v4";
-import { metricBetter, METRIC_NAMES, metricValue, METRICS, type MetricName } from "./metrics";
-import type { RunRecord } from "./record";
-import { recordMeasures } from "./summary";
-
 /**
  * A run against a baseline run of the same account, metric by metric: how
  * far each moved, and whether it moved the wrong way by more than the
@@ -10,6 +5,11 @@ import { recordMeasures } from "./summary";
  * 0.1 % of orders, half an order a second) is never a regression, so a
  * baseline near zero does not turn every jitter into an infinite increase.
  */
+import { z } from "zod/v4";
+import { metricBetter, METRIC_NAMES, metricValue, METRICS, type MetricName } from "./metrics";
+import type { RunRecord } from "./record";
+import { recordMeasures } from "./summary";
+
 const NOISE_FLOOR: Record<(typeof METRICS)[MetricName]["unit"], number> = { ms: 1, ratio: 0.001, "orders/s": 0.5 };
 
 export const ComparisonSchema = z.object({

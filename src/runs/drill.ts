@@ -1,15 +1,14 @@
-import type { OrderRequest } from "../orders/intake-schemas";
-import type { ReferenceData } from "../orders/reference-data";
-import { reasonOf, RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
-import { linesTotal } from "../orders/validate-order";
-import type { InvalidShare } from "./schemas";
-
 /**
  * Rejection drills: a chosen share of a run's orders is broken on purpose,
  * each in exactly one way, and each must come back rejected naming that way.
  * Which orders, and how, follows from the seed and the order's position, so
  * a replay breaks the same orders the same way and keeps their request ids.
  */
+import type { OrderRequest } from "../orders/intake-schemas";
+import type { ReferenceData } from "../orders/reference-data";
+import { reasonOf, RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
+import { linesTotal } from "../orders/validate-order";
+import type { InvalidShare } from "./schemas";
 
 /** A uniform number in [0, 1) from (seed, index, salt): no state, so any order can be drawn on its own. */
 function unit(seed: number, index: number, salt: number): number {

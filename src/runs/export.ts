@@ -1,13 +1,13 @@
-import { z } from "zod/v4";
-import { bucketBounds, RELATIVE_ERROR, type HistogramData } from "./histogram";
-import type { RunRecord } from "./record";
-import { RunSummarySchema, type RunInterval, type RunSummary } from "./schemas";
-
 /**
  * A run's whole result for whoever takes it elsewhere: the summary with its
  * run-wide histograms (so any percentile can be read back, or runs merged),
  * and every interval as CSV.
  */
+import { z } from "zod/v4";
+import { bucketBounds, RELATIVE_ERROR, type HistogramData } from "./histogram";
+import type { RunRecord } from "./record";
+import { RunSummarySchema, type RunInterval, type RunSummary } from "./schemas";
+
 const ExportedHistogramSchema = z.object({
   relative_error: z.number().describe("Every value in a bucket is within this share of the bucket's bounds"),
   count: z.number().int(),

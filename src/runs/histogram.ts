@@ -1,5 +1,3 @@
-import { z } from "zod/v4";
-
 /**
  * A latency histogram with bounded memory and bounded relative error, in the
  * manner of DDSketch: a value v (in ms) falls in bucket ceil(log_γ v), with
@@ -10,6 +8,8 @@ import { z } from "zod/v4";
  * a run merge into one summary and how an interval is the difference of two
  * cumulative ones.
  */
+import { z } from "zod/v4";
+
 export const RELATIVE_ERROR = 0.01;
 const GAMMA = (1 + RELATIVE_ERROR) / (1 - RELATIVE_ERROR);
 const LOG_GAMMA = Math.log(GAMMA);

@@ -1,12 +1,12 @@
-import { z } from "zod/v4";
-import type { LatencyFigures } from "./histogram";
-
 /**
  * The figures a run is judged by: the one list that thresholds, the verdict,
  * run comparisons and their descriptions all read. Latency is measured from
  * each order's scheduled send time (what a customer arriving at that moment
  * would have waited), service time from the moment it actually left.
  */
+import { z } from "zod/v4";
+import type { LatencyFigures } from "./histogram";
+
 export interface RunMeasures {
   readonly latency: LatencyFigures;
   readonly service: LatencyFigures;

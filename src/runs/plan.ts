@@ -1,14 +1,14 @@
-import { fail, ok, type Result } from "../core/errors";
-import { RejectionReasonSchema } from "../orders/rejections";
-import type { GeneratorMode } from "../synth/generators";
-import { MAX_STAGES, MAX_THRESHOLDS, type InvalidShare, type RunPlan, type Stage, type Threshold } from "./schemas";
-
 /**
  * A traffic run as the caller asks for it, checked against the server's caps
  * and turned into a plan: a start rate and stages, linear between them (k6's
  * ramping arrival rate). The older form, one rate with an optional ramp from
  * 0, is the same plan written shorter. Every refusal says what to change.
  */
+import { fail, ok, type Result } from "../core/errors";
+import { RejectionReasonSchema } from "../orders/rejections";
+import type { GeneratorMode } from "../synth/generators";
+import { MAX_STAGES, MAX_THRESHOLDS, type InvalidShare, type RunPlan, type Stage, type Threshold } from "./schemas";
+
 export interface RunRequest {
   readonly rate_per_second?: number | undefined;
   readonly duration_seconds?: number | undefined;

@@ -1,14 +1,14 @@
+/**
+ * A traffic run's contract: what start_traffic_run plans, what each shard
+ * reports, and what get_traffic_run answers. The account's object stores
+ * these shapes and the tools describe their output with them.
+ */
 import { z } from "zod/v4";
 import { RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
 import { GeneratorModeSchema } from "../synth/generators";
 import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
 import { MetricNameSchema } from "./metrics";
 
-/**
- * A traffic run's contract: what start_traffic_run plans, what each shard
- * reports, and what get_traffic_run answers. The account's object stores
- * these shapes and the tools describe their output with them.
- */
 export const RunStatusSchema = z.enum(["running", "completed", "stopped", "aborted", "interrupted", "failed"]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 

@@ -1,6 +1,3 @@
-import { z } from "zod/v4";
-import { FiguresSchema, RunPlanSchema } from "./schemas";
-
 /**
  * One generator shard of a run: which orders it sends (every `shards`-th,
  * starting at `shard`), and the state it persists about once a second so a
@@ -8,6 +5,9 @@ import { FiguresSchema, RunPlanSchema } from "./schemas";
  * of its seed's stream, so an order re-sent after a restart has the same
  * request_id and the target answers it 200 without a duplicate.
  */
+import { z } from "zod/v4";
+import { FiguresSchema, RunPlanSchema } from "./schemas";
+
 export const ShardSpecSchema = z.object({
   run_id: z.string(),
   account: z.string(),

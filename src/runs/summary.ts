@@ -1,14 +1,13 @@
+/**
+ * A stored run as a tool answers it: the run-wide percentiles, what limited
+ * it, and the verdict, all read off the figures at the latest tick.
+ */
 import { measuresOf } from "./figures";
 import type { RunMeasures } from "./metrics";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
 import type { RunSummary } from "./schemas";
 import { verdictOf } from "./verdict";
-
-/**
- * A stored run as a tool answers it: the run-wide percentiles, what limited
- * it, and the verdict, all read off the figures at the latest tick.
- */
 
 /** An order that left later than this after its instant counts as late in the limits' wording. */
 const LATE_MS = 50;

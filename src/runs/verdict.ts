@@ -1,7 +1,3 @@
-import type { RejectionReason } from "../orders/rejections";
-import { metricValue, METRICS, type RunMeasures } from "./metrics";
-import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./schemas";
-
 /**
  * What a run is judged by at the end, and what may stop it early: each
  * threshold on the run-wide figures, every drill order rejected for its
@@ -9,6 +5,10 @@ import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from
  * that did not finish its plan (stopped, interrupted, failed) has no verdict
  * on the load it never sent; an aborted one has failed.
  */
+import type { RejectionReason } from "../orders/rejections";
+import { metricValue, METRICS, type RunMeasures } from "./metrics";
+import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./schemas";
+
 const HOLDS: Record<Comparison, (measured: number, bound: number) => boolean> = {
   "<": (m, b) => m < b,
   "<=": (m, b) => m <= b,

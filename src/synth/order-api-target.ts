@@ -1,14 +1,14 @@
-import type { Config } from "../config/config";
-import type { OrderApiUrl } from "../config/order-api-url";
-import { fail, ok, type Result } from "../core/errors";
-import { ACCOUNT_HEADER, ACTOR_HEADER, HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
-
 /**
  * The only ways synthetic traffic leaves the AccountAgent: the ORDER_API
  * service binding declared in wrangler.toml, or, when it is set, the order
  * API at ORDER_API_URL. Both are configuration; no tool argument can name a
  * URL, host or binding, and no redirect is followed to another one.
  */
+import type { Config } from "../config/config";
+import type { OrderApiUrl } from "../config/order-api-url";
+import { fail, ok, type Result } from "../core/errors";
+import { ACCOUNT_HEADER, ACTOR_HEADER, HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
+
 export const BINDING_TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
 /** A placeholder that service bindings ignore. */
 const BINDING_BASE_URL = "https://order-api.binding";

@@ -1,5 +1,3 @@
-import { fail, ok, type Result } from "../core/errors";
-
 /**
  * An account's budget of synthetic orders per minute (SYNTH_ORDERS_PER_MINUTE),
  * over both ways synthetic traffic leaves: a batch (send_orders) is counted by
@@ -10,6 +8,8 @@ import { fail, ok, type Result } from "../core/errors";
  * counts what they send, so neither many small calls nor one batch of calls
  * can send more.
  */
+import { fail, ok, type Result } from "../core/errors";
+
 const WINDOW_MS = 60_000;
 
 export type BudgetAsk =

@@ -1,3 +1,4 @@
+/** check_target and preview_order: neither writes anything, so neither needs the account's object. */
 import { z } from "zod/v4";
 import { OrderRequestSchema } from "../orders/intake-schemas";
 import { referenceData, type ReferenceData } from "../orders/reference-data";
@@ -5,7 +6,6 @@ import { GeneratorModeSchema, orderStream, type GeneratorMode } from "./generato
 import type { OrderApiTarget, TargetDescription } from "./order-api-target";
 import { randomSeed } from "./prng";
 
-/** check_target and preview_order: neither writes anything, so neither needs the account's object. */
 export const TargetStatusSchema = z.object({
   target: z.string().describe("The configured target: the ORDER_API service binding, or the ORDER_API_URL; fixed by server configuration, never chosen by a tool"),
   allowed_host: z.string().nullable().describe("The only host synthetic traffic may reach (redirects elsewhere are not followed); null for the ORDER_API service binding"),

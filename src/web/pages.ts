@@ -1,8 +1,3 @@
-import { html } from "hono/html";
-import { layout, type Html } from "../http/html-page";
-import type { Sentence } from "./approval/explain";
-import { absoluteTime, piecesOf, relativeTime } from "./format";
-
 /**
  * The approval app's page shell and the fragments every page shares.
  * Plain HTML forms, no script: they work on any phone, and there is no client
@@ -11,6 +6,11 @@ import { absoluteTime, piecesOf, relativeTime } from "./format";
  * unescaped.
  * The frame and stylesheet are http/html-page.ts.
  */
+import { html } from "hono/html";
+import { layout, type Html } from "../http/html-page";
+import type { Sentence } from "./approval/explain";
+import { absoluteTime, piecesOf, relativeTime } from "./format";
+
 export interface SignedIn {
   readonly approver: string;
   readonly csrfToken: string;

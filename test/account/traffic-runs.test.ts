@@ -1,7 +1,9 @@
 import { getAgentByName } from "agents";
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
+import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { shardName } from "../../src/runs/shard-state";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
@@ -34,6 +36,26 @@ async function stopAll(): Promise<void> {
 }
 
 const ended = (run: RunDetail) => run.status !== "running";
+
+/**
+ * The run once its coordinator has read every shard's last figures: answers
+ * to orders in flight at the end are counted, and no shard sends any more.
+ */
+async function settled(run: RunSummary): Promise<RunDetail> {
+  const stub = await agent("acme");
+  const { record } = await waitFor(async () => value(await stub.trafficRunRecord(ACME, run.run_id)), ({ record }) => record.shards.every((shard) => shard.status !== "running"));
+  expect(record.shards.map((shard) => shard.status)).not.toContain("running");
+  return value(await stub.getTrafficRun(ACME, run.run_id));
+}
+
+/**
+ * What the run's objects would do as time goes on, without waiting for it:
+ * each shard's alarm, if it has one, and the coordinator's tick, run now.
+ */
+async function timePasses(run: RunSummary): Promise<void> {
+  for (let shard = 0; shard < run.plan.shards; shard++) await runDurableObjectAlarm(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", run.run_id, shard))));
+  await runInDurableObject(await agent("acme"), (instance) => instance.runTick({ runId: run.run_id }));
+}
 
 describe("a short run", () => {
   it("returns at once, then its shards send every planned order once and it completes with a verdict", async () => {
@@ -69,16 +91,17 @@ describe("stopping", () => {
   it("is immediate and idempotent: no order leaves after the stop", async () => {
     await stopAll();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 60, mode: "seeded", seed: freshSeed() }));
+    const seed = freshSeed();
+    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 60, mode: "seeded", seed }));
     await until(started.run_id, (run) => run.sent > 0);
     const stopped = value(await stub.stopTrafficRun(ACME, started.run_id));
     expect(stopped).toMatchObject({ status: "stopped", problem: "stopped by Ada Ops (acme, local dev)" });
     expect(value(await stub.stopTrafficRun(ACME, started.run_id)).status).toBe("stopped");
     // Answers in flight at the stop are still counted; then nothing moves.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const settled = value(await stub.getTrafficRun(ACME, started.run_id)).sent;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(settled);
+    const sent = (await settled(started)).sent;
+    await timePasses(started);
+    expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(sent);
+    expect(await countRequestIds("acme", expectedOrders("seeded", seed, started.plan.total_orders).map((o) => o.request_id))).toBe(sent);
   });
 });
 
@@ -114,14 +137,14 @@ describe("isolation", () => {
     const started = value(await acme.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 30, mode: "seeded", seed: freshSeed() }));
     const notFound = {
       ok: false,
-      error: { code: "not_found", message: "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)" },
+      error: { code: "not_found", message: RUN_NOT_FOUND },
     };
     expect(await globex.getTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
     expect(await globex.stopTrafficRun(GLOBEX, started.run_id)).toEqual(notFound);
     const own = value(await globex.recentRuns(GLOBEX))[0]?.run_id ?? "R-none";
     expect(await globex.compareTrafficRuns(GLOBEX, own, started.run_id, 10)).toEqual(notFound);
     expect(value(await globex.recentRuns(GLOBEX)).map((r: RunSummary) => r.run_id)).not.toContain(started.run_id);
-    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({ ok: false, error: { code: "forbidden", message: "this credential belongs to a different account" } });
+    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({ ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } });
     expect(value(await acme.getTrafficRun(ACME, started.run_id)).status).toBe("running");
     await acme.stopTrafficRun(ACME, started.run_id);
   });
@@ -164,13 +187,12 @@ describe("a tick that cannot go on", () => {
     expect(run).toMatchObject({ status: "failed", paused: null, current_rate: 0 });
     expect(run.problem).toMatch(/^the server's configuration is not valid, so the run cannot go on \(configuration error: MAX_RUN_RATE.*\); fix it, then start the run again$/);
     // An answer in flight at the failure is still counted; then nothing moves.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const settled = value(await stub.getTrafficRun(ACME, started.run_id)).sent;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const sent = (await settled(started)).sent;
+    await timePasses(started);
     const shard = env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", started.run_id, 0)));
     // Stopped, or already let go once the coordinator read its last figures.
     expect((await shard.progress())?.state.status ?? "forgotten").not.toBe("running");
-    expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(settled);
+    expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(sent);
   });
 });
 

@@ -1,3 +1,8 @@
+/**
+ * The proposal desk on its own: a fake orders port in memory, a clock the test
+ * moves, and the real proposal table in a Durable Object's SQLite (each test
+ * gets an object of its own, so nothing leaks between tests).
+ */
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -8,12 +13,6 @@ import type { ApplyOutcome } from "../../src/orders/views";
 import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
-
-/**
- * The proposal desk on its own: a fake orders port in memory, a clock the test
- * moves, and the real proposal table in a Durable Object's SQLite (each test
- * gets an object of its own, so nothing leaks between tests).
- */
 
 export const START = Date.parse("2026-12-01T09:00:00.000Z");
 export const TTL_MINUTES = 15;

@@ -1,14 +1,13 @@
+/**
+ * Fresh orders written straight into D1 (so tests that apply never spend the
+ * shared seed orders), and raw reads of their rows.
+ */
 import { env } from "cloudflare:workers";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { OrderException, OrderRecord } from "../../src/orders/order-record";
 import { insertAuditEvent } from "../../src/store/audit-events";
 import { insertOrderRecord } from "../../src/store/order-rows";
 import { warmUp } from "./orders";
-
-/**
- * Fresh orders written straight into D1 (so tests that apply never spend the
- * shared seed orders), and raw reads of their rows.
- */
 
 export type ExceptionKind = ExceptionType;
 

@@ -1,3 +1,8 @@
+/**
+ * A run's coordinator (the RunDesk) over the account object's real SQLite,
+ * with shards that run their pumps here on the virtual clock instead of in
+ * objects of their own. `targetOf` gives each shard its order API.
+ */
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -11,11 +16,6 @@ import type { OrderApiTarget } from "../../src/synth/order-api-target";
 import { TEST_CAPS } from "./run-fakes";
 import type { VirtualClock } from "./virtual-clock";
 
-/**
- * A run's coordinator (the RunDesk) over the account object's real SQLite,
- * with shards that run their pumps here on the virtual clock instead of in
- * objects of their own. `targetOf` gives each shard its order API.
- */
 export interface DeskRig {
   readonly desk: RunDesk;
   readonly store: RunStore;

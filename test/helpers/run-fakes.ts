@@ -1,3 +1,8 @@
+/**
+ * Fakes for the load engine's tests: plans with the test caps, and an order
+ * API on the virtual clock that validates like the real one, is idempotent
+ * by request_id, and answers after whatever delay the test gives it.
+ */
 import { ok, type Result } from "../../src/core/errors";
 import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import { HEALTHY } from "./synth-fakes";
@@ -11,12 +16,6 @@ import type { RunPlan } from "../../src/runs/schemas";
 import type { ShardSpec, ShardState } from "../../src/runs/shard-state";
 import { unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";
 import type { VirtualClock } from "./virtual-clock";
-
-/**
- * Fakes for the load engine's tests: plans with the test caps, and an order
- * API on the virtual clock that validates like the real one, is idempotent
- * by request_id, and answers after whatever delay the test gives it.
- */
 
 export const TEST_CAPS: RunCaps = { maxRate: 1000, maxSeconds: 900, maxOrders: 100_000, shardRate: 1000, maxShards: 8, maxInFlight: 64, maxLatenessMs: 1000 };
 

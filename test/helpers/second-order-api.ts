@@ -1,3 +1,7 @@
+/**
+ * The second order API that test/global/second-order-api.ts starts on this
+ * machine before the suite, as the tests see it.
+ */
 import { getAgentByName } from "agents";
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -8,10 +12,6 @@ import { MCP_URL } from "./mcp-client";
 import { mcpHeaders, type JsonRpcMessage } from "./mcp-raw";
 import { ACME_TOKEN } from "./tokens";
 
-/**
- * The second order API that test/global/second-order-api.ts starts on this
- * machine before the suite, as the tests see it.
- */
 export interface ReceivedOrder {
   readonly request_id: string;
   readonly account: string | null;

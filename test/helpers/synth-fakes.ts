@@ -1,15 +1,14 @@
+/**
+ * Fakes for the synth unit tests: an order API target that answers as told,
+ * and a BatchSender over it with an in-memory journal. (The load engine's
+ * fakes are in run-fakes.ts.)
+ */
 import { ok, type Result } from "../../src/core/errors";
 import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
 import { BatchSender, type BatchJournal } from "../../src/synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
 import type { OrderApiTarget, PostedOrder } from "../../src/synth/order-api-target";
 import type { TallySnapshot } from "../../src/synth/tally";
-
-/**
- * Fakes for the synth unit tests: an order API target that answers as told,
- * and a BatchSender over it with an in-memory journal. (The load engine's
- * fakes are in run-fakes.ts.)
- */
 
 /** How an unreachable order API is introduced in every error about it. */
 export const UNREACHABLE_PREFIX = "cannot reach the order API at ORDER_API (service binding in wrangler.toml): ";

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { RunExport } from "../../src/runs/export";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { connectClient } from "../helpers/mcp-client";
@@ -96,7 +97,7 @@ describe("start, watch and stop", () => {
     expect(theirs).toEqual(await refusal("synthetic://runs/R-unknown"));
     expect(theirs).toEqual({
       code: -32602,
-      message: "MCP error -32602: traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)",
+      message: `MCP error -32602: ${RUN_NOT_FOUND}`,
     });
     await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
   });
@@ -172,7 +173,7 @@ describe("load tests as an agent asks for them", () => {
     expect(compared.result).toBe("no regression");
     expect(compared.metrics.map((m) => m.metric)).toContain("p99_ms");
     const theirs = await globex.callTool({ name: "compare_traffic_runs", arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id } });
-    expect(toolErrorOf(theirs)).toBe("traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)");
+    expect(toolErrorOf(theirs)).toBe(RUN_NOT_FOUND);
   });
 });
 

@@ -1,14 +1,13 @@
-import type { OrderRecord } from "../../orders/order-record";
-import type { ProposalView } from "../../proposals/schemas";
-import { money } from "../format";
-import { actionLabel, paymentLabel } from "../../orders/labels";
-
 /**
  * What a proposal means for the approver, in sentences: the money it moves
  * and, whatever its state, what happens next. Pure, so every wording is
  * tested without a page; times stay values ({at}) so the page can show each
  * as "in 12 min" with the exact time on hover.
  */
+import type { OrderRecord } from "../../orders/order-record";
+import type { ProposalView } from "../../proposals/schemas";
+import { money } from "../format";
+import { actionLabel, paymentLabel } from "../../orders/labels";
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
 type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };

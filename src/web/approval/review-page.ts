@@ -19,7 +19,7 @@ import {
   paymentLabel,
   riskLabel,
 } from "../../orders/labels";
-import { proposalStatusLabel } from "../../proposals/labels";
+import { proposalStatusLabel } from "../../proposals/status-labels";
 import { layout, type Html } from "../../http/html-page";
 import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "../pages";
 

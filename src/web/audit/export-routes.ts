@@ -1,3 +1,10 @@
+/**
+ * GET /api/audit: an approver downloads their account's audit trail as NDJSON
+ * or CSV, optionally only a time range or one order. The trail is sealed
+ * first, and the export holds exactly the events sealed up to that head (sent
+ * in X-Audit-Chain-Head), streamed a page at a time. MCP tokens are refused,
+ * as on /api/approvals, by the same check (auth/approver.ts).
+ */
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { z } from "zod/v4";
@@ -11,17 +18,10 @@ import { firstValues } from "../../http/form-fields";
 import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
 import { formatChainHead } from "../../audit/chain";
-import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/audit-export";
+import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/export-sealed-events";
 import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 import { accountDatabase } from "../../store/databases";
 
-/**
- * GET /api/audit: an approver downloads their account's audit trail as NDJSON
- * or CSV, optionally only a time range or one order. The trail is sealed
- * first, and the export holds exactly the events sealed up to that head (sent
- * in X-Audit-Chain-Head), streamed a page at a time. MCP tokens are refused,
- * as on /api/approvals, by the same check (auth/approver.ts).
- */
 // An offset is one a clock can have, -23:59 to +23:59: Date turns any other into an invalid time.
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
 

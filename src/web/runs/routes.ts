@@ -1,3 +1,8 @@
+/**
+ * The run page (/runs/<run_id>): a traffic run's live chart, behind the
+ * approval app's sign-in. The run is read from the approver's own account
+ * object, so another account's run id answers exactly like an unknown one.
+ */
 import { Hono, type Context } from "hono";
 import { currentSession, type ApproverSession } from "../../auth/approver-session";
 import { statusOf, type AppError, type Result } from "../../core/errors";
@@ -9,11 +14,6 @@ import { messagePage, signInPage } from "../pages";
 import { runPage } from "./run-page";
 import { browserPageMiddleware, page, sessions, signedIn } from "../shell";
 
-/**
- * The run page (/runs/<run_id>): a traffic run's live chart, behind the
- * approval app's sign-in. The run is read from the approver's own account
- * object, so another account's run id answers exactly like an unknown one.
- */
 export const runPages = new Hono<AppEnv>();
 
 /** Said for an unknown id and for another account's alike; it names neither. */

@@ -1,10 +1,9 @@
-import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../runs/schemas";
-
 /**
  * The geometry of the run page's charts: pure numbers and SVG path data, no
  * markup, so the drawing is tested without a page. The page scales the SVG
  * to its width (viewBox), so one drawing serves a phone and a desktop.
  */
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../runs/schemas";
 
 export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 180;

@@ -1,3 +1,4 @@
+/** The parts of the run page that read the summary's judgement: the verdict, the latency table, the drill and the plan. */
 import { html } from "hono/html";
 import type { Html } from "../../http/html-page";
 import { humanize } from "../../orders/labels";
@@ -6,8 +7,6 @@ import type { RunDetail } from "../../runs/schemas";
 import { describeThreshold } from "../../runs/verdict";
 import { latency, span } from "../format";
 import { textTag } from "../pages";
-
-/** The parts of the run page that read the summary's judgement: the verdict, the latency table, the drill and the plan. */
 
 export function verdictCard(run: RunDetail): Html {
   const { verdict } = run;

@@ -52,7 +52,8 @@ describe("signed out", () => {
 describe("signed in", () => {
   it("a live run: status, tally, both charts, and a 2-second refresh", async () => {
     const run = await startRun(4, 30);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Until the coordinator has stored an interval with answers: the charts have points to draw.
+    await waitFor(async () => value(await (await acmeAgent()).getTrafficRun(ACME, run.run_id)), (r) => r.intervals.some((i) => i.sent > 0));
     const p = await page(await get(`/runs/${run.run_id}`, cookie));
     await (await acmeAgent()).stopTrafficRun(ACME, run.run_id);
     expect(p.status).toBe(200);

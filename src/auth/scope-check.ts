@@ -1,14 +1,14 @@
+/**
+ * Scope checks for /mcp. Each tool and resource declares the one scope it
+ * needs (mcp/); a caller holds the scopes of its static token or its OAuth
+ * grant. Listing hides what is not granted; calling it is refused here.
+ */
 import type { Config } from "../config/config";
 import { fail } from "../core/errors";
 import { SCOPES, type Scope } from "../core/scopes";
 import type { Refusal } from "../http/respond";
 import { mcpChallenge } from "./operator";
 
-/**
- * Scope checks for /mcp. Each tool and resource declares the one scope it
- * needs (mcp/); a caller holds the scopes of its static token or its OAuth
- * grant. Listing hides what is not granted; calling it is refused here.
- */
 export function isGranted(granted: readonly Scope[], needed: Scope): boolean {
   return granted.includes(needed);
 }

@@ -1,15 +1,15 @@
-import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
-import { html } from "hono/html";
-import { SIGN_IN_FIELD } from "../auth/operator-sign-in";
-import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../core/scopes";
-import { layout, type Html } from "../http/html-page";
-
 /**
  * The OAuth consent page. Everything about the client (its name, domain,
  * redirect URI, the scopes it asked for) comes from a registration or a
  * metadata document that anyone can write, so it is only ever interpolated
  * through hono/html, which escapes it.
  */
+import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
+import { html } from "hono/html";
+import { SIGN_IN_FIELD } from "../auth/operator-sign-in";
+import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../core/scopes";
+import { layout, type Html } from "../http/html-page";
+
 interface ConsentPageOptions {
   readonly consent: ConsentDescription;
   /** The one-time, browser-bound handle from beginConsent(). */

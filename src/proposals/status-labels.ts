@@ -1,11 +1,11 @@
-import type { ConfirmResult, ProposalStatus } from "./schemas";
-
 /**
  * A proposal's status in words, for the approval app and the MCP Apps cards
  * alike (the rest of the vocabulary is orders/labels.ts). The confirm tools'
  * `approval_required` is the same state as `pending_approval` seen from the
  * agent's side, so it reads the same.
  */
+import type { ConfirmResult, ProposalStatus } from "./schemas";
+
 export const PROPOSAL_STATUS_LABELS: Readonly<Record<ProposalStatus | ConfirmResult["status"], string>> = {
   pending_approval: "Waiting for approval",
   approval_required: "Waiting for approval",

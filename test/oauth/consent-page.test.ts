@@ -1,6 +1,6 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { describe, expect, it } from "vitest";
-import { consentPage } from "../../src/oauth/pages";
+import { consentPage } from "../../src/oauth/consent-page";
 
 // The consent page as drawn, without the OAuth flow: here a client whose id is
 // a Client ID Metadata Document (claude.ai's kind), which the flow tests, with

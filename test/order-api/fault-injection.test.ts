@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/config";
 import { IntakeFaultsSchema } from "../../src/config/intake-faults";
 import type { AppEnv } from "../../src/http/app-env";
-import { intakeFaults, planFault } from "../../src/order-api/intake-faults";
+import { intakeFaults, planFault } from "../../src/order-api/fault-injection";
 
 // The timing rule of INTAKE_FAULTS on an injected clock: nothing here sleeps.
 
