@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
 import type { Webhooks } from "../config/webhooks";
 import { ActorKindSchema, type NewAuditEvent } from "../orders/audit-event";
+import { APPLIED_EVENT_TYPES } from "../orders/change-kinds";
 import { OrderStateSchema } from "../orders/order-state";
 import { webhookText } from "./text";
 
@@ -41,8 +42,7 @@ const CATALOGUE: Readonly<Record<string, readonly Route[]>> = {
   proposal_rejected: [{ destination: "approvals", type: "proposal.rejected" }],
   proposal_superseded: [{ destination: "approvals", type: "proposal.superseded" }],
   proposal_expired: [{ destination: "approvals", type: "proposal.expired" }],
-  resolution_applied: APPLIED,
-  address_change_applied: APPLIED,
+  ...Object.fromEntries(APPLIED_EVENT_TYPES.map((type) => [type, APPLIED])),
 };
 
 /**

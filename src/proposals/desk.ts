@@ -27,9 +27,7 @@ interface ProposalDeskDeps {
 
 const PROPOSAL_NOT_FOUND_MESSAGE = "proposal not found; proposals are only visible to the account that created them";
 
-function newProposalId(): string {
-  return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
-}
+const newProposalId = (): string => `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
 
 /**
  * The proposal lifecycle: propose (inert), approve or reject (application
@@ -98,7 +96,7 @@ export class ProposalDesk {
   private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
     for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
-      const current = this.expireIfDue(candidate, now);
+      const current = await this.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
     const approved = await this.stillApproved(order.order_id, change.kind);
@@ -160,9 +158,12 @@ export class ProposalDesk {
     return this.deps.store.get(proposal.proposal_id) ?? proposal;
   }
 
-  private expireIfDue(proposal: Proposal, now: Date): Proposal {
+  /** An expiry is a step of the trail too (so approvers hear of it), written once however many readers notice it. */
+  private async expireIfDue(proposal: Proposal, now: Date): Promise<Proposal> {
     if (!isOpen(proposal) || !isDue(proposal, now)) return proposal;
-    return this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
+    const expired = this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
+    if (expired.status === "expired") await this.deps.orders.recordEvent(proposalEvent({ proposal, step: "expired", actorKind: "system", actor: "approval window", reason: expired.status_reason ?? "", at: now.toISOString() }));
+    return expired;
   }
 
   /**
@@ -179,7 +180,7 @@ export class ProposalDesk {
       const why = order ? movedOn(proposal, order.version) : `order ${proposal.order_id} no longer exists`;
       return { proposal: this.transition(proposal, "stale", why), order };
     }
-    return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
+    return { proposal: await this.expireIfDue(proposal, this.deps.now()), order };
   }
 
   private recordApplied(proposal: Proposal, outcome: ApplyOutcome): Proposal {

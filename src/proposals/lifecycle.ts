@@ -167,6 +167,7 @@ const STEP_EVENTS = {
   superseded: { type: "proposal_superseded", repeats: false },
   approved: { type: "proposal_approved", repeats: true },
   rejected: { type: "proposal_rejected", repeats: false },
+  expired: { type: "proposal_expired", repeats: false },
 } as const;
 
 type Step = keyof typeof STEP_EVENTS;
