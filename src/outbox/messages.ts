@@ -10,7 +10,7 @@ export type OutboxMessage = z.infer<typeof OutboxMessageSchema>;
 
 /**
  * The queues' names, as wrangler.toml declares them. The Worker consumes both
- * and tells them apart by name; deploy:check fails if wrangler.toml disagrees.
+ * and tells them apart by name; the test suite fails if wrangler.toml disagrees.
  */
 export const OUTBOX_QUEUE_NAME = "order-ops-outbox";
 export const OUTBOX_DEAD_LETTER_QUEUE_NAME = "order-ops-outbox-dlq";

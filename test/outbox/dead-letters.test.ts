@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { OUTBOX_QUEUE_NAME } from "../../src/outbox/messages";
 import { countDeadLetters, listDeadLetters } from "../../src/store/outbox-delivery";
 import wranglerToml from "../../wrangler.toml?raw";
 import { DEAD_LETTER_QUEUE, deliveriesUnder, messageFor, outboxRow, proposalAuditEvent, receiverPath, runQueue, webhookVars, writeOutboxRows } from "../helpers/webhooks";
@@ -14,18 +15,18 @@ const consumers = wranglerToml
   .split("[[queues.consumers]]")
   .slice(1)
   .map((block) => block.split(/^\[/m)[0] ?? "");
-const outboxConsumer = consumers.find((block) => /^\s*queue = "order-ops-outbox"$/m.test(block));
+const outboxConsumer = consumers.find((block) => new RegExp(`^\\s*queue = "${OUTBOX_QUEUE_NAME}"$`, "m").test(block));
 
 /** The outbox consumer's max_retries: a message gets that many retries after its first attempt. */
 function configuredMaxRetries(): number {
   const consumer = outboxConsumer;
   const retries = /^max_retries = (\d+)$/m.exec(consumer ?? "")?.[1];
-  if (retries === undefined) throw new Error("wrangler.toml has no max_retries for the order-ops-outbox consumer");
+  if (retries === undefined) throw new Error(`wrangler.toml has no max_retries for the ${OUTBOX_QUEUE_NAME} consumer`);
   return Number(retries);
 }
 
 describe("dead letters", () => {
-  it("wrangler.toml gives the outbox queue a retry limit and a dead-letter queue that this Worker consumes", () => {
+  it("wrangler.toml names the queues as the code does, and gives the outbox queue a retry limit and a dead-letter queue that this Worker consumes", () => {
     expect(outboxConsumer).toMatch(new RegExp(`^dead_letter_queue = "${DEAD_LETTER_QUEUE}"$`, "m"));
     expect(consumers.some((block) => new RegExp(`^\\s*queue = "${DEAD_LETTER_QUEUE}"$`, "m").test(block))).toBe(true);
     expect(configuredMaxRetries()).toBeGreaterThanOrEqual(3);
