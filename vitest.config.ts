@@ -1,29 +1,57 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/** The tests that watch the outbox's real local queue deliver: the one project whose Worker has webhooks configured. */
+const QUEUE_TESTS = "test/queue/**/*.test.ts";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  return {
+  const project = (name: string, include: string[], exclude: string[], webhooks: boolean) => ({
     plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          // RUN_SHARD_RATE is low here so that any run above 4 orders a second fans out over
-          // several RunShard objects: the merge of shards is exercised by every such test.
-          // FOUR_EYES_OVER_CENTS is above every seed and default test order ($1,000): a test that wants
-          // two approvers makes an order worth more.
-          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost", RUN_SHARD_RATE: "4", FOUR_EYES_OVER_CENTS: "100000" },
-          // An empty database for tests that apply the migrations step by step.
-          d1Databases: ["MIGRATION_SCRATCH_DB"],
-          // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.
-          ratelimits: { TINY_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 2, period: 60 } } },
-        },
+      cloudflareTest(({ inject }) => {
+        const receiver = inject("webhookReceiver");
+        return {
+          wrangler: { configPath: "./wrangler.toml" },
+          miniflare: {
+            // RUN_SHARD_RATE is low here so that any run above 4 orders a second fans out over
+            // several RunShard objects: the merge of shards is exercised by every such test.
+            // FOUR_EYES_OVER_CENTS is above every seed and default test order ($1,000): a test that wants
+            // two approvers makes an order worth more.
+            bindings: {
+              TEST_MIGRATIONS: migrations,
+              PUBLIC_BASE_URL: "http://localhost",
+              RUN_SHARD_RATE: "4",
+              FOUR_EYES_OVER_CENTS: "100000",
+              // Only here does the Worker itself (its queue consumer included) deliver to the
+              // local receiver; elsewhere tests hand the consumer a configuration of their own.
+              ...(webhooks
+                ? {
+                    NOTIFY_WEBHOOK_URL: `${receiver.url}/approvals/ok/queue`,
+                    NOTIFY_WEBHOOK_SECRET: receiver.secrets.approvals,
+                    DOWNSTREAM_WEBHOOK_URL: `${receiver.url}/downstream/ok/queue`,
+                    DOWNSTREAM_WEBHOOK_SECRET: receiver.secrets.downstream,
+                  }
+                : {}),
+            },
+            // An empty database for tests that apply the migrations step by step.
+            d1Databases: ["MIGRATION_SCRATCH_DB"],
+            // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.
+            ratelimits: { TINY_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 2, period: 60 } } },
+          },
+        };
       }),
     ],
     test: {
-      include: ["test/**/*.test.ts"],
+      name,
+      include,
+      exclude,
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      globalSetup: ["./test/global/second-order-api.ts"],
+      globalSetup: ["./test/global/second-order-api.ts", "./test/global/webhook-receiver.ts"],
+    },
+  });
+  return {
+    test: {
+      projects: [project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS], false), project("queue", [QUEUE_TESTS], [], true)],
     },
   };
 });

@@ -3,13 +3,15 @@
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
 // 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
 // API on this machine, checks the URL target; a third, whose intake API stalls
-// on purpose, checks that a load test's latency shows the stall. Prints one
-// line per check; exits non-zero on any failure.
+// on purpose, checks that a load test's latency shows the stall. The first
+// delivers its webhooks to a tiny receiver here, which checks their signatures.
+// Prints one line per check; exits non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { checkHonestLatency, startStallingServer, trafficRun } from "./lib/smoke-runs.ts";
 import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
+import { checkWebhooks, startWebhookSink } from "./lib/smoke-webhooks.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
 
 const ACME = "acme-dev-token";
@@ -238,21 +240,23 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
 }
 
 // The second server, aimed at a second order API by ORDER_API_URL, and the third, whose
-// intake API stalls on purpose, start alongside the first.
-const starting = [startDevServer(), startUrlTargetStack(), startStallingServer()] as const;
+// intake API stalls on purpose, start alongside the first, which delivers its webhooks to a local receiver.
+const webhooks = await startWebhookSink();
+const starting = [startDevServer({ vars: webhooks.vars }), startUrlTargetStack(), startStallingServer()] as const;
 const [server, urlTarget, stalling] = await Promise.all(starting).catch(async (error: unknown) => {
-  await Promise.allSettled(starting.map(async (started) => (await started).stop()));
+  await Promise.allSettled([...starting.map(async (started) => (await started).stop()), webhooks.receiver.close()]);
   throw error;
 });
 try {
   await run(server.url);
+  await checkWebhooks(webhooks, check);
   await checkUrlTarget(urlTarget, check);
   await checkHonestLatency(stalling, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop()]);
+  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop(), webhooks.receiver.close()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);

@@ -26,7 +26,13 @@ mountLazily(app, "/api", () => import("./order-api/public-api").then((m) => m.pu
 
 installErrorHandlers(app);
 
-export default app satisfies ExportedHandler<Env>;
+// The outbox's queue consumers and its drain (on the cron trigger) load on
+// their first batch or tick, so a request's cold start pays nothing for them.
+export default {
+  fetch: app.fetch,
+  queue: async (batch, env) => (await import("./outbox/handlers")).handleQueue(batch, env),
+  scheduled: async (controller, env) => (await import("./outbox/handlers")).handleScheduled(controller, env),
+} satisfies ExportedHandler<Env>;
 export { AccountAgent } from "./account/account-agent";
 export { OrderApi } from "./order-api/entrypoint";
 export { RunShard } from "./account/run-shard";

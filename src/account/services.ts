@@ -15,6 +15,7 @@ import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
 import { SerialQueue } from "./serial-queue";
 import { accountDatabase } from "../store/databases";
+import { outboxWriter } from "../outbox/hand-off";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -57,6 +58,9 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   // The configured target as seen by `actor`; built at call time, with the binding of that moment.
   const target = (actor: string): OrderApiTarget => configuredTarget(currentEnv(), config, account, actor);
   const sealer = new AuditSealer({ db: accountDatabase(env, account), account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
+  const approvalUrl = (proposalId: string) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`;
+  // Proposal changes announce themselves through the outbox, handed to the queue after each commit.
+  const outbox = outboxWriter({ config, queue: () => currentEnv().OUTBOX_QUEUE, db: accountDatabase(env, account), approvalUrl, defer: (task) => ctx.waitUntil(task) });
 
   return {
     config,
@@ -79,12 +83,12 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
       // Events the desk writes are sealed right after, without holding up its answer.
-      orders: new D1AccountOrders(accountDatabase(env, account), account, () => new Date(), () => void sealer.seal()),
+      orders: new D1AccountOrders(accountDatabase(env, account), account, () => new Date(), () => void sealer.seal(), outbox),
       ttlMinutes: config.proposalTtlMinutes,
       maxOpen: config.maxOpenProposals,
       now: () => new Date(),
       exclusive: (task) => transitions.run(task),
-      approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,
+      approvalUrl,
       fourEyes: config.fourEyes,
     }),
     sender: new BatchSender({

@@ -14,6 +14,7 @@ import { fourEyesRule } from "./four-eyes";
 import { intakeFaultProblems } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems } from "./order-api-url";
 import type { Approver, McpTokenHolder } from "./token-maps";
+import { webhookProblems, webhooksConfig } from "./webhooks";
 
 export type { Approver, McpTokenHolder } from "./token-maps";
 
@@ -50,6 +51,7 @@ function crossFieldProblems(vars: EnvVars, mcpTokens: ReadonlyMap<string, McpTok
   }
   problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
   problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
+  problems.push(...webhookProblems(vars.ENVIRONMENT, vars));
   if (vars.ENVIRONMENT === "production") {
     problems.push(...deploymentProblems({ hasOauthKv: vars.OAUTH_KV, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
@@ -134,6 +136,8 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
     orderApiUrl: orderApiUrlConfig(vars.ORDER_API_URL, vars.ORDER_API_TOKEN),
     /** Latency, failures and stalls the built-in intake API adds to order intake; undefined means none. */
     intakeFaults: vars.INTAKE_FAULTS,
+    /** Where the outbox delivers proposal and order events; a destination left undefined gets none. */
+    webhooks: webhooksConfig(vars),
   } as const;
 });
 

@@ -10,6 +10,7 @@ import { isKvBinding } from "./deployment-checks";
 import { FourEyesVars } from "./four-eyes";
 import { IntakeFaultsSchema } from "./intake-faults";
 import { OrderApiTokenSchema, OrderApiUrlSchema } from "./order-api-url";
+import { WEBHOOK_VARS } from "./webhooks";
 
 /** The largest MAX_BATCH a deployment may configure. */
 const MAX_BATCH_CEILING = 10_000;
@@ -77,6 +78,8 @@ export const EnvVarsSchema = z.object({
   ORDER_API_TOKEN: OrderApiTokenSchema.optional(),
   INTAKE_FAULTS: IntakeFaultsSchema.optional(),
   INTAKE_FAULTS_IN_PRODUCTION: onOff.default(false),
+  /** Where the outbox delivers, and what it signs with (config/webhooks.ts). */
+  ...WEBHOOK_VARS,
   /** The binding, not a variable: whether it is there is all the checks need. */
   OAUTH_KV: z.unknown().transform(isKvBinding),
 });

@@ -108,7 +108,7 @@ export class ProposalDesk {
   private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
     for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
-      const current = this.records.expireIfDue(candidate, now);
+      const current = await this.records.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
     const approved = await this.stillApproved(order.order_id, change.kind);

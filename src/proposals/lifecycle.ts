@@ -175,6 +175,7 @@ const STEP_EVENTS = {
   rejected: { type: "proposal_rejected", repeats: false },
   // One approval of several (four eyes): the proposal still waits for the next approver.
   approval_recorded: { type: "proposal_approval_recorded", repeats: true },
+  expired: { type: "proposal_expired", repeats: false },
 } as const;
 
 type Step = keyof typeof STEP_EVENTS;

@@ -2,7 +2,7 @@ import { fail, ok, type Result } from "../core/errors";
 import type { OrderRecord } from "../orders/order-record";
 import type { AccountOrders } from "../orders/port";
 import type { ApplyOutcome } from "../orders/views";
-import { isDue, isOpen, movedOn } from "./lifecycle";
+import { isDue, isOpen, movedOn, proposalEvent } from "./lifecycle";
 import type { Proposal, ProposalStatus } from "./schemas";
 import type { ProposalStore } from "./store";
 
@@ -35,9 +35,15 @@ export class ProposalRecords {
     return this.deps.store.get(proposal.proposal_id) ?? proposal;
   }
 
-  expireIfDue(proposal: Proposal, now: Date): Proposal {
+  /** An expiry is a step of the trail too (so approvers hear of it), written once however many readers notice it. */
+  async expireIfDue(proposal: Proposal, now: Date): Promise<Proposal> {
     if (!isOpen(proposal) || !isDue(proposal, now)) return proposal;
-    return this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
+    const expired = this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
+    if (expired.status === "expired") {
+      const event = proposalEvent({ proposal, step: "expired", actorKind: "system", actor: "approval window", reason: expired.status_reason ?? "", at: now.toISOString() });
+      await this.deps.orders.recordEvent(event);
+    }
+    return expired;
   }
 
   /**
@@ -54,7 +60,7 @@ export class ProposalRecords {
       const why = order ? movedOn(proposal, order.version) : `order ${proposal.order_id} no longer exists`;
       return { proposal: this.transition(proposal, "stale", why), order };
     }
-    return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
+    return { proposal: await this.expireIfDue(proposal, this.deps.now()), order };
   }
 
   recordApplied(proposal: Proposal, outcome: ApplyOutcome): Proposal {

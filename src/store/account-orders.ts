@@ -3,9 +3,10 @@ import type { AuditPage } from "../orders/audit-page";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
 import type { OrderRecord } from "../orders/order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
-import { readAuditLog, recordAuditEvent } from "./audit-events";
+import { readAuditLog } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
+import { NO_OUTBOX, recordAuditEventWithOutbox, type OutboxWriter } from "./outbox";
 import { orderDatabase } from "./seed-loader";
 import { simulateFailure } from "./simulated-orders";
 
@@ -21,6 +22,8 @@ export class D1AccountOrders implements AccountOrders {
     private readonly now: () => Date = () => new Date(),
     /** Told after every write to the audit trail, so the writer can have it sealed. */
     private readonly afterTrailWrite: () => void = () => undefined,
+    /** Adds the webhook events a proposal change announces to the change's own batch. */
+    private readonly outbox: OutboxWriter = NO_OUTBOX,
   ) {}
 
   private db(): Promise<D1Database> {
@@ -53,12 +56,12 @@ export class D1AccountOrders implements AccountOrders {
   }
 
   async recordEvent(event: AccountAuditEvent): Promise<void> {
-    await recordAuditEvent(await this.db(), { ...event, account: this.account });
+    await recordAuditEventWithOutbox(await this.db(), { ...event, account: this.account }, this.outbox);
     this.afterTrailWrite();
   }
 
   async applyProposal(command: ApplyCommand): Promise<ApplyResult> {
-    const result = await applyProposalChange(await this.db(), this.account, command, this.now());
+    const result = await applyProposalChange(await this.db(), this.account, command, this.now(), this.outbox);
     if (result.kind === "applied") this.afterTrailWrite();
     return result;
   }

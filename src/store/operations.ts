@@ -3,6 +3,7 @@
  * trail, and the exactly-once apply. Every function takes the account and
  * filters by it; another account's order behaves as if it did not exist.
  */
+import type { NewAuditEvent } from "../orders/audit-event";
 import { CHANGE_KINDS } from "../orders/change-kinds";
 import { diffStates, orderState } from "../orders/order-state";
 import { applyChange } from "../orders/playbook";
@@ -10,6 +11,7 @@ import type { ApplyCommand, ApplyResult } from "../orders/port";
 import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
 import { insertAuditEvent } from "./audit-events";
 import { columnValues, EXCEPTION_COLUMNS, exceptionFromRow, readOrderRecord, selectOrders, type OrderColumnsRow, type OrderRow } from "./order-rows";
+import { batchWithOutbox, NO_OUTBOX, type OutboxWriter } from "./outbox";
 import { assignments } from "./sql-columns";
 
 const QUEUED_COLUMNS = ["order_id", "customer_id", "total_cents", "currency", ...EXCEPTION_COLUMNS] as const;
@@ -64,8 +66,9 @@ const UPDATE_CHANGED_SQL = `UPDATE orders SET ${assignments(CHANGED_COLUMNS)}, v
  * proposal id), the version-conditional order update and the audit event are
  * one D1 batch, which D1 runs as one transaction: either all three land or
  * none does, and a second attempt finds the first one's row and changes nothing.
+ * The outbox rows announcing the change join that batch under the same guard.
  */
-export async function applyProposalChange(db: D1Database, account: string, command: ApplyCommand, now: Date): Promise<ApplyResult> {
+export async function applyProposalChange(db: D1Database, account: string, command: ApplyCommand, now: Date, outbox: OutboxWriter = NO_OUTBOX): Promise<ApplyResult> {
   const prior = await readApplied(db, account, command.proposal_id);
   if (prior) return { kind: "already_applied", outcome: prior.outcome };
   const order = await readOrderRecord(db, account, command.order_id);
@@ -90,29 +93,33 @@ export async function applyProposalChange(db: D1Database, account: string, comma
   const attemptId = crypto.randomUUID();
   const ownsApplication = { sql: OWNS_APPLICATION_SQL, params: [account, command.proposal_id, attemptId] };
 
-  await db.batch([
-    db
-      .prepare(INSERT_APPLICATION_SQL)
-      .bind(command.proposal_id, account, order.order_id, attemptId, JSON.stringify(outcome), at, order.order_id, account, order.version),
-    db.prepare(UPDATE_CHANGED_SQL).bind(...columnValues(next, CHANGED_COLUMNS), at, order.order_id, account, order.version, ...ownsApplication.params),
-    insertAuditEvent(
-      db,
-      {
-        event_id: `${command.proposal_id}:applied`,
-        account,
-        order_id: order.order_id,
-        event_type: CHANGE_KINDS[command.change.kind].appliedEvent,
-        actor_kind: "operator",
-        actor: command.confirmed_by,
-        reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,
-        proposal_id: command.proposal_id,
-        state_before: before,
-        state_after: after,
-        created_at: at,
-      },
-      ownsApplication,
-    ),
-  ]);
+  const event: NewAuditEvent = {
+    event_id: `${command.proposal_id}:applied`,
+    account,
+    order_id: order.order_id,
+    event_type: CHANGE_KINDS[command.change.kind].appliedEvent,
+    actor_kind: "operator",
+    actor: command.confirmed_by,
+    reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,
+    proposal_id: command.proposal_id,
+    state_before: before,
+    state_after: after,
+    created_at: at,
+  };
+
+  await batchWithOutbox(
+    db,
+    outbox,
+    [
+      db
+        .prepare(INSERT_APPLICATION_SQL)
+        .bind(command.proposal_id, account, order.order_id, attemptId, JSON.stringify(outcome), at, order.order_id, account, order.version),
+      db.prepare(UPDATE_CHANGED_SQL).bind(...columnValues(next, CHANGED_COLUMNS), at, order.order_id, account, order.version, ...ownsApplication.params),
+      insertAuditEvent(db, event, ownsApplication),
+    ],
+    event,
+    ownsApplication,
+  );
 
   const stored = await readApplied(db, account, command.proposal_id);
   if (stored) return { kind: stored.attempt_id === attemptId ? "applied" : "already_applied", outcome: stored.outcome };

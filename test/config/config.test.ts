@@ -32,6 +32,7 @@ describe("defaults", () => {
       oauth: { issuer: "https://ops.example.com", accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 30 * 24 * 3600 },
       orderApiUrl: undefined,
       intakeFaults: undefined,
+      webhooks: { approvals: undefined, downstream: undefined },
     });
   });
 

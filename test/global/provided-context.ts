@@ -1,4 +1,4 @@
-// What test/global/second-order-api.ts hands the tests through vitest's
+// What test/global/second-order-api.ts and webhook-receiver.ts hand the tests through vitest's
 // provide/inject; read in both type-check programs (Workers and Node).
 export {};
 
@@ -6,5 +6,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The second local order API: its origin and the bearer token it wants. */
     secondOrderApi: { url: string; token: string };
+    /** The local webhook receiver: its origin, and the secret each destination's deliveries must be signed with. */
+    webhookReceiver: { url: string; secrets: { approvals: string; downstream: string } };
   }
 }

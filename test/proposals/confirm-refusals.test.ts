@@ -130,7 +130,7 @@ describe("stale proposals", () => {
 });
 
 describe("expired proposals", () => {
-  it("a pending proposal past its expiry cannot be approved (409) or confirmed, and nothing is written", async () => {
+  it("a pending proposal past its expiry cannot be approved (409) or confirmed, and nothing is written but the expiry's one event", async () => {
     const { orderId, proposal } = await proposalFor(acme, "payment_declined_inventory_held");
     const expiredAt = await expireProposal("acme", proposal.proposal_id);
     const rowBefore = await readRow("acme", orderId);
@@ -147,7 +147,8 @@ describe("expired proposals", () => {
     expect(message).toBe(refusal({ ...proposal, status: "expired", expires_at: expiredAt }, "applied"));
 
     expect(await readRow("acme", orderId)).toEqual(rowBefore);
-    expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);
+    expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore + 1);
+    expect(await countAuditEvents("acme", orderId, "proposal_expired")).toBe(1);
     expect(await countApplied(proposal.proposal_id)).toBe(0);
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("expired");
   });

@@ -104,6 +104,10 @@ describe("derived states, with an injected clock", () => {
       expect(expired.status).toBe("expired");
       expect(expired.status_reason).toBe(`the approval window closed at ${proposal.expires_at}`);
       expect(await desk.pending()).toEqual([]);
+      // The expiry is a step of the trail (and so a webhook), recorded once however often it is read.
+      await desk.getProposal(proposal.proposal_id);
+      const expiries = orders.events.filter((e) => e.event_type === "proposal_expired");
+      expect(expiries.map((e) => [e.event_id, e.actor_kind])).toEqual([[`${proposal.proposal_id}:expired`, "system"]]);
     });
   });
 
