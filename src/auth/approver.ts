@@ -12,11 +12,12 @@ export const NO_APPROVERS_MESSAGE =
   'no approver tokens are configured; set APPROVER_TOKENS with `wrangler secret put APPROVER_TOKENS` (value {"<token>":{"account":"acme","approver":"Avery"}})';
 
 /** What the approver token is being used for: an MCP token presented there is told, in those words, that it cannot. */
-type ApproverUse = "approve" | "export";
+type ApproverUse = "approve" | "export" | "dead-letters";
 
 const MCP_TOKEN_REFUSAL: Readonly<Record<ApproverUse, string>> = {
   approve: "MCP tokens cannot approve proposals; sign in with an approver token",
   export: "MCP tokens cannot export the audit trail; use an approver token",
+  "dead-letters": "MCP tokens cannot read the dead letters; use an approver token with the admin role",
 };
 
 /** The approver a token belongs to. An MCP token gets its own refusal: it is the mistake people make. */
