@@ -12,11 +12,11 @@ export interface E2eWorld {
   readonly browser: Browser;
 }
 
-/** A fresh `wrangler dev`, an agent connected to it and a browser, for the tests of one file. */
-export function useWorld(): () => E2eWorld {
+/** A fresh `wrangler dev` (with these `--var`s), an agent connected to it and a browser, for the tests of one file. */
+export function useWorld(vars: Readonly<Record<string, string>> = {}): () => E2eWorld {
   let world: E2eWorld | undefined;
   beforeAll(async () => {
-    const server = await startDevServer({ quiet: true });
+    const server = await startDevServer({ quiet: true, vars });
     world = { server, client: await connect(server.url, "acme-dev-token"), browser: await launchBrowser() };
   });
   afterAll(async () => {
