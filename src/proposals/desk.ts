@@ -195,6 +195,11 @@ export class ProposalDesk {
    * of the proposals and one of the orders' versions; nothing is written and
    * nothing waits, so a long list never holds up the account.
    */
+  /** The sweep the cron trigger runs: see ProposalRecords.expireDue. */
+  expireDue(): Promise<number> {
+    return this.records.expireDue(this.deps.now());
+  }
+
   async pending(): Promise<ProposalView[]> {
     return (await this.records.actionable(this.deps.now())).map((p) => this.view(p));
   }

@@ -74,6 +74,17 @@ export class ProposalRecords {
   }
 
   /**
+   * Expires every open proposal whose window has closed, so approvers hear of
+   * it (proposal.expired) when it happens rather than when someone next looks.
+   * Answers how many it expired.
+   */
+  async expireDue(now: Date): Promise<number> {
+    const due = this.deps.store.byStatus(["pending_approval", "approved"]).filter((p) => isDue(p, now));
+    const expired = await Promise.all(due.map((p) => this.expireIfDue(p, now)));
+    return expired.filter((p) => p.status === "expired").length;
+  }
+
+  /**
    * Open, in time, and pinned to the order's current version. Proposals whose
    * order has moved on are stale even before anyone reads them, so neither
    * the list nor the cap counts them.
