@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
-/** Everything else a person reads and changes: the tests, the browser tests and the scripts. */
-const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs"], {
+/** Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker. */
+const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"], {
   query: "?raw",
   import: "default",
   eager: true,
@@ -67,11 +67,11 @@ const imports = Object.entries(sources).flatMap(([file, text]) =>
 );
 
 describe("architecture", () => {
-  it("reads the source tree, and the tests, browser tests and scripts for the line limit", () => {
+  it("reads the source tree, and the tests, browser tests, scripts and bench for the line limit", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(40);
     expect(imports.length).toBeGreaterThan(100);
     const folders = new Set(Object.keys(otherFiles).map((key) => repoPath(key).split("/")[0]));
-    expect([...folders].sort()).toEqual(["e2e", "scripts", "test"]);
+    expect([...folders].sort()).toEqual(["bench", "e2e", "scripts", "test"]);
     expect(Object.keys(otherFiles)).toContain("./helpers/tokens.ts");
   });
 
@@ -92,6 +92,11 @@ describe("architecture", () => {
     expect(upward).toEqual([]);
   });
 
+  it("nothing in src imports the bench: the floor Worker is never part of what is deployed", () => {
+    const intoBench = imports.filter(({ target }) => target.startsWith("../bench/")).map(({ file, target }) => `${file} -> ${target}`);
+    expect(intoBench).toEqual([]);
+  });
+
   it('every zod import names "zod/v4": the bundle leaves bare "zod" to agents\' stand-in (wrangler.toml [alias])', () => {
     const bare = Object.entries(sources)
       .filter(([, text]) => /from\s+["']zod["']/.test(text))
@@ -99,7 +104,7 @@ describe("architecture", () => {
     expect(bare).toEqual([]);
   });
 
-  it(`no file in src, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
+  it(`no file in src, test, e2e, scripts or bench is over ${MAX_LINES} lines`, () => {
     const long = Object.entries({ ...sources, ...otherFiles })
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);
