@@ -10,7 +10,9 @@ import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderReque
 /**
  * D1 persistence for intake orders. request_id is the idempotency key: the
  * insert and the uniqueness check are one statement, so concurrent duplicates
- * cannot both create an order.
+ * cannot both create an order. A replay is recognised by comparing the stored
+ * order with the one sent, so the insert, which every order pays, hashes
+ * nothing; rows stored with a request_hash are still compared by it.
  */
 type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
 
@@ -34,9 +36,27 @@ export function candidateOrderId(requestId: string, attempt: number): string {
 interface StoredIntakeRow {
   order_id: string;
   customer_id: string;
+  channel: string;
+  currency: string;
   lines: string;
   total_cents: number;
   request_hash: string | null;
+}
+
+/**
+ * Whether a stored order is the one this request sends again: every field
+ * the request carries (no later change touches them: proposals change the
+ * status, address, evidence and exception), or the hash of all of them.
+ */
+async function sameOrder(row: StoredIntakeRow, order: OrderRequest): Promise<boolean> {
+  if (row.request_hash !== null) return row.request_hash === (await sha256Hex(JSON.stringify(order)));
+  return (
+    row.customer_id === order.customer_id &&
+    row.channel === order.channel &&
+    row.currency === order.currency &&
+    row.total_cents === order.total_cents &&
+    row.lines === JSON.stringify(order.lines)
+  );
 }
 
 function receiptOf(row: StoredIntakeRow): OrderReceipt {
@@ -85,27 +105,26 @@ export async function storeIntakeOrder(
 ): Promise<Result<IntakeOutcome>> {
   const db = await orderDatabase(database);
   const { account } = caller;
-  const requestHash = await sha256Hex(JSON.stringify(order));
   const createdAt = now.toISOString();
+  const lines = JSON.stringify(order.lines);
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const orderId = candidateOrderId(order.request_id, attempt);
     const insertOrder = db
       .prepare(
-        `INSERT INTO orders (order_id, account, source, request_id, request_hash, customer_id, channel, currency,
+        `INSERT INTO orders (order_id, account, source, request_id, customer_id, channel, currency,
                              total_cents, status, version, lines, created_at, updated_at)
-         VALUES (?, ?, 'intake', ?, ?, ?, ?, ?, ?, 'accepted', 1, ?, ?, ?)
+         VALUES (?, ?, 'intake', ?, ?, ?, ?, ?, 'accepted', 1, ?, ?, ?)
          ON CONFLICT DO NOTHING`,
       )
       .bind(
         orderId,
         account,
         order.request_id,
-        requestHash,
         order.customer_id,
         order.channel,
         order.currency,
         order.total_cents,
-        JSON.stringify(order.lines),
+        lines,
         createdAt,
         createdAt,
       );
@@ -121,11 +140,11 @@ export async function storeIntakeOrder(
       return ok({ kind: "created", receipt: { order_id: orderId, customer_id: order.customer_id, lines: order.lines.length, total_cents: order.total_cents } });
     }
     const previous = await db
-      .prepare("SELECT order_id, customer_id, lines, total_cents, request_hash FROM orders WHERE account = ? AND request_id = ?")
+      .prepare("SELECT order_id, customer_id, channel, currency, lines, total_cents, request_hash FROM orders WHERE account = ? AND request_id = ?")
       .bind(account, order.request_id)
       .first<StoredIntakeRow>();
     if (previous) {
-      if (previous.request_hash !== requestHash) {
+      if (!(await sameOrder(previous, order))) {
         return fail(
           "conflict",
           `request_id ${order.request_id} was already used for a different order (${previous.order_id}); use a new request_id`,
