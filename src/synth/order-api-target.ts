@@ -31,13 +31,15 @@ export function unreachable(problem: string) {
 }
 
 export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
-  async function call(path: string, init: RequestInit): Promise<Result<Response>> {
+  // The same for every request of this target, and every order is one: built once.
+  const callerHeaders: Record<string, string> = { [ACCOUNT_HEADER]: account };
+  // Percent-encoded: operator names may hold characters a header value cannot.
+  if (actor !== undefined) callerHeaders[ACTOR_HEADER] = encodeURIComponent(actor);
+  const orderHeaders = { ...callerHeaders, "content-type": "application/json" };
+
+  async function call(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Result<Response>> {
     try {
-      const headers = new Headers(init.headers);
-      headers.set(ACCOUNT_HEADER, account);
-      // Percent-encoded: operator names may hold characters a header value cannot.
-      if (actor !== undefined) headers.set(ACTOR_HEADER, encodeURIComponent(actor));
-      return ok(await binding.fetch(`${BINDING_BASE_URL}${path}`, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) }));
+      return ok(await binding.fetch(`${BINDING_BASE_URL}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
       return unreachable(describeFetchError(error));
     }
@@ -45,7 +47,7 @@ export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: num
 
   return {
     async health() {
-      const response = await call("/api/health", { method: "GET" });
+      const response = await call("/api/health", { method: "GET", headers: callerHeaders });
       if (!response.ok) return response;
       const body: unknown = await response.value.json().catch(() => undefined);
       const health = HealthSchema.safeParse(body);
@@ -55,11 +57,7 @@ export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: num
       return ok(health.data);
     },
     async postOrder(order) {
-      const response = await call("/api/orders", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(order),
-      });
+      const response = await call("/api/orders", { method: "POST", headers: orderHeaders, body: JSON.stringify(order) });
       if (!response.ok) return response;
       const body: unknown = await response.value.json().catch(() => null);
       return ok({ status: response.value.status, body });
