@@ -15,9 +15,11 @@ import { APPS_EXTENSION_ID } from "./apps";
 import { orderCards, orderTools } from "./orders.tools";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
+import { offerKey, withPooledServer } from "./server-pool";
+import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
+import { isGranted } from "../auth/scopes";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -40,10 +42,16 @@ export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
 /**
- * One McpServer per request, so no state can leak between calls. It holds
- * what this request can reach (request-reach.ts), which keeps it cheap to build.
+ * An McpServer for one request: it holds what this request can reach
+ * (request-reach.ts), which keeps it cheap to build.
  */
 export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery, reach: RequestReach = EVERYTHING): McpServer {
+  return buildMcpServer(() => context, delivery, reach);
+}
+
+/** `contextOf` answers the context of the request being served (server-pool.ts lends one server to many in turn). */
+function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undefined, reach: RequestReach): McpServer {
+  const context = contextOf();
   const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
@@ -55,8 +63,8 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     ...fixtures,
     cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
   });
-  registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
-  registerAccountResources(server, context, ALL_RESOURCES, reach);
+  registerAccountTools(server, contextOf, ALL_TOOLS, delivery, reach);
+  registerAccountResources(server, contextOf, ALL_RESOURCES, reach);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
   if (fixtures) registerConformanceFixtures(server);
@@ -93,13 +101,36 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
-  const server = createMcpServer(context, delivery, reach);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
-  transport.onerror = reportRejection;
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, { parsedBody: message });
+  const answer = async (server: McpServer) => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+    transport.onerror = reportRejection;
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: message });
+  };
+  if (lendable(message, reach, streams, context)) {
+    const key = offerKey(visibleTools(context), context);
+    return delivery.track(await withPooledServer(context, key, ({ context: lent }) => buildMcpServer(lent, undefined, EVERYTHING), answer));
+  }
+  const response = await answer(createMcpServer(context, delivery, reach));
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
+}
+
+/**
+ * Whether a 2025 request can borrow a pooled server: one request answered
+ * as one JSON body, so the server is done with it when the answer exists.
+ * initialize is not lent one, since it records the client's capabilities on
+ * the server; nor are the development fixtures, which talk back mid-call.
+ */
+function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): boolean {
+  if (streams || reach.mayStream || context.config.conformanceFixtures) return false;
+  if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
+  return (message as { method?: unknown }).method !== "initialize";
+}
+
+/** The tools this credential sees, as a pooled server registers them. */
+function visibleTools(context: AccountToolContext): string[] {
+  return ALL_TOOLS.filter((tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context))).map((tool) => tool.name);
 }
 
 /** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
