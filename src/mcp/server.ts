@@ -4,6 +4,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
   type CacheHint,
+  type ListToolsResult,
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
@@ -109,7 +110,7 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
   };
   if (lendable(message, reach, streams, context)) {
     const key = offerKey(visibleTools(context), context);
-    return delivery.track(await withPooledServer(context, key, ({ context: lent }) => buildMcpServer(lent, undefined, EVERYTHING), answer));
+    return delivery.track(await withPooledServer(context, key, ({ context: lent }) => listingOnce(buildMcpServer(lent, undefined, EVERYTHING)), answer));
   }
   const response = await answer(createMcpServer(context, delivery, reach));
   if (batch) return answerAsBatch(response);
@@ -126,6 +127,32 @@ function lendable(message: unknown, reach: RequestReach, streams: boolean, conte
   if (streams || reach.mayStream || context.config.conformanceFixtures) return false;
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
   return (message as { method?: unknown }).method !== "initialize";
+}
+
+interface HandlerAccess {
+  _getRequestHandler?(method: string): ((request: never, ctx: never) => Promise<ListToolsResult>) | undefined;
+}
+
+/**
+ * A pooled server offers the same tools to every borrower, so its tools/list
+ * answer is worked out once (the SDK otherwise converts and scans every
+ * tool's schema on each list) and every later list answers the same result.
+ * The SDK has no public way to wrap one of its own handlers; without its
+ * protected accessor the server simply lists as before.
+ */
+function listingOnce(server: McpServer): McpServer {
+  const list = (server.server as unknown as HandlerAccess)._getRequestHandler?.("tools/list");
+  if (!list) return server;
+  let listed: Promise<ListToolsResult> | undefined;
+  server.server.removeRequestHandler("tools/list");
+  server.server.setRequestHandler("tools/list", (request, ctx) => {
+    listed ??= list(request as never, ctx as never).catch((error: unknown) => {
+      listed = undefined;
+      throw error;
+    });
+    return listed;
+  });
+  return server;
 }
 
 /** The tools this credential sees, as a pooled server registers them. */
