@@ -2,7 +2,11 @@ import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema, typ
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderStatus } from "../orders/views";
+import { JsonColumn } from "./json-columns";
 
+const LINES = new JsonColumn(OrderLinesSchema);
+const ADDRESSES = new JsonColumn(AddressSchema);
+const EVIDENCE = new JsonColumn(EvidenceSchema);
 
 export interface OrderRow {
   order_id: string;
@@ -62,9 +66,9 @@ function recordFromRow(row: OrderRow): OrderRecord {
     total_cents: row.total_cents,
     status: row.status,
     version: row.version,
-    lines: OrderLinesSchema.parse(JSON.parse(row.lines)),
-    shipping_address: row.shipping_address ? AddressSchema.parse(JSON.parse(row.shipping_address)) : null,
-    evidence: row.evidence ? EvidenceSchema.parse(JSON.parse(row.evidence)) : null,
+    lines: LINES.parse(row.lines),
+    shipping_address: row.shipping_address ? ADDRESSES.parse(row.shipping_address) : null,
+    evidence: row.evidence ? EVIDENCE.parse(row.evidence) : null,
     exception,
     created_at: row.created_at,
     updated_at: row.updated_at,
