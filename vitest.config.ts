@@ -8,7 +8,11 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost" },
+          // RUN_SHARD_RATE is low here so that any run above 4 orders a second fans out over
+          // several RunShard objects: the merge of shards is exercised by every such test.
+          // FOUR_EYES_OVER_CENTS is above every seed and default test order ($1,000): a test that wants
+          // two approvers makes an order worth more.
+          bindings: { TEST_MIGRATIONS: migrations, PUBLIC_BASE_URL: "http://localhost", RUN_SHARD_RATE: "4", FOUR_EYES_OVER_CENTS: "100000" },
           // An empty database for tests that apply the migrations step by step.
           d1Databases: ["MIGRATION_SCRATCH_DB"],
           // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.
@@ -19,6 +23,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup/apply-migrations.ts"],
+      globalSetup: ["./test/global/second-order-api.ts"],
     },
   };
 });

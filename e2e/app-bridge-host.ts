@@ -1,15 +1,14 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
-import { build } from "vite";
-import { hostCsp, type CardCsp, type ToolResultForCard } from "./card-host.ts";
-
 /**
  * The card tests' second host: `AppBridge` from `@modelcontextprotocol/ext-apps`,
  * the host side that Apps hosts build on. It checks every message against the
  * spec's schemas, so a card that only agreed with our own small test host
  * (e2e/card-host.ts) on a wrong message would fail here.
  */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { build } from "vite";
+import { hostCsp, type CardCsp, type ToolResultForCard } from "./card-host.ts";
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "app-bridge.entry.ts");
 

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
-import { checkAcrossWidths, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
+import { checkAcrossWidths, dividersAboveFirstRow, expectInFirstScreen, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // The human half of the operator story, in a real browser: a model proposes,
@@ -11,6 +11,18 @@ import { useWorld } from "./world.ts";
 // and only then does confirm_resolution apply it.
 const world = useWorld();
 const APPROVER_TOKEN = "acme-approver-dev-token";
+
+/** What an approver must see before scrolling on a proposal waiting for a decision. */
+function decisionParts(page: Page) {
+  return {
+    "the change": page.locator("h1"),
+    "the risk": page.locator(".meta .badge[class*=risk-]"),
+    "the money": page.locator("#money"),
+    "the reason box": page.getByLabel("Reason (recorded in the audit log)"),
+    "Approve": page.getByRole("button", { name: "Approve" }),
+    "Reject": page.getByRole("button", { name: "Reject" }),
+  };
+}
 
 /** Presses the queue page's "Export audit trail" button and reads the file the browser saved. */
 async function exportFromQueue(page: Page): Promise<{ name: string; text: string }> {
@@ -59,6 +71,15 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");
   await expectRelativeTimes(page);
   await checkAcrossWidths(page, "review-pending");
+  await expectInFirstScreen(page, "review-pending", decisionParts(page));
+  // The evidence follows the decision.
+  const order = await page.locator("main").evaluate((main) => Array.from(main.querySelectorAll("h2")).map((h) => h.textContent));
+  expect(order).toEqual(["The change", "Why", "The order now"]);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    expect(await dividersAboveFirstRow(page), `at ${width}px`).toEqual([]);
+  }
+  expect(await page.locator("main").innerText()).toContain("Unchanged until the proposal is approved and the agent confirms it.");
 
   // 4. Approve with a reason: the page says what happens next, and that nothing has yet.
   await page.getByLabel("Reason (recorded in the audit log)").fill("customer agreed to wait for the restock");
@@ -67,6 +88,9 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(await page.locator("#status").innerText()).toBe("Approved, not applied yet");
   expect(await page.locator("#next-step").innerText()).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`);
   await checkAcrossWidths(page, "review-approved");
+  const approvedText = await page.locator("main").innerText();
+  expect(approvedText).toContain("Unchanged until the agent confirms the approved proposal.");
+  expect(approvedText).not.toContain("until the proposal is approved");
 
   // 5. Signing out ends the session on the server: the same cookie, copied into
   //    another browser, opens nothing.
@@ -134,6 +158,7 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.goto(`${world().server.url}/approvals/${cancel}`);
   expect(await page.locator("#money").innerText()).toBe("Refunds $66.00 to the customer: the duplicate was charged.");
   await checkAcrossWidths(page, "review-refund");
+  await expectInFirstScreen(page, "review-refund", decisionParts(page));
   await page.getByLabel("Reason (recorded in the audit log)").fill("same lines two minutes apart, customer confirmed");
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL(`${world().server.url}/approvals/${cancel}?decided=approve`);
@@ -179,5 +204,6 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.waitForURL(`${world().server.url}/approvals/${current}`);
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");
   await checkAcrossWidths(page, "review-address");
+  await expectInFirstScreen(page, "review-address", decisionParts(page));
   await context.close();
 });

@@ -1,5 +1,3 @@
-import type { Page } from "playwright-core";
-
 /**
  * A minimal MCP Apps host for the card tests: it puts a card in a sandboxed
  * iframe under the CSP a host builds from the card's `_meta.ui.csp`, answers
@@ -8,6 +6,7 @@ import type { Page } from "playwright-core";
  * records every message the card sends, grants `ui/open-link` (recording the
  * URL) and refuses anything else, as a host would for a method it does not offer.
  */
+import type { Page } from "playwright-core";
 
 export interface CardCsp {
   readonly connectDomains?: readonly string[];

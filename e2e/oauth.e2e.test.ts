@@ -151,11 +151,13 @@ it(
       "check_target",
       "preview_order",
       "get_traffic_run",
+      "compare_traffic_runs",
       "get_order_status",
       "list_order_exceptions",
       "get_order_details",
       "get_order_audit_log",
       "get_proposal",
+      "wait_for_approval",
     ]);
     const status = await client.callTool({ name: "get_order_status", arguments: { order_id: "ORD-1008" } });
     expect((status.structuredContent as { order_id?: string } | undefined)?.order_id).toBe("ORD-1008");

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** Screenshots land here (git ignores it), one per page and width, for a person to look at. */
@@ -74,6 +74,19 @@ export function layoutProblems(page: Page | Frame): Promise<string[]> {
   });
 }
 
+/** Tables whose first row has a line above it, where a card's edge already is; by each table's first header. */
+export function dividersAboveFirstRow(page: Page): Promise<string[]> {
+  return page.locator("main table").evaluateAll((tables) =>
+    tables.flatMap((table) => {
+      const row = table.querySelector("tr");
+      const cell = row?.querySelector("th, td");
+      if (!row || !cell) return [];
+      const lined = [row, cell].some((element) => Number.parseFloat(getComputedStyle(element).borderTopWidth) > 0);
+      return lined ? [cell.textContent ?? ""] : [];
+    }),
+  );
+}
+
 /** Internal names (snake_case) left in the visible text; proposal ids are not names. */
 export async function internalNames(page: Page | Frame): Promise<string[]> {
   const text = await page.locator("main").innerText();
@@ -94,6 +107,35 @@ export async function checkAcrossWidths(page: Page, name: string): Promise<void>
     expect(await layoutProblems(page), `${name} at ${viewport.width}px`).toEqual([]);
   }
   expect(await internalNames(page), name).toEqual([]);
+  await page.setViewportSize(PHONE);
+}
+
+/** The screens a decision must fit on without scrolling: a laptop and a large phone. */
+export const FIRST_SCREENS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Each of `parts` lies wholly inside the first screen at both sizes, with the
+ * page scrolled to the top: a person sees them before scrolling. A screenshot
+ * of exactly that first screen is saved for each size.
+ */
+export async function expectInFirstScreen(page: Page, name: string, parts: Readonly<Record<string, Locator>>): Promise<void> {
+  for (const viewport of FIRST_SCREENS) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-first-screen-${viewport.width}x${viewport.height}.png`) });
+    for (const [part, locator] of Object.entries(parts)) {
+      const box = await locator.boundingBox();
+      const where = `${name}: ${part} at ${viewport.width}x${viewport.height}`;
+      expect(box, `${where} is not shown`).not.toBeNull();
+      if (!box) continue;
+      expect(box.y, where).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height, `${where} ends below the first screen`).toBeLessThanOrEqual(viewport.height);
+    }
+  }
   await page.setViewportSize(PHONE);
 }
 

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
+import { waitFor } from "../test/helpers/wait-for.ts";
 import { checkAcrossWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
@@ -15,22 +16,23 @@ const world = useWorld();
  * land mid-navigation and fail: that read is simply taken again.
  */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
-  for (;;) {
+  const attempt = async (): Promise<{ value: T } | undefined> => {
     try {
       last = await read();
-      if (done(last)) return last;
+      return { value: last };
     } catch {
       // The document went away under the read; the next one is there in a moment.
+      return undefined;
     }
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  };
+  const seen = await waitFor(attempt, (read) => read !== undefined && done(read.value), timeoutMs);
+  if (seen === undefined || !done(seen.value)) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
+  return seen.value;
 }
 
 function sentPoints(page: Page): Promise<number> {
-  return page.locator('#counts-chart path[data-series="sent"]').getAttribute("data-points", { timeout: 1000 }).then(Number);
+  return page.locator('#counts-chart path[data-series="answered"]').getAttribute("data-points", { timeout: 1000 }).then(Number);
 }
 
 it("the run_url shows a live chart on a phone that refreshes by itself, and stops refreshing when the run ends", async () => {
@@ -73,7 +75,8 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
   const text = await page.locator("main").innerText();
   expect(text).toContain("of 48 (100%)");
   expect(text).toContain("HTTP 201: 48");
-  expect(text).toContain("4 orders/s");
+  expect(text).toContain("hold 4/s");
+  expect(text).toContain("Verdict: passed");
 
   // Both charts are inline SVG with a point per interval for every series.
   for (const chart of ["#counts-chart", "#latency-chart"]) {
@@ -83,6 +86,19 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
       expect(path.points).toBeGreaterThanOrEqual(4);
       expect(path.d).toMatch(/^M[\d.]+ [\d.]+( [ML][\d.]+ [\d.]+)+/);
     }
+  }
+  // Lines stay apart where they overlap: each series has its own colour or dash pattern, its latest
+  // value beside its name, and the y axis is labelled at several ticks.
+  for (const chart of ["#counts-chart", "#latency-chart"]) {
+    const looks = await page
+      .locator(`${chart} svg path`)
+      .evaluateAll((nodes) => nodes.map((n) => `${getComputedStyle(n).stroke} ${getComputedStyle(n).strokeDasharray}`));
+    expect(new Set(looks).size).toBe(looks.length);
+    const legend = await page.locator(`${chart} [data-legend] b`).allInnerTexts();
+    expect(legend.length).toBe(looks.length);
+    const ticks = await page.locator(`${chart} .ticks span`).allInnerTexts();
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks[0]).toMatch(/^0\b/);
   }
   await expectRelativeTimes(page);
   await checkAcrossWidths(page, "run-completed");

@@ -1,7 +1,8 @@
 // `npm run conformance`: starts `wrangler dev` on free ports with the
-// conformance fixtures on (CONFORMANCE_FIXTURES, development only), puts a
-// localhost proxy in front that adds the bearer token (the suite has no header
-// option), and runs the official MCP conformance suite's server scenarios at
+// development entry conformance/worker.ts, which adds the conformance
+// fixtures, and switches them on (CONFORMANCE_FIXTURES, development only);
+// puts a localhost proxy in front that adds the bearer token (the suite has no
+// header option); and runs the official MCP conformance suite's server scenarios at
 // protocol 2026-07-28 and at 2025-11-25. Exits non-zero if either run fails.
 // Results (one checks.json per scenario) are kept in a temporary folder.
 import { spawn } from "node:child_process";
@@ -62,7 +63,7 @@ function runSuite(url: string, revision: string, outputDir: string, expectedFail
 }
 
 const results = mkdtempSync(path.join(tmpdir(), "order-ops-conformance-"));
-const dev = await startDevServer({ vars: { CONFORMANCE_FIXTURES: "on" } });
+const dev = await startDevServer({ entry: "conformance/worker.ts", vars: { CONFORMANCE_FIXTURES: "on" } });
 let proxy: http.Server | undefined;
 const verdicts: string[] = [];
 let failed = false;

@@ -3,14 +3,18 @@
 // run unsafely (fails) or not at all (warns only: the committed placeholder
 // ids must pass CI), builds the bundle (`wrangler deploy --dry-run`), checks
 // that worker-configuration.d.ts matches wrangler.toml (`wrangler types
-// --check`), prints the bundle size raw and gzipped (Workers limits apply to
-// the gzipped size: 3 MiB on the free plan, 10 MiB on paid) and the startup
-// CPU. Fails on ENVIRONMENT in [vars], a broken build, stale types or a
-// bundle over the platform limit; the performance goals are printed beside
-// the figures but never fail it. Needs no Cloudflare account and no network.
+// --check`) and that the committed card scripts are what cards/ builds now
+// (`npm run cards -- --check`), prints the bundle size raw and gzipped
+// (Workers limits apply to the gzipped size: 3 MiB on the free plan, 10 MiB
+// on paid) and the startup CPU. Fails on ENVIRONMENT in [vars], a broken
+// build, stale types or card scripts, a conformance fixture in the bundle
+// (they are for development only) or a bundle over the platform limit; the
+// performance goals are printed beside the figures but never fail it. Needs
+// no Cloudflare account and no network.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
+import { fixturesIn } from "./lib/bundle-contents.ts";
 import { BUNDLE_GOAL_GZIP_BYTES, buildBundle, kib, root, STARTUP_GOAL_MS, startupCpuMs, wrangler } from "./lib/worker-figures.ts";
 import { wranglerConfigFindings } from "./lib/wrangler-config-checks.ts";
 
@@ -40,11 +44,25 @@ try {
   failAt("the dry-run build", error);
 }
 
+console.log("$ look for conformance fixtures in the bundle");
+const shipped = fixturesIn(modules);
+if (shipped.length > 0) {
+  console.error(`deploy:check failed: the bundle contains conformance fixtures (${shipped.join(", ")}): they are for development only and must not be deployed`);
+  process.exit(1);
+}
+
 console.log("$ wrangler types --check");
 try {
   execFileSync(wrangler, ["types", "--check"], { cwd: root, stdio: "inherit" });
 } catch (error) {
   failAt("the generated types", error);
+}
+
+console.log("$ npm run cards -- --check");
+try {
+  execFileSync(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts"), "--check"], { cwd: root, stdio: "inherit" });
+} catch (error) {
+  failAt("the built card scripts", error);
 }
 
 let raw = 0;

@@ -150,9 +150,11 @@ try {
   await server.crash();
   server = await startDevServer({ stateDir, vars });
   client = await connect(server.url);
-  const first = await structured<{ status: string }>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
-  const second = await structured<{ status: string }>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
-  check("after the restart the approved proposal applies, once", first.status === "applied" && JSON.stringify(first) === JSON.stringify(second), first.status);
+  type Confirmed = { status: string; message: string; outcome: unknown };
+  const first = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
+  const second = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
+  const once = first.status === "applied" && JSON.stringify(first.outcome) === JSON.stringify(second.outcome) && second.message.includes("was already applied");
+  check("after the restart the approved proposal applies, once", once, `${first.status}; ${second.message}`);
 
   // 3. A traffic run across a crash.
   const run = await structured<{ run_id: string; plan: { seed: number; total_orders: number } }>(client, "start_traffic_run", {

@@ -1,10 +1,15 @@
 // `npm run smoke`: starts `wrangler dev` on a free port and drives every tool
 // and resource over real HTTP with the official MCP clients, the way Claude
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
-// 2026-07-28. Prints one line per check; exits non-zero on any failure.
+// 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
+// API on this machine, checks the URL target; a third, whose intake API stalls
+// on purpose, checks that a load test's latency shows the stall. Prints one
+// line per check; exits non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { checkHonestLatency, startStallingServer, trafficRun } from "./lib/smoke-runs.ts";
+import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
 
 const ACME = "acme-dev-token";
@@ -51,6 +56,8 @@ async function run(baseUrl: string): Promise<void> {
     for (const expected of expectedTools) {
       check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
     }
+    const prompts = (await acme.listPrompts()).prompts.map((p) => p.name);
+    check("the workflow prompts are listed (slash commands)", ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) => prompts.includes(name)), prompts.join(", "));
     const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
     check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
 
@@ -96,7 +103,7 @@ async function run(baseUrl: string): Promise<void> {
     const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
     check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
 
-    await trafficRun(acme, globex);
+    await trafficRun(acme, globex, check);
     await appCards(acme, "2025-11-25");
     await operatorStory(baseUrl, acme, globex);
     await newestProtocol(baseUrl, tools.map((t) => t.name).sort().join(","));
@@ -105,54 +112,6 @@ async function run(baseUrl: string): Promise<void> {
     await acme.close();
     await globex.close();
   }
-}
-
-function resourceText(read: { contents: ReadonlyArray<{ text?: unknown } | { blob: string }> }): string {
-  const [content] = read.contents;
-  return content && "text" in content ? String(content.text) : "";
-}
-
-/**
- * A 3-second run in the account's object: the call returns at once, the
- * object's alarms send the plan, acme's run list has it and globex's does
- * not, and the chart's link answers.
- */
-async function trafficRun(acme: Client, globex: Client): Promise<void> {
-  const seed = Math.floor(Math.random() * 1_000_000);
-  const started = await callTool(acme, "start_traffic_run", { rate_per_second: 2, duration_seconds: 3, seed });
-  const runId = String(started.structured?.run_id ?? "");
-  const plan = started.structured?.plan as { seed?: number; total_orders?: number } | undefined;
-  check(
-    "start_traffic_run answers at once: running, with its run id, seed and plan",
-    !started.isError && started.structured?.status === "running" && plan?.seed === seed && plan.total_orders === 6,
-    started.isError ? started.text : runId,
-  );
-  if (started.isError) return;
-
-  let run = await callTool(acme, "get_traffic_run", { run_id: runId });
-  for (const deadline = Date.now() + 15_000; run.structured?.status === "running" && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    run = await callTool(acme, "get_traffic_run", { run_id: runId });
-  }
-  const { status, sent, accepted } = run.structured ?? {};
-  check(
-    "get_traffic_run: the run completed in the background and sent exactly its plan",
-    status === "completed" && sent === plan?.total_orders && accepted === sent,
-    `${String(status)}, sent ${String(sent)} of ${String(plan?.total_orders)}`,
-  );
-
-  const acmeRuns = resourceText(await acme.readResource({ uri: "synthetic://runs" }));
-  const globexRuns = resourceText(await globex.readResource({ uri: "synthetic://runs" }));
-  check("acme's synthetic://runs lists the run; globex's does not", acmeRuns.includes(`"run_id": "${runId}"`) && !globexRuns.includes(runId));
-  const one = resourceText(await acme.readResource({ uri: `synthetic://runs/${runId}` }));
-  const theirs = await globex.readResource({ uri: `synthetic://runs/${runId}` }).then(
-    () => "read",
-    (error: Error) => error.message,
-  );
-  check(`synthetic://runs/${runId} reads it for acme; globex gets "not found"`, one.includes('"status": "completed"') && theirs.includes("traffic run not found"), theirs);
-
-  const chart = await fetch(String(started.structured?.run_url), { redirect: "manual" });
-  check("run_url answers (the sign-in page, or a redirect to it)", chart.status === 200 || chart.status === 302, `${chart.status} ${String(started.structured?.run_url)}`);
 }
 
 /** The same server through the v2 client pinned to 2026-07-28: server/discover, then stateless requests. */
@@ -185,7 +144,7 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
     const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
     return uri === undefined ? [] : [[t.name, uri] as const];
   });
-  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 7, named.map(([name]) => name).join(", "));
+  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 8, named.map(([name]) => name).join(", "));
   for (const uri of new Set(named.map(([, uri]) => uri))) {
     const [content] = (await client.readResource({ uri })).contents;
     const html = content && "text" in content ? String(content.text) : "";
@@ -195,8 +154,8 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
 
 /**
  * send_orders with a progress token: the first progress event must reach the
- * client while the batch still runs (it used to arrive in one chunk with the
- * result), through the Worker -> Durable Object hop, at both revisions.
+ * client while the batch still runs (not in one chunk with the result),
+ * through the Worker -> Durable Object hop, at both revisions.
  */
 async function progressStreams(baseUrl: string): Promise<void> {
   for (const protocol of ["2025-11-25", "2026-07-28"] as const) {
@@ -254,7 +213,12 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
   check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
   const again = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
-  check("confirming again returns the identical outcome", again.text === applied.text);
+  const againResult = again.structured ?? {};
+  check(
+    "confirming again returns the identical outcome and says it was already applied",
+    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) && String(againResult.message).includes("was already applied"),
+    String(againResult.message),
+  );
 
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
@@ -273,14 +237,22 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   );
 }
 
-const server = await startDevServer();
+// The second server, aimed at a second order API by ORDER_API_URL, and the third, whose
+// intake API stalls on purpose, start alongside the first.
+const starting = [startDevServer(), startUrlTargetStack(), startStallingServer()] as const;
+const [server, urlTarget, stalling] = await Promise.all(starting).catch(async (error: unknown) => {
+  await Promise.allSettled(starting.map(async (started) => (await started).stop()));
+  throw error;
+});
 try {
   await run(server.url);
+  await checkUrlTarget(urlTarget, check);
+  await checkHonestLatency(stalling, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await server.stop();
+  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);

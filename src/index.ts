@@ -2,8 +2,11 @@ import { Hono } from "hono";
 import type { AppEnv } from "./http/app-env";
 import { installErrorHandlers } from "./http/error-handlers";
 import { mountLazily } from "./http/lazy-routes";
+import { noSniff } from "./http/no-sniff";
 
 const app = new Hono<AppEnv>();
+
+app.use("*", noSniff);
 
 // Each surface loads on its first request (see mountLazily): a cold start
 // pays only for the routing table and the two exported classes.
@@ -26,3 +29,4 @@ installErrorHandlers(app);
 export default app satisfies ExportedHandler<Env>;
 export { AccountAgent } from "./account/account-agent";
 export { OrderApi } from "./order-api/entrypoint";
+export { RunShard } from "./account/run-shard";

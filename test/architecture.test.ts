@@ -8,6 +8,22 @@ import { describe, expect, it } from "vitest";
 
 const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
+/**
+ * The development-only Worker entry and the conformance suite's fixtures. It
+ * sits above src/ and reaches into it only through the entry and the MCP
+ * server's extension point, so what it adds is never what wrangler.toml deploys.
+ */
+const conformanceSources = import.meta.glob<string>("../conformance/**/*.ts", { query: "?raw", import: "default", eager: true });
+const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
+
+/**
+ * The MCP Apps cards' browser code. The Worker never imports it: it serves the
+ * scripts scripts/cards.ts bundles from it (src/mcp/cards/card-scripts.ts).
+ * The cards take from src/ only the vocabulary, and types.
+ */
+const cardSources = import.meta.glob<string>("../cards/**/*.ts", { query: "?raw", import: "default", eager: true });
+const CARDS_MAY_IMPORT = ["../src/orders/labels", "../src/proposals/status-labels"];
+
 /** Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker. */
 const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"], {
   query: "?raw",
@@ -33,19 +49,20 @@ const LAYER: Record<string, number> = {
   core: 0,
   platform: 0,
   config: 1,
+  audit: 1,
   orders: 2,
-  audit: 2,
   http: 2,
   auth: 3,
   store: 4,
   proposals: 5,
   synth: 5,
-  account: 6,
-  mcp: 7,
-  web: 7,
-  "order-api": 7,
-  oauth: 7,
-  "(entry)": 8,
+  runs: 6,
+  account: 7,
+  mcp: 8,
+  web: 8,
+  "order-api": 8,
+  oauth: 8,
+  "(entry)": 9,
 };
 
 function folderOf(path: string): string {
@@ -62,14 +79,18 @@ function resolve(from: string, specifier: string): string {
   return stack.join("/");
 }
 
-const imports = Object.entries(sources).flatMap(([file, text]) =>
-  [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "") })),
-);
+const importsOf = (files: Record<string, string>) =>
+  Object.entries(files).flatMap(([file, text]) =>
+    [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+  );
+const imports = importsOf(sources);
 
 describe("architecture", () => {
-  it("reads the source tree, and the tests, browser tests, scripts and bench for the line limit", () => {
+  it("reads the source tree, the conformance entry, and the tests, browser tests, scripts and bench for the line limit", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(40);
     expect(imports.length).toBeGreaterThan(100);
+    expect(Object.keys(conformanceSources)).toContain("../conformance/worker.ts");
+    expect(Object.keys(cardSources)).toContain("../cards/host.ts");
     const folders = new Set(Object.keys(otherFiles).map((key) => repoPath(key).split("/")[0]));
     expect([...folders].sort()).toEqual(["bench", "e2e", "scripts", "test"]);
     expect(Object.keys(otherFiles)).toContain("./helpers/tokens.ts");
@@ -97,15 +118,41 @@ describe("architecture", () => {
     expect(intoBench).toEqual([]);
   });
 
+  it("conformance/ reaches src/ only through the entry and the MCP server's extension point, and src/ never reaches back", () => {
+    const reached = importsOf(conformanceSources);
+    expect(reached.map(({ target }) => target)).toEqual(expect.arrayContaining(CONFORMANCE_MAY_IMPORT));
+    const outside = reached
+      .filter(({ target }) => !target.startsWith("../conformance/") && !CONFORMANCE_MAY_IMPORT.includes(target))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+    expect(imports.filter(({ target }) => target.startsWith("../conformance/"))).toEqual([]);
+  });
+
+  it("cards/ takes values from src/ only from the vocabulary (types from anywhere), and neither src/ nor conformance/ imports cards/", () => {
+    const valueImports = Object.entries(cardSources).flatMap(([file, text]) =>
+      [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+    );
+    expect(valueImports.map(({ target }) => target)).toEqual(expect.arrayContaining(CARDS_MAY_IMPORT));
+    const outside = valueImports.filter(({ target }) => !target.startsWith("../cards/") && !CARDS_MAY_IMPORT.includes(target)).map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+    const intoCards = [...imports, ...importsOf(conformanceSources)].filter(({ target }) => target.startsWith("../cards/"));
+    expect(intoCards).toEqual([]);
+  });
+
+  it("within src/, only the server factory imports the extension point, so no product module can install one", () => {
+    const importers = imports.filter(({ target }) => target === "../src/mcp/server-extension").map(({ file }) => file);
+    expect(importers).toEqual(["../src/mcp/server.ts"]);
+  });
+
   it('every zod import names "zod/v4": the bundle leaves bare "zod" to agents\' stand-in (wrangler.toml [alias])', () => {
-    const bare = Object.entries(sources)
+    const bare = Object.entries({ ...sources, ...conformanceSources })
       .filter(([, text]) => /from\s+["']zod["']/.test(text))
       .map(([file]) => file.replace("../src/", ""));
     expect(bare).toEqual([]);
   });
 
-  it(`no file in src, test, e2e, scripts or bench is over ${MAX_LINES} lines`, () => {
-    const long = Object.entries({ ...sources, ...otherFiles })
+  it(`no file in src, cards, conformance, test, e2e, scripts or bench is over ${MAX_LINES} lines`, () => {
+    const long = Object.entries({ ...sources, ...cardSources, ...conformanceSources, ...otherFiles })
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);

@@ -30,6 +30,11 @@ export interface DevServerOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Extra `wrangler dev` arguments, such as `--minify=false` for readable profiles. */
   readonly args?: readonly string[];
+  /**
+   * A Worker entry to serve instead of wrangler.toml's `main` (a development
+   * entry such as conformance/worker.ts); wrangler.toml's bindings still apply.
+   */
+  readonly entry?: string;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -72,6 +77,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     process.execPath,
     [
       "scripts/dev.mjs",
+      // First, so it stays wrangler's positional `script`: after an array option such as `--var` it would be read as one more value.
+      ...(options.entry === undefined ? [] : [options.entry]),
       "--port",
       String(port),
       "--ip",

@@ -1,32 +1,27 @@
 import { Agent } from "agents";
-import type { Approver, Config, Operator } from "../config/config";
+import type { Config } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
-import type { AddressInput } from "../orders/address";
-import type { OrderRecord } from "../orders/order-record";
-import type { ConfirmResult, ProposalView } from "../proposals/schemas";
-import type { Decision } from "../proposals/decision";
-import type { ChainHead } from "../audit/chain";
-import type { SendRequest } from "../synth/batch-sender";
-import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
-import type { RunRequest } from "../synth/run-plan";
-import type { RunDetail, RunSummary } from "../synth/run-schemas";
-import { SerialQueue } from "./serial-queue";
+import { shardName } from "../runs/shard-state";
+import { FOREIGN_CALLER_MESSAGE, RPC_CALLS, type AccountCaller, type AccountFace } from "./account-calls";
 import type { AccountServices } from "./services";
+import { SerialQueue } from "./serial-queue";
 import { migrateAccountStorage } from "./storage-schema";
-
-/** Called by the account object with each answered order while a batch runs. */
-type ProgressListener = (sent: number, total: number) => void | Promise<void>;
 
 /**
  * One AccountAgent per account, named by the account id. It holds exactly
  * what needs one writer per account: the proposals and their transitions,
  * the generator state (the batch journal) and the traffic runs, which its
- * alarms drive (run-desk.ts). Batches run one at a time
- * through `batches`; every proposal transition runs one at a time through
- * `transitions`. Reads of orders never come here: the Worker reads D1 itself.
+ * alarms drive (runs/desk.ts). Every proposal transition runs one at a time
+ * through `transitions`. Reads of orders never come here: the Worker reads
+ * D1 itself.
+ *
+ * Its RPC methods are the entries of account-calls.ts, installed below, each
+ * behind the same check of the caller's account; the interface of the same
+ * name gives them their types.
  */
+export interface AccountAgent extends AccountFace {}
+
 export class AccountAgent extends Agent<Env> {
-  private readonly batches = new SerialQueue();
   private readonly transitions = new SerialQueue();
   private built: Promise<AccountServices> | undefined;
 
@@ -35,76 +30,28 @@ export class AccountAgent extends Agent<Env> {
     migrateAccountStorage(ctx.storage);
   }
 
-  // ------------------------------------------------------- operator side (MCP)
-
-  async sendOrders(caller: Operator, request: SendRequest, onProgress?: ProgressListener): Promise<Result<BatchSummary>> {
-    const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    const progress = onProgress && ordered(onProgress);
-    const result = await this.batches.run(() => services.value.sender.send(request, caller.operator, progress?.report));
-    await progress?.drained();
-    return result;
-  }
-
-  async recentBatches(caller: Operator): Promise<Result<BatchRecord[]>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? ok(services.value.journal.recent()) : services;
-  }
-
-  async proposeResolution(caller: Operator, orderId: string): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.proposeResolution(orderId, caller.operator) : services;
-  }
-
-  async prepareAddressChange(caller: Operator, orderId: string, address: AddressInput): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.prepareAddressChange(orderId, address, caller.operator) : services;
-  }
-
-  async getProposal(caller: Operator, proposalId: string): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.getProposal(proposalId) : services;
-  }
-
-  async confirmProposal(caller: Operator, proposalId: string): Promise<Result<ConfirmResult>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.desk.confirm(proposalId, caller.operator) : services;
-  }
-
-  // ------------------------------------------------------------ traffic runs
-
-  async startTrafficRun(caller: Operator, request: RunRequest): Promise<Result<RunSummary>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.start(caller.operator, request) : services;
-  }
-
-  async getTrafficRun(caller: Operator, runId: string): Promise<Result<RunDetail>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.get(runId) : services;
-  }
-
-  async stopTrafficRun(caller: Operator, runId: string): Promise<Result<RunSummary>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.runs.stop(runId, caller.operator) : services;
-  }
-
-  async recentRuns(caller: Operator): Promise<Result<RunSummary[]>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? ok(services.value.runs.recent()) : services;
-  }
-
-  /** The run page's view, for the chart. */
-  async runForApprover(approver: Approver, runId: string): Promise<Result<RunDetail>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.runs.chart(runId) : services;
+  static {
+    // Prototype methods, as workerd's RPC requires: own properties of an instance are not callable over RPC.
+    const entries = Object.entries(RPC_CALLS) as [string, (services: AccountServices, caller: AccountCaller, ...args: unknown[]) => unknown][];
+    for (const [name, call] of entries) {
+      Object.defineProperty(AccountAgent.prototype, name, {
+        configurable: true,
+        writable: true,
+        value: async function (this: AccountAgent, caller: AccountCaller, ...args: unknown[]) {
+          const services = await this.servicesFor(caller.account);
+          return services.ok ? call(services.value, caller, ...args) : services;
+        },
+      });
+    }
   }
 
   /**
-   * One tick of a run, called by the Agent's scheduler from the object's alarm,
-   * so runs go on after the MCP call returned and after an eviction or restart.
-   * The next tick is scheduled only after this one is persisted. A tick that
-   * cannot go on (an invalid configuration, an error) ends the run `failed`:
-   * left `running` with no next alarm, it would hold the account's run slot forever.
+   * One tick of a run's coordinator, called by the Agent's scheduler from the
+   * object's alarm: it reads the run's shards (which send the orders), adds
+   * their figures up and decides whether the run goes on. The next tick is
+   * scheduled only after this one is persisted. A tick that cannot go on (an
+   * invalid configuration, an error) ends the run `failed`: left `running`
+   * with no next alarm, it would hold the account's run slot forever.
    */
   async runTick(payload: { runId: string }): Promise<void> {
     try {
@@ -123,11 +70,19 @@ export class AccountAgent extends Agent<Env> {
     }
   }
 
-  /** Loaded on demand: this path runs without services when the configuration is what broke. */
+  /**
+   * Loaded on demand: this path runs without services when the configuration
+   * is what broke. The run's shards are told to stop by name, without
+   * reading the run through its schema, which may be what failed.
+   */
   private async failRun(runId: string, problem: string): Promise<void> {
-    const { RunStore } = await import("./run-store");
-    new RunStore(this.ctx.storage.sql).fail(runId, problem, new Date());
-    (await this.built)?.runs.forget(runId);
+    const { RunStore } = await import("../runs/store");
+    const store = new RunStore(this.ctx.storage.sql);
+    if (!store.fail(runId, problem, new Date())) return;
+    const shards = this.ctx.storage.sql.exec<{ n: number | null }>("SELECT json_extract(state, '$.plan.shards') AS n FROM runs WHERE run_id = ?", runId).toArray()[0]?.n ?? 1;
+    await Promise.allSettled(
+      Array.from({ length: shards }, (_, index) => this.env.RUN_SHARD.get(this.env.RUN_SHARD.idFromName(shardName(this.name, runId, index))).stop()),
+    );
   }
 
   /**
@@ -149,48 +104,6 @@ export class AccountAgent extends Agent<Env> {
     }
   }
 
-  // ------------------------------------------------- approver side (the app)
-
-  async reviewProposal(approver: Approver, proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.desk.review(proposalId) : services;
-  }
-
-  async decideProposal(approver: Approver, proposalId: string, decision: Decision): Promise<Result<ProposalView>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? services.value.desk.decide(proposalId, decision, approver) : services;
-  }
-
-  async pendingProposals(approver: Approver): Promise<Result<ProposalView[]>> {
-    const services = await this.servicesFor(approver.account);
-    return services.ok ? ok(await services.value.desk.pending()) : services;
-  }
-
-  // ------------------------------------------------------------- audit chain
-
-  /**
-   * Seals every audit event of the account written so far into its hash
-   * chain and answers the head. Writers anywhere call it after writing; the
-   * export calls it first, so what it streams is sealed.
-   */
-  async sealAuditTrail(caller: { readonly account: string }): Promise<Result<ChainHead | null>> {
-    const services = await this.servicesFor(caller.account);
-    return services.ok ? services.value.sealer.seal() : services;
-  }
-
-  /**
-   * Starts a seal pass and answers at once, without waiting for it: what the
-   * intake API calls after writing events. The pass runs here, in the object,
-   * so no intake request waits on a promise that another request created: the
-   * Workers runtime ties I/O to the request that started it.
-   */
-  async requestAuditSeal(caller: { readonly account: string }): Promise<Result<null>> {
-    const services = await this.servicesFor(caller.account);
-    if (!services.ok) return services;
-    void services.value.sealer.seal();
-    return ok(null);
-  }
-
   // ------------------------------------------------------------------ wiring
 
   /**
@@ -203,7 +116,7 @@ export class AccountAgent extends Agent<Env> {
     await this.lifecycle.start();
     const config = await this.loadConfig();
     if (!config.ok) return config;
-    if (account !== this.name) return fail("forbidden", "this credential belongs to a different account");
+    if (account !== this.name) return fail("forbidden", FOREIGN_CALLER_MESSAGE);
     return ok(await this.services(config.value));
   }
 
@@ -240,18 +153,3 @@ export class AccountAgent extends Agent<Env> {
 // The bundle does not keep function names (keep_names = false in wrangler.toml),
 // and agents names the class in its log lines and lifecycle records.
 Object.defineProperty(AccountAgent, "name", { value: "AccountAgent" });
-
-/**
- * Progress reports leave in the order they were made, one at a time, without
- * holding up the batch; the caller waits for the last one before answering.
- */
-function ordered(listener: ProgressListener): { report: (sent: number, total: number) => Promise<void>; drained: () => Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  return {
-    report: (sent, total) => {
-      chain = chain.then(() => listener(sent, total)).catch(() => undefined);
-      return chain;
-    },
-    drained: () => chain,
-  };
-}

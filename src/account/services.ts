@@ -3,16 +3,17 @@ import { ProposalDesk } from "../proposals/desk";
 import { ProposalStore } from "../proposals/store";
 import { D1AccountOrders } from "../store/account-orders";
 import { BatchSender } from "../synth/batch-sender";
-import { orderApiTarget, TARGET_TIMEOUT_MS, type OrderApiTarget } from "../synth/order-api-target";
+import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
+import { SyntheticBudget } from "../synth/order-budget";
 import { randomSeed } from "../synth/prng";
-import { planRun } from "../synth/run-plan";
-import { TrafficRunner } from "../synth/traffic-run";
+import { RunDesk, type ShardHandle } from "../runs/desk";
+import { shardName } from "../runs/shard-state";
+import { planRun } from "../runs/plan";
+import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
-import { RunDesk } from "./run-desk";
-import { RECENT_INTERVALS, RunStore } from "./run-store";
-import type { SerialQueue } from "./serial-queue";
+import { SerialQueue } from "./serial-queue";
 import { accountDatabase } from "../store/databases";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
@@ -20,12 +21,15 @@ const SEAL_INTERVAL_MS = 200;
 
 /**
  * What one account's object works with, built once per instance: the batch
- * journal in its SQLite, the proposal desk, the batch sender, the run desk
- * and the audit sealer.
+ * journal in its SQLite, the proposal desk, the batch sender, the run desk,
+ * the audit sealer and the synthetic order budget. Batches run one at a time
+ * through `batches`.
  */
 export interface AccountServices {
   readonly config: Config;
   readonly journal: SqlBatchJournal;
+  readonly batches: SerialQueue;
+  readonly budget: SyntheticBudget;
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
   readonly runs: RunDesk;
@@ -34,7 +38,7 @@ export interface AccountServices {
 
 interface ServiceDeps {
   readonly ctx: DurableObjectState;
-  /** Read at call time, not build time: the ORDER_API binding is the only way out of the object. */
+  /** Read at call time, not build time: the ORDER_API binding is a way out of the object. */
   readonly env: () => Env;
   readonly account: string;
   readonly config: Config;
@@ -50,24 +54,27 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   const journal = new SqlBatchJournal(storage);
   // A fresh instance runs nothing yet, so whatever is still "running" was cut short.
   journal.markInterrupted();
-  // The ORDER_API target as seen by `actor`; read at call time, since the binding is the only way out.
-  const target = (actor: string): OrderApiTarget => orderApiTarget(currentEnv().ORDER_API, account, TARGET_TIMEOUT_MS, actor);
+  // The configured target as seen by `actor`; built at call time, with the binding of that moment.
+  const target = (actor: string): OrderApiTarget => configuredTarget(currentEnv(), config, account, actor);
   const sealer = new AuditSealer({ db: accountDatabase(env, account), account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
 
   return {
     config,
     journal,
+    batches: new SerialQueue(),
+    budget: new SyntheticBudget(),
     sealer,
     runs: new RunDesk({
       runs: new RunStore(storage),
-      runner: new TrafficRunner({ now: () => Date.now(), newRunId, concurrency: config.sendConcurrency, maxPauseSeconds: config.runs.pauseSeconds }),
+      account,
+      shard: (runId, index) => runShard(currentEnv(), account, runId, index),
       maxActive: config.runs.maxActive,
       runUrl: (runId) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`,
-      target,
       plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
       scheduleTick,
       recentIntervals: RECENT_INTERVALS,
-      now: () => new Date(),
+      newRunId,
+      now: () => Date.now(),
     }),
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
@@ -78,6 +85,7 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
       now: () => new Date(),
       exclusive: (task) => transitions.run(task),
       approvalUrl: (proposalId) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`,
+      fourEyes: config.fourEyes,
     }),
     sender: new BatchSender({
       target,
@@ -87,5 +95,16 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
       newBatchId,
       now: () => new Date(),
     }),
+  };
+}
+
+/** A run's generator shard, reached by its name: only this object knows a run's id and shard count. */
+function runShard(env: Env, account: string, runId: string, index: number): ShardHandle {
+  const stub = env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName(account, runId, index)));
+  return {
+    start: (spec) => stub.start(spec),
+    progress: () => stub.progress(),
+    stop: () => stub.stop(),
+    forget: () => stub.forget(),
   };
 }

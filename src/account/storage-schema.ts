@@ -72,6 +72,60 @@ const STEPS: readonly (readonly string[])[] = [
      FROM run_intervals i JOIN runs r ON r.run_id = i.run_id
      GROUP BY i.run_id, bucket`,
   ],
+  // 6: runs measured as an open model (histograms, drops, errors, a verdict). A run stored before
+  // keeps its counts, converted to the new record; one still running is ended interrupted, since
+  // its cursor means nothing to the new engine. Its intervals and chart are not carried over.
+  [
+    "ALTER TABLE run_chart ADD COLUMN planned_sum REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN errors INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN p99_max REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN service_p99_max REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN in_flight_max INTEGER NOT NULL DEFAULT 0",
+    "DELETE FROM run_chart WHERE run_id IN (SELECT run_id FROM runs WHERE json_type(state, '$.summary') IS NOT NULL)",
+    "DELETE FROM run_intervals WHERE run_id IN (SELECT run_id FROM runs WHERE json_type(state, '$.summary') IS NOT NULL)",
+    `UPDATE runs SET
+       status = CASE WHEN status = 'running' THEN 'interrupted' ELSE status END,
+       state = json_object(
+         'run_id', state ->> '$.summary.run_id',
+         'status', CASE WHEN status = 'running' THEN 'interrupted' ELSE status END,
+         'operator', state ->> '$.summary.operator',
+         'started_at', state ->> '$.summary.started_at',
+         'finished_at', COALESCE(state ->> '$.summary.finished_at', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+         'plan', json_object(
+           'start_rate', CASE WHEN state ->> '$.summary.plan.ramp_seconds' = 0 THEN state ->> '$.summary.plan.rate_per_second' ELSE 0 END,
+           'stages', CASE
+             WHEN state ->> '$.summary.plan.ramp_seconds' = 0 OR state ->> '$.summary.plan.ramp_seconds' = state ->> '$.summary.plan.duration_seconds'
+               THEN json_array(json_object('duration_seconds', state ->> '$.summary.plan.duration_seconds', 'rate_per_second', state ->> '$.summary.plan.rate_per_second'))
+             ELSE json_array(
+               json_object('duration_seconds', state ->> '$.summary.plan.ramp_seconds', 'rate_per_second', state ->> '$.summary.plan.rate_per_second'),
+               json_object('duration_seconds', (state ->> '$.summary.plan.duration_seconds') - (state ->> '$.summary.plan.ramp_seconds'), 'rate_per_second', state ->> '$.summary.plan.rate_per_second'))
+           END,
+           'duration_seconds', state ->> '$.summary.plan.duration_seconds',
+           'peak_rate', state ->> '$.summary.plan.rate_per_second',
+           'mode', state ->> '$.summary.plan.mode',
+           'seed', state ->> '$.summary.plan.seed',
+           'total_orders', state ->> '$.summary.plan.total_orders',
+           'invalid_share', json('{}'), 'thresholds', json('[]'), 'shards', 1, 'max_in_flight', 8, 'max_lateness_ms', 1000),
+         'problem', CASE WHEN status = 'running'
+           THEN 'the server was upgraded while this run was going, so it was not resumed; start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.'
+           ELSE state ->> '$.summary.problem' END,
+         'paused', json('null'),
+         'figures', json_object(
+           'launched', state ->> '$.summary.sent', 'answered', state ->> '$.summary.sent',
+           'accepted', state ->> '$.summary.accepted', 'rejected', state ->> '$.summary.rejected',
+           'errors', 0, 'dropped', 0,
+           'status_counts', state -> '$.summary.status_counts',
+           'rejection_reasons', state -> '$.summary.rejection_reasons',
+           'drill', json('{}'), 'findings', json('[]'),
+           'latency', json('{"buckets":{},"zeros":0,"count":0,"max_ms":0}'),
+           'service', json('{"buckets":{},"zeros":0,"count":0,"max_ms":0}'),
+           'lateness', json('{"buckets":{},"zeros":0,"count":0,"max_ms":0}'),
+           'max_in_flight', 0, 'paused_ms', 0),
+         'shards', json_array(json_object('status', CASE WHEN status = 'running' THEN 'interrupted' ELSE 'completed' END, 'problem', json('null'), 'dropped', 0, 'max_in_flight', 0)),
+         'in_flight', 0, 'current_rate', 0, 'last_tick_ms', 0, 'missed_ticks', 0)
+     WHERE json_type(state, '$.summary') IS NOT NULL`,
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

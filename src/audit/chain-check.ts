@@ -6,7 +6,8 @@
  * `npm run audit:verify` loads this file in Node as it is, so the script and
  * the Worker check with the same code. It imports only this folder's
  * chain.ts and chain-format.ts, by their names with the .ts extension, and
- * those import only the import-free core/encoding.ts: keep them that way.
+ * those import only the import-free event-fields.ts and core/encoding.ts:
+ * keep them that way.
  */
 import { GENESIS_HASH, type ChainHead } from "./chain.ts";
 import { chainHash, type ChainEventContent } from "./chain-format.ts";

@@ -6,28 +6,17 @@
  * checks in chain-check.ts recompute with it.
  *
  * `npm run audit:verify` loads the chain's files in Node as they are (see
- * chain-check.ts), so this imports only core/encoding.ts, which imports
- * nothing, by its name with the .ts extension.
+ * chain-check.ts), so this imports only event-fields.ts and core/encoding.ts,
+ * which import nothing, by their names with the .ts extension.
  */
 import { sha256Hex } from "../core/encoding.ts";
+import { AUDIT_EVENT_FIELDS, isStateField, type AuditEventFields } from "./event-fields.ts";
 
 /** Part of every hashed event, so a future format can never be mistaken for this one. */
 const CHAIN_FORMAT = 1;
 
 /** The sealed content of one event, with its states as JSON values. */
-export interface ChainEventContent {
-  readonly account: string;
-  readonly event_id: string;
-  readonly order_id: string;
-  readonly event_type: string;
-  readonly actor_kind: string;
-  readonly actor: string;
-  readonly reason: string;
-  readonly proposal_id: string | null;
-  readonly state_before: unknown;
-  readonly state_after: unknown;
-  readonly created_at: string;
-}
+export type ChainEventContent = AuditEventFields<unknown>;
 
 /** JSON with object keys sorted at every level (RFC 8785 for the strings, integers and nulls an event holds). */
 function canonicalJson(value: unknown): string {
@@ -41,22 +30,14 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * Every event field is hashed, beside the format and the link's seq. A state
+ * that is absent is hashed as null; any other absent field (a line of an
+ * export that lacks it) is left out.
+ */
 export function chainHash(prevHash: string, seq: number, event: ChainEventContent): Promise<string> {
-  const content = {
-    format: CHAIN_FORMAT,
-    seq,
-    account: event.account,
-    event_id: event.event_id,
-    order_id: event.order_id,
-    event_type: event.event_type,
-    actor_kind: event.actor_kind,
-    actor: event.actor,
-    reason: event.reason,
-    proposal_id: event.proposal_id,
-    state_before: event.state_before ?? null,
-    state_after: event.state_after ?? null,
-    created_at: event.created_at,
-  };
+  const content: Record<string, unknown> = { format: CHAIN_FORMAT, seq };
+  for (const field of AUDIT_EVENT_FIELDS) content[field] = isStateField(field) ? (event[field] ?? null) : event[field];
   return sha256Hex(`${prevHash}\n${canonicalJson(content)}`);
 }
 
@@ -71,32 +52,10 @@ function storedState(text: string | null): unknown {
 }
 
 /** An audit_events row as stored: states are JSON text. */
-export interface StoredEventRow {
-  account: string;
-  event_id: string;
-  order_id: string;
-  event_type: string;
-  actor_kind: string;
-  actor: string;
-  reason: string;
-  proposal_id: string | null;
-  state_before: string | null;
-  state_after: string | null;
-  created_at: string;
-}
+export type StoredEventRow = AuditEventFields<string | null>;
 
 export function chainContentOf(row: StoredEventRow): ChainEventContent {
-  return {
-    account: row.account,
-    event_id: row.event_id,
-    order_id: row.order_id,
-    event_type: row.event_type,
-    actor_kind: row.actor_kind,
-    actor: row.actor,
-    reason: row.reason,
-    proposal_id: row.proposal_id,
-    state_before: storedState(row.state_before),
-    state_after: storedState(row.state_after),
-    created_at: row.created_at,
-  };
+  const content: Record<string, unknown> = {};
+  for (const field of AUDIT_EVENT_FIELDS) content[field] = isStateField(field) ? storedState(row[field]) : row[field];
+  return content as ChainEventContent;
 }

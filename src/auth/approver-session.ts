@@ -1,9 +1,3 @@
-import type { Context } from "hono";
-import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
-import type { Approver, Config } from "../config/config";
-import { sha256Hex } from "../core/encoding";
-import type { AppEnv } from "../http/app-env";
-
 /**
  * Approver sessions for the approval app and the run pages. The cookie holds only a random
  * session id, signed (hono/cookie) so a forged one is refused without a
@@ -13,6 +7,12 @@ import type { AppEnv } from "../http/app-env";
  * sessions it opened. Where rows live is the caller's choice (store/ has the
  * D1 one): auth/ sits below store/ and never imports it.
  */
+import type { Context } from "hono";
+import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import type { Approver, Config } from "../config/config";
+import { sha256Hex } from "../core/encoding";
+import type { AppEnv } from "../http/app-env";
+
 // Named apart from the old `approval_session` (Path=/approvals): a leftover
 // one would otherwise be sent first on /approvals and shadow the new cookie.
 export const SESSION_COOKIE = "approver_session";
@@ -94,9 +94,10 @@ export async function currentSession<E extends AppEnv>(c: Context<E>, store: App
   const sessionHash = await sha256Hex(sessionId);
   const row = await store.find(sessionHash, now.toISOString());
   if (!row) return undefined;
-  const stillConfigured = [...config.approverTokens.values()].some((a) => a.account === row.account && a.approver === row.approver);
-  if (!stillConfigured) return undefined;
-  return { approver: { account: row.account, approver: row.approver }, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
+  // As configured now: a token removed ends its sessions, and a role changed applies at once.
+  const configured = [...config.approverTokens.values()].find((a) => a.account === row.account && a.approver === row.approver);
+  if (!configured) return undefined;
+  return { approver: configured, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
 }
 
 /** Revokes the session on the server and clears its cookie. */

@@ -1,7 +1,3 @@
-import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { Config } from "../config/config";
-import { SCOPES } from "../core/scopes";
-
 /**
  * The OAuth 2.1 authorization server (@cloudflare/workers-oauth-provider, split
  * roles): it owns discovery, /oauth/token (code exchange, refresh, RFC 7009
@@ -10,6 +6,11 @@ import { SCOPES } from "../core/scopes";
  * Worker owns /authorize (the consent page) and the /mcp resource itself, so
  * the /mcp route keeps its own origin policy, CORS and static bearer tokens.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { Config } from "../config/config";
+import { SCOPES } from "../core/scopes";
+
 export type OAuthSettings = NonNullable<Config["oauth"]>;
 
 const AUTHORIZE_PATH = "/authorize";
@@ -39,6 +40,20 @@ export function resourceMetadataChallenge(oauth: OAuthSettings): string {
   return `resource_metadata="${oauth.issuer}${RESOURCE_METADATA_PATH}"`;
 }
 
+/**
+ * The checks the library failed while answering one request, by their stable
+ * reasons (`code_verifier_mismatch`, ...), which never reach the wire. The
+ * token endpoint's guard reads them; one server serves concurrent requests,
+ * so each request gets its own list.
+ */
+const failedChecks = new AsyncLocalStorage<string[]>();
+
+export async function withFailedChecks(answer: () => Promise<Response>): Promise<{ response: Response; failed: readonly string[] }> {
+  const failed: string[] = [];
+  const response = await failedChecks.run(failed, answer);
+  return { response, failed };
+}
+
 // One per configuration (so per isolate): construction validates every option once.
 const servers = new WeakMap<OAuthSettings, OAuthAuthorizationServer<Env>>();
 
@@ -59,6 +74,7 @@ export function authorizationServer(oauth: OAuthSettings): OAuthAuthorizationSer
       // The wire answer stays the library's; the log gets the exact check that failed, never a token.
       onError: ({ status, code, description, internal }) => {
         console.warn(`OAuth error response: ${status} ${code} - ${description} (${internal.category}/${internal.reason})`);
+        failedChecks.getStore()?.push(internal.reason);
       },
     });
     servers.set(oauth, server);

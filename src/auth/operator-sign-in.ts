@@ -1,11 +1,3 @@
-import { z } from "zod/v4";
-import type { Config, McpTokenHolder } from "../config/config";
-import { AccountIdSchema } from "../core/account-id";
-import { base64url } from "../core/encoding";
-import { fail, ok, type Result } from "../core/errors";
-import { ScopeSchema, type Scope } from "../core/scopes";
-import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
-
 /**
  * Who may connect an OAuth client (claude.ai, ChatGPT) to an account, and what
  * they may let it do. This module stands in for a company identity provider:
@@ -21,6 +13,14 @@ import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
  * callback) to an operator, and grantStillValid re-checks that mapping
  * whenever a token is used.
  */
+import { z } from "zod/v4";
+import type { Config, McpTokenHolder } from "../config/config";
+import { AccountIdSchema } from "../core/account-id";
+import { base64url } from "../core/encoding";
+import { fail, ok, type Result } from "../core/errors";
+import { ScopeSchema, type Scope } from "../core/scopes";
+import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
+
 export interface SignedInOperator extends McpTokenHolder {
   /**
    * Names the sign-in credential without holding it: here the MCP token's
@@ -38,7 +38,7 @@ export const GrantPropsSchema = z.object({
 });
 export type GrantProps = z.output<typeof GrantPropsSchema>;
 
-/** The consent page's sign-in field (src/oauth/pages.ts draws it; signInOperator reads it). */
+/** The consent page's sign-in field (src/oauth/consent-page.ts draws it; signInOperator reads it). */
 export const SIGN_IN_FIELD = { name: "token", label: "Your MCP token" } as const;
 
 /** The fields of the consent post that signInOperator reads; the page's form validator includes them. */
@@ -85,7 +85,20 @@ export function grantableScopes(chosen: readonly Scope[], operator: SignedInOper
   return ok([...chosen]);
 }
 
-/** The library's user id for an operator's grants (no ":", which its token format reserves). */
-export function grantUserId(operator: { readonly account: string; readonly operator: string }): string {
+/**
+ * The library's user id for an operator's grants. Every code and token the
+ * library issues begins with it in plain text, so it names nobody: a digest
+ * of the account and the operator, the same for every grant of that operator
+ * (so /oauth/grants finds them all), from which neither name can be read.
+ * The names themselves are kept in the grant's metadata. No ":", which the
+ * library's token format reserves.
+ */
+export async function grantUserId(operator: { readonly account: string; readonly operator: string }): Promise<string> {
+  const digest = await tokenDigest(`order-ops-edge grant user\n${operator.account}\n${operator.operator}`);
+  return `op-${base64url(digest).slice(0, 22)}`;
+}
+
+/** The readable form, account/operator, under which older grants may be filed: they stay listable and revocable until they expire. */
+export function readableGrantUserId(operator: { readonly account: string; readonly operator: string }): string {
   return `${operator.account}/${encodeURIComponent(operator.operator)}`;
 }

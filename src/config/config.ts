@@ -1,27 +1,26 @@
+/**
+ * Configuration is parsed once per isolate from the Worker's vars and secrets,
+ * by one schema: each variable's own rules are in env-vars.ts, and the rules
+ * that span variables and the shape the code reads (`Config`, the schema's
+ * output) are here. A bad value turns into one readable message that names the
+ * variable and what to set, instead of a surprise deep inside a request.
+ */
 import { z } from "zod/v4";
-import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
-import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
+import { EnvVarsSchema, envVarsInput, type EnvVars } from "./env-vars";
+import { fourEyesRule } from "./four-eyes";
+import { intakeFaultProblems } from "./intake-faults";
+import { orderApiUrlConfig, orderApiUrlProblems } from "./order-api-url";
+import type { Approver, McpTokenHolder } from "./token-maps";
 
-/**
- * Configuration is parsed once per isolate from the Worker's vars and secrets.
- * A bad value turns into one readable message that names the variable and what
- * to set, instead of a surprise deep inside a request.
- */
+export type { Approver, McpTokenHolder } from "./token-maps";
 
-const McpTokenEntry = z.object({
-  account: AccountIdSchema,
-  operator: z.string().min(1).max(120),
-  // Absent means every scope: tokens configured before scopes existed keep working.
-  scopes: z
-    .array(ScopeSchema)
-    .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
-    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope)))
-    .default([...SCOPES]),
-});
-const ApproverTokenEntry = z.object({ account: AccountIdSchema, approver: z.string().min(1).max(120) });
+export interface Operator {
+  readonly account: string;
+  readonly operator: string;
+}
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
 
@@ -31,185 +30,8 @@ const DEVELOPMENT_BASE_URL = "http://localhost:8787";
 /** Hostnames a local client reaches `wrangler dev` by. */
 const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"] as const;
 
-/** The largest MAX_BATCH a deployment may configure. */
-const MAX_BATCH_CEILING = 10_000;
-
-/**
- * A JSON map of token -> holder. Problems are reported by entry number, never
- * by key: the keys are the secrets themselves and must not reach a log or a
- * response.
- */
-function jsonTokenMap<T extends z.ZodType>(entry: T) {
-  return z.string().transform((raw, ctx): Map<string, z.output<T>> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      ctx.addIssue({ code: "custom", message: `not valid JSON; expected {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      ctx.addIssue({ code: "custom", message: `must be a JSON object of {"<token>": {...}}` });
-      return z.NEVER;
-    }
-    // A Map, not an object: a token such as "__proto__" must survive as a key.
-    const holders = new Map<string, z.output<T>>();
-    Object.entries(parsed).forEach(([token, value], index) => {
-      const where = `entry ${index + 1}`;
-      if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
-      const holder = entry.safeParse(value);
-      if (!holder.success) {
-        for (const problem of describeIssues(holder.error, "")) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
-        return;
-      }
-      holders.set(token, holder.data);
-    });
-    return holders;
-  });
-}
-
-const onOff = z
-  .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
-  .transform((v) => v === "on" || v === "true" || v === "1");
-
-function boundedInt(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-}
-
-const EnvironmentSchema = z.enum(["development", "production"]);
-
-const EnvSchema = z.object({
-  ENVIRONMENT: EnvironmentSchema.default("production"),
-  MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
-  PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),
-  MAX_OPEN_PROPOSALS: boundedInt(1, 10_000).default(50),
-  SEND_CONCURRENCY: boundedInt(1, 32).default(8),
-  MAX_RUN_RATE: boundedInt(1, 1000).default(50),
-  MAX_RUN_SECONDS: boundedInt(1, 24 * 60 * 60).default(900),
-  MAX_RUN_ORDERS: boundedInt(1, 1_000_000).default(20_000),
-  MAX_ACTIVE_RUNS: boundedInt(1, 10).default(1),
-  RUN_PAUSE_SECONDS: boundedInt(1, 3600).default(60),
-  DEMO_TOOLS: onOff.default(false),
-  RATE_LIMITS: onOff.default(true),
-  MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
-  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
-  ALLOWED_ORIGINS: z
-    .string()
-    .transform((raw) => raw.split(",").map((o) => o.trim()).filter((o) => o !== ""))
-    .pipe(z.array(z.url({ message: "each origin must look like https://app.example.com" })))
-    .optional(),
-  ALLOWED_HOSTS: z
-    .string()
-    .transform((raw) => raw.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
-    .pipe(z.array(z.string().regex(/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/, "each host must be a bare hostname like mcp.example.com, without scheme, port or path")))
-    .optional(),
-  CONFORMANCE_FIXTURES: onOff.default(false),
-  PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
-  PUBLIC_BASE_URL: z
-    .url({ protocol: /^https?$/, message: "must be the Worker's public URL, like https://order-ops.example.com" })
-    .transform((url, ctx) => {
-      const parsed = new URL(url);
-      if (parsed.pathname !== "/" || parsed.search !== "") {
-        ctx.addIssue({ code: "custom", message: "must be an origin without a path, like https://order-ops.example.com" });
-        return z.NEVER;
-      }
-      // The canonical spelling (lowercase host, no default port): OAuth compares issuers and resources exactly.
-      return parsed.origin;
-    })
-    .optional(),
-  OAUTH_ACCESS_TOKEN_TTL_SECONDS: boundedInt(60, 24 * 60 * 60).default(60 * 60),
-  OAUTH_REFRESH_TOKEN_TTL_SECONDS: boundedInt(60 * 60, 90 * 24 * 60 * 60).default(30 * 24 * 60 * 60),
-});
-
-export interface Operator {
-  readonly account: string;
-  readonly operator: string;
-}
-
-/** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
-export interface McpTokenHolder extends Operator {
-  readonly scopes: readonly Scope[];
-}
-
-export interface Approver {
-  readonly account: string;
-  readonly approver: string;
-}
-
-export interface Config {
-  readonly environment: z.infer<typeof EnvironmentSchema>;
-  readonly maxBatch: number;
-  readonly proposalTtlMinutes: number;
-  /** Open (pending or approved) proposals one account may hold at once. */
-  readonly maxOpenProposals: number;
-  readonly sendConcurrency: number;
-  /** Caps on start_traffic_run: orders per second, seconds, orders per run, runs at once per account. */
-  readonly runs: { readonly maxRate: number; readonly maxSeconds: number; readonly maxOrders: number; readonly maxActive: number; readonly pauseSeconds: number };
-  readonly demoTools: boolean;
-  /** Per-credential request limits on /mcp, /api and /api/approvals (the [[ratelimits]] bindings). */
-  readonly rateLimits: boolean;
-  /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
-  readonly mcpTokens: ReadonlyMap<string, McpTokenHolder>;
-  readonly approverTokens: ReadonlyMap<string, Approver>;
-  readonly allowedOrigins: readonly string[];
-  /**
-   * Hostnames /mcp answers to (DNS-rebinding protection): the host of
-   * PUBLIC_BASE_URL, ALLOWED_HOSTS (custom domains), and localhost in development.
-   */
-  readonly allowedHosts: readonly string[];
-  /** Registers the MCP conformance suite's fixture tools, resources and prompts; development only. */
-  readonly conformanceFixtures: boolean;
-  /** The account unauthenticated /api callers act as; unset means /api needs a token. */
-  readonly publicIntakeAccount: string | undefined;
-  /**
-   * Where people reach this Worker, without a trailing slash. Links handed to
-   * models and people (approval pages) are built from it, never from the
-   * request's Host header, which a caller controls.
-   */
-  readonly publicBaseUrl: string;
-  /**
-   * The OAuth authorization server: its issuer is publicBaseUrl, which OAuth
-   * requires to be https (or this machine). Undefined only in development
-   * with a plain-http LAN address, where static tokens still work.
-   */
-  readonly oauth:
-    | { readonly issuer: string; readonly accessTokenTtlSeconds: number; readonly refreshTokenTtlSeconds: number }
-    | undefined;
-}
-
-const CONFIG_HELP: Record<string, string> = {
-  MCP_TOKENS:
-    'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token',
-  APPROVER_TOKENS: 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
-};
-
-function withHelp(issue: string): string {
-  const variable = Object.keys(CONFIG_HELP).find((name) => issue.startsWith(name));
-  return variable ? `${issue} (${CONFIG_HELP[variable]})` : issue;
-}
-
-/** Empty strings mean "unset": wrangler and dashboards both produce them. */
-function definedVars(env: object): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (typeof value === "string" && value.trim() !== "") vars[key] = value.trim();
-  }
-  return vars;
-}
-
-export function parseConfig(env: object): Result<Config> {
-  const parsed = EnvSchema.safeParse(definedVars(env));
-  if (!parsed.success) {
-    const problems = describeIssues(parsed.error).map(withHelp);
-    return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
-  }
-  const vars = parsed.data;
-  const mcpTokens = vars.MCP_TOKENS ?? new Map<string, McpTokenHolder>();
-  const approverTokens = vars.APPROVER_TOKENS ?? new Map<string, Approver>();
+/** What is wrong across variables, each one sentence; only asked once every variable parsed by itself. */
+function crossFieldProblems(vars: EnvVars, mcpTokens: ReadonlyMap<string, McpTokenHolder>, approverTokens: ReadonlyMap<string, Approver>): string[] {
   const problems: string[] = [];
   for (const token of mcpTokens.keys()) {
     if (approverTokens.has(token)) problems.push("a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token");
@@ -226,40 +48,114 @@ export function parseConfig(env: object): Result<Config> {
   if (vars.CONFORMANCE_FIXTURES && vars.ENVIRONMENT === "production") {
     problems.push("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server");
   }
+  problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
+  problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
   if (vars.ENVIRONMENT === "production") {
-    problems.push(...deploymentProblems({ env, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
+    problems.push(...deploymentProblems({ hasOauthKv: vars.OAUTH_KV, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
-  if (problems.length > 0) return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
+  return problems;
+}
+
+/** The variables, checked across each other, turned into the configuration the code reads. */
+const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
+  const mcpTokens: ReadonlyMap<string, McpTokenHolder> = vars.MCP_TOKENS ?? new Map();
+  const approverTokens: ReadonlyMap<string, Approver> = vars.APPROVER_TOKENS ?? new Map();
+  const problems = crossFieldProblems(vars, mcpTokens, approverTokens);
+  if (problems.length > 0) {
+    for (const message of problems) ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  }
   const publicBaseUrl = vars.PUBLIC_BASE_URL ?? DEVELOPMENT_BASE_URL;
   const allowedHosts = new Set([new URL(publicBaseUrl).hostname, ...(vars.ALLOWED_HOSTS ?? [])]);
   if (vars.ENVIRONMENT === "development") for (const host of LOCAL_HOSTNAMES) allowedHosts.add(host);
-  return ok({
+  const allowedOrigins: readonly string[] = vars.ALLOWED_ORIGINS ?? [];
+  const servedHosts: readonly string[] = [...allowedHosts];
+  return {
     environment: vars.ENVIRONMENT,
     maxBatch: vars.MAX_BATCH,
     proposalTtlMinutes: vars.PROPOSAL_TTL_MINUTES,
+    /** Open (pending or approved) proposals one account may hold at once. */
     maxOpenProposals: vars.MAX_OPEN_PROPOSALS,
     sendConcurrency: vars.SEND_CONCURRENCY,
+    /**
+     * Traffic runs: the caps on start_traffic_run (orders per second, seconds,
+     * orders per run, runs at once per account), how long a run waits for an
+     * unreachable target, and how its generator works: requests in flight per
+     * shard, the lateness after which an order is dropped, and the rate one
+     * shard is given before a run fans out over more (at most maxShards).
+     */
     runs: {
       maxRate: vars.MAX_RUN_RATE,
       maxSeconds: vars.MAX_RUN_SECONDS,
       maxOrders: vars.MAX_RUN_ORDERS,
       maxActive: vars.MAX_ACTIVE_RUNS,
       pauseSeconds: vars.RUN_PAUSE_SECONDS,
+      maxInFlight: vars.MAX_IN_FLIGHT,
+      maxLatenessMs: vars.RUN_MAX_LATENESS_MS,
+      shardRate: vars.RUN_SHARD_RATE,
+      maxShards: vars.MAX_RUN_SHARDS,
     },
     demoTools: vars.DEMO_TOOLS,
+    /** Per-credential request limits (the [[ratelimits]] bindings), and the synthetic order budget below. */
     rateLimits: vars.RATE_LIMITS,
+    /** Synthetic orders (batches and runs together) one account may send per minute, while rateLimits is on. */
+    syntheticOrdersPerMinute: vars.SYNTH_ORDERS_PER_MINUTE,
+    /** Empty when MCP_TOKENS is unset: /mcp then fails closed. */
     mcpTokens,
     approverTokens,
-    allowedOrigins: vars.ALLOWED_ORIGINS ?? [],
-    allowedHosts: [...allowedHosts],
+    allowedOrigins,
+    /**
+     * Hostnames /mcp answers to (DNS-rebinding protection): the host of
+     * PUBLIC_BASE_URL, ALLOWED_HOSTS (custom domains), and localhost in development.
+     */
+    allowedHosts: servedHosts,
+    /** Registers the MCP conformance suite's fixture tools, resources and prompts; development only. */
     conformanceFixtures: vars.CONFORMANCE_FIXTURES,
+    /** When a proposal needs two distinct approvers (FOUR_EYES_OVER_CENTS, FOUR_EYES_RISK); null rules are off. */
+    fourEyes: fourEyesRule(vars),
+    /** The account unauthenticated /api callers act as; unset means /api needs a token. */
     publicIntakeAccount: vars.PUBLIC_INTAKE_ACCOUNT,
+    /**
+     * Where people reach this Worker, without a trailing slash. Links handed to
+     * models and people (approval pages) are built from it, never from the
+     * request's Host header, which a caller controls.
+     */
     publicBaseUrl,
+    /**
+     * The OAuth authorization server: its issuer is publicBaseUrl, which OAuth
+     * requires to be https (or this machine). Undefined only in development
+     * with a plain-http LAN address, where static tokens still work.
+     */
     oauth:
       new URL(publicBaseUrl).protocol === "https:" || isLoopbackUrl(publicBaseUrl)
         ? { issuer: publicBaseUrl, accessTokenTtlSeconds: vars.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: vars.OAUTH_REFRESH_TOKEN_TTL_SECONDS }
         : undefined,
-  });
+    /** Where synthetic traffic goes instead of the ORDER_API binding; undefined means the binding. */
+    orderApiUrl: orderApiUrlConfig(vars.ORDER_API_URL, vars.ORDER_API_TOKEN),
+    /** Latency, failures and stalls the built-in intake API adds to order intake; undefined means none. */
+    intakeFaults: vars.INTAKE_FAULTS,
+  } as const;
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+
+const CONFIG_HELP: Record<string, string> = {
+  MCP_TOKENS:
+    'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token',
+  APPROVER_TOKENS: 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
+};
+
+function withHelp(issue: string): string {
+  const variable = Object.keys(CONFIG_HELP).find((name) => issue.startsWith(name));
+  return variable ? `${issue} (${CONFIG_HELP[variable]})` : issue;
+}
+
+export function parseConfig(env: object): Result<Config> {
+  const parsed = ConfigSchema.safeParse(envVarsInput(env));
+  if (parsed.success) return ok(parsed.data);
+  // A variable's own problem names it by its path; a rule across variables names them in its sentence.
+  const problems = describeIssues(parsed.error, "").map(withHelp);
+  return fail("not_configured", `configuration error: ${problems.join("; ")}`, problems);
 }
 
 const cache = new WeakMap<object, Result<Config>>();

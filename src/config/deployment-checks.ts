@@ -14,6 +14,8 @@ export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
   "globex-dev-token",
   "acme-approver-dev-token",
   "globex-approver-dev-token",
+  "acme-second-approver-dev-token",
+  "acme-viewer-dev-token",
 ]);
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -29,15 +31,15 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 interface DeploymentFacts {
-  /** The Worker's env, for its bindings. */
-  readonly env: object;
+  /** Whether the OAUTH_KV binding is there. */
+  readonly hasOauthKv: boolean;
   readonly publicBaseUrl: string | undefined;
   /** Every configured token (MCP and approver). */
   readonly tokens: readonly string[];
 }
 
-function hasKvBinding(env: object, name: string): boolean {
-  const binding: unknown = (env as Record<string, unknown>)[name];
+/** A KV namespace binding, as far as the checks can tell: an object that can get. */
+export function isKvBinding(binding: unknown): boolean {
   return typeof binding === "object" && binding !== null && typeof (binding as { get?: unknown }).get === "function";
 }
 
@@ -59,7 +61,7 @@ export function deploymentProblems(facts: DeploymentFacts): string[] {
       `${devTokens} configured token(s) are the local development tokens from .dev.vars, which anyone can read; set your own with \`wrangler secret put MCP_TOKENS\` and \`wrangler secret put APPROVER_TOKENS\` (make each with \`openssl rand -hex 32\`)`,
     );
   }
-  if (!hasKvBinding(facts.env, "OAUTH_KV")) {
+  if (!facts.hasOauthKv) {
     problems.push(
       'the OAUTH_KV binding is missing: create it with `npx wrangler kv namespace create OAUTH_KV` and add [[kv_namespaces]] binding = "OAUTH_KV" with that id to wrangler.toml',
     );

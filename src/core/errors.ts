@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   internal: 500,
   upstream_unreachable: 502,
   not_configured: 503,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

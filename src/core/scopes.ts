@@ -4,7 +4,7 @@ import { z } from "zod/v4";
  * The four things a credential may be allowed to do over MCP. Declared here,
  * below config/, because MCP_TOKENS entries may narrow a token to some of them;
  * which tool needs which scope is declared on each tool (mcp/), and grants
- * are checked in auth/scopes.ts. No scope can approve a proposal: approval
+ * are checked in auth/scope-check.ts. No scope can approve a proposal: approval
  * belongs to the approval app and its own credential.
  */
 export const SCOPES = ["traffic:read", "traffic:send", "orders:read", "orders:propose"] as const;

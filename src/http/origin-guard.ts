@@ -1,10 +1,3 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { cors } from "hono/cors";
-import type { Config } from "../config/config";
-import { isLoopbackHost } from "../config/deployment-checks";
-import type { AppEnv } from "./app-env";
-import { errorResponse } from "./respond";
-
 /**
  * DNS-rebinding and cross-site protection for /mcp and /api, as the MCP spec
  * asks: a request that carries an Origin must come from an allowed one. CLI
@@ -12,6 +5,13 @@ import { errorResponse } from "./respond";
  * the allowed origin, because a rebound DNS name makes it match the
  * attacker's page.
  */
+import type { Context, MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { Config } from "../config/config";
+import { isLoopbackHost } from "../config/deployment-checks";
+import type { AppEnv } from "./app-env";
+import { errorResponse } from "./respond";
+
 function isLocalUrl(url: URL): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname);
 }

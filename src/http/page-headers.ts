@@ -1,11 +1,11 @@
-import { secureHeaders } from "hono/secure-headers";
-
 /**
  * The security headers of every server-rendered page (the approval app, the
  * run pages, the OAuth consent page), from hono/secure-headers. The policy:
  * no script at all (the pages are plain forms, and live pages refresh with
  * <meta http-equiv="refresh">), no framing, and forms post only to this site.
  */
+import { secureHeaders } from "hono/secure-headers";
+
 const PAGE_POLICY = {
   defaultSrc: ["'none'"],
   styleSrc: ["'unsafe-inline'"],

@@ -1,9 +1,3 @@
-import type { Context, MiddlewareHandler } from "hono";
-import type { Config } from "../config/config";
-import { fail, ok, type AppError, type Result } from "../core/errors";
-import type { AppEnv } from "./app-env";
-import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
-
 /**
  * Abuse limits, counted by the Workers rate-limiting bindings declared in
  * wrangler.toml ([[ratelimits]]: how many requests per period). Each surface
@@ -11,6 +5,12 @@ import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
  * credential the key is its holder, never the secret itself; before any
  * credential (OAuth registration and sign-in) it is the client's address.
  */
+import type { Context, MiddlewareHandler } from "hono";
+import type { Config } from "../config/config";
+import { fail, ok, type AppError, type Result } from "../core/errors";
+import type { AppEnv } from "./app-env";
+import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
+
 const LIMITERS = {
   mcp: { binding: "MCP_RATE_LIMITER", per: "credential" },
   api: { binding: "API_RATE_LIMITER", per: "credential" },
@@ -25,22 +25,32 @@ const TOO_MANY = {
   address: `too many requests from this address; wait ${RETRY_AFTER_SECONDS} seconds and try again (OAuth registration and sign-in are limited per client IP, set in wrangler.toml [[ratelimits]])`,
 } as const;
 
-/** ok, or rate_limited (429, with Retry-After) once this key has used its share of the current window. */
-export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string): Promise<Result<void>> {
+/**
+ * ok, or rate_limited (429, with Retry-After) once this key has used its
+ * share of the current window. `calls` counts one request that carries
+ * several (a JSON-RPC batch); counting stops at the first one over the share.
+ */
+export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string, calls = 1): Promise<Result<void>> {
   if (!config.rateLimits) return ok(undefined);
   const limiter = LIMITERS[surface];
-  const { success } = await env[limiter.binding].limit({ key });
-  return success ? ok(undefined) : fail("rate_limited", TOO_MANY[limiter.per]);
+  for (let call = 0; call < calls; call++) {
+    const { success } = await env[limiter.binding].limit({ key });
+    if (!success) return fail("rate_limited", TOO_MANY[limiter.per]);
+  }
+  return ok(undefined);
 }
 
 /**
- * Who is asking, before any credential: the address Cloudflare's edge saw
- * (CF-Connecting-IP, which the edge overwrites, so a client cannot choose it;
- * wrangler dev sets it from the socket). A request without it never passed
- * either (tests calling the Worker in-process): all such callers are this
- * machine, and share one count.
+ * Who is asking, before any credential. A deployed Worker is reached only
+ * through Cloudflare's edge, which sets CF-Connecting-IP to the address it saw
+ * and overwrites a client's own, so there the header names the client. In
+ * development nothing vouches for it: wrangler dev fills it from the socket
+ * only when the client sent none, and passes a client's own on unchanged. So
+ * it is not read there, and every caller is this machine, sharing one count,
+ * as are requests that never passed the edge (tests calling in-process).
  */
-function clientAddress(request: Request): string {
+function clientAddress(request: Request, config: Config): string {
+  if (config.environment !== "production") return "this-machine";
   return request.headers.get("cf-connecting-ip")?.trim() || "this-machine";
 }
 
@@ -54,7 +64,7 @@ export function limitPerAddress(
   refuse: (c: Context<AppEnv>, error: AppError) => Response | Promise<Response> = errorResponse,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw)}`);
+    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw, c.get("config"))}`);
     if (!allowed.ok) {
       for (const [name, value] of Object.entries(errorHeaders(allowed.error))) c.header(name, value);
       return refuse(c, allowed.error);

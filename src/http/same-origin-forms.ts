@@ -1,8 +1,3 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { csrf } from "hono/csrf";
-import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "./app-env";
-
 /**
  * Cross-site protection for the approval app's form posts (hono/csrf): a
  * browser's post must carry our own origin, or Sec-Fetch-Site same-origin.
@@ -18,6 +13,11 @@ import type { AppEnv } from "./app-env";
  * is not a browser riding a victim's cookie, so it goes on to the session and
  * CSRF-token checks like any other.
  */
+import type { Context, MiddlewareHandler } from "hono";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./app-env";
+
 const check = csrf({
   origin: (origin: string, c: Context<AppEnv>) => origin === new URL(c.get("config").publicBaseUrl).origin,
   // "none": the user's own action (typed address, bookmark), never another site.

@@ -1,39 +1,29 @@
+import { bindCaller, OPERATOR_CALLS, type CallerBound } from "../account/account-calls";
 import type { McpCaller } from "../auth/operator";
 import type { Config } from "../config/config";
-import type { Result } from "../core/errors";
+import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
-import type { AddressInput } from "../orders/address";
 import type { AccountOrders } from "../orders/port";
-import type { ConfirmResult, ProposalView } from "../proposals/schemas";
 import { D1AccountOrders } from "../store/account-orders";
-import type { SendRequest } from "../synth/batch-sender";
-import type { BatchRecord, BatchSummary } from "../synth/batch-summary";
+import { checkCount, type SendRequest } from "../synth/batch-sender";
+import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
 import type { GeneratorMode } from "../synth/generators";
-import type { RunRequest } from "../synth/run-plan";
-import type { RunDetail, RunSummary } from "../synth/run-schemas";
-import { orderApiTarget, TARGET_TIMEOUT_MS } from "../synth/order-api-target";
+import { planRun, type RunRequest } from "../runs/plan";
+import { configuredTarget, describeTarget } from "../synth/order-api-target";
 import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
 import { accountDatabase } from "../store/databases";
 
-/** The account's proposals; each call is one transition in the account's object. */
-export interface AccountProposals {
-  proposeResolution(orderId: string): Promise<Result<ProposalView>>;
-  prepareAddressChange(orderId: string, address: AddressInput): Promise<Result<ProposalView>>;
-  get(proposalId: string): Promise<Result<ProposalView>>;
-  confirm(proposalId: string): Promise<Result<ConfirmResult>>;
-}
+/**
+ * What a tool may ask of the account's object: every operator entry of
+ * account/account-calls.ts, with the caller already bound from the
+ * credential. The budget charge is the context's own business (below).
+ */
+export type AccountCalls = Omit<CallerBound<typeof OPERATOR_CALLS>, "chargeSyntheticBudget">;
 
-/** Synthetic traffic for the account: the target is fixed by configuration, never by a caller. */
+/** Synthetic traffic that needs no account object: the target is fixed by configuration, never by a caller. */
 export interface AccountTraffic {
   checkTarget(): Promise<TargetStatus>;
   preview(mode: GeneratorMode, seed: number | undefined): Preview;
-  /** `onProgress` only when the client asked for progress. */
-  send(request: SendRequest, onProgress: ((sent: number, total: number) => Promise<void>) | undefined): Promise<Result<BatchSummary>>;
-  recentBatches(): Promise<Result<BatchRecord[]>>;
-  startRun(request: RunRequest): Promise<Result<RunSummary>>;
-  getRun(runId: string): Promise<Result<RunDetail>>;
-  stopRun(runId: string): Promise<Result<RunSummary>>;
-  recentRuns(): Promise<Result<RunSummary[]>>;
 }
 
 /**
@@ -48,8 +38,20 @@ export interface AccountToolContext {
   readonly scopes: readonly Scope[];
   readonly config: Config;
   readonly orders: AccountOrders;
-  readonly proposals: AccountProposals;
+  /** The account's object (its AccountAgent), bound to this caller; batches and run starts meet the synthetic budget first. */
+  readonly agent: AccountCalls;
   readonly traffic: AccountTraffic;
+}
+
+/**
+ * What a call would send, for the synthetic order budget. A count or a plan
+ * that the account's object refuses anyway asks for nothing: the object's own
+ * refusal, with the message users know, is the answer.
+ */
+function budgetAsk(config: Config, ask: { readonly batch: SendRequest } | { readonly run: RunRequest }): BudgetAsk | undefined {
+  if ("batch" in ask) return checkCount(ask.batch.count, config.maxBatch).ok ? { kind: "batch", orders: ask.batch.count } : undefined;
+  const plan = planRun(ask.run, 0, config.runs);
+  return plan.ok ? { kind: "run", ordersPerMinute: runOrdersPerMinute(plan.value) } : undefined;
 }
 
 /**
@@ -58,28 +60,30 @@ export interface AccountToolContext {
  * The object checks the caller's account again on every call.
  */
 export function accountToolContext(env: Env, config: Config, { scopes, ...caller }: McpCaller): AccountToolContext {
-  const agent = env.ACCOUNT_AGENT.getByName(caller.account);
+  const { chargeSyntheticBudget, ...agent } = bindCaller(env.ACCOUNT_AGENT.getByName(caller.account), caller, OPERATOR_CALLS);
+  // Counted per call, in the account's object: batches of calls and parallel isolates meet one budget.
+  const withinBudget = async (ask: BudgetAsk | undefined): Promise<Result<void>> =>
+    config.rateLimits && ask ? chargeSyntheticBudget(ask, config.syntheticOrdersPerMinute) : ok(undefined);
   return {
     account: caller.account,
     operator: caller.operator,
     scopes,
     config,
     orders: new D1AccountOrders(accountDatabase(env, caller.account), caller.account),
-    proposals: {
-      proposeResolution: (orderId) => agent.proposeResolution(caller, orderId),
-      prepareAddressChange: (orderId, address) => agent.prepareAddressChange(caller, orderId, address),
-      get: (proposalId) => agent.getProposal(caller, proposalId),
-      confirm: (proposalId) => agent.confirmProposal(caller, proposalId),
+    agent: {
+      ...agent,
+      sendOrders: async (request, onProgress) => {
+        const budget = await withinBudget(budgetAsk(config, { batch: request }));
+        return budget.ok ? agent.sendOrders(request, onProgress) : budget;
+      },
+      startTrafficRun: async (request) => {
+        const budget = await withinBudget(budgetAsk(config, { run: request }));
+        return budget.ok ? agent.startTrafficRun(request) : budget;
+      },
     },
     traffic: {
-      checkTarget: () => checkTarget(orderApiTarget(env.ORDER_API, caller.account, TARGET_TIMEOUT_MS, `${caller.operator} via check_target`)),
+      checkTarget: () => checkTarget(configuredTarget(env, config, caller.account, `${caller.operator} via check_target`), describeTarget(config)),
       preview: (mode, seed) => previewOrder(mode, seed),
-      send: (request, onProgress) => agent.sendOrders(caller, request, onProgress),
-      recentBatches: () => agent.recentBatches(caller),
-      startRun: (request) => agent.startTrafficRun(caller, request),
-      getRun: (runId) => agent.getTrafficRun(caller, runId),
-      stopRun: (runId) => agent.stopTrafficRun(caller, runId),
-      recentRuns: () => agent.recentRuns(caller),
     },
   };
 }

@@ -1,5 +1,3 @@
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
-
 /**
  * The 2025 transport answers either always with one JSON body (and then drops
  * whatever a tool sends during the call: progress, log messages, requests to
@@ -9,6 +7,7 @@ import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextpr
  * answer as a plain JSON body instead; if anything comes first, the client
  * gets the stream, that first event included.
  */
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
 
 /** The data of the first complete SSE event in `text`, if one has arrived. */
 function firstEventData(text: string): string | undefined {

@@ -1,11 +1,11 @@
-import { statusOf, type AppError } from "../core/errors";
-import { errorHeaders } from "../http/respond";
-
 /**
  * JSON-RPC error answers for messages the SDK never sees. Kept apart from the
  * SDK-based checks in jsonrpc.ts, so the /mcp route can refuse a request
  * (rate limit, oversized body) without loading the MCP SDK.
  */
+import { statusOf, type AppError } from "../core/errors";
+import { errorHeaders } from "../http/respond";
+
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;

@@ -1,15 +1,22 @@
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCRequest } from "@modelcontextprotocol/server";
-import { z } from "zod/v4";
-import { fail, ok, type Result } from "../core/errors";
-import { describeIssues } from "../core/zod-issues";
-import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcError, jsonRpcRefusal, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
-
 /**
  * The JSON-RPC checks made before the SDK sees a message, where the SDK's own
  * answer would be wrong or unreadable: a parse error for JSON that is merely
  * not a message, multi-line schema dumps for bad params, and batches on
  * protocol revisions that removed them.
  */
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  specTypeSchemas,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/server";
+import { z } from "zod/v4";
+import { fail, ok, type Result } from "../core/errors";
+import { describeIssues } from "../core/zod-issues";
+import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcError, jsonRpcRefusal, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
+import { isModernMessage } from "./protocol-versions";
 
 /** The message in a body, or why there is none (the route answers it as a JSON-RPC parse error). */
 export function parseBody(body: string): Result<unknown> {
@@ -58,18 +65,47 @@ const ASSUMED_REVISION = "2025-03-26";
 
 // Only what the SDK needs to route the call; each tool validates its own arguments.
 const Arguments = z.record(z.string(), z.unknown(), { error: "must be an object of named arguments (or left out)" });
-const PARAMS_BY_METHOD: Readonly<Record<string, z.ZodType>> = {
-  "tools/call": z.object({ name: z.string().min(1), arguments: Arguments.optional() }),
-  "resources/read": z.object({ uri: z.string().min(1) }),
-  "prompts/get": z.object({ name: z.string().min(1), arguments: Arguments.optional() }),
-};
+/** A Map, not an object literal: a method name is input, and "constructor" or "__proto__" must find nothing. */
+const PARAMS_BY_METHOD: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  ["tools/call", z.object({ name: z.string().min(1), arguments: Arguments.optional() })],
+  ["resources/read", z.object({ uri: z.string().min(1) })],
+  ["prompts/get", z.object({ name: z.string().min(1), arguments: Arguments.optional() })],
+]);
 
-function paramsProblem(request: { method: string; params?: unknown }): string | undefined {
-  const schema = PARAMS_BY_METHOD[request.method];
+/**
+ * The SDK keeps registered tools and prompts in plain objects, where a name
+ * such as "constructor" finds Object.prototype's member and is answered
+ * "disabled". Here such a name is what it is: one that names nothing.
+ */
+const NAMED_BY_PARAMS: ReadonlyMap<string, string> = new Map([
+  ["tools/call", "Tool"],
+  ["prompts/get", "Prompt"],
+]);
+
+function prototypeNameProblem(request: { method: string; params?: unknown }): string | undefined {
+  const kind = NAMED_BY_PARAMS.get(request.method);
+  const name = (request.params as { name?: unknown } | undefined)?.name;
+  return kind !== undefined && typeof name === "string" && name in Object.prototype ? `${kind} ${name} not found` : undefined;
+}
+
+/**
+ * A 2025 `initialize` is checked against the SDK's own schema for its params,
+ * which the SDK would otherwise answer with -32603 and a multi-line dump.
+ * 2026-07-28 removed `initialize`; the SDK answers that itself.
+ */
+function initializeProblem(params: unknown): string | undefined {
+  const checked = specTypeSchemas.InitializeRequestParams["~standard"].validate(params);
+  if (checked instanceof Promise || checked.issues === undefined) return undefined;
+  return `Invalid params for initialize: ${describeIssues(checked, "params").join("; ")}`;
+}
+
+function paramsProblem(request: { method: string; params?: unknown }, modern: boolean): string | undefined {
+  if (request.method === "initialize") return modern ? undefined : initializeProblem(request.params);
+  const schema = PARAMS_BY_METHOD.get(request.method);
   if (!schema) return undefined;
   const checked = schema.safeParse(request.params);
-  if (checked.success) return undefined;
-  return `Invalid params for ${request.method}: ${describeIssues(checked.error, "params").join("; ")}`;
+  if (!checked.success) return `Invalid params for ${request.method}: ${describeIssues(checked.error, "params").join("; ")}`;
+  return prototypeNameProblem(request);
 }
 
 /**
@@ -78,7 +114,8 @@ function paramsProblem(request: { method: string; params?: unknown }): string | 
  * the bad ones with their one-line -32602, the rest saying why they did not run.
  */
 function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | undefined {
-  const problems = requests.map(paramsProblem);
+  // Batches exist only at 2025-03-26.
+  const problems = requests.map((request) => paramsProblem(request, false));
   const firstBad = problems.findIndex((problem) => problem !== undefined);
   if (firstBad === -1) return undefined;
   const culprit = requests[firstBad]?.id;
@@ -112,7 +149,7 @@ export function refuseMalformed(message: unknown, protocolHeader: string | null)
     return invalidRequest("Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)", idOf(message));
   }
   if (classified.kind === "request") {
-    const problem = paramsProblem(classified.request);
+    const problem = paramsProblem(classified.request, isModernMessage(message, protocolHeader));
     // Like any other error a handler answers: HTTP 200 carrying the JSON-RPC error.
     if (problem !== undefined) return Response.json(jsonRpcError(classified.request.id, INVALID_PARAMS, problem), { status: 200 });
   }

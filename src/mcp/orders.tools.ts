@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { AddressInputSchema } from "../orders/address";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -106,7 +107,7 @@ const proposeResolution = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id }, context) => context.proposals.proposeResolution(order_id),
+  handler: async ({ order_id }, context) => context.agent.proposeResolution(order_id),
 });
 
 const prepareAddressChange = defineTool({
@@ -119,7 +120,7 @@ const prepareAddressChange = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ order_id, address }, context) => context.proposals.prepareAddressChange(order_id, address),
+  handler: async ({ order_id, address }, context) => context.agent.prepareAddressChange(order_id, address),
 });
 
 const getProposal = defineTool({
@@ -132,16 +133,16 @@ const getProposal = defineTool({
   output: ProposalViewSchema,
   annotations: READ,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.get(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.getProposal(proposal_id),
 });
 
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
+  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
 
 const confirmResolution = defineTool({
-  name: "confirm_resolution",
+  name: CHANGE_KINDS.resolution.confirmTool,
   scope: "orders:propose",
   title: "Confirm an approved resolution",
   description: `Use after propose_resolution. ${APPLY_DESCRIPTION}`,
@@ -149,11 +150,11 @@ const confirmResolution = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const applyApprovedChange = defineTool({
-  name: "apply_approved_change",
+  name: CHANGE_KINDS.address_change.confirmTool,
   scope: "orders:propose",
   title: "Apply an approved address change",
   description: `Use after prepare_address_change. ${APPLY_DESCRIPTION}`,
@@ -161,7 +162,7 @@ const applyApprovedChange = defineTool({
   output: ConfirmResultSchema,
   annotations: APPLY,
   ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.proposals.confirm(proposal_id),
+  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const simulateNewFailure = defineTool({

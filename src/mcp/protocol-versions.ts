@@ -18,6 +18,12 @@ function envelopeRevision(message: unknown): string | undefined {
   return typeof claimed === "string" ? claimed : undefined;
 }
 
+/** Whether a message is for 2026-07-28 or later: its header says so, or its body carries the envelope. */
+export function isModernMessage(message: unknown, protocolHeader: string | null): boolean {
+  const header = protocolHeader?.trim();
+  return (header !== undefined && MODERN_REVISIONS.has(header)) || envelopeRevision(message) !== undefined;
+}
+
 /**
  * A client can send a 2026-07-28 request, whose body carries the per-request
  * `_meta` envelope, while its MCP-Protocol-Version header still names the 2025

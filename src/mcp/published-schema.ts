@@ -1,11 +1,11 @@
-import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod/v4";
-
 /**
  * The JSON Schema a client reads is derived from our zod schemas, never
  * hand-written. This module only reshapes what zod emits so that every client
  * can read it; validation stays with zod.
  */
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { z } from "zod/v4";
+
 type JsonSchema = Record<string, unknown>;
 
 function isSchemaObject(value: unknown): value is JsonSchema {

@@ -1,6 +1,6 @@
 /**
  * What one JSON-RPC request can reach. A server is built for every request,
- * and registering all sixteen tools and their cards for a `ping` or for one
+ * and registering all sixteen tools, their cards and the prompts for a `ping` or for one
  * `tools/call` was most of the cost of building it. The server registers what
  * the request can reach and nothing else; everything it answers stays the
  * same, because a request can only see what it names (an unknown or
@@ -9,18 +9,20 @@
 export interface RequestReach {
   tool(name: string): boolean;
   resource(uri: string): boolean;
+  prompt(name: string): boolean;
   /** A resource template, by the test that says whether a URI matches it. */
   template(matches: (uri: string) => boolean): boolean;
   /** A tool result may be preceded by progress notifications, so the answer may have to stream. */
   readonly mayStream: boolean;
 }
 
-const NOTHING: RequestReach = { tool: () => false, resource: () => false, template: () => false, mayStream: false };
-const TOOL_LIST: RequestReach = { tool: () => true, resource: () => false, template: () => false, mayStream: false };
-const RESOURCE_LIST: RequestReach = { tool: () => false, resource: () => true, template: () => true, mayStream: false };
+const NOTHING: RequestReach = { tool: () => false, resource: () => false, prompt: () => false, template: () => false, mayStream: false };
+const TOOL_LIST: RequestReach = { ...NOTHING, tool: () => true };
+const RESOURCE_LIST: RequestReach = { ...NOTHING, resource: () => true, template: () => true };
+const PROMPT_LIST: RequestReach = { ...NOTHING, prompt: () => true };
 
 /** Batches (2025-03-26) and development fixtures see the whole server, as before. */
-export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, template: () => true, mayStream: true };
+export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, prompt: () => true, template: () => true, mayStream: true };
 
 interface RequestShape {
   readonly method?: unknown;
@@ -32,11 +34,15 @@ export function reachOf(message: unknown): RequestReach {
   const { method, params } = message as RequestShape;
   switch (method) {
     case "tools/call":
-      return { tool: (name) => name === params?.name, resource: () => false, template: () => false, mayStream: params?._meta?.progressToken !== undefined };
+      return { ...NOTHING, tool: (name) => name === params?.name, mayStream: params?._meta?.progressToken !== undefined };
     case "resources/read": {
       const uri = params?.uri;
-      return { tool: () => false, resource: (candidate) => candidate === uri, template: (matches) => typeof uri === "string" && matches(uri), mayStream: false };
+      return { ...NOTHING, resource: (candidate) => candidate === uri, template: (matches) => typeof uri === "string" && matches(uri) };
     }
+    case "prompts/get":
+      return { ...NOTHING, prompt: (name) => name === params?.name };
+    case "prompts/list":
+      return PROMPT_LIST;
     case "tools/list":
       return TOOL_LIST;
     case "resources/list":

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { authenticateOperator } from "../auth/operator";
-import { insufficientScope } from "../auth/scopes";
+import { insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { mcpCors, originPolicy } from "../http/origin-guard";
@@ -34,7 +34,8 @@ mcpRoutes.post("/", async (c) => {
   const config = c.get("config");
   const operator = await authenticateOperator(config, c.env, c.req.header("authorization"));
   if (!operator.ok) return refusalResponse(c, operator);
-  const allowed = await withinRateLimit(c.env, config, "mcp", `${operator.value.account}:${operator.value.operator}`);
+  const limitKey = `${operator.value.account}:${operator.value.operator}`;
+  const allowed = await withinRateLimit(c.env, config, "mcp", limitKey);
   if (!allowed.ok) return jsonRpcRefusal(allowed.error, SERVER_ERROR);
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
@@ -42,6 +43,11 @@ mcpRoutes.post("/", async (c) => {
   const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }] = await loadServer();
   const message = parseBody(body.value);
   if (!message.ok) return jsonRpcRefusal(message.error, PARSE_ERROR);
+  // A batch (2025-03-26) is as many calls as it holds: the request was one of them.
+  if (Array.isArray(message.value) && message.value.length > 1) {
+    const batch = await withinRateLimit(c.env, config, "mcp", limitKey, message.value.length - 1);
+    if (!batch.ok) return jsonRpcRefusal(batch.error, SERVER_ERROR);
+  }
   const outOfScope = outOfScopeCall(message.value, operator.value.scopes);
   if (outOfScope) return refusalResponse(c, insufficientScope(config, operator.value.scopes, outOfScope.needed, outOfScope.what));
   return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));

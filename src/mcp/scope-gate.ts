@@ -1,4 +1,4 @@
-import { isGranted } from "../auth/scopes";
+import { isGranted } from "../auth/scope-check";
 import type { Scope } from "../core/scopes";
 import { ALL_RESOURCES, ALL_TOOLS } from "./server";
 import { resourceMatches } from "./tool-seam";

@@ -8,19 +8,22 @@ import {
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
-import { conformanceServerOptions, registerConformanceFixtures } from "./conformance/fixtures";
 import { jsonUnlessStreamed } from "./auto-response";
 import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
 import { APPS_EXTENSION_ID } from "./apps";
+import { approvalWaitTools } from "./approval-wait.tools";
 import { orderCards, orderTools } from "./orders.tools";
+import { registerAccountPrompts } from "./prompt-seam";
+import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { offerKey, withPooledServer } from "./server-pool";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
-import { isGranted } from "../auth/scopes";
+import { serverExtension } from "./server-extension";
+import { isGranted } from "../auth/scope-check";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -39,7 +42,7 @@ const LIST_CACHE: CacheHint = { ttlMs: 10_000, cacheScope: "private" };
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
 /** Everything this server offers; the scope gate reads the same lists. */
-export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools];
+export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools, ...approvalWaitTools];
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
 /**
@@ -53,22 +56,25 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
 /** `contextOf` answers the context of the request being served (server-pool.ts lends one server to many in turn). */
 function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undefined, reach: RequestReach): McpServer {
   const context = contextOf();
-  const fixtures = context.config.conformanceFixtures ? conformanceServerOptions() : undefined;
+  const extension = serverExtension(context.config);
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator,
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
     // MCP Apps is declared so hosts that render cards know to look for them; others ignore it.
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
-    ...fixtures,
-    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "server/discover": LIST_CACHE, ...fixtures?.cacheHints },
+    // Prompts are declared even when this credential may run none of them, so prompts/list answers an empty list.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
+    ...extension?.options,
+    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "prompts/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
   });
   registerAccountTools(server, contextOf, ALL_TOOLS, delivery, reach);
   registerAccountResources(server, contextOf, ALL_RESOURCES, reach);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
-  if (fixtures) registerConformanceFixtures(server);
+  // Listed only when the credential may call every tool a prompt names, so the same short hint.
+  registerAccountPrompts(server, context, workflowPrompts, ALL_TOOLS, reach);
+  extension?.register(server);
   return server;
 }
 
@@ -124,7 +130,7 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
  * the server; nor are the development fixtures, which talk back mid-call.
  */
 function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): boolean {
-  if (streams || reach.mayStream || context.config.conformanceFixtures) return false;
+  if (streams || reach.mayStream || serverExtension(context.config) !== undefined) return false;
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
   return (message as { method?: unknown }).method !== "initialize";
 }
@@ -185,8 +191,7 @@ async function serveModern(request: Request, message: unknown, context: AccountT
 export async function serveMcpRequest(incoming: Request, body: string, message: unknown, context: AccountToolContext): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
-  // The fixtures' tools log and ask the client things mid-call; they see the whole server, as before.
-  const reach = context.config.conformanceFixtures ? EVERYTHING : reachOf(message);
+  const reach = serverExtension(context.config)?.reach ?? reachOf(message);
   const request = toleratedHeaderMismatch(incoming, message, body);
   if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context, reach);
   return serveModern(request, message, context, reach);

@@ -52,7 +52,7 @@ const sendOrders = defineTool({
   output: BatchSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async ({ count, mode, seed }, context, { reportProgress }) =>
-    context.traffic.send(
+    context.agent.sendOrders(
       { count, mode, seed },
       reportProgress && ((sent, total) => reportProgress(sent, total, `sent ${sent} of ${total} orders`)),
     ),
@@ -81,7 +81,7 @@ export const syntheticResources: readonly AccountFixedResource[] = [
     title: "Batch history",
     description: "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",
     read: async (context) => {
-      const batches = await context.traffic.recentBatches();
+      const batches = await context.agent.recentBatches();
       return batches.ok ? ok({ batches: batches.value }) : batches;
     },
   },

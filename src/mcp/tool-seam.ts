@@ -1,17 +1,28 @@
+/**
+ * The seam between tool modules and the SDK. Tool modules describe tools as
+ * data and write handlers that receive the already-authenticated account
+ * context; they never see the raw McpServer, never take an account from
+ * arguments, and never write their own try/catch.
+ */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
   ResourceTemplate,
   type CacheHint,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
   type McpServer,
   type ReadResourceResult,
   type StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
 import type { Config } from "../config/config";
-import { isGranted } from "../auth/scopes";
+import { isGranted } from "../auth/scope-check";
 import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
@@ -20,12 +31,6 @@ import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
 import { EVERYTHING, type RequestReach } from "./request-reach";
 
-/**
- * The seam between tool modules and the SDK. Tool modules describe tools as
- * data and write handlers that receive the already-authenticated account
- * context; they never see the raw McpServer, never take an account from
- * arguments, and never write their own try/catch.
- */
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
@@ -41,6 +46,41 @@ interface ToolCallExtras {
    */
   readonly reportProgress?: (progress: number, total: number, message: string) => Promise<void>;
   readonly signal: AbortSignal;
+  /**
+   * Present only when this request's client declared URL elicitation (the
+   * 2026-07-28 revision carries its capabilities on every request): the tool
+   * may then ask the person to open a page and come back, and `answered`
+   * says the call is that return. A stateless 2025 server cannot know what
+   * the client declared at initialize, so there it is absent.
+   */
+  readonly openUrl?: OpenUrl;
+}
+
+/** Asks the client's person to open `url` (our approval page), then to call the tool again. */
+export interface OpenUrl {
+  readonly answered: boolean;
+  ask(url: string, message: string): AskedToOpen;
+}
+
+const OPEN_URL_KEY = "open_url";
+
+/** What a tool answers to have its client show a URL: the seam turns it into the protocol's input-required result. */
+export interface AskedToOpen {
+  readonly asked: InputRequiredResult;
+}
+
+function isAskedToOpen(value: unknown): value is AskedToOpen {
+  return typeof value === "object" && value !== null && "asked" in value;
+}
+
+function openUrlFor(ctx: { mcpReq: { envelope?: unknown; inputResponses?: Parameters<typeof inputResponse>[0] } }): OpenUrl | undefined {
+  // The SDK types the envelope loosely; the capabilities are what the client declared on this request.
+  const declared = (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  if (declared?.elicitation?.url === undefined) return undefined;
+  return {
+    answered: inputResponse(ctx.mcpReq.inputResponses, OPEN_URL_KEY).kind === "elicit",
+    ask: (url, message) => ({ asked: inputRequired({ inputRequests: { [OPEN_URL_KEY]: inputRequired.elicitUrl({ message, url }) } }) }),
+  };
 }
 
 export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z.ZodObject = z.ZodObject> {
@@ -58,7 +98,7 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   /** MCP Apps: the card a host that renders Apps shows this tool's result in. The result itself does not change. */
   readonly ui?: AppCard;
   // Method syntax keeps tools with different schemas assignable to one list.
-  handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>>>;
+  handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>> | AskedToOpen>;
 }
 
 export interface AccountFixedResource {
@@ -150,11 +190,7 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   return memo(perConfig, config, () => input(config).strict());
 }
 
-/**
- * The context of the request a server is serving: fixed for a server built
- * for one request, the borrower's for a pooled one (server-pool.ts). What is
- * registered is decided with the context at build time.
- */
+/** The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration reads it once. */
 export type ContextOf = () => AccountToolContext;
 
 /** `delivery` lets progress wait until the client has it (see delivery.ts); `reach` names what this request can call. */
@@ -181,10 +217,12 @@ export function registerAccountTools(
         annotations: { title: tool.title, ...tool.annotations },
         ...(tool.ui === undefined ? {} : { _meta: appToolMeta(tool.ui) }),
       },
-      async (args: Record<string, unknown>, ctx): Promise<CallToolResult> => {
+      async (args: Record<string, unknown>, ctx): Promise<CallToolResult | InputRequiredResult> => {
         const progressToken = ctx.mcpReq._meta?.progressToken;
+        const openUrl = openUrlFor(ctx);
         const extras: ToolCallExtras = {
           signal: ctx.mcpReq.signal,
+          ...(openUrl === undefined ? {} : { openUrl }),
           ...(progressToken === undefined
             ? {}
             : {
@@ -197,6 +235,7 @@ export function registerAccountTools(
         const caller = contextOf();
         try {
           const result = await tool.handler(args, caller, extras);
+          if (isAskedToOpen(result)) return result.asked;
           return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
         } catch (error) {
           console.error(`tool ${tool.name} failed for account ${caller.account}:`, error);

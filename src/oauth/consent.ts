@@ -1,7 +1,18 @@
+/**
+ * /authorize: the OAuth consent page. The library has already validated the
+ * client, its exact redirect URI, the resource and PKCE (parseAuthRequest);
+ * here a person signs in with operator credentials, chooses what the client
+ * may do, and the grant is written with {account, operator, scopes}.
+ *
+ * Protected like the approval app: a CSRF origin check on the post, a
+ * one-time handle bound to this browser by a __Host- cookie (the library's),
+ * no framing, no script, and an escaping template.
+ */
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
 import { z } from "zod/v4";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { refusedClientId } from "../auth/client-id-host";
 import { oauthHelpers } from "../auth/oauth-server";
 import { grantableScopes, grantUserId, signInOperator, SignInFieldsSchema, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
 import { ok, statusOf, type AppError, type Result } from "../core/errors";
@@ -16,18 +27,8 @@ import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
 import { oauthSettings, requireOAuth } from "./require-oauth";
-import { consentErrorPage, consentPage } from "./pages";
+import { consentErrorPage, consentPage } from "./consent-page";
 
-/**
- * /authorize: the OAuth consent page. The library has already validated the
- * client, its exact redirect URI, the resource and PKCE (parseAuthRequest);
- * here a person signs in with operator credentials, chooses what the client
- * may do, and the grant is written with {account, operator, scopes}.
- *
- * Protected like the approval app: a CSRF origin check on the post, a
- * one-time handle bound to this browser by a __Host- cookie (the library's),
- * no framing, no script, and an escaping template.
- */
 export const consentPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -42,6 +43,13 @@ consentPages.use(
   "*",
   limitPerAddress("consent", (c, error) => errorPage(c, "Too many tries", error.message, 429)),
 );
+
+// Before the library reads the request: a metadata URL on this machine or a private network is never fetched.
+consentPages.use("*", async (c, next) => {
+  const why = refusedClientId(c.req.query("client_id") ?? "");
+  if (why !== undefined) return errorPage(c, "This app could not be verified", why);
+  await next();
+});
 
 function helpers(c: Context<AppEnv>): OAuthHelpers {
   return oauthHelpers(oauthSettings(c.get("config")), c.env);
@@ -155,7 +163,7 @@ consentPages.post(
       const props: GrantProps = { account: operator.account, operator: operator.operator, scopes, credential: operator.credential };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,
-        userId: grantUserId(operator),
+        userId: await grantUserId(operator),
         // Stored in clear beside the grant, for listing it: names only, never the credential.
         metadata: { account: props.account, operator: props.operator, client_name: clientName ?? approved.request.clientId },
         scope: approved.request.scope,

@@ -1,6 +1,3 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../http/app-env";
-
 /**
  * An intake order's order_received event is written unsealed, from whichever
  * isolate took the order: the hot path takes no lock and waits for nobody.
@@ -15,6 +12,9 @@ import type { AppEnv } from "../http/app-env";
  * Only the order that sends the first request keeps its isolate working
  * until the asking is done.
  */
+import type { Context } from "hono";
+import type { AppEnv } from "../http/app-env";
+
 interface Asking {
   inFlight: Promise<void> | undefined;
   askAgain: boolean;

@@ -9,6 +9,7 @@ import { OrderRequestSchema } from "../orders/intake-schemas";
 import { findOrderProblems } from "../orders/validate-order";
 import { requestAuditSeal } from "./audit-seal-request";
 import { healthReport } from "./health";
+import { intakeFaults } from "./fault-injection";
 import { accountDatabase } from "../store/databases";
 
 const MAX_ORDER_BODY_BYTES = 64 * 1024;
@@ -25,7 +26,8 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
   api.get("/health", (c) => c.json(healthReport()));
   api.all("/health", methodNotAllowed(["GET"]));
 
-  api.post("/orders", caller, limitedBody("json", MAX_ORDER_BODY_BYTES), validJson(OrderRequestSchema), async (c) => {
+  // Faults come first: a frozen API holds every order, whoever sends it.
+  api.post("/orders", intakeFaults(), caller, limitedBody("json", MAX_ORDER_BODY_BYTES), validJson(OrderRequestSchema), async (c) => {
     const order = c.req.valid("json");
     const problems = findOrderProblems(order, referenceData);
     if (problems.length > 0) {

@@ -1,13 +1,13 @@
-import { z } from "zod/v4";
-import { fail, ok, type Result } from "../core/errors";
-import { AddressSchema, type Address } from "./evidence";
-import type { OrderRecord } from "./order-record";
-
 /**
  * Address input as a model might send it, and its normalization into the one
  * canonical form a proposal pins. Two spellings of the same address normalize
  * to the same value, so they are the same change.
  */
+import { z } from "zod/v4";
+import { fail, ok, type Result } from "../core/errors";
+import { AddressSchema, type Address } from "./evidence";
+import type { OrderRecord } from "./order-record";
+
 export const AddressInputSchema = z.strictObject({
   recipient: z.string().max(200).describe("Name on the parcel"),
   line1: z.string().max(200).describe("Street and number"),
@@ -89,7 +89,8 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
   const postalRaw = required("postal_code", input.postal_code).toUpperCase();
   const country = required("country", input.country).toUpperCase();
 
-  const rule = COUNTRIES[country];
+  // Own keys only: the country is input.
+  const rule = Object.hasOwn(COUNTRIES, country) ? COUNTRIES[country] : undefined;
   let postal = postalRaw;
   if (country !== "" && !rule) {
     problems.push(`address.country ${country} is not supported; use one of ${SUPPORTED_COUNTRIES.join(", ")}`);

@@ -1,12 +1,12 @@
-import { z } from "zod/v4";
-import { base64url, fromBase64url } from "../core/encoding";
-
 /**
  * Paging through one order's audit log, oldest first. A cursor names the last
  * event of the previous page by its time and its place in the trail, so pages
  * neither skip nor repeat events that share a timestamp, and an event written
  * while someone pages through appears on a later page instead of shifting them.
  */
+import { z } from "zod/v4";
+import { base64url, fromBase64url } from "../core/encoding";
+
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 

@@ -1,9 +1,9 @@
-import { z } from "zod/v4";
-
 /**
  * The evidence an operations order carries: what get_order_details shows and
  * what the resolution playbook reasons about. Stored as JSON on the order row.
  */
+import { z } from "zod/v4";
+
 export const AddressSchema = z.object({
   recipient: z.string().min(1).max(120).describe("Name on the parcel"),
   line1: z.string().min(1).max(120).describe("Street address"),

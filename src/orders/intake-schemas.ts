@@ -1,10 +1,10 @@
-import { z } from "zod/v4";
-
 /**
  * The order intake contract. The API parses requests with these schemas, the
  * generators produce values of these types, and the MCP tools describe their
  * outputs with them: one definition, no hand-written copies.
  */
+import { z } from "zod/v4";
+
 export const OrderLineSchema = z.object({
   sku: z.string().min(1).max(64).describe("Catalog SKU, e.g. SKU-5510"),
   quantity: z.number().int().min(1).max(1000).describe("Units ordered, 1-1000"),

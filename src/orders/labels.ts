@@ -1,6 +1,3 @@
-import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
-import type { ChangeAction, Risk } from "./playbook";
-
 /**
  * The words a person reads instead of the internal names, wherever they read
  * them: the approval app's pages and the MCP Apps cards use this one
@@ -8,8 +5,11 @@ import type { ChangeAction, Risk } from "./playbook";
  * Enums are keyed by their schema types, so a new action or exception does
  * not compile until it has a label; free-form values (order and fulfillment
  * states) fall back to the name with its underscores turned into spaces.
- * Proposal statuses are in proposals/labels.ts, one layer up.
+ * Proposal statuses are in proposals/status-labels.ts, one layer up.
  */
+import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
+import type { Risk } from "../core/risk";
+import type { ChangeAction } from "./playbook";
 
 export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
   cancel_duplicate_order: "Cancel duplicate order",
@@ -175,22 +175,3 @@ export function changeValueLines(field: string, value: string): string[] {
       return [humanizeText(value)];
   }
 }
-
-/**
- * The whole vocabulary as data, for the MCP Apps cards: they draw in the
- * host's browser from the tool result, so they get these tables and patterns
- * inside their document and apply them exactly as the functions above do
- * (e2e/cards.e2e.test.ts compares the two).
- */
-export const ORDER_VOCABULARY = {
-  action: ACTION_LABELS,
-  risk: RISK_LABELS,
-  exception: EXCEPTION_LABELS,
-  exceptionState: EXCEPTION_STATE_LABELS,
-  payment: PAYMENT_LABELS,
-  allocation: ALLOCATION_LABELS,
-  state: STATE_LABELS,
-  field: FIELD_LABELS,
-  anyName: ANY_NAME,
-  patterns: { nameInText: NAME_IN_TEXT.source, exceptionValue: EXCEPTION_VALUE.source, allocationValue: ALLOCATION_VALUE.source },
-} as const;

@@ -1,3 +1,9 @@
+/**
+ * The operations dataset in seed/operations.json. Times in the file are
+ * "minutes before the load", so a fresh environment always shows exceptions
+ * of realistic ages. Parsed on first use, not at import: the Worker's startup
+ * does not pay for a file it needs once per database.
+ */
 import { z } from "zod/v4";
 import operationsJson from "../../seed/operations.json";
 import { AccountIdSchema } from "../core/account-id";
@@ -14,13 +20,6 @@ import {
   PrioritySchema,
   type Evidence,
 } from "./evidence";
-
-/**
- * The operations dataset in seed/operations.json. Times in the file are
- * "minutes before the load", so a fresh environment always shows exceptions
- * of realistic ages. Parsed on first use, not at import: the Worker's startup
- * does not pay for a file it needs once per database.
- */
 
 const minutesAgo = z.number().int().min(0);
 

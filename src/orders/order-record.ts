@@ -1,7 +1,6 @@
 import type { Address, Evidence, ExceptionState, ExceptionType, Priority } from "./evidence";
 import type { OrderLine } from "./intake-schemas";
 
-/** An order as the operations side sees it: whatever store it was read from. */
 export interface OrderException {
   readonly type: ExceptionType;
   readonly state: ExceptionState;
@@ -12,6 +11,7 @@ export interface OrderException {
   readonly summary: string;
 }
 
+/** An order as the operations side sees it: whatever store it was read from. */
 export interface OrderRecord {
   readonly order_id: string;
   readonly account: string;

@@ -1,14 +1,16 @@
-import { z } from "zod/v4";
-import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
-import type { OrderRecord } from "./order-record";
-import { formatAddress } from "./order-state";
-
 /**
  * The allowlisted resolution playbook. The server, not the caller, picks the
  * action from the order's active exception; each action has a fixed effect on
  * the order, computed here as a pure function so a proposal can show exactly
  * what an apply will write.
  */
+import { z } from "zod/v4";
+import { CHANGE_KIND_NAMES } from "./change-kinds";
+import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
+import type { OrderRecord } from "./order-record";
+import { formatAddress } from "./order-state";
+import type { Risk } from "../core/risk";
+
 const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
   "release_inventory_hold_and_cancel_order",
@@ -21,11 +23,16 @@ type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
 
-export const RiskSchema = z.enum(["low", "medium", "high"]);
-export type Risk = z.infer<typeof RiskSchema>;
 
-/** What a proposal changes: the playbook's resolution, or the shipping address. */
-export const ChangeKindSchema = z.enum(["resolution", "address_change"]);
+/** The actions that move the customer's money (a refund or a voided hold): the order's total is at stake. */
+const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set(["cancel_duplicate_order", "release_inventory_hold_and_cancel_order"]);
+
+export function movesMoney(action: ChangeAction): boolean {
+  return MONEY_MOVING_ACTIONS.has(action);
+}
+
+/** What a proposal changes: the playbook's resolution, or the shipping address (see change-kinds.ts). */
+export const ChangeKindSchema = z.enum(CHANGE_KIND_NAMES);
 
 export const OrderChangeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal(ChangeKindSchema.enum.resolution), action: ResolutionActionSchema }),

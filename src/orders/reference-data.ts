@@ -1,12 +1,12 @@
-import { z } from "zod/v4";
-import catalogJson from "../../seed/catalog.json";
-import customersJson from "../../seed/customers.json";
-
 /**
  * The catalog and customers in seed/ are the single source of truth: the order
  * API validates against them and the seeded generator samples them, so an
  * edited seed file changes what "valid" means for both at once.
  */
+import { z } from "zod/v4";
+import catalogJson from "../../seed/catalog.json";
+import customersJson from "../../seed/customers.json";
+
 export const ChannelSchema = z.enum(["web", "mobile", "store", "partner", "phone"]);
 
 const SkuSchema = z.object({

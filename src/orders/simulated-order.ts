@@ -1,12 +1,12 @@
-import type { Evidence, ExceptionType, Priority } from "./evidence";
-import type { OrderRecord } from "./order-record";
-import { referenceData } from "./reference-data";
-
 /**
  * simulate_new_failure: one new order with an active exception, for demos.
  * Each account numbers its own orders (ORD-<n>), so one account's demo
  * activity says nothing about another's.
  */
+import type { Evidence, ExceptionType, Priority } from "./evidence";
+import type { OrderRecord } from "./order-record";
+import { referenceData } from "./reference-data";
+
 type SimulatedKind = Exclude<ExceptionType, "duplicate_order">;
 const SIMULATED_KINDS: readonly SimulatedKind[] = [
   "payment_declined_inventory_held",

@@ -1,5 +1,6 @@
 import type { ReferenceData } from "./reference-data";
 import type { OrderRequest } from "./intake-schemas";
+import { rejectionMessage as say } from "./rejections";
 
 export const ACCEPTED_CURRENCY = "USD";
 
@@ -16,29 +17,27 @@ export function findOrderProblems(order: OrderRequest, reference: ReferenceData)
   const problems: string[] = [];
   const customer = reference.customers.get(order.customer_id);
   if (!customer) {
-    problems.push(`unknown customer ${order.customer_id}`);
+    problems.push(say.unknownCustomer(order.customer_id));
   } else if (!(customer.allowed_channels as readonly string[]).includes(order.channel)) {
-    problems.push(
-      `channel ${order.channel} is not allowed for customer ${customer.customer_id} (allowed: ${customer.allowed_channels.join(", ")})`,
-    );
+    problems.push(say.channelNotAllowed(order.channel, customer.customer_id, customer.allowed_channels));
   }
   if (order.currency !== ACCEPTED_CURRENCY) {
-    problems.push(`unsupported currency ${order.currency}; only ${ACCEPTED_CURRENCY} is accepted`);
+    problems.push(say.unsupportedCurrency(order.currency, ACCEPTED_CURRENCY));
   }
   for (const line of order.lines) {
     const sku = reference.skus.get(line.sku);
     if (!sku) {
-      problems.push(`unknown sku ${line.sku}`);
+      problems.push(say.unknownSku(line.sku));
       continue;
     }
-    if (!sku.in_stock) problems.push(`sku ${line.sku} is out of stock`);
+    if (!sku.in_stock) problems.push(say.outOfStock(line.sku));
     if (line.unit_price_cents !== sku.unit_price_cents) {
-      problems.push(`price mismatch for ${line.sku}: sent ${line.unit_price_cents}, expected ${sku.unit_price_cents}`);
+      problems.push(say.priceMismatch(line.sku, line.unit_price_cents, sku.unit_price_cents));
     }
   }
   const expected = linesTotal(order.lines);
   if (order.total_cents !== expected) {
-    problems.push(`total mismatch: sent ${order.total_cents}, expected ${expected}`);
+    problems.push(say.totalMismatch(order.total_cents, expected));
   }
   return problems;
 }

@@ -1,3 +1,4 @@
+/** What the operations tools answer; the tool output schemas are these. */
 import { z } from "zod/v4";
 import { AddressSchema, DuplicateEvidenceSchema, ExceptionTypeSchema, PrioritySchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
 import { ChangeActionSchema } from "./playbook";
@@ -6,8 +7,6 @@ import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
 import { ActorKindSchema } from "./audit-event";
 import { referenceData } from "./reference-data";
-
-/** What the operations tools answer; the tool output schemas are these. */
 
 /** One message for "unknown" and "another account's": a caller cannot tell them apart. */
 export const ORDER_NOT_FOUND_MESSAGE = "order not found; list_order_exceptions shows the orders you can act on";

@@ -1,10 +1,10 @@
-import { z } from "zod/v4";
-
 /**
  * An approver's decision on a proposal, as the approval form and API send it.
  * Its own module: the approval routes load it at startup without the rest of
  * the proposal schemas.
  */
+import { z } from "zod/v4";
+
 export const DecisionSchema = z.object({
   decision: z.enum(["approve", "reject"]),
   reason: z.string().trim().min(3, "give a reason of at least 3 characters").max(500),

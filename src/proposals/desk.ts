@@ -1,15 +1,20 @@
 import type { Approver } from "../config/config";
+import type { FourEyesRule } from "../config/four-eyes";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import { addressLock, normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { planResolution, type OrderChange, type Risk } from "../orders/playbook";
+import type { Risk } from "../core/risk";
+import { planResolution, type OrderChange } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
-import { ORDER_NOT_FOUND_MESSAGE, type ApplyOutcome } from "../orders/views";
-import { approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isDue, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan } from "./lifecycle";
-import type { ConfirmResult, Proposal, ProposalStatus, ProposalView } from "./schemas";
+import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
+import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
+import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
+import { DecisionWaiters } from "./decision-waiters";
+import { approvalRefusal, roleRefusal, secondApproverReason } from "./four-eyes";
+import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
 import { ProposalStore } from "./store";
 
 interface ProposalDeskDeps {
@@ -23,9 +28,9 @@ interface ProposalDeskDeps {
   /** Serializes the transitions that must not interleave: proposing, deciding, confirming. */
   readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
   readonly approvalUrl: (proposalId: string) => string;
+  /** Which proposals need two distinct approvers. */
+  readonly fourEyes: FourEyesRule;
 }
-
-const PROPOSAL_NOT_FOUND_MESSAGE = "proposal not found; proposals are only visible to the account that created them";
 
 function newProposalId(): string {
   return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
@@ -42,7 +47,12 @@ function newProposalId(): string {
  * so a reader can never overwrite a transition made meanwhile.
  */
 export class ProposalDesk {
-  constructor(private readonly deps: ProposalDeskDeps) {}
+  private readonly waiters = new DecisionWaiters();
+  private readonly records: ProposalRecords;
+
+  constructor(private readonly deps: ProposalDeskDeps) {
+    this.records = new ProposalRecords(deps);
+  }
 
   view(proposal: Proposal): ProposalView {
     return { ...proposal, approval_url: this.deps.approvalUrl(proposal.proposal_id), change_summary: changeSummary(proposal.change) };
@@ -98,19 +108,20 @@ export class ProposalDesk {
   private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
     const now = this.deps.now();
     for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
-      const current = this.expireIfDue(candidate, now);
+      const current = this.records.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
     const approved = await this.stillApproved(order.order_id, change.kind);
     if (approved) return fail("conflict", approvedConflict(approved));
     // The cheap count first; only near the cap is it worth reading the orders' versions.
     if (this.deps.store.countOpen(now) >= this.deps.maxOpen) {
-      const open = await this.actionable(now);
+      const open = await this.records.actionable(now);
       if (open.length >= this.deps.maxOpen) return fail("conflict", capRefusal(open, this.deps.maxOpen));
     }
 
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
-    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes });
+    const secondApprover = secondApproverReason(this.deps.fourEyes, { action: change.action, risk: plan.risk }, order);
+    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes, secondApprover });
     // Stored, then audited; if the audit write fails the proposal is removed
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
@@ -131,7 +142,7 @@ export class ProposalDesk {
   private async stillApproved(orderId: string, kind: Proposal["kind"]): Promise<Proposal | undefined> {
     for (const approved of this.deps.store.forOrder(orderId, "approved")) {
       if (approved.kind !== kind) continue;
-      const { proposal } = await this.refresh(approved);
+      const { proposal } = await this.records.refresh(approved);
       if (proposal.status === "approved") return proposal;
     }
     return undefined;
@@ -140,7 +151,7 @@ export class ProposalDesk {
   private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
     for (const older of this.deps.store.forOrder(newer.order_id, "pending_approval")) {
       if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
-      const superseded = this.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
+      const superseded = this.records.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
         superseded_by: newer.proposal_id,
       });
       if (superseded.status !== "superseded") continue;
@@ -149,57 +160,33 @@ export class ProposalDesk {
     }
   }
 
-  /**
-   * A transition no one decides: expiry, staleness, superseding. Written only
-   * if the proposal is still in the state it was read in; otherwise the
-   * stored proposal (changed meanwhile) is the answer.
-   */
-  private transition(proposal: Proposal, status: ProposalStatus, reason: string | null, extra: Partial<Proposal> = {}): Proposal {
-    const next: Proposal = { ...proposal, ...extra, status, status_reason: reason };
-    if (this.deps.store.update(next, proposal.status)) return next;
-    return this.deps.store.get(proposal.proposal_id) ?? proposal;
-  }
-
-  private expireIfDue(proposal: Proposal, now: Date): Proposal {
-    if (!isOpen(proposal) || !isDue(proposal, now)) return proposal;
-    return this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
-  }
-
-  /**
-   * Brings an open proposal up to date with the order. If the order moved on,
-   * the proposal was either applied (perhaps by an attempt whose answer never
-   * arrived, so ask the store) or overtaken by another change (stale).
-   */
-  private async refresh(proposal: Proposal): Promise<{ proposal: Proposal; order: OrderRecord | null }> {
-    const order = await this.deps.orders.record(proposal.order_id);
-    if (!isOpen(proposal)) return { proposal, order };
-    if (!order || order.version !== proposal.pinned_version) {
-      const outcome = await this.deps.orders.appliedOutcome(proposal.proposal_id);
-      if (outcome) return { proposal: this.recordApplied(proposal, outcome), order };
-      const why = order ? movedOn(proposal, order.version) : `order ${proposal.order_id} no longer exists`;
-      return { proposal: this.transition(proposal, "stale", why), order };
-    }
-    return { proposal: this.expireIfDue(proposal, this.deps.now()), order };
-  }
-
-  private recordApplied(proposal: Proposal, outcome: ApplyOutcome): Proposal {
-    return this.transition(proposal, "applied", null, { outcome });
-  }
-
-  private async current(proposalId: string): Promise<Result<{ proposal: Proposal; order: OrderRecord | null }>> {
-    const stored = this.deps.store.get(proposalId);
-    if (!stored) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
-    return ok(await this.refresh(stored));
-  }
-
   async getProposal(proposalId: string): Promise<Result<ProposalView>> {
-    const current = await this.current(proposalId);
+    const current = await this.records.current(proposalId);
     return current.ok ? ok(this.view(current.value.proposal)) : current;
+  }
+
+  /**
+   * Waits up to `timeoutMs` for a person to decide a pending proposal (or for
+   * it to expire or go stale), and answers it as it then is. Nothing here can
+   * decide: the decision comes only from the approval app, which wakes the
+   * wait when it writes.
+   */
+  async awaitDecision(proposalId: string, timeoutMs: number): Promise<Result<{ proposal: ProposalView; waitedMs: number }>> {
+    const started = this.deps.now().getTime();
+    for (;;) {
+      const current = await this.records.current(proposalId);
+      if (!current.ok) return current;
+      const { proposal } = current.value;
+      const now = this.deps.now().getTime();
+      const left = Math.min(started + timeoutMs, Date.parse(proposal.expires_at)) - now;
+      if (proposal.status !== "pending_approval" || left <= 0) return ok({ proposal: this.view(proposal), waitedMs: now - started });
+      await this.waiters.wait(proposalId, left);
+    }
   }
 
   /** For the approval page: the proposal and the order it would change. */
   async review(proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
-    const current = await this.current(proposalId);
+    const current = await this.records.current(proposalId);
     return current.ok ? ok({ proposal: this.view(current.value.proposal), order: current.value.order }) : current;
   }
 
@@ -209,34 +196,42 @@ export class ProposalDesk {
    * nothing waits, so a long list never holds up the account.
    */
   async pending(): Promise<ProposalView[]> {
-    return (await this.actionable(this.deps.now())).map((p) => this.view(p));
-  }
-
-  /**
-   * Open, in time, and pinned to the order's current version. Proposals whose
-   * order has moved on are stale even before anyone reads them, so neither
-   * the list nor the cap counts them.
-   */
-  private async actionable(now: Date): Promise<Proposal[]> {
-    const open = this.deps.store.byStatus(["pending_approval", "approved"]).filter((p) => !isDue(p, now));
-    const versions = await this.deps.orders.versions([...new Set(open.map((p) => p.order_id))]);
-    return open.filter((p) => versions.get(p.order_id) === p.pinned_version);
+    return (await this.records.actionable(this.deps.now())).map((p) => this.view(p));
   }
 
   /** Approve or reject. Reachable only from the approval app, with an approver credential. */
   async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
     if (approver.account !== this.deps.orders.account) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
+    const role = roleRefusal(approver);
+    if (role) return fail(role.code, role.message);
     return this.deps.exclusive(async () => {
-      const current = await this.current(proposalId);
+      const current = await this.records.current(proposalId);
       if (!current.ok) return current;
       const proposal = current.value.proposal;
       const wanted = decision.decision === "approve" ? "approved" : "rejected";
       if (proposal.status === wanted) return ok(this.view(proposal));
       if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
       const now = this.deps.now().toISOString();
-      await this.deps.orders.recordEvent(proposalEvent({ proposal, step: wanted, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
-      const decided: Proposal = { ...proposal, status: wanted, decided_by: approver.approver, decided_at: now, decision_reason: decision.reason };
+      const refused = wanted === "approved" ? approvalRefusal(proposal, approver) : null;
+      if (refused) return fail(refused.code, refused.message);
+      const approvals = wanted === "approved" ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }] : proposal.approvals;
+      if (wanted === "approved" && approvals.length < proposal.approvals_required) {
+        // One approval of two: recorded, and the proposal waits for a different person.
+        const reason = `approval ${approvals.length} of ${proposal.approvals_required}: ${decision.reason}`;
+        await this.deps.orders.recordEvent(
+          proposalEvent({ proposal, step: "approval_recorded", ordinal: approvals.length, actorKind: "approver", actor: approver.approver, reason, at: now }),
+        );
+        const partly: Proposal = { ...proposal, approvals };
+        this.deps.store.update(partly, proposal.status);
+        return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? partly));
+      }
+      // The approval that decides a proposal is its first "approved" step; the ones before it were recorded apart.
+      const step: StepOccurrence = wanted === "approved" ? { step: wanted, ordinal: 1 } : { step: wanted };
+      await this.deps.orders.recordEvent(proposalEvent({ proposal, ...step, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
+      const decidedBy = wanted === "approved" ? approvals.map((a) => a.approver).join(" and ") : approver.approver;
+      const decided: Proposal = { ...proposal, approvals, status: wanted, decided_by: decidedBy, decided_at: now, decision_reason: decision.reason };
       this.deps.store.update(decided, proposal.status);
+      this.waiters.wake(proposal.proposal_id);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));
     });
   }
@@ -252,7 +247,7 @@ export class ProposalDesk {
    */
   async confirm(proposalId: string, operator: string): Promise<Result<ConfirmResult>> {
     return this.deps.exclusive(async () => {
-      const current = await this.current(proposalId);
+      const current = await this.records.current(proposalId);
       if (!current.ok) return current;
       const proposal = current.value.proposal;
       switch (proposal.status) {
@@ -265,7 +260,7 @@ export class ProposalDesk {
         case "superseded":
           return fail("conflict", refusal(proposal, "applied"));
         case "applied":
-          return ok(this.appliedResult(proposal));
+          return ok(this.confirmResult(proposal, "applied", alreadyAppliedMessage(proposal)));
         case "approved":
           break;
       }
@@ -280,19 +275,18 @@ export class ProposalDesk {
       });
       switch (result.kind) {
         case "applied":
-        case "already_applied":
-          return ok(this.appliedResult(this.recordApplied(proposal, result.outcome)));
+        case "already_applied": {
+          // already_applied: an earlier apply landed but its answer never reached us.
+          const done = this.records.recordApplied(proposal, result.outcome);
+          return ok(this.confirmResult(done, "applied", result.kind === "applied" ? appliedMessage(done) : alreadyAppliedMessage(done)));
+        }
         case "stale": {
-          const stale = this.transition(proposal, "stale", movedOn(proposal, result.current_version));
+          const stale = this.records.transition(proposal, "stale", movedOn(proposal, result.current_version));
           return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
         }
         case "not_found":
           return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
       }
     });
-  }
-
-  private appliedResult(proposal: Proposal): ConfirmResult {
-    return this.confirmResult(proposal, "applied", `${proposal.action} was applied to ${proposal.order_id}`);
   }
 }

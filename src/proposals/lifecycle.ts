@@ -1,13 +1,15 @@
-import type { AccountAuditEvent } from "../orders/audit-event";
-import type { OrderRecord } from "../orders/order-record";
-import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
-import { applyChange, type OrderChange, type Risk } from "../orders/playbook";
-import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
-
 /**
  * The pure half of the proposal lifecycle: which states are open, when a
  * proposal has run out of time, and the sentences people and models read.
  */
+import type { AccountAuditEvent } from "../orders/audit-event";
+import { CHANGE_KINDS } from "../orders/change-kinds";
+import type { OrderRecord } from "../orders/order-record";
+import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
+import type { Risk } from "../core/risk";
+import { applyChange, type OrderChange } from "../orders/playbook";
+import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
+
 export function isOpen(proposal: Proposal): boolean {
   return proposal.status === "pending_approval" || proposal.status === "approved";
 }
@@ -26,7 +28,12 @@ const ACTION_WORDS: Record<Exclude<OrderChange["action"], "change_shipping_addre
 
 /** The change in one line: enough to tell two proposals for the same order apart. */
 export function changeSummary(change: OrderChange): string {
-  return change.kind === "address_change" ? `Ship to ${formatAddress(change.address)}` : ACTION_WORDS[change.action];
+  switch (change.kind) {
+    case "resolution":
+      return ACTION_WORDS[change.action];
+    case "address_change":
+      return `Ship to ${formatAddress(change.address)}`;
+  }
 }
 
 /** Why a proposal can no longer be decided or applied, in words a model can act on. */
@@ -61,17 +68,32 @@ export function confirmResult(proposal: Proposal, status: ConfirmResult["status"
   return { status, proposal_id, order_id, action, message, approval_url: approvalUrl, expires_at, outcome };
 }
 
+/** What confirm answers the one call that applied the proposal. */
+export function appliedMessage(proposal: Pick<Proposal, "action" | "order_id">): string {
+  return `${proposal.action} was applied to ${proposal.order_id}`;
+}
+
+/**
+ * What every later confirm answers. The outcome is the stored one, unchanged;
+ * the sentence says so, and when, so an agent that retried (or lost the first
+ * answer) does not report a second change.
+ */
+export function alreadyAppliedMessage(proposal: Pick<Proposal, "action" | "order_id" | "outcome">): string {
+  const at = proposal.outcome?.applied_at ?? "an earlier time";
+  return `${proposal.action} was already applied to ${proposal.order_id} at ${at}; this call changed nothing`;
+}
+
 export function approvalRequired(proposal: Proposal, approvalUrl: string): string {
   return `a human approver must approve this proposal at ${approvalUrl} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`;
 }
 
 /** Why a new proposal is refused while an approved one of its kind waits to be applied, and what to do. */
 export function approvedConflict(approved: Proposal): string {
-  const [what, tool] = approved.kind === "address_change" ? ["address change", "apply_approved_change"] : ["resolution", "confirm_resolution"];
+  const { noun, confirmTool } = CHANGE_KINDS[approved.kind];
   return (
-    `order ${approved.order_id} already has an approved ${what}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
+    `order ${approved.order_id} already has an approved ${noun}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
     `approved by ${approved.decided_by ?? "an approver"} and not applied yet; a second one would conflict with it. ` +
-    `Apply it with ${tool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
+    `Apply it with ${confirmTool} if it is still wanted, or let it expire at ${approved.expires_at}, then propose again.`
   );
 }
 
@@ -109,6 +131,8 @@ export function newProposal(input: {
   operator: string;
   now: Date;
   ttlMinutes: number;
+  /** Why a second approver is needed (four eyes); null when one is enough. */
+  secondApprover: string | null;
 }): Proposal {
   const { order, change, plan, now } = input;
   const after = { ...orderState(applyChange(order, change, now.toISOString())), version: order.version + 1 };
@@ -133,35 +157,62 @@ export function newProposal(input: {
     outcome: null,
     status_reason: null,
     superseded_by: null,
+    approvals_required: input.secondApprover === null ? 1 : 2,
+    approvals: [],
+    second_approver_reason: input.secondApprover,
   } satisfies Proposal);
 }
 
-/** Each step of a proposal's life that leaves an audit event, and that event's type. */
+/**
+ * Each step of a proposal's life that leaves an audit event: the event's
+ * type, and whether the step can happen more than once for one proposal (an
+ * approval per approver, when a proposal needs more than one).
+ */
 const STEP_EVENTS = {
-  proposed: "proposal_created",
-  superseded: "proposal_superseded",
-  approved: "proposal_approved",
-  rejected: "proposal_rejected",
+  proposed: { type: "proposal_created", repeats: false },
+  superseded: { type: "proposal_superseded", repeats: false },
+  approved: { type: "proposal_approved", repeats: true },
+  rejected: { type: "proposal_rejected", repeats: false },
+  // One approval of several (four eyes): the proposal still waits for the next approver.
+  approval_recorded: { type: "proposal_approval_recorded", repeats: true },
 } as const;
 
+type Step = keyof typeof STEP_EVENTS;
+type RepeatableStep = { [S in Step]: (typeof STEP_EVENTS)[S]["repeats"] extends true ? S : never }[Step];
+
+/** A step that happens once, or one occurrence of a step that repeats, counted from 1 (the first approval is 1). */
+export type StepOccurrence = { readonly step: Exclude<Step, RepeatableStep> } | { readonly step: RepeatableStep; readonly ordinal: number };
+
 /**
- * The audit event for one step. Its id is the proposal's and the step's, so a
- * step retried after a lost answer writes no second event.
+ * The id of a step's event: the proposal's and the step's, so a step retried
+ * after a lost answer writes no second event. A step that repeats adds its
+ * ordinal, so a second approval is a second event, not a duplicate that the
+ * trail's INSERT OR IGNORE would drop; the first occurrence keeps the plain
+ * id, so trails written before steps could repeat read the same.
  */
-export function proposalEvent(input: {
-  proposal: Pick<Proposal, "proposal_id" | "order_id">;
-  step: keyof typeof STEP_EVENTS;
-  actorKind: AccountAuditEvent["actor_kind"];
-  actor: string;
-  reason: string;
-  at: string;
-  stateBefore?: OrderState;
-}): AccountAuditEvent {
-  const { proposal, step } = input;
+export function proposalEventId(proposalId: string, occurrence: StepOccurrence): string {
+  const id = `${proposalId}:${occurrence.step}`;
+  if (!("ordinal" in occurrence)) return id;
+  if (!Number.isInteger(occurrence.ordinal) || occurrence.ordinal < 1) throw new Error(`a step's ordinal counts from 1, not ${occurrence.ordinal}`);
+  return occurrence.ordinal === 1 ? id : `${id}:${occurrence.ordinal}`;
+}
+
+/** The audit event for one step. */
+export function proposalEvent(
+  input: StepOccurrence & {
+    proposal: Pick<Proposal, "proposal_id" | "order_id">;
+    actorKind: AccountAuditEvent["actor_kind"];
+    actor: string;
+    reason: string;
+    at: string;
+    stateBefore?: OrderState;
+  },
+): AccountAuditEvent {
+  const { proposal } = input;
   return {
-    event_id: `${proposal.proposal_id}:${step}`,
+    event_id: proposalEventId(proposal.proposal_id, input),
     order_id: proposal.order_id,
-    event_type: STEP_EVENTS[step],
+    event_type: STEP_EVENTS[input.step].type,
     actor_kind: input.actorKind,
     actor: input.actor,
     reason: input.reason,

@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
 import { ApplyOutcomeSchema } from "../orders/views";
-import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema, RiskSchema } from "../orders/playbook";
+import { RiskSchema } from "../core/risk";
+import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/playbook";
 import { FieldChangeSchema } from "../orders/order-state";
 
 /**
@@ -34,6 +35,12 @@ export const ProposalSchema = z.object({
   // Added after the first release; stored proposals without them read as null.
   status_reason: z.string().nullable().default(null).describe("Why the proposal is stale, expired or superseded; null otherwise"),
   superseded_by: z.string().nullable().default(null).describe("The newer proposal that replaced this one, when superseded"),
+  approvals_required: z.number().int().min(1).max(2).default(1).describe("How many distinct approvers must approve before it can be applied (2 under four eyes)"),
+  approvals: z
+    .array(z.object({ approver: z.string(), at: z.string(), reason: z.string() }))
+    .default([])
+    .describe("Who has approved so far, oldest first"),
+  second_approver_reason: z.string().nullable().default(null).describe("Why this proposal needs a second approver; null when one is enough"),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 

@@ -1,9 +1,9 @@
-import type { ApproverSessionRow, ApproverSessionStore } from "../auth/approver-session";
-
 /**
  * Approver sessions in D1. Rows are keyed by the digest of the session id,
  * never the id itself, and a row past its expiry counts as absent.
  */
+import type { ApproverSessionRow, ApproverSessionStore } from "../auth/approver-session";
+
 export function d1ApproverSessions(db: D1Database): ApproverSessionStore {
   return {
     async insert(row: ApproverSessionRow): Promise<void> {

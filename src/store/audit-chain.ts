@@ -2,12 +2,15 @@
  * Reading an account's hash chain back from D1 for the checks in
  * audit/chain-check.ts. `npm run audit:verify` loads this file in Node as it
  * is, so the script and the Worker check with the same code: it imports only
- * the audit folder's import-light files, by their names with the .ts
- * extension (only `import type` otherwise, as store/invariants.ts does).
+ * the audit folder's import-light files and the import-free sql-columns.ts,
+ * by their names with the .ts extension (only `import type` otherwise, as
+ * store/invariants.ts does).
  */
 import type { ChainHead } from "../audit/chain.ts";
 import { ChainChecker, type ChainProblem, type SealedEvent } from "../audit/chain-check.ts";
 import { chainContentOf, type StoredEventRow } from "../audit/chain-format.ts";
+import { AUDIT_EVENT_FIELDS } from "../audit/event-fields.ts";
+import { columnList } from "./sql-columns.ts";
 
 /** What the checks need of a database: D1, or wrangler's local proxy of it in a script. */
 export interface AuditDatabase {
@@ -24,8 +27,7 @@ function sealedEventOf(row: SealedRow): SealedEvent {
 
 const PAGE = 500;
 
-const SEALED_PAGE_SQL = `SELECT s.seq, s.entry, s.prev_hash, s.hash, e.event_id, e.account, e.order_id, e.event_type, e.actor_kind,
-    e.actor, e.reason, e.proposal_id, e.state_before, e.state_after, e.created_at
+const SEALED_PAGE_SQL = `SELECT s.seq, s.entry, s.prev_hash, s.hash, ${columnList(AUDIT_EVENT_FIELDS, "e")}
   FROM audit_seals s LEFT JOIN audit_events e ON e.entry = s.entry
   WHERE s.account = ? AND s.seq > ? AND s.seq <= ? ORDER BY s.seq LIMIT ?`;
 

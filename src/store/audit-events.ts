@@ -1,39 +1,37 @@
-import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
-import type { NewAuditEvent } from "../orders/audit-event";
-import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
-import type { StoredEventRow } from "../audit/chain-format";
-
 /**
  * The append-only audit trail. Events are only ever inserted (triggers in
  * the migrations refuse UPDATE and DELETE), and each has a deterministic id
  * per state change, so a retried write cannot record one change twice.
  */
+import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
+import type { StoredEventRow } from "../audit/chain-format";
+import type { NewAuditEvent } from "../orders/audit-event";
+import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
+import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
+import { columnList, placeholders } from "./sql-columns";
+
+/** An event's values in AUDIT_EVENT_FIELDS order, its states as JSON text. */
+function storedValues(event: NewAuditEvent): unknown[] {
+  return AUDIT_EVENT_FIELDS.map((field) => {
+    if (!isStateField(field)) return event[field];
+    const state = event[field];
+    return state ? JSON.stringify(state) : null;
+  });
+}
+
+const INSERT_EVENT = `INSERT OR IGNORE INTO audit_events (${columnList(AUDIT_EVENT_FIELDS)})`;
+const INSERT_EVENT_SQL = `${INSERT_EVENT} VALUES (${placeholders(AUDIT_EVENT_FIELDS)})`;
+/** The guard's condition follows WHERE. */
+const INSERT_GUARDED_EVENT_SQL = `${INSERT_EVENT} SELECT ${placeholders(AUDIT_EVENT_FIELDS)} WHERE `;
+
 /**
  * The insert for one event. Without a guard it is idempotent (OR IGNORE);
  * with one, it is written only when the guard holds, inside the same batch as
  * the change it records.
  */
 export function insertAuditEvent(db: D1Database, event: NewAuditEvent, guard?: { sql: string; params: unknown[] }): D1PreparedStatement {
-  const values = [
-    event.event_id,
-    event.account,
-    event.order_id,
-    event.event_type,
-    event.actor_kind,
-    event.actor,
-    event.reason,
-    event.proposal_id,
-    event.state_before ? JSON.stringify(event.state_before) : null,
-    event.state_after ? JSON.stringify(event.state_after) : null,
-    event.created_at,
-  ];
-  const columns = "event_id, account, order_id, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after, created_at";
-  if (!guard) {
-    return db.prepare(`INSERT OR IGNORE INTO audit_events (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).bind(...values);
-  }
-  return db
-    .prepare(`INSERT OR IGNORE INTO audit_events (${columns}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${guard.sql}`)
-    .bind(...values, ...guard.params);
+  if (!guard) return db.prepare(INSERT_EVENT_SQL).bind(...storedValues(event));
+  return db.prepare(INSERT_GUARDED_EVENT_SQL + guard.sql).bind(...storedValues(event), ...guard.params);
 }
 
 /** Idempotent by event_id: recording the same lifecycle event twice keeps one row. */
@@ -41,21 +39,18 @@ export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Pr
   await insertAuditEvent(db, event).run();
 }
 
-type AuditRow = Omit<StoredEventRow, "account" | "order_id"> & { entry: number };
+type AuditRow = StoredEventRow & { entry: number };
+
+// One row more than the page holds says whether there is a next page.
+const SELECT_PAGE_SQL = `SELECT entry, ${columnList(AUDIT_EVENT_FIELDS)}
+  FROM audit_events WHERE account = ?1 AND order_id = ?2 AND (created_at > ?3 OR (created_at = ?3 AND entry > ?4))
+  ORDER BY created_at, entry LIMIT ?5`;
 
 export async function readAuditLog(db: D1Database, account: string, orderId: string, page: AuditPage): Promise<AuditLog | undefined> {
   const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();
   if (!exists) return undefined;
   const after = page.after ?? { at: "", position: 0 };
-  // One row more than the page holds says whether there is a next page.
-  const { results } = await db
-    .prepare(
-      `SELECT entry, event_id, created_at, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after
-       FROM audit_events WHERE account = ?1 AND order_id = ?2 AND (created_at > ?3 OR (created_at = ?3 AND entry > ?4))
-       ORDER BY created_at, entry LIMIT ?5`,
-    )
-    .bind(account, orderId, after.at, after.position, page.limit + 1)
-    .all<AuditRow>();
+  const { results } = await db.prepare(SELECT_PAGE_SQL).bind(account, orderId, after.at, after.position, page.limit + 1).all<AuditRow>();
   const rows = results.slice(0, page.limit);
   const events: AuditEvent[] = rows.map((row) =>
     AuditEventSchema.parse({

@@ -1,16 +1,18 @@
-import { fail, ok, type Result } from "../core/errors";
-import { extendChain, type ChainHead } from "../audit/chain";
-import { ChainChecker } from "../audit/chain-check";
-import { chainContentOf, type StoredEventRow } from "../audit/chain-format";
-import { readSealedEvents } from "./audit-chain";
-import { orderDatabase } from "./seed-loader";
-
 /**
  * Seals an account's new audit events into its hash chain, oldest first. Only
  * the account's Durable Object calls this, one pass at a time, so the chain
  * is extended by one writer; the triggers of migration 0005 refuse any seal
  * that does not extend it in order, so even a second writer could not fork it.
  */
+import { fail, ok, type Result } from "../core/errors";
+import { extendChain, type ChainHead } from "../audit/chain";
+import { ChainChecker } from "../audit/chain-check";
+import { chainContentOf, type StoredEventRow } from "../audit/chain-format";
+import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
+import { readSealedEvents } from "./audit-chain";
+import { orderDatabase } from "./seed-loader";
+import { columnList } from "./sql-columns";
+
 interface SealOutcome {
   readonly head: ChainHead | null;
   readonly sealed: number;
@@ -19,6 +21,7 @@ interface SealOutcome {
 }
 
 const SEAL_PAGE = 500;
+const UNSEALED_PAGE_SQL = `SELECT entry, ${columnList(AUDIT_EVENT_FIELDS)} FROM audit_events WHERE account = ? AND entry > ? ORDER BY entry LIMIT ?`;
 const DEFAULT_MAX_PER_PASS = 5_000;
 
 interface HeadRow {
@@ -69,13 +72,7 @@ export async function sealAuditTrail(
   const max = options.maxPerPass ?? DEFAULT_MAX_PER_PASS;
   while (sealed < max) {
     const wanted = Math.min(SEAL_PAGE, max - sealed);
-    const { results } = await db
-      .prepare(
-        `SELECT entry, account, event_id, order_id, event_type, actor_kind, actor, reason, proposal_id, state_before, state_after, created_at
-         FROM audit_events WHERE account = ? AND entry > ? ORDER BY entry LIMIT ?`,
-      )
-      .bind(account, lastEntry, wanted)
-      .all<StoredEventRow & { entry: number }>();
+    const { results } = await db.prepare(UNSEALED_PAGE_SQL).bind(account, lastEntry, wanted).all<StoredEventRow & { entry: number }>();
     if (results.length === 0) return ok({ head, sealed, more: false });
 
     const extended = await extendChain(

@@ -1,12 +1,3 @@
-import { sha256Hex } from "../core/encoding";
-import { fail, ok, type Result } from "../core/errors";
-import type { NewAuditEvent } from "../orders/audit-event";
-import { insertAuditEvent } from "./audit-events";
-import { orderDatabase } from "./seed-loader";
-import type { OrderRecord } from "../orders/order-record";
-import { orderState } from "../orders/order-state";
-import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
-
 /**
  * D1 persistence for intake orders. request_id is the idempotency key: the
  * insert and the uniqueness check are one statement, so concurrent duplicates
@@ -14,6 +5,16 @@ import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderReque
  * order with the one sent, so the insert, which every order pays, hashes
  * nothing; rows stored with a request_hash are still compared by it.
  */
+import { sha256Hex } from "../core/encoding";
+import { fail, ok, type Result } from "../core/errors";
+import type { NewAuditEvent } from "../orders/audit-event";
+import type { OrderRecord } from "../orders/order-record";
+import { orderState } from "../orders/order-state";
+import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
+import { insertAuditEvent } from "./audit-events";
+import { insertIntakeOrder, selectOrders, type OrderColumnsRow } from "./order-rows";
+import { orderDatabase } from "./seed-loader";
+
 type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
 
 const ORDER_ID_PREFIX_LENGTH = 8;
@@ -33,15 +34,11 @@ export function candidateOrderId(requestId: string, attempt: number): string {
   return attempt === 1 ? `ORD-${requestId}` : `ORD-${requestId}-${attempt}`;
 }
 
-interface StoredIntakeRow {
-  order_id: string;
-  customer_id: string;
-  channel: string;
-  currency: string;
-  lines: string;
-  total_cents: number;
-  request_hash: string | null;
-}
+const STORED_INTAKE_COLUMNS = ["order_id", "customer_id", "channel", "currency", "lines", "total_cents", "request_hash"] as const;
+type StoredIntakeRow = OrderColumnsRow<typeof STORED_INTAKE_COLUMNS>;
+const SELECT_BY_REQUEST_SQL = `${selectOrders(STORED_INTAKE_COLUMNS)}WHERE account = ? AND request_id = ?`;
+/** The order's id must still be this request's for its received event to be written. */
+const OWNS_ORDER_ID_SQL = "EXISTS (SELECT 1 FROM orders WHERE account = ? AND order_id = ? AND request_id = ?)";
 
 /**
  * Whether a stored order is the one this request sends again: every field
@@ -64,8 +61,9 @@ function receiptOf(row: StoredIntakeRow): OrderReceipt {
   return { order_id: row.order_id, customer_id: row.customer_id, lines: lines.length, total_cents: row.total_cents };
 }
 
-function receivedEvent(caller: IntakeCaller, orderId: string, order: OrderRequest, createdAt: string): NewAuditEvent {
-  const record: OrderRecord = {
+/** The order as it is stored when it is accepted: version 1, nothing wrong with it. */
+function acceptedRecord(caller: IntakeCaller, orderId: string, order: OrderRequest, createdAt: string): OrderRecord {
+  return {
     order_id: orderId,
     account: caller.account,
     source: "intake",
@@ -82,18 +80,21 @@ function receivedEvent(caller: IntakeCaller, orderId: string, order: OrderReques
     created_at: createdAt,
     updated_at: createdAt,
   };
+}
+
+function receivedEvent(caller: IntakeCaller, record: OrderRecord, requestId: string): NewAuditEvent {
   return {
-    event_id: `${orderId}:received`,
+    event_id: `${record.order_id}:received`,
     account: caller.account,
-    order_id: orderId,
+    order_id: record.order_id,
     event_type: "order_received",
     actor_kind: "operator",
     actor: caller.actor,
-    reason: `accepted by POST /api/orders with request_id ${order.request_id}`,
+    reason: `accepted by POST /api/orders with request_id ${requestId}`,
     proposal_id: null,
     state_before: null,
     state_after: orderState(record),
-    created_at: createdAt,
+    created_at: record.created_at,
   };
 }
 
@@ -106,43 +107,18 @@ export async function storeIntakeOrder(
   const db = await orderDatabase(database);
   const { account } = caller;
   const createdAt = now.toISOString();
-  const lines = JSON.stringify(order.lines);
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const orderId = candidateOrderId(order.request_id, attempt);
-    const insertOrder = db
-      .prepare(
-        `INSERT INTO orders (order_id, account, source, request_id, customer_id, channel, currency,
-                             total_cents, status, version, lines, created_at, updated_at)
-         VALUES (?, ?, 'intake', ?, ?, ?, ?, ?, 'accepted', 1, ?, ?, ?)
-         ON CONFLICT DO NOTHING`,
-      )
-      .bind(
-        orderId,
-        account,
-        order.request_id,
-        order.customer_id,
-        order.channel,
-        order.currency,
-        order.total_cents,
-        lines,
-        createdAt,
-        createdAt,
-      );
+    const record = acceptedRecord(caller, orderId, order, createdAt);
     // The order and its audit event land together; the event only if this request now owns the id.
     const [inserted] = await db.batch([
-      insertOrder,
-      insertAuditEvent(db, receivedEvent(caller, orderId, order, createdAt), {
-        sql: "EXISTS (SELECT 1 FROM orders WHERE account = ? AND order_id = ? AND request_id = ?)",
-        params: [account, orderId, order.request_id],
-      }),
+      insertIntakeOrder(db, record, { requestId: order.request_id, requestHash: null }),
+      insertAuditEvent(db, receivedEvent(caller, record, order.request_id), { sql: OWNS_ORDER_ID_SQL, params: [account, orderId, order.request_id] }),
     ]);
     if (inserted?.meta.changes === 1) {
       return ok({ kind: "created", receipt: { order_id: orderId, customer_id: order.customer_id, lines: order.lines.length, total_cents: order.total_cents } });
     }
-    const previous = await db
-      .prepare("SELECT order_id, customer_id, channel, currency, lines, total_cents, request_hash FROM orders WHERE account = ? AND request_id = ?")
-      .bind(account, order.request_id)
-      .first<StoredIntakeRow>();
+    const previous = await db.prepare(SELECT_BY_REQUEST_SQL).bind(account, order.request_id).first<StoredIntakeRow>();
     if (previous) {
       if (!(await sameOrder(previous, order))) {
         return fail(
@@ -157,25 +133,12 @@ export async function storeIntakeOrder(
   return fail("conflict", `could not allocate an order id for request_id ${order.request_id}; use a request_id with a more distinctive prefix`);
 }
 
-interface OrderViewRow {
-  order_id: string;
-  customer_id: string;
-  channel: string;
-  currency: string;
-  status: string;
-  lines: string;
-  total_cents: number;
-  created_at: string;
-}
+const ORDER_VIEW_COLUMNS = ["order_id", "customer_id", "channel", "currency", "status", "lines", "total_cents", "created_at"] as const;
+const SELECT_VIEW_SQL = `${selectOrders(ORDER_VIEW_COLUMNS)}WHERE order_id = ? AND account = ?`;
 
 /** Orders of other accounts are indistinguishable from unknown ones: both are undefined. */
 export async function findOrderView(database: D1Database, account: string, orderId: string): Promise<OrderView | undefined> {
-  const row = await (await orderDatabase(database))
-    .prepare(
-      "SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM orders WHERE order_id = ? AND account = ?",
-    )
-    .bind(orderId, account)
-    .first<OrderViewRow>();
+  const row = await (await orderDatabase(database)).prepare(SELECT_VIEW_SQL).bind(orderId, account).first<OrderColumnsRow<typeof ORDER_VIEW_COLUMNS>>();
   if (!row) return undefined;
   return { ...row, lines: OrderLinesSchema.parse(JSON.parse(row.lines)) };
 }

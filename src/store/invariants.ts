@@ -1,12 +1,14 @@
-// Only type imports, with their extensions: scripts (audit:verify, soak, the
-// restart test) load this file in Node as it is, next to the Worker.
-import type { AuditDatabase } from "./audit-chain.ts";
-
 /**
  * What must always hold in the order database. Each check answers the rows
  * that break it, so an empty answer means it holds. Tests run them through
  * the D1 binding; scripts through the local database wrangler dev leaves.
+ *
+ * Only type imports and the import-free orders/change-kinds.ts, with their
+ * extensions: scripts (audit:verify, soak, the restart test) load this file in
+ * Node as it is, next to the Worker.
  */
+import { APPLIED_EVENT_TYPES } from "../orders/change-kinds.ts";
+import type { AuditDatabase } from "./audit-chain.ts";
 
 /** The events that say where an order came from; every order has one. */
 const ORIGIN_EVENT_TYPES = ["order_received", "order_seeded", "exception_simulated"] as const;
@@ -41,14 +43,17 @@ export async function findOrdersWithoutOriginEvent(
   return results;
 }
 
+/** The applied events as an SQL list; they are constants of this code, never input. */
+const APPLIED_EVENTS_SQL = APPLIED_EVENT_TYPES.map((type) => `'${type}'`).join(", ");
+
 /** Every applied proposal has exactly one apply event, and every apply event its application row. */
 const APPLICATIONS_WITHOUT_ONE_APPLY_EVENT = `SELECT a.account, a.proposal_id,
     (SELECT count(*) FROM audit_events e WHERE e.account = a.account AND e.proposal_id = a.proposal_id
-      AND e.event_type IN ('resolution_applied', 'address_change_applied')) AS apply_events
+      AND e.event_type IN (${APPLIED_EVENTS_SQL})) AS apply_events
   FROM applied_proposals a WHERE apply_events != 1
   UNION ALL
   SELECT e.account, e.proposal_id, 0 FROM audit_events e
-  WHERE e.event_type IN ('resolution_applied', 'address_change_applied')
+  WHERE e.event_type IN (${APPLIED_EVENTS_SQL})
     AND NOT EXISTS (SELECT 1 FROM applied_proposals a WHERE a.account = e.account AND a.proposal_id = e.proposal_id)
   LIMIT ${SAMPLE}`;
 

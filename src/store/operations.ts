@@ -1,27 +1,23 @@
-import { diffStates, orderState } from "../orders/order-state";
-import { applyChange } from "../orders/playbook";
-import type { ApplyCommand, ApplyResult } from "../orders/port";
-import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
-import { insertAuditEvent } from "./audit-events";
-import { exceptionFromRow, readOrderRecord, type ExceptionColumns, type OrderRow } from "./order-rows";
-
 /**
  * D1 side of order operations: reads for the tools, the append-only audit
  * trail, and the exactly-once apply. Every function takes the account and
  * filters by it; another account's order behaves as if it did not exist.
  */
-type QueuedRow = Pick<OrderRow, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency"> & ExceptionColumns;
+import { CHANGE_KINDS } from "../orders/change-kinds";
+import { diffStates, orderState } from "../orders/order-state";
+import { applyChange } from "../orders/playbook";
+import type { ApplyCommand, ApplyResult } from "../orders/port";
+import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
+import { insertAuditEvent } from "./audit-events";
+import { columnValues, EXCEPTION_COLUMNS, exceptionFromRow, readOrderRecord, selectOrders, type OrderColumnsRow, type OrderRow } from "./order-rows";
+import { assignments } from "./sql-columns";
+
+const QUEUED_COLUMNS = ["order_id", "customer_id", "total_cents", "currency", ...EXCEPTION_COLUMNS] as const;
+const SELECT_QUEUE_SQL = `${selectOrders(QUEUED_COLUMNS)}WHERE account = ? AND exception_state = 'active'`;
 
 /** The queue reads only the columns it shows: no lines, address or evidence to fetch and parse. */
 export async function listActiveExceptions(db: D1Database, account: string, now: Date): Promise<ExceptionSummary[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT order_id, customer_id, created_at, total_cents, currency, exception_type, exception_state, exception_priority,
-              exception_team, exception_opened_at, exception_sla_minutes, exception_summary
-       FROM orders WHERE account = ? AND exception_state = 'active'`,
-    )
-    .bind(account)
-    .all<QueuedRow>();
+  const { results } = await db.prepare(SELECT_QUEUE_SQL).bind(account).all<OrderColumnsRow<typeof QUEUED_COLUMNS>>();
   return exceptionQueue(
     results.map((row) => ({
       order_id: row.order_id,
@@ -50,6 +46,18 @@ async function readApplied(db: D1Database, account: string, proposalId: string):
     .first<{ attempt_id: string; outcome: string }>();
   return row ? { attempt_id: row.attempt_id, outcome: ApplyOutcomeSchema.parse(JSON.parse(row.outcome)) } : undefined;
 }
+
+const INSERT_APPLICATION_SQL = `INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at)
+  SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM orders WHERE order_id = ? AND account = ? AND version = ?)
+  ON CONFLICT (account, proposal_id) DO NOTHING`;
+
+/** Only this attempt's application row lets the order update and the audit event through. */
+const OWNS_APPLICATION_SQL = "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)";
+
+/** The columns a change can write (see orders/playbook.ts applyChange); the version and updated_at move in SQL. */
+const CHANGED_COLUMNS = ["status", "shipping_address", "evidence", "exception_state", "exception_team"] as const satisfies readonly (keyof OrderRow)[];
+const UPDATE_CHANGED_SQL = `UPDATE orders SET ${assignments(CHANGED_COLUMNS)}, version = version + 1, updated_at = ?
+  WHERE order_id = ? AND account = ? AND version = ? AND ${OWNS_APPLICATION_SQL}`;
 
 /**
  * Applies a pinned change exactly once. The application row (keyed by the
@@ -80,44 +88,20 @@ export async function applyProposalChange(db: D1Database, account: string, comma
     changes: diffStates(before, after),
   };
   const attemptId = crypto.randomUUID();
-  const ownsApplication = {
-    sql: "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)",
-    params: [account, command.proposal_id, attemptId],
-  };
+  const ownsApplication = { sql: OWNS_APPLICATION_SQL, params: [account, command.proposal_id, attemptId] };
 
   await db.batch([
     db
-      .prepare(
-        `INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at)
-         SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM orders WHERE order_id = ? AND account = ? AND version = ?)
-         ON CONFLICT (account, proposal_id) DO NOTHING`,
-      )
+      .prepare(INSERT_APPLICATION_SQL)
       .bind(command.proposal_id, account, order.order_id, attemptId, JSON.stringify(outcome), at, order.order_id, account, order.version),
-    db
-      .prepare(
-        `UPDATE orders SET status = ?, shipping_address = ?, evidence = ?, exception_state = ?, exception_team = ?,
-           version = version + 1, updated_at = ?
-         WHERE order_id = ? AND account = ? AND version = ? AND ${ownsApplication.sql}`,
-      )
-      .bind(
-        next.status,
-        next.shipping_address ? JSON.stringify(next.shipping_address) : null,
-        next.evidence ? JSON.stringify(next.evidence) : null,
-        next.exception?.state ?? null,
-        next.exception?.team ?? null,
-        at,
-        order.order_id,
-        account,
-        order.version,
-        ...ownsApplication.params,
-      ),
+    db.prepare(UPDATE_CHANGED_SQL).bind(...columnValues(next, CHANGED_COLUMNS), at, order.order_id, account, order.version, ...ownsApplication.params),
     insertAuditEvent(
       db,
       {
         event_id: `${command.proposal_id}:applied`,
         account,
         order_id: order.order_id,
-        event_type: command.change.kind === "address_change" ? "address_change_applied" : "resolution_applied",
+        event_type: CHANGE_KINDS[command.change.kind].appliedEvent,
         actor_kind: "operator",
         actor: command.confirmed_by,
         reason: `${command.change.action} approved by ${command.approved_by} (${command.approval_reason}); confirmed by ${command.confirmed_by}`,

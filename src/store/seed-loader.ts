@@ -1,14 +1,14 @@
-import { orderState } from "../orders/order-state";
-import { seedOrders, seedRecord } from "../orders/operations-seed";
-import { insertAuditEvent } from "./audit-events";
-import { insertOrderRecord } from "./order-rows";
-
 /**
  * Loads the operations dataset into D1 once per database. v2 also writes an
  * `order_seeded` event per order, so every order, seeded or not, has the
  * event that says where it came from; on a database loaded by v1 the orders
  * are left untouched and only the missing events are added.
  */
+import { orderState } from "../orders/order-state";
+import { seedOrders, seedRecord } from "../orders/operations-seed";
+import { insertAuditEvent } from "./audit-events";
+import { insertOrderRecord } from "./order-rows";
+
 export const SEED_VERSION = "operations-v2";
 
 /**

@@ -17,19 +17,24 @@ interface SendBatchOptions {
   readonly onAnswer?: (tally: Tally) => void | Promise<void>;
 }
 
+/** The reasons an intake API gave in a rejection's body: `{errors: [...]}` lines, or its one `message`. */
+export function problemsOf(body: unknown): string[] {
+  if (body && typeof body === "object") {
+    const { errors, message } = body as { errors?: unknown; message?: unknown };
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === "string")) return errors;
+    if (typeof message === "string") return [message];
+  }
+  return [];
+}
+
 /**
  * One readable line per rejection: the status, then every reason the API gave,
  * separated by semicolons (a reason may itself contain a comma), e.g.
  * `422 unknown customer C-5093; unknown sku SKU-9757`.
  */
 export function describeFailure(status: number, body: unknown): string {
-  if (body && typeof body === "object") {
-    const { errors, message } = body as { errors?: unknown; message?: unknown };
-    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === "string")) {
-      return `${status} ${errors.join("; ")}`;
-    }
-    if (typeof message === "string") return `${status} ${message}`;
-  }
+  const problems = problemsOf(body);
+  if (problems.length > 0) return `${status} ${problems.join("; ")}`;
   return `${status} ${body === null || body === undefined ? "(no body)" : JSON.stringify(body).slice(0, 200)}`;
 }
 

@@ -1,8 +1,3 @@
-import { html } from "hono/html";
-import { layout, type Html } from "../http/html-page";
-import type { Sentence } from "./approval/explain";
-import { absoluteTime, piecesOf, relativeTime } from "./format";
-
 /**
  * The approval app's page shell and the fragments every page shares.
  * Plain HTML forms, no script: they work on any phone, and there is no client
@@ -11,17 +6,30 @@ import { absoluteTime, piecesOf, relativeTime } from "./format";
  * unescaped.
  * The frame and stylesheet are http/html-page.ts.
  */
+import { html } from "hono/html";
+import { layout, type Html } from "../http/html-page";
+import type { Sentence } from "./approval/explain";
+import { absoluteTime, piecesOf, relativeTime } from "./format";
+import type { Approver } from "../config/token-maps";
+
 export interface SignedIn {
   readonly approver: string;
   readonly csrfToken: string;
+  /** The signed-in person as configured: their role, and the operator name they also work under. */
+  readonly person: Approver;
 }
 
 function signOutForm(csrfToken: string): Html {
   return html`<form method="post" action="/approvals/sign-out"><input type="hidden" name="csrf" value="${csrfToken}"><button class="plain" type="submit">Sign out</button></form>`;
 }
 
-export function pageHeader(who: SignedIn): Html {
-  return html`<header><a href="/approvals">Order Ops Edge approvals</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
+/**
+ * The header of every signed-in page, the approval pages and the run pages
+ * alike, so it names the product rather than one of them; the link goes to
+ * the pending proposals, where every signed-in approver starts.
+ */
+export function pageHeader(who: Pick<SignedIn, "approver" | "csrfToken">): Html {
+  return html`<header><a class="brand" href="/approvals">Order Ops Edge</a><span class="muted">Signed in as ${who.approver}</span>${signOutForm(who.csrfToken)}</header>`;
 }
 
 /** "in 12 min", with the exact time on hover and in `datetime`. */

@@ -1,3 +1,8 @@
+/**
+ * What every signed-in browser page shares, the approval pages (/approvals)
+ * and the run pages (/runs): config, strict headers, the approver sessions,
+ * and where sign-in may send the browser afterwards.
+ */
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { NO_APPROVERS_MESSAGE } from "../auth/approver";
@@ -9,12 +14,6 @@ import { pageSecureHeaders } from "../http/page-headers";
 import { d1ApproverSessions } from "../store/approver-sessions";
 import type { Html } from "../http/html-page";
 import { messagePage, type SignedIn } from "./pages";
-
-/**
- * What every signed-in browser page shares, the approval pages (/approvals)
- * and the run pages (/runs): config, strict headers, the approver sessions,
- * and where sign-in may send the browser afterwards.
- */
 
 export function page(c: Context, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
   return c.html(body, status, { "Cache-Control": "no-store" });
@@ -38,7 +37,7 @@ export function sessions(c: { readonly env: Env }) {
 }
 
 export function signedIn(session: ApproverSession): SignedIn {
-  return { approver: session.approver.approver, csrfToken: session.csrfToken };
+  return { approver: session.approver.approver, csrfToken: session.csrfToken, person: session.approver };
 }
 
 /** Redirect targets after sign-in: the approval app or a run page, nothing else. */

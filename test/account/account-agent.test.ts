@@ -3,6 +3,7 @@ import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
 import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
 import type { BatchRecord } from "../../src/synth/batch-summary";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { connectClient } from "../helpers/mcp-client";
@@ -77,7 +78,7 @@ describe("batch history", () => {
 describe("the AccountAgent itself", () => {
   const globexOperator = { account: "globex", operator: "Gus Ops (globex, local dev)" };
   const globexApprover = { account: "globex", approver: "Gina Approver (globex, local dev)" };
-  const refusal = { ok: false, error: { code: "forbidden", message: "this credential belongs to a different account" } };
+  const refusal = { ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } };
 
   it("refuses a caller of another account on every entry, even if the Worker routed it there (defence in depth)", async () => {
     const stub = await getAgentByName(env.ACCOUNT_AGENT, "acme");
@@ -114,7 +115,7 @@ describe("traffic", () => {
     expect(other.accepted_total_cents).toBe(first.accepted_total_cents);
     const ids = expectedOrders("seeded", seed, 3).map((o) => o.request_id);
     expect(await countRequestIds("globex", ids)).toBe(3);
-    // Issue 7: the second account's order_received events were once dropped, their ids colliding with the first's.
+    // Each account gets its own order_received events, although their ids are the same as the first account's.
     const placeholders = ids.map(() => "?").join(", ");
     const { results } = await env.DB.prepare(
       `SELECT o.account, count(e.event_id) AS received FROM orders o

@@ -11,6 +11,7 @@ import { ACME_TOKEN } from "../helpers/tokens";
 import { propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { waitFor } from "../helpers/wait-for";
 
 // The account's object is the one sealer: every writer asks it to seal, and
 // it records the head it reached in its own storage.
@@ -39,15 +40,8 @@ async function sealOf(account: string, eventId: string): Promise<number | null> 
   return row?.seq ?? null;
 }
 
-/** Sealing happens after the writer has answered; give it a moment. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Sealing happens after the writer has answered: read until it has, for a few seconds at most. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitFor(read, done, 5_000, 25);
 
 describe("the account's sealer", () => {
   it("seals on request, answers the head, and records it outside D1", async () => {

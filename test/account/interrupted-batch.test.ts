@@ -7,8 +7,8 @@ import type { BatchRecord } from "../../src/synth/batch-summary";
 import { runningBatch } from "../helpers/batch-records";
 import { value } from "../helpers/results";
 
-// Issue 7: a batch cut short by a crash used to vanish with its seed. Here a
-// real AccountAgent holds a batch journaled as running when its instance is
+// A batch cut short by a crash must not vanish with its seed. Here a real
+// AccountAgent holds a batch journaled as running when its instance is
 // thrown away; the next instance must show it interrupted, seed and tally kept.
 
 const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };

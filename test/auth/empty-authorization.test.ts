@@ -5,8 +5,8 @@ import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
 import { getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 
-// Issue 7: a raw `Authorization: ` header (empty value) on /api is answered as
-// anonymous, where it must be a 401 like `Authorization: Bearer`.
+// A raw `Authorization: ` header (empty value) on /api must be a 401 like
+// `Authorization: Bearer`, never answered as anonymous.
 //
 // What the runtime does, checked on 2 Dec 2026 with wrangler 4.156.2 and
 // workerd 1.20261102.1: `wrangler dev`, then raw bytes over a TCP socket

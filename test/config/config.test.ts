@@ -17,17 +17,21 @@ describe("defaults", () => {
       proposalTtlMinutes: 15,
       maxOpenProposals: 50,
       sendConcurrency: 8,
-      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60 },
+      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60, maxInFlight: 64, maxLatenessMs: 1000, shardRate: 250, maxShards: 8 },
       demoTools: false,
       rateLimits: true,
+      syntheticOrdersPerMinute: 6000,
       mcpTokens: new Map(),
       approverTokens: new Map(),
       allowedOrigins: [],
       allowedHosts: ["ops.example.com"],
       conformanceFixtures: false,
+      fourEyes: { overCents: null, risk: null },
       publicIntakeAccount: undefined,
       publicBaseUrl: "https://ops.example.com",
       oauth: { issuer: "https://ops.example.com", accessTokenTtlSeconds: 3600, refreshTokenTtlSeconds: 30 * 24 * 3600 },
+      orderApiUrl: undefined,
+      intakeFaults: undefined,
     });
   });
 
@@ -78,6 +82,11 @@ describe("numbers and switches", () => {
     ["10001", "MAX_BATCH: must be at most 10000"],
   ])("MAX_BATCH %s fails naming MAX_BATCH", (value, problem) => {
     expect(failure({ MAX_BATCH: value })).toEqual({ code: "not_configured", message: `configuration error: ${problem}`, errors: [problem] });
+  });
+
+  it("SYNTH_ORDERS_PER_MINUTE is read, and 0 fails naming it", () => {
+    expect(parsed({ SYNTH_ORDERS_PER_MINUTE: "1200" }).syntheticOrdersPerMinute).toBe(1200);
+    expect(failure({ SYNTH_ORDERS_PER_MINUTE: "0" }).errors).toEqual(["SYNTH_ORDERS_PER_MINUTE: must be at least 1"]);
   });
 
   it("PROPOSAL_TTL_MINUTES above a day fails naming it", () => {
@@ -187,5 +196,16 @@ describe("PUBLIC_BASE_URL", () => {
 
   it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"], ["https://ops.example.com/?x=1"]])("refuses %s", (value) => {
     expect(failure({ PUBLIC_BASE_URL: value }).message).toMatch(/^configuration error: PUBLIC_BASE_URL: must be/);
+  });
+});
+
+describe("four eyes", () => {
+  it("reads a money bound and a risk level, and refuses anything else readably", () => {
+    expect(parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "50000", FOUR_EYES_RISK: "high" })).toMatchObject({ ok: true, value: { fourEyes: { overCents: 50000, risk: "high" } } });
+    const bad = parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "$500", FOUR_EYES_RISK: "extreme" });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.error.message).toContain("FOUR_EYES_OVER_CENTS: must be a whole number of cents, like 50000 for $500.00");
+    expect(bad.error.message).toContain("FOUR_EYES_RISK");
   });
 });

@@ -1,3 +1,4 @@
+/** The browser approval app over raw HTTP: pages, form posts, session cookies. */
 import { env } from "cloudflare:workers";
 import { generateSignedCookie } from "hono/cookie";
 import { expect } from "vitest";
@@ -7,8 +8,6 @@ import { sha256Hex } from "../../src/core/encoding";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
 import { workerFetch } from "./mcp-client";
 import { ACME_APPROVER, BASE_URL } from "./ops";
-
-/** The browser approval app over raw HTTP: pages, form posts, session cookies. */
 
 /** The test's own escaper, so the expected markup does not come from the code under test. */
 export function escapeHtml(value: string | number | null): string {

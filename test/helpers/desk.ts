@@ -1,3 +1,8 @@
+/**
+ * The proposal desk on its own: a fake orders port in memory, a clock the test
+ * moves, and the real proposal table in a Durable Object's SQLite (each test
+ * gets an object of its own, so nothing leaks between tests).
+ */
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -5,15 +10,10 @@ import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
 import type { ApplyOutcome } from "../../src/orders/views";
+import type { FourEyesRule } from "../../src/config/four-eyes";
 import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
-
-/**
- * The proposal desk on its own: a fake orders port in memory, a clock the test
- * moves, and the real proposal table in a Durable Object's SQLite (each test
- * gets an object of its own, so nothing leaks between tests).
- */
 
 export const START = Date.parse("2026-12-01T09:00:00.000Z");
 export const TTL_MINUTES = 15;
@@ -119,7 +119,7 @@ export interface Harness {
   queued(): number;
 }
 
-export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number } = {}): Promise<R> {
+export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number; fourEyes?: FourEyesRule } = {}): Promise<R> {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-unit-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     let now = START;
@@ -137,6 +137,7 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
         return task();
       },
       approvalUrl: (id) => `https://ops.example.com/approvals/${id}`,
+      fourEyes: options.fourEyes ?? { overCents: null, risk: null },
     });
     return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued });
   });

@@ -1,14 +1,13 @@
+/**
+ * Fresh orders written straight into D1 (so tests that apply never spend the
+ * shared seed orders), and raw reads of their rows.
+ */
 import { env } from "cloudflare:workers";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { OrderException, OrderRecord } from "../../src/orders/order-record";
 import { insertAuditEvent } from "../../src/store/audit-events";
 import { insertOrderRecord } from "../../src/store/order-rows";
 import { warmUp } from "./orders";
-
-/**
- * Fresh orders written straight into D1 (so tests that apply never spend the
- * shared seed orders), and raw reads of their rows.
- */
 
 export type ExceptionKind = ExceptionType;
 
@@ -30,6 +29,8 @@ export interface FreshOrderOptions {
   readonly customerId?: string;
   /** false: write the order alone, without its origin event (tests of the invariant and of exact event lists). */
   readonly originEvent?: boolean;
+  /** The order's value; above the test environment's FOUR_EYES_OVER_CENTS, a refund needs two approvers. */
+  readonly totalCents?: number;
 }
 
 export const DEFAULT_ADDRESS: Address = {
@@ -161,7 +162,7 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
     customer_id: options.customerId ?? "CUST-0001",
     channel: "web",
     currency: "USD",
-    total_cents: 6600,
+    total_cents: options.totalCents ?? 6600,
     status: options.status ?? shape.status,
     version: 1,
     lines: [

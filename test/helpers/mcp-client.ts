@@ -52,6 +52,9 @@ export interface McpTestClient {
   listResources(): Promise<{ resources: { uri: string; mimeType?: string }[] }>;
   listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string; mimeType?: string }[] }>;
   readResource(params: { uri: string }): Promise<{ contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }>;
+  listPrompts(): Promise<{ prompts: ReadonlyArray<{ name: string; title?: string; description?: string; arguments?: ReadonlyArray<{ name: string; description?: string; required?: boolean }> }> }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ description?: string; messages: ReadonlyArray<{ role: string; content: { type: string; text?: string } }> }>;
+  getServerCapabilities(): { prompts?: { listChanged?: boolean } } | undefined;
   close(): Promise<void>;
 }
 

@@ -1,10 +1,10 @@
-import { expect } from "vitest";
-import { MCP_URL, workerFetch } from "./mcp-client";
-
 /**
  * Raw Streamable HTTP helpers for tests that need to see the wire: status
  * codes, headers, content types and SSE frames the SDK client hides.
  */
+import { expect } from "vitest";
+import { MCP_URL, workerFetch } from "./mcp-client";
+
 export const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
 export interface JsonRpcRequest {

@@ -1,10 +1,10 @@
-import type { D1Migration } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-
 /**
  * The scratch database for migration and tampering tests: empty until a test
  * applies migrations to it, and never seen by the rest of the suite.
  */
+import type { D1Migration } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+
 const testEnv = env as unknown as { TEST_MIGRATIONS: D1Migration[]; MIGRATION_SCRATCH_DB: D1Database };
 export const scratchDb = testEnv.MIGRATION_SCRATCH_DB;
 export const allMigrations = testEnv.TEST_MIGRATIONS;

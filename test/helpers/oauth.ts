@@ -1,14 +1,14 @@
+/**
+ * The OAuth flow by hand, over the Worker's real HTTP surface: register a
+ * client, open the consent page, sign in and choose scopes, exchange the
+ * code. Each step returns the raw response where a test needs to see it.
+ */
 import { expect } from "vitest";
 import { SCOPES, type Scope } from "../../src/core/scopes";
 import { workerFetch } from "./mcp-client";
 import { ACME_TOKEN } from "./tokens";
 import { postMcp, rpc, type JsonRpcMessage } from "./mcp-raw";
 
-/**
- * The OAuth flow by hand, over the Worker's real HTTP surface: register a
- * client, open the consent page, sign in and choose scopes, exchange the
- * code. Each step returns the raw response where a test needs to see it.
- */
 export const ORIGIN = "http://localhost";
 export const RESOURCE = `${ORIGIN}/mcp`;
 export const REDIRECT = "http://127.0.0.1:9999/callback";

@@ -1,18 +1,18 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { expect } from "vitest";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import type { AuditLog, OrderDetails } from "../../src/orders/views";
-import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
-import { workerFetch, type McpTestClient } from "./mcp-client";
-import { ACME_APPROVER_TOKEN } from "./tokens";
-import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
-
 /**
  * Helpers for the order-operations and approval tests: the operations tools
  * over MCP, the scripted approval API, and the AccountAgent's proposal table.
  * Fresh orders come from ./fresh-orders, row counts from ./rows.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import { ORDER_NOT_FOUND_MESSAGE, type AuditLog, type OrderDetails } from "../../src/orders/views";
+import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
+import { workerFetch, type McpTestClient } from "./mcp-client";
+import { ACME_APPROVER_TOKEN } from "./tokens";
+import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
+
 export const BASE_URL = "http://localhost";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
 export const ACME_APPROVER = "Avery Approver (acme, local dev)";
@@ -22,7 +22,7 @@ export const PROPOSAL_TTL_MS = 15 * 60_000;
 // ------------------------------------------------------------------ MCP calls
 
 /** The tool error for an order id the caller's account does not have. */
-export const ORDER_NOT_FOUND = "order not found; list_order_exceptions shows the orders you can act on";
+export const ORDER_NOT_FOUND = ORDER_NOT_FOUND_MESSAGE;
 
 export async function callTool(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
   return (await client.callTool({ name, arguments: args })) as ToolCallResult;

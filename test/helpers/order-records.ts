@@ -1,8 +1,7 @@
+/** Order records built in memory, for the pure domain tests: no D1, no HTTP. */
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { OrderException, OrderRecord } from "../../src/orders/order-record";
 import type { OrderChange } from "../../src/orders/playbook";
-
-/** Order records built in memory, for the pure domain tests: no D1, no HTTP. */
 
 export const AT = "2030-01-02T03:04:05.000Z";
 export const EARLIER = "2030-01-01T00:00:00.000Z";

@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
-
 /**
  * Row counts read straight from D1, for before/after checks. Every count in
  * the tests is asked through countRowsIn, so there is one way to ask it.
  */
+import { env } from "cloudflare:workers";
 
 /** The `n` of a `SELECT count(*) AS n ...` query on `db`. */
 export async function countRowsIn(db: D1Database, sql: string, ...params: unknown[]): Promise<number> {

@@ -1,9 +1,8 @@
+/** The seed files as the tests read them, to compare what the tools answer with what was loaded. */
 import { env } from "cloudflare:workers";
 import customersJson from "../../seed/customers.json";
 import operationsJson from "../../seed/operations.json";
 import { SEED_VERSION } from "../../src/store/seed-loader";
-
-/** The seed files as the tests read them, to compare what the tools answer with what was loaded. */
 
 interface SeedCustomer {
   customer_id: string;

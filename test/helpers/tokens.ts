@@ -6,6 +6,10 @@ export const ACME_TOKEN = "acme-dev-token";
 export const GLOBEX_TOKEN = "globex-dev-token";
 export const ACME_APPROVER_TOKEN = "acme-approver-dev-token";
 export const GLOBEX_APPROVER_TOKEN = "globex-approver-dev-token";
+/** A second acme approver, for proposals that need two (four eyes). */
+export const ACME_SECOND_APPROVER_TOKEN = "acme-second-approver-dev-token";
+/** An acme approver token with the viewer role: sees the queue, decides nothing. */
+export const ACME_VIEWER_TOKEN = "acme-viewer-dev-token";
 
 /** Long enough for production; PRODUCTION_ENV (./app-with-env.ts) configures them. */
 export const PRODUCTION_TOKEN = "p".repeat(40);

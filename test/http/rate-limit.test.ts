@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fetchWithEnv } from "../helpers/app-with-env";
+import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
 import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/mcp-raw";
 import { readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
@@ -51,20 +51,26 @@ const ADDRESS_MESSAGE =
 /** Cloudflare's edge sets CF-Connecting-IP; a request without it did not come through the edge. */
 const from = (ip: string | undefined): Record<string, string> => (ip === undefined ? {} : { "cf-connecting-ip": ip });
 
-function registerRequest(ip?: string): Request {
-  return new Request("http://localhost/oauth/register", {
+/**
+ * A deployed Worker, reached through Cloudflare's edge, which sets
+ * CF-Connecting-IP on every request and overwrites a client's own.
+ */
+const DEPLOYED = PRODUCTION_ENV.PUBLIC_BASE_URL;
+
+function registerRequest(ip?: string, base = DEPLOYED): Request {
+  return new Request(`${base}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json", ...from(ip) },
     body: JSON.stringify({ client_name: "Limited Client", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" }),
   });
 }
 
-function consentRequest(method: "GET" | "POST", ip?: string): Request {
-  const url = "http://localhost/authorize?response_type=code&client_id=no-such-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A9999%2Fcallback";
+function consentRequest(method: "GET" | "POST", ip?: string, base = DEPLOYED): Request {
+  const url = `${base}/authorize?response_type=code&client_id=no-such-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A9999%2Fcallback`;
   if (method === "GET") return new Request(url, { headers: from(ip) });
   return new Request(url, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", ...from(ip) },
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...from(ip) },
     body: "handle=h&decision=approve&token=guess",
   });
 }
@@ -154,7 +160,7 @@ describe("what is counted", () => {
 describe("before any credential: OAuth registration and the consent page, per client address", () => {
   it("POST /oauth/register answers 429 with Retry-After and our error body", async () => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(registerRequest("203.0.113.7"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(registerRequest("203.0.113.7"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect(await readJson<ErrorBody>(response)).toEqual({ code: "rate_limited", message: ADDRESS_MESSAGE });
@@ -162,7 +168,7 @@ describe("before any credential: OAuth registration and the consent page, per cl
 
   it.each(["GET", "POST"] as const)("%s /authorize answers a 429 page a person can read, still unframeable", async (method) => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(consentRequest(method, "203.0.113.7"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(consentRequest(method, "203.0.113.7"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
@@ -174,7 +180,7 @@ describe("before any credential: OAuth registration and the consent page, per cl
 
   it("each address has its own count, and registration and the consent page are counted apart", async () => {
     const { limiter, seen } = fakeLimiter(1);
-    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    const overrides = { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
     expect((await fetchWithEnv(registerRequest("203.0.113.7"), overrides)).status).toBe(201);
     expect((await fetchWithEnv(registerRequest("198.51.100.2"), overrides)).status).toBe(201);
     expect((await fetchWithEnv(consentRequest("GET", "203.0.113.7"), overrides)).status).toBe(400);
@@ -182,20 +188,35 @@ describe("before any credential: OAuth registration and the consent page, per cl
     expect([...seen.keys()]).toEqual(["register:203.0.113.7", "register:198.51.100.2", "consent:203.0.113.7"]);
   });
 
-  it("without CF-Connecting-IP (called in-process, past both the edge and wrangler dev) every caller is this machine and shares one count", async () => {
+  it("without CF-Connecting-IP (called in-process, past the edge) every caller is this machine and shares one count", async () => {
     const { limiter, seen } = fakeLimiter(10);
-    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    const overrides = { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
     await (await fetchWithEnv(registerRequest(), overrides)).body?.cancel();
     await (await fetchWithEnv(consentRequest("POST"), overrides)).body?.cancel();
     expect([...seen.keys()]).toEqual(["register:this-machine", "consent:this-machine"]);
   });
 
+  it("in development nothing vouches for CF-Connecting-IP (wrangler dev passes a client's own on), so it is not read: rotating it buys no more tries", async () => {
+    const { limiter, seen } = fakeLimiter(1);
+    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    expect((await fetchWithEnv(registerRequest("203.0.113.7", "http://localhost"), overrides)).status).toBe(201);
+    for (const ip of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) {
+      const response = await fetchWithEnv(registerRequest(ip, "http://localhost"), overrides);
+      expect(response.status, ip).toBe(429);
+    }
+    await (await fetchWithEnv(consentRequest("GET", "10.0.0.4", "http://localhost"), overrides)).body?.cancel();
+    expect([...seen.entries()]).toEqual([
+      ["register:this-machine", 4],
+      ["consent:this-machine", 1],
+    ]);
+  });
+
   it("the token endpoint and discovery are not counted: tokens come from client back ends that many people share", async () => {
     const { limiter, seen } = fakeLimiter(0);
-    const overrides = { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
-    const token = new Request("http://localhost/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...from("203.0.113.7") }, body: "grant_type=refresh_token&refresh_token=x" });
+    const overrides = { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
+    const token = new Request(`${DEPLOYED}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...from("203.0.113.7") }, body: "grant_type=refresh_token&refresh_token=x" });
     expect((await fetchWithEnv(token, overrides)).status).not.toBe(429);
-    expect((await fetchWithEnv(new Request("http://localhost/.well-known/oauth-authorization-server"), overrides)).status).toBe(200);
+    expect((await fetchWithEnv(new Request(`${DEPLOYED}/.well-known/oauth-authorization-server`), overrides)).status).toBe(200);
     expect(seen.size).toBe(0);
   });
 });
@@ -220,7 +241,7 @@ describe("the OAuth limit through a real binding", () => {
     const tiny = (env as unknown as { TINY_RATE_LIMITER: RateLimit }).TINY_RATE_LIMITER;
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await fetchWithEnv(registerRequest("192.0.2.55"), { RATE_LIMITS: "on", OAUTH_RATE_LIMITER: tiny });
+      const response = await fetchWithEnv(registerRequest("192.0.2.55"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: tiny });
       statuses.push(response.status);
       await response.body?.cancel();
     }

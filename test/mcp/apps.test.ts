@@ -26,6 +26,7 @@ const EXPECTED_CARDS: Readonly<Record<string, string>> = {
   get_proposal: PROPOSAL,
   confirm_resolution: PROPOSAL,
   apply_approved_change: PROPOSAL,
+  wait_for_approval: PROPOSAL,
 };
 
 /** No origin at all: the card loads nothing, fetches nothing, frames nothing. */
@@ -121,6 +122,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       ["get_proposal", { proposal_id: proposal.proposal_id }],
       ["confirm_resolution", { proposal_id: proposal.proposal_id }],
       ["apply_approved_change", { proposal_id: proposal.proposal_id }],
+      ["wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 1 }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual(Object.keys(EXPECTED_CARDS).sort());
     for (const [name, args] of calls) {

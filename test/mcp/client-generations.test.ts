@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alreadyAppliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
@@ -51,7 +52,7 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     for (const run of before.runs.filter((r) => r.status === "running")) await callOk<RunSummary>(client, "stop_traffic_run", { run_id: run.run_id });
 
     const started = await callOk<RunSummary>(client, "start_traffic_run", { rate_per_second: 1, duration_seconds: 5 });
-    expect(started).toMatchObject({ status: "running", plan: { rate_per_second: 1, duration_seconds: 5, ramp_seconds: 0, mode: "seeded" } });
+    expect(started).toMatchObject({ status: "running", plan: { start_rate: 1, stages: [{ duration_seconds: 5, rate_per_second: 1 }], mode: "seeded" } });
     expect(await callOk<RunDetail>(client, "get_traffic_run", { run_id: started.run_id })).toMatchObject({ run_id: started.run_id, status: "running" });
     const read = resourceJson<RunDetail>(await client.readResource({ uri: `synthetic://runs/${started.run_id}` }));
     expect(read).toMatchObject({ run_id: started.run_id, status: "running", plan: started.plan });
@@ -78,7 +79,7 @@ describe.each(CLIENT_GENERATIONS)("every tool through the $label (protocol $prot
     await approve(proposal.proposal_id);
     const applied = await confirm(client, proposal.proposal_id);
     expect(applied.status).toBe("applied");
-    expect(await confirm(client, proposal.proposal_id)).toEqual(applied);
+    expect(await confirm(client, proposal.proposal_id)).toEqual({ ...applied, message: alreadyAppliedMessage({ ...applied, outcome: applied.outcome }) });
   });
 
   it("address changes: prepare_address_change, then apply_approved_change", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
@@ -46,7 +47,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
         (e: { code?: number; message?: string }) => e,
       );
       expect(error?.code).toBe(-32602);
-      expect(error?.message).toContain("traffic run not found; runs are only visible to the account that started them");
+      expect(error?.message).toContain(RUN_NOT_FOUND);
     });
 
     it("synthetic://catalog is exactly the in-stock seed catalog", async () => {

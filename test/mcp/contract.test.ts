@@ -37,15 +37,44 @@ const SYNTHETIC_TOOLS: Readonly<Record<string, ExpectedTool>> = {
 const WRITE_ONCE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
+/** Every field of start_traffic_run, nested ones included (array items and unions flattened). */
+const START_TRAFFIC_RUN_FIELDS = [
+  "$.duration_seconds",
+  "$.invalid_share",
+  "$.invalid_share.channel_not_allowed",
+  "$.invalid_share.out_of_stock",
+  "$.invalid_share.price_mismatch",
+  "$.invalid_share.total_mismatch",
+  "$.invalid_share.unknown_customer",
+  "$.invalid_share.unknown_sku",
+  "$.invalid_share.unsupported_currency",
+  "$.mode",
+  "$.ramp_seconds",
+  "$.rate_per_second",
+  "$.seed",
+  "$.stages",
+  "$.stages.duration_seconds",
+  "$.stages.rate_per_second",
+  "$.start_rate",
+  "$.thresholds",
+  "$.thresholds.abort_on_fail",
+  "$.thresholds.grace_seconds",
+  "$.thresholds.metric",
+  "$.thresholds.op",
+  "$.thresholds.value",
+];
+
 /** The traffic-run toolset (src/mcp/runs.tools.ts). */
 const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
+  // The load is either rate_per_second with duration_seconds, or stages: neither is required on its own, and the handler says which is missing.
   start_traffic_run: {
     annotations: WRITE_ONCE,
-    input: ["duration_seconds", "mode", "ramp_seconds", "rate_per_second", "seed"],
-    required: ["duration_seconds", "rate_per_second"],
+    input: ["duration_seconds", "invalid_share", "mode", "ramp_seconds", "rate_per_second", "seed", "stages", "start_rate", "thresholds"],
+    required: [],
   },
   get_traffic_run: { annotations: READ_ONLY, input: ["run_id"], required: ["run_id"] },
   stop_traffic_run: { annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, input: ["run_id"], required: ["run_id"] },
+  compare_traffic_runs: { annotations: READ_ONLY, input: ["baseline_run_id", "run_id", "tolerance_percent"], required: ["baseline_run_id", "run_id"] },
 };
 
 /**
@@ -65,6 +94,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   confirm_resolution: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },
   apply_approved_change: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },
   simulate_new_failure: { annotations: WRITE_ONCE, input: [], required: [] },
+  wait_for_approval: { annotations: READ_ONLY, input: ["proposal_id", "timeout_seconds"], required: ["proposal_id"] },
 };
 
 /** Every tool, specified in full: the annotation and input checks below run for each. */
@@ -185,8 +215,10 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const { inputSchema } = tool(name);
       expect(Object.keys(inputSchema.properties ?? {}).sort()).toEqual([...expected.input]);
       expect([...(inputSchema.required ?? [])].sort()).toEqual([...expected.required]);
-      // Nothing nested hides further parameters, except the address object, whose fields are pinned in its own tests.
-      if (name !== "prepare_address_change") expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
+      // Nothing nested hides further parameters, except the address object, whose fields are pinned in its own
+      // tests, and a load test's stages, thresholds and drill shares, pinned here one by one.
+      if (name === "start_traffic_run") expect(propertyNames(inputSchema).map((p) => p.replace(/\/(anyOf|items)(\[\d+\])?/g, "")).sort()).toEqual(START_TRAFFIC_RUN_FIELDS);
+      else if (name !== "prepare_address_change") expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
     });
 
     it.each(EXPECTED_TOOLS)("%s refuses unknown arguments in its listed schema (additionalProperties: false)", (name) => {
@@ -201,7 +233,8 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const properties = tool("start_traffic_run").inputSchema.properties;
       expect(properties?.rate_per_second).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 50 });
       expect(properties?.duration_seconds).toMatchObject({ type: "integer", minimum: 1, maximum: 900 });
-      expect(properties?.ramp_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 900, default: 0 });
+      expect(properties?.ramp_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 900 });
+      expect((properties?.thresholds as { items?: { properties?: { metric?: { enum?: string[] } } } } | undefined)?.items?.properties?.metric?.enum).toEqual(expect.arrayContaining(["p99_ms", "service_p99_ms", "error_rate", "rejected_rate", "dropped_rate"]));
       expect(String(properties?.duration_seconds?.description)).toContain("20000 orders (MAX_RUN_ORDERS)");
     });
 

@@ -1,10 +1,13 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunDetail, RunSummary } from "../../src/synth/run-schemas";
+import { RUN_NOT_FOUND } from "../../src/runs/desk";
+import type { RunExport } from "../../src/runs/export";
+import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { freshSeed } from "../helpers/synthetic";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
+import { waitFor } from "../helpers/wait-for";
 
 // The traffic-run tools as an agent uses them: start, watch, stop, list.
 
@@ -31,14 +34,17 @@ describe("start, watch and stop", () => {
     const started = structuredOf<RunSummary>(
       await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, seed } }),
     );
-    expect(started).toMatchObject({ status: "running", plan: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, mode: "seeded", seed, total_orders: 116 } });
+    expect(started).toMatchObject({
+      status: "running",
+      plan: { start_rate: 0, stages: [{ duration_seconds: 2, rate_per_second: 4 }, { duration_seconds: 28, rate_per_second: 4 }], mode: "seeded", seed, total_orders: 116 },
+    });
     expect(started.run_url).toMatch(/\/runs\/R-/);
 
-    let watched = structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }));
-    for (let i = 0; i < 40 && watched.sent === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      watched = structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }));
-    }
+    const watched = await waitFor(
+      async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+      (run) => run.sent > 0,
+      10_000,
+    );
     expect(watched.sent).toBeGreaterThan(0);
     expect(watched.intervals.length).toBeGreaterThan(0);
 
@@ -75,12 +81,12 @@ describe("start, watch and stop", () => {
     expect(resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs).toHaveLength(before);
   });
 
-  it("synthetic://runs/{run_id} reads a run as get_traffic_run answers it; another account's id reads exactly like an unknown one", async () => {
+  it("synthetic://runs/{run_id} reads a run whole, with its histograms; another account's id reads exactly like an unknown one", async () => {
     await stopAcmeRuns();
     const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
-    const read = resourceJson<RunDetail>(await acme.readResource({ uri: `synthetic://runs/${started.run_id}` }));
+    const read = resourceJson<RunExport>(await acme.readResource({ uri: `synthetic://runs/${started.run_id}` }));
     expect(read).toMatchObject({ run_id: started.run_id, status: "running", plan: started.plan, run_url: started.run_url });
-    expect(Array.isArray(read.intervals)).toBe(true);
+    expect(read.histograms.latency).toMatchObject({ relative_error: 0.01 });
 
     const refusal = (uri: string) =>
       globex.readResource({ uri }).then(
@@ -91,7 +97,7 @@ describe("start, watch and stop", () => {
     expect(theirs).toEqual(await refusal("synthetic://runs/R-unknown"));
     expect(theirs).toEqual({
       code: -32602,
-      message: "MCP error -32602: traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)",
+      message: `MCP error -32602: ${RUN_NOT_FOUND}`,
     });
     await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
   });
@@ -108,3 +114,66 @@ describe("start, watch and stop", () => {
     await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
   });
 });
+
+describe("load tests as an agent asks for them", () => {
+  it("stages, thresholds and a drill in one call; the run ends with a verdict", async () => {
+    await stopAcmeRuns();
+    const started = structuredOf<RunSummary>(
+      await acme.callTool({
+        name: "start_traffic_run",
+        arguments: {
+          stages: [
+            { duration_seconds: 1, rate_per_second: 4 },
+            { duration_seconds: 1, rate_per_second: 4 },
+          ],
+          thresholds: [{ metric: "p99_ms", op: "<", value: 5000 }, { metric: "error_rate", op: "<", value: 0.01 }],
+          invalid_share: { out_of_stock: 0.25 },
+        },
+      }),
+    );
+    expect(started.plan).toMatchObject({ start_rate: 0, total_orders: 6, thresholds: [{ metric: "p99_ms", abort_on_fail: false, grace_seconds: 0 }, { metric: "error_rate" }] });
+    const done = await waitFor(
+      async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+      (run) => run.status !== "running",
+      15_000,
+    );
+    expect(done.status).toBe("completed");
+    expect(done.verdict.result).toBe("passed");
+    expect(done.verdict.checks.map((c) => c.check)).toEqual(expect.arrayContaining(["p99_ms < 5000", "error_rate < 0.01"]));
+    expect(done.rejected).toBe(done.drill.out_of_stock?.as_expected ?? 0);
+  });
+
+  it.each([
+    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }], thresholds: [{ metric: "p98_ms", op: "<", value: 300 }] }, /unknown metric "p98_ms"; use one of p50_ms, p90_ms/],
+    [{ rate_per_second: 2, duration_seconds: 5, invalid_share: { out_of_stock: 2 } }, /^invalid_share.out_of_stock must be a share between 0 and 1, got 2$/],
+    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }, { duration_seconds: 0, rate_per_second: 2 }] }, /^stages\[1\].duration_seconds must be a whole number of seconds, at least 1/],
+    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }], rate_per_second: 2 }, /^give the load either as stages or as rate_per_second/],
+  ])("%j is refused with a clear sentence, and nothing starts", async (args, message) => {
+    await stopAcmeRuns();
+    const before = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs.length;
+    expect(toolErrorOf(await acme.callTool({ name: "start_traffic_run", arguments: args }))).toMatch(message);
+    expect(resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs).toHaveLength(before);
+  });
+
+  it("compare_traffic_runs compares with a baseline of the same account; another account's run is not found", async () => {
+    await stopAcmeRuns();
+    const run = async () => {
+      const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 3, duration_seconds: 1 } }));
+      return waitFor(
+        async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+        (r) => r.status !== "running",
+        15_000,
+      );
+    };
+    const baseline = await run();
+    const current = await run();
+    const compared = structuredOf<{ result: string; metrics: { metric: string }[] }>(
+      await acme.callTool({ name: "compare_traffic_runs", arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id, tolerance_percent: 1000 } }),
+    );
+    expect(compared.result).toBe("no regression");
+    expect(compared.metrics.map((m) => m.metric)).toContain("p99_ms");
+    const theirs = await globex.callTool({ name: "compare_traffic_runs", arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id } });
+    expect(toolErrorOf(theirs)).toBe(RUN_NOT_FOUND);
+  });
+});
+

@@ -17,6 +17,7 @@ const TOOL_SCOPES: Readonly<Record<string, string>> = {
   start_traffic_run: "traffic:send",
   get_traffic_run: "traffic:read",
   stop_traffic_run: "traffic:send",
+  compare_traffic_runs: "traffic:read",
   get_order_status: "orders:read",
   list_order_exceptions: "orders:read",
   get_order_details: "orders:read",
@@ -27,6 +28,7 @@ const TOOL_SCOPES: Readonly<Record<string, string>> = {
   confirm_resolution: "orders:propose",
   apply_approved_change: "orders:propose",
   simulate_new_failure: "orders:propose",
+  wait_for_approval: "orders:read",
 };
 
 const RESOURCE_SCOPES: Readonly<Record<string, string>> = {

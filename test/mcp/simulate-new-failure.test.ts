@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountOrders } from "../../src/orders/port";
 import { parseConfig } from "../../src/config/config";
-import type { AccountProposals, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
+import type { AccountCalls, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
@@ -137,7 +137,7 @@ describe("simulate_new_failure", () => {
   // Intake order ids are `ORD-` + the first 8 characters of the request_id, so an
   // intake order with request_id "1234" holds ORD-1234, inside the space
   // simulate_new_failure numbers from. The number must be skipped, not collided
-  // with (this used to fail with a UNIQUE constraint error).
+  // with (a UNIQUE constraint error).
   it("skips a public number an intake order already holds in the account", async () => {
     const next = await nextSequenceValue();
     const intake = await postOrder(validOrder(String(next)));
@@ -174,7 +174,7 @@ function fakeContext(vars: Record<string, string>): AccountToolContext {
     config: config.value,
     traffic: unused<AccountTraffic>("traffic"),
     orders: { ...unused<AccountOrders>("orders"), account: "acme", simulateFailure: async () => SIMULATED },
-    proposals: unused<AccountProposals>("proposals"),
+    agent: unused<AccountCalls>("agent"),
   };
 }
 

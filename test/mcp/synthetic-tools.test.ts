@@ -7,7 +7,7 @@ import { parseConfig } from "../../src/config/config";
 import { publishedSchema } from "../../src/mcp/published-schema";
 import { syntheticTools } from "../../src/mcp/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
-import { TARGET_NAME } from "../../src/synth/order-api-target";
+import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
@@ -46,8 +46,8 @@ async function sendError(args: Record<string, unknown>): Promise<string> {
 describe("check_target", () => {
   it("reports the configured binding as reachable with the seed's counts", async () => {
     const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));
-    expect(status).toEqual({ target: "ORDER_API (service binding in wrangler.toml)", reachable: true, skus: 8, customers: 5, problem: null });
-    expect(status.target).toBe(TARGET_NAME);
+    expect(status).toEqual({ target: "ORDER_API (service binding in wrangler.toml)", allowed_host: null, reachable: true, skus: 8, customers: 5, problem: null });
+    expect(status.target).toBe(BINDING_TARGET_NAME);
   });
 });
 

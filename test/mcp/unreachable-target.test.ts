@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
-import { TARGET_NAME } from "../../src/synth/order-api-target";
+import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
 import type { TargetStatus } from "../../src/synth/target-check";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
 import { connectClient } from "../helpers/mcp-client";
@@ -21,7 +21,7 @@ describe("MCP tools with the ORDER_API binding down", () => {
     );
     expect(answer.result?.isError).toBeUndefined();
     const status = answer.result?.structuredContent as TargetStatus;
-    expect(status).toEqual({ target: TARGET_NAME, reachable: false, skus: null, customers: null, problem: `${UNREACHABLE_PREFIX}connection refused` });
+    expect(status).toEqual({ target: BINDING_TARGET_NAME, allowed_host: null, reachable: false, skus: null, customers: null, problem: `${UNREACHABLE_PREFIX}connection refused` });
   });
 
   it("send_orders over MCP is a tool error, and the batch history records it as failed with its seed", async () => {

@@ -25,7 +25,7 @@ import {
 // {account, operator, scopes}, refreshable, revocable, and refused clearly
 // when anything about them is wrong.
 
-const ORDERS_READ_TOOLS = ["get_order_status", "list_order_exceptions", "get_order_details", "get_order_audit_log", "get_proposal"];
+const ORDERS_READ_TOOLS = ["get_order_status", "list_order_exceptions", "get_order_details", "get_order_audit_log", "get_proposal", "wait_for_approval"];
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -55,7 +55,7 @@ describe("the grant at /mcp", () => {
     const { tokens } = await connectWithOAuth(["orders:read"]);
     expect(await listedTools(tokens.access_token)).toEqual(ORDERS_READ_TOOLS);
     const both = await connectWithOAuth(["traffic:read", "orders:read"]);
-    expect(await listedTools(both.tokens.access_token)).toEqual(["check_target", "preview_order", "get_traffic_run", ...ORDERS_READ_TOOLS]);
+    expect(await listedTools(both.tokens.access_token)).toEqual(["check_target", "preview_order", "get_traffic_run", "compare_traffic_runs", ...ORDERS_READ_TOOLS]);
   });
 
   it("a granted tool acts for the account of the operator who signed in", async () => {

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import type { Context } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppEnv } from "../../src/http/app-env";
 import { requestAuditSeal } from "../../src/order-api/audit-seal-request";
 import { verifyAuditChain } from "../../src/store/audit-chain";
 import { postOrder, uniqueRequestId, validOrder } from "../helpers/orders";
+import { waitFor } from "../helpers/wait-for";
 
 // After an intake order the isolate asks the account's object to seal: one
 // request in flight per account, the orders written meanwhile asked for once
@@ -34,7 +35,13 @@ const turns = async (n = 20) => {
 };
 
 describe("requestAuditSeal", () => {
+  // The pause between two requests runs on a fake clock here; the last test uses the real one.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a burst of orders costs one request, and one more for the orders written while it was out", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
     const { agents, asked, answers } = fakeAgents();
     const kept: Promise<unknown>[] = [];
     const account = `burst-${crypto.randomUUID().slice(0, 8)}`;
@@ -45,9 +52,13 @@ describe("requestAuditSeal", () => {
 
     requestAuditSeal(contextWith(agents, kept), account); // written while the request is out
     answers.shift()?.();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The next request waits out the interval between requests (200 ms), on the fake clock.
+    await vi.advanceTimersByTimeAsync(150);
+    expect(asked).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(150);
     expect(asked).toHaveLength(2);
     answers.shift()?.();
+    await vi.advanceTimersByTimeAsync(300);
     await kept[0];
     expect(asked).toHaveLength(2);
     expect(kept).toHaveLength(1);
@@ -57,10 +68,12 @@ describe("requestAuditSeal", () => {
     await turns();
     expect(asked).toHaveLength(3);
     answers.shift()?.();
+    await vi.advanceTimersByTimeAsync(300);
     await kept[1];
   });
 
   it("accounts are asked for separately", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
     const { agents, asked, answers } = fakeAgents();
     const kept: Promise<unknown>[] = [];
     const [a, b] = [`a-${crypto.randomUUID().slice(0, 8)}`, `b-${crypto.randomUUID().slice(0, 8)}`];
@@ -69,18 +82,14 @@ describe("requestAuditSeal", () => {
     await turns();
     expect(asked).toEqual([`${a}:${a}`, `${b}:${b}`]);
     answers.splice(0).forEach((answer) => answer());
+    await vi.advanceTimersByTimeAsync(300);
     await Promise.all(kept);
   });
 
   it("through the real account object, an intake order's event ends up sealed", async () => {
     const response = await postOrder(validOrder(uniqueRequestId("sealed-after-intake")));
     expect(response.status).toBe(201);
-    const deadline = Date.now() + 5_000;
-    let report = await verifyAuditChain(env.DB, "acme");
-    while (report.unsealed > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      report = await verifyAuditChain(env.DB, "acme");
-    }
+    const report = await waitFor(() => verifyAuditChain(env.DB, "acme"), (read) => read.unsealed === 0, 5_000, 100);
     expect(report).toMatchObject({ ok: true, unsealed: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getOrder, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderInput, type Receipt } from "../helpers/orders";
+import { rejectionMessage } from "../../src/orders/rejections";
 import { countOrdersFor } from "../helpers/rows";
 import { ACME_TOKEN } from "../helpers/tokens";
 
@@ -40,7 +41,7 @@ describe("the seed's curl example", () => {
     expect(rejected.status).toBe(422);
     const body = await readJson<ErrorBody>(rejected);
     expect(body.code).toBe("validation_failed");
-    expect(body.errors).toEqual(["total mismatch: sent 9999, expected 3700"]);
+    expect(body.errors).toEqual([rejectionMessage.totalMismatch(9999, 3700)]);
     expect(await countOrdersFor("acme", "manual-0002")).toBe(0);
 
     // Corrected, manual-0002 shares manual-0001's first 8 characters, so it gets its full request_id.
@@ -113,25 +114,25 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
 
 describe("business rules answer 422 with every problem and store nothing", () => {
   const cases: { rule: string; change: Partial<OrderInput>; errors: string[] }[] = [
-    { rule: "unknown customer", change: { customer_id: "C-5093" }, errors: ["unknown customer C-5093"] },
+    { rule: "unknown customer", change: { customer_id: "C-5093" }, errors: [rejectionMessage.unknownCustomer("C-5093")] },
     {
       rule: "unknown sku",
       change: { lines: [{ sku: "SKU-9757", quantity: 2, unit_price_cents: 1850 }] },
-      errors: ["unknown sku SKU-9757"],
+      errors: [rejectionMessage.unknownSku("SKU-9757")],
     },
     {
       rule: "out-of-stock sku",
       change: { lines: [{ sku: "SKU-7720", quantity: 1, unit_price_cents: 12900 }], total_cents: 12900 },
-      errors: ["sku SKU-7720 is out of stock"],
+      errors: [rejectionMessage.outOfStock("SKU-7720")],
     },
-    { rule: "channel not allowed", change: { channel: "web" }, errors: ["channel web is not allowed for customer CUST-0005 (allowed: partner)"] },
+    { rule: "channel not allowed", change: { channel: "web" }, errors: [rejectionMessage.channelNotAllowed("web", "CUST-0005", ["partner"])] },
     {
       rule: "price mismatch",
       change: { lines: [{ sku: "SKU-5510", quantity: 2, unit_price_cents: 1900 }], total_cents: 3800 },
-      errors: ["price mismatch for SKU-5510: sent 1900, expected 1850"],
+      errors: [rejectionMessage.priceMismatch("SKU-5510", 1900, 1850)],
     },
-    { rule: "currency", change: { currency: "EUR" }, errors: ["unsupported currency EUR; only USD is accepted"] },
-    { rule: "total mismatch", change: { total_cents: 9999 }, errors: ["total mismatch: sent 9999, expected 3700"] },
+    { rule: "currency", change: { currency: "EUR" }, errors: [rejectionMessage.unsupportedCurrency("EUR", "USD")] },
+    { rule: "total mismatch", change: { total_cents: 9999 }, errors: [rejectionMessage.totalMismatch(9999, 3700)] },
     {
       rule: "several problems at once",
       change: {
@@ -146,12 +147,12 @@ describe("business rules answer 422 with every problem and store nothing", () =>
         total_cents: 5,
       },
       errors: [
-        "channel web is not allowed for customer CUST-0005 (allowed: partner)",
-        "unsupported currency EUR; only USD is accepted",
-        "unknown sku SKU-9757",
-        "sku SKU-7720 is out of stock",
-        "price mismatch for SKU-5510: sent 1900, expected 1850",
-        "total mismatch: sent 5, expected 16800",
+        rejectionMessage.channelNotAllowed("web", "CUST-0005", ["partner"]),
+        rejectionMessage.unsupportedCurrency("EUR", "USD"),
+        rejectionMessage.unknownSku("SKU-9757"),
+        rejectionMessage.outOfStock("SKU-7720"),
+        rejectionMessage.priceMismatch("SKU-5510", 1900, 1850),
+        rejectionMessage.totalMismatch(5, 16800),
       ],
     },
   ];

@@ -12,11 +12,11 @@ import {
   orderStatusLabel,
   paymentLabel,
 } from "../../src/orders/labels";
-import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/labels";
+import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
-import { RunStatusSchema } from "../../src/synth/run-schemas";
+import { RunStatusSchema } from "../../src/runs/schemas";
 import type { OrderRecord } from "../../src/orders/order-record";
 
 // The approver and the operator read words, never internal names: every
@@ -34,7 +34,7 @@ describe("labels for the closed sets", () => {
     expect(new Set(Object.values(ACTION_LABELS)).size).toBe(ChangeActionSchema.options.length);
   });
 
-  it("reads like the issue asks", () => {
+  it("reads as a person says it, not as the internal names", () => {
     expect(actionLabel("release_inventory_hold_and_cancel_order")).toBe("Release held stock and cancel order");
     expect(proposalStatusLabel("pending_approval")).toBe("Waiting for approval");
     expect(proposalStatusLabel("approved")).toBe("Approved, not applied yet");

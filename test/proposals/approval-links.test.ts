@@ -6,9 +6,9 @@ import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 import { BASE_URL } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 
-// Issue 7 saw approval links built from the request: `Host: attacker.example`
-// on propose_resolution gave http://attacker.example/approvals/prop_…, and
-// `Host: x@y` gave http://y/…. Links come from PUBLIC_BASE_URL (BASE_URL in the
+// Approval links must not be built from the request: `Host: attacker.example`
+// on propose_resolution would give http://attacker.example/approvals/prop_…,
+// and `Host: x@y` http://y/…. Links come from PUBLIC_BASE_URL (BASE_URL in the
 // test configuration) instead. Every name below is served in development, so
 // the call reaches the tool; only the link could tell which name it came by.
 

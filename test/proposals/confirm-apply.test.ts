@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
@@ -62,7 +63,7 @@ describe("approved, then confirmed", () => {
       proposal_id: proposal.proposal_id,
       order_id: orderId,
       action: "cancel_duplicate_order",
-      message: `cancel_duplicate_order was applied to ${orderId}`,
+      message: appliedMessage({ action: "cancel_duplicate_order", order_id: orderId }),
       approval_url: proposal.approval_url,
       expires_at: proposal.expires_at,
       outcome: {
@@ -117,14 +118,14 @@ describe("approved, then confirmed", () => {
     expect(event?.state_after).toMatchObject({ status: "cancelled", version: 2, payment: "refunded", exception: { type: "duplicate_order", state: "resolved" } });
   });
 
-  it("confirming again returns byte-identical text and structuredContent and writes nothing", async () => {
+  it("confirming again returns the same outcome, says it was already applied and when, and writes nothing", async () => {
     const rowAfterFirst = await readRow("acme", orderId);
     const again = await callTool(acme, "confirm_resolution", { proposal_id: proposal.proposal_id });
     const fromAnotherClient = await callTool(acme2, "confirm_resolution", { proposal_id: proposal.proposal_id });
-    expect(wire(again)).toBe(wire(first));
-    expect(wire(fromAnotherClient)).toBe(wire(first));
-    expect(again.content).toEqual(first.content);
-    expect(again.structuredContent).toEqual(first.structuredContent);
+    const repeated = { ...applied, message: alreadyAppliedMessage({ action: applied.action, order_id: orderId, outcome: applied.outcome }) };
+    expect(repeated.message).toBe(`cancel_duplicate_order was already applied to ${orderId} at ${applied.outcome?.applied_at}; this call changed nothing`);
+    expect(structuredOf<ConfirmResult>(again)).toEqual(repeated);
+    expect(wire(fromAnotherClient)).toBe(wire(again));
     expect(await readRow("acme", orderId)).toEqual(rowAfterFirst);
     expect(await countAuditEvents("acme", orderId, "resolution_applied")).toBe(1);
     expect(await countApplied(proposal.proposal_id)).toBe(1);
@@ -143,20 +144,24 @@ describe("approved, then confirmed", () => {
   });
 });
 
-describe("20 concurrent confirmations of one approved proposal", () => {
-  it("write the order once, record one event and one application, and all answer the same bytes", async () => {
+describe("40 concurrent confirmations of one approved proposal", () => {
+  it("write the order once, record one event and one application, and all answer the same outcome", async () => {
     const { orderId, proposal } = await proposalFor(acme, "payment_declined_inventory_held");
     await approve(proposal.proposal_id);
     const clients = [acme, acme2, acme3];
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id })),
+      Array.from({ length: 40 }, (_, i) => callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id })),
     );
 
-    const first = results[0];
-    if (!first) throw new Error("no results");
-    const firstResult = structuredOf<ConfirmResult>(first);
+    const answers = results.map((result) => structuredOf<ConfirmResult>(result));
+    const firstResult = answers.find((answer) => answer.message === appliedMessage(answer));
+    if (!firstResult) throw new Error("no call says it applied the proposal");
     expect(firstResult.status).toBe("applied");
-    for (const result of results) expect(wire(result)).toBe(wire(first));
+    // Exactly one call applied it; the other thirty-nine say it already was, with the same outcome.
+    expect(answers.filter((answer) => answer.message === appliedMessage(answer))).toHaveLength(1);
+    for (const answer of answers.filter((a) => a !== firstResult)) {
+      expect(answer).toEqual({ ...firstResult, message: alreadyAppliedMessage({ ...firstResult, outcome: firstResult.outcome }) });
+    }
 
     const row = await readRow("acme", orderId);
     expect(row.version).toBe(2);
@@ -194,8 +199,9 @@ describe("apply_approved_change", () => {
     expect(event?.state_before?.shipping_address).toEqual(JSON.parse(String(before.shipping_address)));
     expect(event?.state_after?.shipping_address).toEqual(RIVER_ROAD_ADDRESS_NORMALIZED);
 
-    // And again: the same stored outcome.
-    expect(await confirm(acme2, proposal.proposal_id, "apply_approved_change")).toEqual(result);
+    // And again: the same stored outcome, said to be from before.
+    expect(result.message).toBe(appliedMessage(result));
+    expect(await confirm(acme2, proposal.proposal_id, "apply_approved_change")).toEqual({ ...result, message: alreadyAppliedMessage(result) });
     expect((await readRow("acme", orderId)).version).toBe(2);
   });
 });

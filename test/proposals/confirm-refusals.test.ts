@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalRequired, movedOn, refusal } from "../../src/proposals/lifecycle";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
@@ -48,7 +49,7 @@ describe("before approval", () => {
       proposal_id: proposal.proposal_id,
       order_id: orderId,
       action: "cancel_duplicate_order",
-      message: `a human approver must approve this proposal at ${proposal.approval_url} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`,
+      message: approvalRequired(proposal, proposal.approval_url),
       approval_url: proposal.approval_url,
       expires_at: proposal.expires_at,
       outcome: null,
@@ -93,7 +94,7 @@ describe("stale proposals", () => {
       proposal_id: resolution.proposal_id,
       order_id: orderId,
       action: "escalate_to_human",
-      message: `proposal ${resolution.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
+      message: refusal({ ...resolution, status: "stale", status_reason: movedOn(resolution, 2) }, "applied"),
       approval_url: resolution.approval_url,
       expires_at: resolution.expires_at,
       outcome: null,
@@ -122,9 +123,7 @@ describe("stale proposals", () => {
 
     const late = await decide(pending.proposal_id, "approve", "too late now");
     expect(late.status).toBe(409);
-    expect(((await late.json()) as ErrorBody).message).toBe(
-      `proposal ${pending.proposal_id} is stale: order ${orderId} moved from version 1 to 2 after this proposal was made; nothing was changed. Ask for a new proposal.`,
-    );
+    expect(((await late.json()) as ErrorBody).message).toBe(refusal({ ...pending, status: "stale", status_reason: movedOn(pending, 2) }, "decided"));
     expect((await getProposal(acme, pending.proposal_id)).status).toBe("stale");
     expect(await readRow("acme", orderId)).toEqual(rowAfter);
   });
@@ -141,11 +140,11 @@ describe("expired proposals", () => {
     expect(approval.status).toBe(409);
     const body = (await approval.json()) as ErrorBody;
     expect(body.code).toBe("conflict");
-    expect(body.message).toBe(`proposal ${proposal.proposal_id} expired at ${expiredAt} without being approved; nothing was changed. Ask for a new proposal.`);
+    expect(body.message).toBe(refusal({ ...proposal, status: "expired", expires_at: expiredAt }, "decided"));
 
     const message = await callError(acme, "confirm_resolution", { proposal_id: proposal.proposal_id });
     expect(message).toContain("expired");
-    expect(message).toBe(`proposal ${proposal.proposal_id} expired at ${expiredAt} without being applied; nothing was changed. Ask for a new proposal.`);
+    expect(message).toBe(refusal({ ...proposal, status: "expired", expires_at: expiredAt }, "applied"));
 
     expect(await readRow("acme", orderId)).toEqual(rowBefore);
     expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);
@@ -183,9 +182,7 @@ describe("rejected proposals", () => {
     for (const tool of ["confirm_resolution", "apply_approved_change"]) {
       const message = await callError(acme, tool, { proposal_id: proposal.proposal_id });
       expect(message).toContain("rejected");
-      expect(message).toBe(
-        `proposal ${proposal.proposal_id} was rejected by ${ACME_APPROVER} (customer wants both orders); it will not be applied. Ask for a new proposal if the situation changed.`,
-      );
+      expect(message).toBe(refusal({ ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "customer wants both orders" }, "applied"));
     }
     expect(await readRow("acme", orderId)).toEqual(rowBefore);
     expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);

@@ -87,8 +87,8 @@ describe("superseding", () => {
 });
 
 describe("an approved proposal that is not applied yet", () => {
-  // The observation: approve address change A, propose B, approve B,
-  // and the second apply answers stale. B is now refused while A can be applied.
+  // Approving address change A, then proposing and approving B, would make the
+  // second apply answer stale: B is refused while A can still be applied.
   async function approvedAddressChange(desk: ProposalDesk, orderId: string, line1: string): Promise<ProposalView> {
     const proposal = value(await desk.prepareAddressChange(orderId, address(line1), "Ada"));
     return value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER));

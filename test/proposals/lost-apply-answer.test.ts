@@ -7,6 +7,7 @@ import { ACME_TOKEN } from "../helpers/tokens";
 import { ACME_APPROVER, ACME_OPERATOR, approve, callError, confirm, getProposal, prepareAddress, propose } from "../helpers/ops";
 import { countApplied } from "../helpers/rows";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
+import { alreadyAppliedMessage } from "../../src/proposals/lifecycle";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { D1AccountOrders } from "../../src/store/account-orders";
 
@@ -47,6 +48,8 @@ describe("an apply whose answer never reached the AccountAgent", () => {
     const result = await confirm(acme, proposal.proposal_id);
     expect(result.status).toBe("applied");
     expect(result.outcome).toEqual(landed.kind === "applied" ? landed.outcome : null);
+    // The change landed before this call, so this call did not make it.
+    expect(result.message).toBe(alreadyAppliedMessage(result));
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("applied");
     expect(await countApplied(proposal.proposal_id)).toBe(1);
     expect(await readRow("acme", orderId)).toEqual(rowAfterApply);

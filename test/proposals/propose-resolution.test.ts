@@ -122,6 +122,7 @@ describe("get_proposal", () => {
       decided_by: ACME_APPROVER,
       decided_at: approved.decided_at,
       decision_reason: "fraud team agrees",
+      approvals: [{ approver: ACME_APPROVER, at: approved.decided_at, reason: "fraud team agrees" }],
     });
     expect(Date.parse(approved.decided_at ?? "")).toBeGreaterThanOrEqual(Date.parse(proposal.created_at));
   });

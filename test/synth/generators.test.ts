@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
+import { rejectionMessage } from "../../src/orders/rejections";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { buildReferenceData, ChannelSchema, referenceData } from "../../src/orders/reference-data";
 import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
@@ -172,9 +173,9 @@ describe("simple mode", () => {
   it("every order has problems, always an unknown customer and an unknown sku for every line", () => {
     for (const order of orders) {
       const problems = findOrderProblems(order, referenceData);
-      expect(problems[0]).toBe(`unknown customer ${order.customer_id}`);
+      expect(problems[0]).toBe(rejectionMessage.unknownCustomer(order.customer_id));
       expect(order.customer_id).toMatch(/^C-\d{4}$/);
-      for (const line of order.lines) expect(problems).toContain(`unknown sku ${line.sku}`);
+      for (const line of order.lines) expect(problems).toContain(rejectionMessage.unknownSku(line.sku));
       expect(problems).toHaveLength(1 + order.lines.length);
     }
   });

@@ -2,74 +2,14 @@ import { appCard } from "./card-page";
 
 /**
  * Renders a proposal (propose_resolution, prepare_address_change, get_proposal)
- * or a confirmation answer (confirm_resolution, apply_approved_change): status,
- * the change in one line, why it is stale or superseded, expiry, and the
- * before/after rows. Its one button asks the host to open the approval page.
+ * or a confirmation answer (confirm_resolution, apply_approved_change), from
+ * cards/proposal-card.ts. Its one button asks the host to open the approval
+ * page; it cannot approve or apply.
  */
-const render = `
-const TONE = { pending_approval: "warn", approval_required: "warn", approved: "info", applied: "ok", rejected: "bad", expired: "muted", stale: "bad", superseded: "muted" };
-/** The approval app's next step (web/approval/explain.ts), in the same words; ids are kept whole. */
-function nextStep(data) {
-  const id = mono(data.proposal_id);
-  switch (data.status) {
-    case "pending_approval":
-    case "approval_required":
-      return ["Nothing has changed. A person with an approver token approves or rejects it on the approval page; then ask the agent to confirm proposal ", id, "."];
-    case "approved":
-      return ["Approved. Nothing has changed yet: ask the agent to confirm proposal ", id, "."];
-    case "applied":
-      return ["Applied: ", label("action", data.action).toLowerCase(), " on order ", mono(data.order_id), ". Nothing more to do."];
-    case "rejected":
-      return ["Rejected. Nothing will change; ask the agent for a new proposal if the change is still needed."];
-    case "stale":
-    case "expired":
-    case "superseded":
-      return ["This proposal can no longer be approved or applied; ask the agent for a new one."];
-    default:
-      return [];
-  }
-}
-/** One before/after cell: a line per entry, in words. */
-const cell = (field, value) => changeLines(field, value).map((line) => h("div", null, unbroken(line)));
-function render(data) {
-  const outcome = data.outcome || null;
-  // Once applied, what did change (as the approval page shows it), not what was expected to.
-  const rows = outcome && Array.isArray(outcome.changes) ? outcome.changes : Array.isArray(data.expected_changes) ? data.expected_changes : [];
-  const linkStatus = h("p", { class: "small muted", role: "status" });
-  const open = data.approval_url ? openLink(data.approval_url, linkStatus) : null;
-  const settled = ["applied", "rejected", "expired", "stale", "superseded"].includes(data.status);
-  return h("section", null,
-    h("div", { class: "head" },
-      h("h1", { id: "summary" }, data.change_summary || label("action", data.action)),
-      h("span", { id: "status" }, badge(label("status", data.status), TONE[data.status]))),
-    h("p", { class: "muted small" }, "Proposal ", mono(data.proposal_id), " for order ", mono(data.order_id)),
-    data.status_reason ? h("p", { class: "note", id: "reason" }, unbroken(data.status_reason)) : null,
-    // approval_required's message is the model's instruction (the raw link, an ISO deadline); the card says it in words below and has the button.
-    data.message && data.status !== "approval_required" ? h("p", { class: "note", id: "message" }, unbroken(data.message)) : null,
-    h("dl", null,
-      h("dt", null, "Action"), h("dd", null, label("action", data.action)),
-      data.risk ? [h("dt", null, "Risk"), h("dd", null, label("risk", data.risk))] : null,
-      data.expires_at && !settled ? [h("dt", null, "Expires"), h("dd", { id: "expiry" }, when(data.expires_at), h("span", { class: "muted small" }, " (", absolute(data.expires_at), ")"))] : null,
-      data.decided_by ? [h("dt", null, data.status === "rejected" ? "Rejected by" : "Approved by"), h("dd", { id: "decided" }, data.decided_by, data.decided_at ? [", ", when(data.decided_at)] : null, data.decision_reason ? h("div", { class: "small muted" }, data.decision_reason) : null)] : null,
-      outcome ? [h("dt", null, "Applied"), h("dd", { id: "applied" }, when(outcome.applied_at), " by " + outcome.applied_by + ", approved by " + outcome.approved_by + "; version " + outcome.order_version_before + " → " + outcome.order_version_after)] : null,
-      typeof data.pinned_version === "number" ? [h("dt", null, "Order version"), h("dd", null, String(data.pinned_version))] : null),
-    data.rationale ? h("p", null, unbroken(data.rationale)) : null,
-    rows.length === 0 ? null : [
-      h("h2", null, outcome ? "What changed" : "What will change"),
-      h("table", { id: "diff" },
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Before"), h("th", { scope: "col" }, "After"))),
-        h("tbody", null, rows.map((row) => h("tr", null, h("th", { scope: "row" }, label("field", row.field)), h("td", { class: "before" }, cell(row.field, row.before)), h("td", null, cell(row.field, row.after))))))],
-    h("p", { class: "note", id: "next" }, nextStep(data)),
-    open ? h("div", { class: "line" }, open, h("span", { class: "small muted" }, "This card cannot approve or apply anything.")) : null,
-    linkStatus);
-}
-`;
-
 export const proposalCard = appCard({
   name: "proposal-card",
   uri: "ui://order-ops/proposal.html",
   title: "Proposal",
   description:
     "Card for proposals and their confirmation: status, the change, why it went stale, expiry and the before/after rows, with a button that opens the approval page. It cannot approve or apply.",
-  render,
 });

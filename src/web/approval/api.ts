@@ -1,3 +1,7 @@
+/**
+ * The scripted approval API (/api/approvals): the same decisions as the page,
+ * with an approver token. MCP tokens are refused.
+ */
 import { Hono } from "hono";
 import { approverBearer } from "../../auth/approver";
 import type { Approver } from "../../config/config";
@@ -8,10 +12,6 @@ import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
 import { DecisionSchema } from "../../proposals/decision";
 
-/**
- * The scripted approval API (/api/approvals): the same decisions as the page,
- * with an approver token. MCP tokens are refused.
- */
 export const approvalApi = new Hono<WithHolder<Approver>>();
 
 const MAX_DECISION_BYTES = 16 * 1024;

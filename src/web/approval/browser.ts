@@ -1,3 +1,8 @@
+/**
+ * The approval app in the browser (/approvals). A human approver signs in
+ * with an approver token and decides with a reason. MCP tokens are refused,
+ * and no MCP tool reaches this code.
+ */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { z } from "zod/v4";
 import { approverForToken } from "../../auth/approver";
@@ -19,11 +24,6 @@ import { reviewPage } from "./review-page";
 import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "../shell";
 import { accountDatabase } from "../../store/databases";
 
-/**
- * The approval app in the browser (/approvals). A human approver signs in
- * with an approver token and decides with a reason. MCP tokens are refused,
- * and no MCP tool reaches this code.
- */
 export const approvalPages = new Hono<AppEnv>();
 
 const MAX_FORM_BYTES = 16 * 1024;

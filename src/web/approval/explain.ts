@@ -1,14 +1,14 @@
-import type { OrderRecord } from "../../orders/order-record";
-import type { ProposalView } from "../../proposals/schemas";
-import { money } from "../format";
-import { actionLabel, paymentLabel } from "../../orders/labels";
-
 /**
  * What a proposal means for the approver, in sentences: the money it moves
  * and, whatever its state, what happens next. Pure, so every wording is
  * tested without a page; times stay values ({at}) so the page can show each
  * as "in 12 min" with the exact time on hover.
  */
+import type { OrderRecord } from "../../orders/order-record";
+import type { ProposalView } from "../../proposals/schemas";
+import { money } from "../format";
+import { actionLabel, paymentLabel } from "../../orders/labels";
+import { movesMoney } from "../../orders/playbook";
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
 type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
@@ -37,7 +37,7 @@ function paymentBefore(proposal: ProposalView, order: OrderRecord | null): strin
  */
 export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null): Stake {
   const action = proposal.action;
-  if (action !== "cancel_duplicate_order" && action !== "release_inventory_hold_and_cancel_order") {
+  if (!movesMoney(action)) {
     return { movesMoney: false, short: "", detail: "No money moves with this change." };
   }
   if (!order) return { movesMoney: true, short: "Amount unknown", detail: "The order no longer exists, so the amount cannot be shown." };
@@ -132,5 +132,21 @@ export function explainState(proposal: ProposalView): StateExplanation {
           ? [["Replaced by a newer proposal for the same order: ", { proposal: proposal.superseded_by, link: true }, ". Nothing was changed; decide on the newer one instead."]]
           : [["Replaced by a newer proposal for the same order. Nothing was changed."]],
       };
+  }
+}
+
+/**
+ * The line above "The order now" while the order may still change: before a
+ * decision it waits for two steps, after approval only for the agent's.
+ * Decided proposals need none: the order shown is the order as it is.
+ */
+export function orderNowNote(proposal: ProposalView): string | null {
+  switch (proposal.status) {
+    case "pending_approval":
+      return "Unchanged until the proposal is approved and the agent confirms it.";
+    case "approved":
+      return "Unchanged until the agent confirms the approved proposal.";
+    default:
+      return null;
   }
 }

@@ -4,7 +4,7 @@ import type { ProposalView } from "../../proposals/schemas";
 import { moneyAtStake } from "./explain";
 import { money } from "../format";
 import { actionLabel, riskLabel } from "../../orders/labels";
-import { proposalStatusLabel } from "../../proposals/labels";
+import { proposalStatusLabel } from "../../proposals/status-labels";
 import { layout, type Html } from "../../http/html-page";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "../pages";
 

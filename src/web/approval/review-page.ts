@@ -4,7 +4,7 @@ import { formatAddress } from "../../orders/order-state";
 import type { OrderRecord } from "../../orders/order-record";
 import { referenceData } from "../../orders/reference-data";
 import type { ProposalView } from "../../proposals/schemas";
-import { explainState, moneyAtStake } from "./explain";
+import { explainState, moneyAtStake, orderNowNote } from "./explain";
 import { money } from "../format";
 import {
   actionLabel,
@@ -19,9 +19,10 @@ import {
   paymentLabel,
   riskLabel,
 } from "../../orders/labels";
-import { proposalStatusLabel } from "../../proposals/labels";
+import { proposalStatusLabel } from "../../proposals/status-labels";
 import { layout, type Html } from "../../http/html-page";
 import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "../pages";
+import { approvalRefusal, roleRefusal } from "../../proposals/four-eyes";
 
 interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;
@@ -78,9 +79,19 @@ function sinceProposed(proposal: ProposalView, order: OrderRecord | null, now: D
   )}</ul>`;
 }
 
-function decisionForm(proposal: ProposalView, csrfToken: string): Html {
-  return html`<form class="card" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
-<input type="hidden" name="csrf" value="${csrfToken}">
+/**
+ * What the approver came for, first: the money, the reason box and the two
+ * buttons, right under the one-line change and its risk, so they are on the
+ * first screen of a phone. The field-by-field change and the evidence follow.
+ */
+function decisionForm(proposal: ProposalView, stake: string, options: ReviewPageOptions): Html {
+  const blocked = roleRefusal(options.person) ?? approvalRefusal(proposal, options.person);
+  const money = html`<p><span class="label">Money</span> <span id="money">${stake}</span></p>`;
+  // Someone who cannot decide sees why, and no buttons: the refusal the desk would give, said first.
+  if (blocked) return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
+  return html`<form class="card decision" id="decision" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
+<input type="hidden" name="csrf" value="${options.csrfToken}">
+${money}${fourEyes(proposal, options.now)}
 <label for="reason">Reason (recorded in the audit log)</label>
 <textarea id="reason" name="reason" rows="3" minlength="3" maxlength="500" required></textarea>
 <div class="actions">
@@ -90,14 +101,38 @@ function decisionForm(proposal: ProposalView, csrfToken: string): Html {
 </form>`;
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Under four eyes: why two approvers, who has approved, and what is still needed. */
+function fourEyes(proposal: ProposalView, now: Date): Html {
+  if (proposal.approvals_required < 2 && proposal.approvals.length < 2) return html``;
+  const done = proposal.approvals.map((a) => html`<li>Approved by ${a.approver} ${timeTag(a.at, now)}: ${textTag(a.reason)}</li>`);
+  const left = proposal.approvals_required - proposal.approvals.length;
+  const still =
+    proposal.status !== "pending_approval" ? "" : left > 0 ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer, must approve.` : "";
+  return html`<div id="four-eyes"><p><span class="label">Two approvers</span> ${textTag(capitalized(proposal.second_approver_reason ?? "this change needs two approvers"))}.</p>
+${done.length > 0 ? html`<ul>${done}</ul>` : html`<p class="muted">Nobody has approved it yet.</p>`}${still ? html`<p id="still-needed">${still}</p>` : ""}</div>`;
+}
+
+function nextStep(proposal: ProposalView, order: OrderRecord | null, now: Date): Html {
+  const state = explainState(proposal);
+  return html`<div class="card ${state.tone}" role="status" id="next-step">${state.sentences.map((s) => html`<p>${sentenceTag(s, now)}</p>`)}${sinceProposed(proposal, order, now)}</div>`;
+}
+
 export function reviewPage(options: ReviewPageOptions): Html {
   const { proposal, order, now } = options;
-  const state = explainState(proposal);
   const stake = moneyAtStake(proposal, order);
   const evidence = proposal.evidence.map((e) => html`<li>${textTag(humanizeText(e))}</li>`);
   const applied = proposal.outcome;
   const open = proposal.status === "pending_approval" || proposal.status === "approved";
+  const note = orderNowNote(proposal);
   const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
+  // Undecided: the decision comes first, and what happens after it below. Decided: what happened comes first.
+  const top =
+    proposal.status === "pending_approval"
+      ? html`${decisionForm(proposal, stake.detail, options)}${nextStep(proposal, order, now)}`
+      : html`${nextStep(proposal, order, now)}<h2>Money</h2>
+<div class="card"><p id="money">${stake.detail}</p>${fourEyes(proposal, now)}</div>`;
   return layout(
     `${actionLabel(proposal.action)} for ${proposal.order_id}`,
     html`${pageHeader(options)}
@@ -105,17 +140,14 @@ export function reviewPage(options: ReviewPageOptions): Html {
 <div class="meta"><span class="nowrap">Order ${idTag(proposal.order_id)}</span><span class="label">${actionLabel(proposal.action)}</span></div>
 <div class="meta"><span class="badge status-${proposal.status}" id="status">${proposalStatusLabel(proposal.status)}</span><span class="badge risk-${proposal.risk}">${riskLabel(proposal.risk)}</span>${open ? html`<span class="nowrap">expires ${timeTag(proposal.expires_at, now)}</span>` : ""}</div>
 ${error}
-<div class="card ${state.tone}" role="status" id="next-step">${state.sentences.map((s) => html`<p>${sentenceTag(s, now)}</p>`)}${sinceProposed(proposal, order, now)}</div>
-<h2>Money</h2>
-<div class="card" id="money"><p>${stake.detail}</p></div>
+${top}
 <h2>${applied ? "The change that was applied" : "The change"}</h2>
 <div class="card"><table>${changeRows(applied ? applied.changes : proposal.expected_changes)}</table></div>
 <h2>Why</h2>
 <div class="card"><p>${textTag(proposal.rationale)}</p><ul>${evidence}</ul></div>
 <h2>The order now</h2>
-${open ? html`<p class="muted">Unchanged until the proposal is approved and the agent confirms it.</p>` : ""}
+${note ? html`<p class="muted">${note}</p>` : ""}
 ${orderCard(order, now)}
-${proposal.status === "pending_approval" ? decisionForm(proposal, options.csrfToken) : ""}
 <p class="muted">Proposal ${idTag(proposal.proposal_id)} · proposed ${timeTag(proposal.created_at, now)} by ${proposal.created_by} for version ${proposal.pinned_version} of the order</p>`,
   );
 }

@@ -1,26 +1,13 @@
-import type { ExportedEvent } from "../../store/audit-export";
-
 /**
  * The two export formats. NDJSON is exact: one event per line with its seal,
  * the states as JSON, so the chain can be recomputed from the file. CSV is
  * for reading in a spreadsheet (RFC 4180, CRLF line ends).
  */
-const EXPORT_COLUMNS = [
-  "seq",
-  "created_at",
-  "account",
-  "order_id",
-  "event_id",
-  "event_type",
-  "actor_kind",
-  "actor",
-  "reason",
-  "proposal_id",
-  "state_before",
-  "state_after",
-  "prev_hash",
-  "hash",
-] as const satisfies readonly (keyof ExportedEvent)[];
+import { AUDIT_EVENT_FIELDS } from "../../audit/event-fields";
+import type { ExportedEvent } from "../../store/export-sealed-events";
+
+/** Each event's fields between its place in the chain and its seal. */
+const EXPORT_COLUMNS = ["seq", ...AUDIT_EVENT_FIELDS, "prev_hash", "hash"] as const satisfies readonly (keyof ExportedEvent)[];
 
 export function ndjsonLine(event: ExportedEvent): string {
   const row: Record<string, unknown> = {};

@@ -1,3 +1,10 @@
+/**
+ * GET /api/audit: an approver downloads their account's audit trail as NDJSON
+ * or CSV, optionally only a time range or one order. The trail is sealed
+ * first, and the export holds exactly the events sealed up to that head (sent
+ * in X-Audit-Chain-Head), streamed a page at a time. MCP tokens are refused,
+ * as on /api/approvals, by the same check (auth/approver.ts).
+ */
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { z } from "zod/v4";
@@ -11,18 +18,12 @@ import { firstValues } from "../../http/form-fields";
 import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
 import { formatChainHead } from "../../audit/chain";
-import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/audit-export";
+import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/export-sealed-events";
 import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 import { accountDatabase } from "../../store/databases";
 
-/**
- * GET /api/audit: an approver downloads their account's audit trail as NDJSON
- * or CSV, optionally only a time range or one order. The trail is sealed
- * first, and the export holds exactly the events sealed up to that head (sent
- * in X-Audit-Chain-Head), streamed a page at a time. MCP tokens are refused,
- * as on /api/approvals, by the same check (auth/approver.ts).
- */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+// An offset is one a clock can have, -23:59 to +23:59: Date turns any other into an invalid time.
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
 
 /** A calendar date that exists: Date.parse would quietly turn 2026-02-30 into March 2. */
 function isRealDate(text: string): boolean {
@@ -31,11 +32,20 @@ function isRealDate(text: string): boolean {
   return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
 }
 
+const INSTANT_HINT = "use an ISO date or time, e.g. 2026-12-01 or 2026-12-01T06:00:00Z";
+
+/** The instant in UTC; a text Date cannot read is an issue, never a thrown RangeError (a 500). */
 const Instant = z
   .string()
-  .regex(ISO_INSTANT, "use an ISO date or time, e.g. 2026-12-01 or 2026-12-01T06:00:00Z")
+  // One problem per field: a text that is no instant is not also "not a real date".
+  .regex(ISO_INSTANT, { message: INSTANT_HINT, abort: true })
   .refine(isRealDate, "is not a real date")
-  .transform((text) => new Date(text).toISOString());
+  .transform((text, ctx) => {
+    const date = new Date(text);
+    if (!Number.isNaN(date.getTime())) return date.toISOString();
+    ctx.addIssue({ code: "custom", message: INSTANT_HINT });
+    return z.NEVER;
+  });
 
 const ExportQuery = z
   .strictObject({

@@ -1,10 +1,9 @@
-import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../synth/run-schemas";
-
 /**
  * The geometry of the run page's charts: pure numbers and SVG path data, no
  * markup, so the drawing is tested without a page. The page scales the SVG
  * to its width (viewBox), so one drawing serves a phone and a desktop.
  */
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../runs/schemas";
 
 export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 180;
@@ -17,6 +16,8 @@ export const MAX_POINTS = CHART_POINTS;
  * seconds by the clock since the run started, so such a silence shows.
  */
 const GAP_POINTS = 3;
+/** Labelled gridlines above 0 on the y axis: fifths of a top of 5 × 10^n, quarters otherwise, so each label is round. */
+const yTicks = (yMax: number) => (Math.round(yMax / 10 ** Math.floor(Math.log10(yMax))) === 5 ? 5 : 4);
 
 interface ChartSeries {
   readonly key: string;
@@ -31,6 +32,8 @@ interface ChartLine {
   /** SVG path data in viewBox units; empty when the series has no points. */
   readonly d: string;
   readonly points: number;
+  /** The series' latest value, shown beside its name; null when it has none. */
+  readonly last: number | null;
 }
 
 export interface Chart {
@@ -39,8 +42,8 @@ export interface Chart {
   /** The top of the y axis: a round number at or above the largest value. */
   readonly yMax: number;
   readonly xMax: number;
-  /** y positions of the gridlines (bottom, middle, top). */
-  readonly gridYs: readonly number[];
+  /** Gridlines from the bottom up, each with the value it stands for. */
+  readonly ticks: readonly { readonly y: number; readonly value: number }[];
   readonly lines: readonly ChartLine[];
 }
 
@@ -54,10 +57,14 @@ export function niceCeiling(value: number): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
+const COUNTS = ["planned_rate", "sent", "accepted", "rejected", "errors", "dropped"] as const;
+const TAILS = ["latency_p95_ms", "latency_p99_ms", "service_p99_ms"] as const;
+
 /**
  * At most `maxPoints` intervals: consecutive ones are merged, counts averaged
  * per interval (an interval is about a second), the median latency averaged
- * by orders sent, and the p95 the worst of the bucket, so a spike survives.
+ * by orders answered, and the tail percentiles the worst of the bucket, so a
+ * spike survives.
  */
 export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: number = MAX_POINTS): RunInterval[] {
   if (intervals.length <= maxPoints) return [...intervals];
@@ -68,13 +75,14 @@ export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: nu
     const n = bucket.length;
     const sum = (pick: (i: RunInterval) => number) => bucket.reduce((total, i) => total + pick(i), 0);
     const sent = sum((i) => i.sent);
+    const counts = Object.fromEntries(COUNTS.map((key) => [key, round1(sum((i) => i[key]) / n)])) as Record<(typeof COUNTS)[number], number>;
+    const tails = Object.fromEntries(TAILS.map((key) => [key, Math.max(...bucket.map((i) => i[key]))])) as Record<(typeof TAILS)[number], number>;
     buckets.push({
       at_second: round1(sum((i) => i.at_second) / n),
-      sent: round1(sent / n),
-      accepted: round1(sum((i) => i.accepted) / n),
-      rejected: round1(sum((i) => i.rejected) / n),
+      ...counts,
+      ...tails,
+      in_flight: Math.max(...bucket.map((i) => i.in_flight)),
       latency_p50_ms: sent === 0 ? 0 : round1(sum((i) => i.latency_p50_ms * i.sent) / sent),
-      latency_p95_ms: Math.max(...bucket.map((i) => i.latency_p95_ms)),
     });
   }
   return buckets;
@@ -103,27 +111,36 @@ export function lineChart(xs: readonly number[], series: readonly ChartSeries[],
       if (startsSegment && (next === undefined || next - x > gapSeconds)) commands.push("h0.01");
       points++;
     });
-    return { key: s.key, label: s.label, d: commands.join(" "), points };
+    return { key: s.key, label: s.label, d: commands.join(" "), points, last: s.values.at(-1) ?? null };
   });
-  return { width: CHART_WIDTH, height: CHART_HEIGHT, yMax, xMax: span, gridYs: [py(0), py(yMax / 2), py(yMax)], lines };
+  const count = yTicks(yMax);
+  const ticks = Array.from({ length: count + 1 }, (_, i) => {
+    const value = Math.round(((yMax * i) / count) * 1000) / 1000;
+    return { y: py(value), value };
+  });
+  return { width: CHART_WIDTH, height: CHART_HEIGHT, yMax, xMax: span, ticks, lines };
 }
 
 /**
- * The run's two charts: orders per interval, and the target's latency. The
- * points are the stored chart buckets of chartBucketSeconds(plannedSeconds)
- * each, merged further if a long pause left more than MAX_POINTS of them.
+ * The run's two charts: the planned rate against what was answered, rejected
+ * and dropped; and latency, the median and tail from each order's scheduled
+ * time beside the service time's tail. The points are the stored chart
+ * buckets of chartBucketSeconds(plannedSeconds) each, merged further if a
+ * long pause left more than MAX_POINTS of them.
  */
-export function runCharts(intervals: readonly RunInterval[], plannedSeconds: number): { counts: Chart; latency: Chart } {
+export function runCharts(intervals: readonly RunInterval[], plannedSeconds: number): { rates: Chart; latency: Chart } {
   const points = bucketIntervals(intervals);
   const xs = points.map((i) => i.at_second);
   const pointSeconds = chartBucketSeconds(plannedSeconds) * Math.max(1, Math.ceil(intervals.length / MAX_POINTS));
   const gap = GAP_POINTS * pointSeconds;
-  const counts = lineChart(
+  const series = (key: string, label: string, pick: (i: RunInterval) => number): ChartSeries => ({ key, label, values: points.map(pick) });
+  const rates = lineChart(
     xs,
     [
-      { key: "sent", label: "Sent", values: points.map((i) => i.sent) },
-      { key: "accepted", label: "Accepted", values: points.map((i) => i.accepted) },
-      { key: "rejected", label: "Rejected", values: points.map((i) => i.rejected) },
+      series("planned", "Planned", (i) => i.planned_rate),
+      series("answered", "Answered", (i) => i.sent),
+      series("rejected", "Rejected", (i) => i.rejected),
+      series("dropped", "Dropped or failed", (i) => i.dropped + i.errors),
     ],
     plannedSeconds,
     gap,
@@ -131,13 +148,14 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
   const latency = lineChart(
     xs,
     [
-      { key: "p50", label: "p50", values: points.map((i) => i.latency_p50_ms) },
-      { key: "p95", label: "p95", values: points.map((i) => i.latency_p95_ms) },
+      series("p50", "p50", (i) => i.latency_p50_ms),
+      series("p99", "p99", (i) => i.latency_p99_ms),
+      series("service-p99", "Service p99", (i) => i.service_p99_ms),
     ],
     plannedSeconds,
     gap,
   );
-  return { counts, latency };
+  return { rates, latency };
 }
 
 /** Orders answered per second over the whole run, for a run that has ended. */

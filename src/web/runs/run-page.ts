@@ -1,11 +1,11 @@
 import { html } from "hono/html";
-import type { RunDetail } from "../../synth/run-schemas";
-import { latency, span } from "../format";
-import { humanize } from "../../orders/labels";
-import { runStatusLabel } from "./run-status-labels";
 import { layout, type Html } from "../../http/html-page";
+import type { RunDetail } from "../../runs/schemas";
+import { latency, span } from "../format";
 import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "../pages";
 import { averageRate, runCharts, type Chart } from "./run-chart";
+import { drillCard, latencyTable, planCard, verdictCard } from "./run-sections";
+import { runStatusLabel } from "./run-status-labels";
 
 /** How often a live run's page reloads itself (no script: a meta refresh). */
 const RUN_REFRESH_SECONDS = 2;
@@ -16,13 +16,17 @@ interface RunPageOptions extends SignedIn {
 }
 
 function chartTag(chart: Chart, title: string, unit: (value: number) => string): Html {
-  const legend = chart.lines.map((line) => html`<span class="nowrap"><span class="key s-${line.key}"></span>${line.label}</span>`);
+  const legend = chart.lines.map(
+    (line) => html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${line.last === null ? "" : html` <b>${unit(line.last)}</b>`}</span>`,
+  );
+  // The tick labels sit beside the drawing at the height of their gridline, as a share of it: the SVG stretches with the page.
+  const ticks = chart.ticks.map((tick) => html`<span style="top:${Math.round((tick.y / chart.height) * 1000) / 10}%">${unit(tick.value)}</span>`);
   return html`<div class="legend">${legend}</div>
-<div class="axis"><span>${unit(chart.yMax)}</span></div>
+<div class="plot"><div class="ticks" aria-hidden="true">${ticks}</div>
 <svg class="chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-label="${title}" preserveAspectRatio="none"><title>${title}</title>
-${chart.gridYs.map((y) => html`<line class="grid" x1="0" x2="${chart.width}" y1="${y}" y2="${y}"/>`)}
+${chart.ticks.map((tick) => html`<line class="grid" x1="0" x2="${chart.width}" y1="${tick.y}" y2="${tick.y}"/>`)}
 ${chart.lines.map((line) => html`<path class="line s-${line.key}" data-series="${line.key}" data-points="${line.points}" d="${line.d}"/>`)}
-</svg>
+</svg></div>
 <div class="axis"><span>0 s</span><span>${span(chart.xMax * 1000)}</span></div>`;
 }
 
@@ -30,7 +34,7 @@ function stat(label: string, value: string, detail = ""): Html {
   return html`<div class="stat"><span class="muted">${label}</span> <b>${value}</b> ${detail ? html`<span class="muted">${detail}</span>` : ""}</div>`;
 }
 
-/** Why the run is not simply running or completed: paused, failed, interrupted, stopped. */
+/** Why the run is not simply running or completed: paused, failed, aborted, interrupted, stopped. */
 function condition(run: RunDetail, now: Date): Html {
   if (run.paused) {
     return html`<div class="card error" role="status" id="condition"><p>Paused ${timeTag(run.paused.since, now)}: the order API did not answer (${textTag(run.paused.reason)}). The run waits for it instead of flooding it with errors, and goes on when it answers again.</p></div>`;
@@ -40,11 +44,16 @@ function condition(run: RunDetail, now: Date): Html {
   return html`<div class="card ${tone}" role="status" id="condition"><p>${runStatusLabel(run.status)}: ${textTag(run.problem)}</p></div>`;
 }
 
+function limitsCard(run: RunDetail): Html {
+  if (run.limits.length === 0) return html``;
+  return html`<div class="card warning" id="limits"><p><b>What limited this run</b></p><ul>${run.limits.map((limit) => html`<li>${textTag(limit)}</li>`)}</ul></div>`;
+}
+
 export function runPage(options: RunPageOptions): Html {
   const { run, now } = options;
   const live = run.status === "running";
   const { plan } = run;
-  const { counts, latency: latencyChart } = runCharts(run.intervals, plan.duration_seconds);
+  const { rates, latency: latencyChart } = runCharts(run.intervals, plan.duration_seconds);
   const percent = plan.total_orders === 0 ? 100 : Math.floor((run.sent / plan.total_orders) * 100);
   const badge = run.paused ? html`<span class="badge run-paused" id="status">Paused</span>` : html`<span class="badge run-${run.status}" id="status">${runStatusLabel(run.status)}</span>`;
   const codes = Object.entries(run.status_counts)
@@ -54,29 +63,33 @@ export function runPage(options: RunPageOptions): Html {
     ? html`<span class="nowrap">ended ${timeTag(run.finished_at, now)}</span>`
     : html`<span class="nowrap">running for ${span(now.getTime() - Date.parse(run.started_at))}</span>`;
   const reasons = run.rejection_reasons.map((reason) => html`<li>${textTag(reason)}</li>`);
+  const base = `/runs/${encodeURIComponent(run.run_id)}`;
+  const rateUnit = (v: number) => `${v}/s`;
   return layout(
     `Run ${run.run_id}`,
     html`${pageHeader(options)}
 <h1>Traffic run ${idTag(run.run_id)}</h1>
 <div class="meta">${badge}<span class="nowrap">started ${timeTag(run.started_at, now)}</span>${ended}</div>
 <p class="muted" id="live">${live ? `Live: this page refreshes every ${RUN_REFRESH_SECONDS} seconds.` : "This run has ended; the page no longer refreshes."}</p>
+${verdictCard(run)}
 ${condition(run, now)}
 <div class="card"><div class="stats">
-${stat("Sent", String(run.sent), `of ${plan.total_orders} (${percent}%)`)}${stat("Accepted", String(run.accepted))}${stat("Rejected", String(run.rejected))}${live ? stat("Current rate", `${run.current_rate}/s`) : stat("Average rate", `${averageRate(run)}/s`)}
+${stat("Answered", String(run.sent), `of ${plan.total_orders} (${percent}%)`)}${stat("Accepted", String(run.accepted))}${stat("Rejected", String(run.rejected))}${stat("Failed", String(run.errors), "no answer")}${stat("Dropped", String(run.dropped), "not sent in time")}${live ? stat("Rate", `${run.current_rate}/s`, `planned ${run.planned_rate}/s`) : stat("Average rate", `${averageRate(run)}/s`)}${live ? stat("In flight", String(run.in_flight)) : ""}
 </div>${codes.length > 0 ? html`<div class="meta muted">${codes}</div>` : ""}</div>
+${limitsCard(run)}
+<h2>Latency</h2>
+<div class="card" id="latency-table">${latencyTable(run)}</div>
 <h2>Orders per second</h2>
-<div class="card" id="counts-chart">${chartTag(counts, "Orders sent, accepted and rejected per second", (v) => `${v} orders/s`)}${run.intervals.length === 0 ? html`<p class="muted">No order has been answered yet.</p>` : ""}</div>
-<h2>Target latency</h2>
-<div class="card" id="latency-chart">${chartTag(latencyChart, "The target's median and 95th percentile answer time per second", latency)}</div>
+<div class="card" id="counts-chart">${chartTag(rates, "Planned rate against orders answered, rejected, and dropped or failed, per second", rateUnit)}${run.intervals.length === 0 ? html`<p class="muted">No order has been answered yet.</p>` : ""}</div>
+<h2>Latency per second</h2>
+<div class="card" id="latency-chart">${chartTag(latencyChart, "Median and 99th percentile latency from the scheduled send time, and the 99th percentile service time, per second", latency)}</div>
+${drillCard(run)}
 <h2>Plan</h2>
-<div class="card"><table>
-<tr><th><span class="label">Rate</span></th><td>${plan.rate_per_second} orders/s${plan.ramp_seconds > 0 ? `, reached after a ${span(plan.ramp_seconds * 1000)} ramp` : ""}</td></tr>
-<tr><th><span class="label">Duration</span></th><td>${span(plan.duration_seconds * 1000)}: ${plan.total_orders} orders</td></tr>
-<tr><th><span class="label">Generator</span></th><td>${humanize(plan.mode)}, seed <code>${plan.seed}</code></td></tr>
-<tr><th><span class="label">Started by</span></th><td>${run.operator}</td></tr>
-</table></div>
+<div class="card">${planCard(run)}</div>
 <h2>Rejection reasons</h2>
-<div class="card">${reasons.length > 0 ? html`<ul>${reasons}</ul>` : html`<p>None${live ? " so far" : ""}.</p>`}</div>`,
+<div class="card">${reasons.length > 0 ? html`<ul>${reasons}</ul>` : html`<p>None${live ? " so far" : ""}.</p>`}</div>
+<h2>Export</h2>
+<div class="card" id="export"><p><a href="${base}/export.json">The whole result as JSON</a> (summary and run-wide histograms) · <a href="${base}/intervals.csv">Every interval as CSV</a></p></div>`,
     live ? { refreshSeconds: RUN_REFRESH_SECONDS } : {},
   );
 }

@@ -1,14 +1,15 @@
-import type { RunStatus } from "../../synth/run-schemas";
-
 /**
  * Words only the approval app's run pages need. Everything an approver and an
  * operator both read (actions, states, proposal statuses) is the shared
- * vocabulary in orders/labels.ts and proposals/labels.ts.
+ * vocabulary in orders/labels.ts and proposals/status-labels.ts.
  */
+import type { RunStatus } from "../../runs/schemas";
+
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   running: "Running",
   completed: "Completed",
   stopped: "Stopped",
+  aborted: "Aborted",
   interrupted: "Interrupted",
   failed: "Failed",
 };

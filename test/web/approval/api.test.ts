@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refusal } from "../../../src/proposals/lifecycle";
 import type { ProposalView } from "../../../src/proposals/schemas";
 import { connectClient, workerFetch } from "../../helpers/mcp-client";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
@@ -141,7 +142,14 @@ describe("deciding", () => {
     const response = await decide(proposal.proposal_id, "approve", "  fraud team agrees  ");
     expect(response.status).toBe(200);
     const { proposal: approved } = (await response.json()) as { proposal: ProposalView };
-    expect(approved).toEqual({ ...proposal, status: "approved", decided_by: ACME_APPROVER, decided_at: approved.decided_at, decision_reason: "fraud team agrees" });
+    expect(approved).toEqual({
+      ...proposal,
+      status: "approved",
+      decided_by: ACME_APPROVER,
+      decided_at: approved.decided_at,
+      decision_reason: "fraud team agrees",
+      approvals: [{ approver: ACME_APPROVER, at: approved.decided_at, reason: "fraud team agrees" }],
+    });
     const event = (await auditLog(acme, orderId)).events.find((e) => e.event_type === "proposal_approved");
     expect(event).toMatchObject({
       event_id: `${proposal.proposal_id}:approved`,
@@ -167,7 +175,7 @@ describe("deciding", () => {
     const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     await approve(proposal.proposal_id);
     const body = await errorOf(await decide(proposal.proposal_id, "reject", "changed my mind"), 409);
-    expect(body).toEqual({ code: "conflict", message: `proposal ${proposal.proposal_id} was already approved by ${ACME_APPROVER}` });
+    expect(body).toEqual({ code: "conflict", message: refusal({ ...proposal, status: "approved", decided_by: ACME_APPROVER }, "decided") });
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("approved");
     expect(await countAuditEvents("acme", orderId, "proposal_rejected")).toBe(0);
   });
@@ -178,9 +186,7 @@ describe("deciding", () => {
     expect(rejected).toMatchObject({ decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" });
     expect((await decide(proposal.proposal_id, "reject", "again")).status).toBe(200);
     const late = await errorOf(await decide(proposal.proposal_id, "approve", "on second thought"), 409);
-    expect(late.message).toBe(
-      `proposal ${proposal.proposal_id} was rejected by ${ACME_APPROVER} (needs a fraud specialist); it will not be applied. Ask for a new proposal if the situation changed.`,
-    );
+    expect(late.message).toBe(refusal({ ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" }, "applied"));
     const events = (await auditLog(acme, orderId)).events.filter((e) => e.event_type.startsWith("proposal_"));
     expect(events.map((e) => [e.event_type, e.actor, e.reason])).toEqual([
       ["proposal_created", "Ada Ops (acme, local dev)", `escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`],
@@ -200,9 +206,10 @@ describe("deciding", () => {
   it("an applied proposal can no longer be decided: 409", async () => {
     const { proposal } = await proposalFor(acme, "fraud_review");
     await approve(proposal.proposal_id);
-    expect((await confirm(acme, proposal.proposal_id)).status).toBe("applied");
+    const applied = await confirm(acme, proposal.proposal_id);
+    expect(applied.status).toBe("applied");
     const body = await errorOf(await decide(proposal.proposal_id, "reject", "too late"), 409);
-    expect(body.message).toMatch(new RegExp(`^proposal ${proposal.proposal_id} was already applied at `));
+    expect(body.message).toBe(refusal({ ...proposal, status: "applied", outcome: applied.outcome }, "decided"));
     // Approving the already-applied proposal is not "already approved" either.
     expect((await decide(proposal.proposal_id, "approve", "again")).status).toBe(409);
   });

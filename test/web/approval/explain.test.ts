@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainState, moneyAtStake, type Sentence } from "../../../src/web/approval/explain";
+import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
 import type { Payment } from "../../../src/orders/evidence";
 import type { OrderRecord } from "../../../src/orders/order-record";
 import type { ChangeAction } from "../../../src/orders/playbook";
@@ -52,6 +52,9 @@ function proposal(action: ChangeAction, extra: Partial<ProposalView> = {}): Prop
     outcome: null,
     status_reason: null,
     superseded_by: null,
+    approvals_required: 1,
+    approvals: [],
+    second_approver_reason: null,
     approval_url: "http://localhost/approvals/prop_abc",
     change_summary: "",
     ...extra,
@@ -149,6 +152,19 @@ describe("explainState", () => {
       const text = explainState(proposal("retry_fulfillment", { status })).sentences.map(words).join(" ");
       expect(text.length).toBeGreaterThan(20);
       expect(text).not.toMatch(/pending_approval|superseded_by|status_reason/);
+    }
+  });
+});
+
+describe("orderNowNote", () => {
+  it("before a decision the order waits for approval and the agent; after approval, only for the agent", () => {
+    expect(orderNowNote(proposal("retry_fulfillment"))).toBe("Unchanged until the proposal is approved and the agent confirms it.");
+    expect(orderNowNote(proposal("retry_fulfillment", { status: "approved" }))).toBe("Unchanged until the agent confirms the approved proposal.");
+  });
+
+  it("a decided proposal needs no note: the order shown is the order as it is", () => {
+    for (const status of ["rejected", "applied", "expired", "stale", "superseded"] as const) {
+      expect(orderNowNote(proposal("retry_fulfillment", { status }))).toBeNull();
     }
   });
 });

@@ -48,15 +48,25 @@ describe("signed in", () => {
       "Stock SKU-2240 × 1 held at RNO-1 SKU-1180 × 2 held at RNO-1 → SKU-2240 × 1 released back to stock at RNO-1 → SKU-1180 × 2 released back to stock at RNO-1",
     );
     expect(text).toContain("Fulfillment Blocked: waiting for payment → Cancelled: cancelled after payment was declined; held stock released");
-    expect(review.html).toContain('<div class="card" id="money"><p>Cancels a $66.00 order that was never paid (payment declined); nothing to refund.</p></div>');
+    expect(review.html).toContain('<span id="money">Cancels a $66.00 order that was never paid (payment declined); nothing to refund.</span>');
     expect(review.html).toContain('<span class="badge risk-high">High risk</span>');
     expect(review.html).toContain('<span class="badge status-pending_approval" id="status">Waiting for approval</span>');
     const exact = `${proposal.expires_at.slice(0, 10)} ${proposal.expires_at.slice(11, 19)} UTC`;
     expect(review.html).toMatch(new RegExp(`expires <time datetime="${proposal.expires_at}" title="${exact}">in 1[45] min</time>`));
-    expect(review.html).toContain(`<form class="card" method="post" action="/approvals/${proposal.proposal_id}/decision">`);
+    expect(review.html).toContain(`<form class="card decision" id="decision" method="post" action="/approvals/${proposal.proposal_id}/decision">`);
     expect(csrfOf(review.html).length).toBeGreaterThan(20);
     expect(review.html).toContain('<button class="approve" type="submit" name="decision" value="approve">');
     expect(review.html).toContain(`Signed in as ${escapeHtml(ACME_APPROVER)}`);
+  });
+
+  it("the decision comes before the evidence: money, reason and buttons, then the change, why and the order", () => {
+    const at = (marker: string) => {
+      const index = review.html.indexOf(marker);
+      expect(index, marker).toBeGreaterThan(0);
+      return index;
+    };
+    const sequence = ['id="money"', 'id="reason"', 'value="approve"', 'value="reject"', "<h2>The change</h2>", "<h2>Why</h2>", "<h2>The order now</h2>"].map(at);
+    expect(sequence).toEqual([...sequence].sort((a, b) => a - b));
   });
 
   it("the queue lists the proposal", async () => {

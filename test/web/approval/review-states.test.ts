@@ -62,7 +62,8 @@ describe("after a decision", () => {
     expect(approved).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposal.proposal_id}.`);
     expect(approved).toContain(`Approved by ${ACME_APPROVER} just now: “double charge confirmed”.`);
     expect(approved).toMatch(/It must be confirmed before it expires in 1[45] min; after that it cannot be applied\./);
-    expect(approved).toContain("Unchanged until the proposal is approved and the agent confirms it.");
+    expect(approved).toContain("The order now Unchanged until the agent confirms the approved proposal.");
+    expect(approved).not.toContain("until the proposal is approved");
 
     expect((await confirm(acme, proposal.proposal_id)).status).toBe("applied");
     const applied = await reviewText(proposal.proposal_id);

@@ -1,10 +1,12 @@
 import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunDetail, RunSummary } from "../../../src/synth/run-schemas";
+import type { RunExport } from "../../../src/runs/export";
+import type { RunDetail, RunSummary } from "../../../src/runs/schemas";
 import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../../helpers/approval-pages";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 import { value } from "../../helpers/results";
+import { waitFor } from "../../helpers/wait-for";
 
 // The run page: a traffic run's chart behind the approval app's sign-in,
 // scoped to the approver's account, refreshing itself only while it runs.
@@ -19,17 +21,14 @@ async function acmeAgent() {
 async function startRun(rate: number, seconds: number): Promise<RunSummary> {
   const stub = await acmeAgent();
   for (const run of value(await stub.recentRuns(ACME))) if (run.status === "running") await stub.stopTrafficRun(ACME, run.run_id);
-  return value(await stub.startTrafficRun(ACME, { rate_per_second: rate, duration_seconds: seconds, mode: "seeded", ramp_seconds: 0 }));
+  return value(await stub.startTrafficRun(ACME, { rate_per_second: rate, duration_seconds: seconds, mode: "seeded" }));
 }
 
 async function finished(runId: string): Promise<RunDetail> {
   const stub = await acmeAgent();
-  for (let i = 0; i < 100; i++) {
-    const run = value(await stub.getTrafficRun(ACME, runId));
-    if (run.status !== "running") return run;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`run ${runId} did not finish`);
+  const run = await waitFor(async () => value(await stub.getTrafficRun(ACME, runId)), (r) => r.status !== "running", 20_000);
+  if (run.status === "running") throw new Error(`run ${runId} did not finish`);
+  return run;
 }
 
 let cookie: string;
@@ -53,7 +52,8 @@ describe("signed out", () => {
 describe("signed in", () => {
   it("a live run: status, tally, both charts, and a 2-second refresh", async () => {
     const run = await startRun(4, 30);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Until the coordinator has stored an interval with answers: the charts have points to draw.
+    await waitFor(async () => value(await (await acmeAgent()).getTrafficRun(ACME, run.run_id)), (r) => r.intervals.some((i) => i.sent > 0));
     const p = await page(await get(`/runs/${run.run_id}`, cookie));
     await (await acmeAgent()).stopTrafficRun(ACME, run.run_id);
     expect(p.status).toBe(200);
@@ -66,10 +66,12 @@ describe("signed in", () => {
     expect(text).toContain(`Traffic run ${run.run_id}`);
     expect(text).toContain("Live: this page refreshes every 2 seconds.");
     expect(text).toContain("of 120 (");
-    expect(text).toContain("Rate 4 orders/s");
+    expect(text).toContain("30 s: hold 4/s");
     expect(text).toContain(`seed ${run.plan.seed}`);
-    expect(p.html).toMatch(/<path class="line s-sent" data-series="sent" data-points="[1-9]\d*" d="M[\d.]+ [\d.]+/);
-    expect(p.html).toMatch(/<path class="line s-p95" data-series="p95" data-points="[1-9]\d*"/);
+    expect(text).toContain("Verdict when it ends.");
+    expect(p.html).toMatch(/<path class="line s-answered" data-series="answered" data-points="[1-9]\d*" d="M[\d.]+ [\d.]+/);
+    expect(p.html).toMatch(/<path class="line s-p99" data-series="p99" data-points="[1-9]\d*"/);
+    expect(p.html).toMatch(/<path class="line s-planned" data-series="planned" data-points="[1-9]\d*"/);
   });
 
   it("an ended run: no refresh, the tally, and why it ended", async () => {
@@ -80,7 +82,8 @@ describe("signed in", () => {
     expect(p.html).not.toContain('http-equiv="refresh"');
     const text = textOf(p.html);
     expect(text).toContain("This run has ended; the page no longer refreshes.");
-    expect(text).toContain("Sent 10 of 10 (100%)");
+    expect(text).toContain("Answered 10 of 10 (100%)");
+    expect(text).toContain("Verdict: passed, every check held.");
     expect(text).toContain("Accepted 10");
     expect(text).toContain("HTTP 201: 10");
     expect(text).toContain("Rejection reasons None.");
@@ -104,6 +107,30 @@ describe("signed in", () => {
     expect(theirs.html).toContain("There is no traffic run with this id in your account.");
     expect(theirs.html).not.toContain(run.run_id);
     await finished(run.run_id);
+  });
+
+  it("exports the whole result: the summary with its histograms as JSON, every interval as CSV", async () => {
+    const run = await startRun(5, 2);
+    await finished(run.run_id);
+    const json = await get(`/runs/${run.run_id}/export.json`, cookie);
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-disposition")).toBe(`attachment; filename="run-${run.run_id}.json"`);
+    const exported = (await json.json()) as RunExport;
+    expect(exported).toMatchObject({ run_id: run.run_id, status: "completed", sent: 10 });
+    expect(exported.histograms.latency.count).toBe(10);
+    expect(exported.histograms.latency.buckets.reduce((sum, b) => sum + b.count, 0) + exported.histograms.latency.zeros).toBe(10);
+    expect(exported.histograms.latency.buckets.every((b) => b.lower_ms < b.upper_ms)).toBe(true);
+
+    const csv = await get(`/runs/${run.run_id}/intervals.csv`, cookie);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const [header, ...rows] = (await csv.text()).trim().split("\r\n");
+    expect(header).toBe("at_second,planned_rate,sent,accepted,rejected,errors,dropped,in_flight,latency_p50_ms,latency_p95_ms,latency_p99_ms,service_p99_ms");
+    expect(rows.reduce((sum, row) => sum + Number(row.split(",")[2]), 0)).toBe(10);
+
+    const globex = await sessionFor(GLOBEX_APPROVER_TOKEN);
+    expect((await get(`/runs/${run.run_id}/export.json`, globex)).status).toBe(404);
+    expect((await get(`/runs/${run.run_id}/intervals.csv`, globex)).status).toBe(404);
+    expect(textOf((await page(await get(`/runs/${run.run_id}/export.json`))).html)).not.toContain(run.run_id.slice(2));
   });
 
   it("only GET: a post is 405", async () => {

@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { averageRate, bucketIntervals, CHART_HEIGHT, CHART_WIDTH, lineChart, MAX_POINTS, niceCeiling, runCharts } from "../../../src/web/runs/run-chart";
-import type { RunInterval } from "../../../src/synth/run-schemas";
+import type { RunInterval } from "../../../src/runs/schemas";
 
 function interval(at: number, sent: number, p50 = 10, p95 = 20): RunInterval {
-  return { at_second: at, sent, accepted: sent - 1, rejected: 1, latency_p50_ms: p50, latency_p95_ms: p95 };
+  return {
+    at_second: at,
+    planned_rate: sent,
+    sent,
+    accepted: sent - 1,
+    rejected: 1,
+    errors: 0,
+    dropped: 0,
+    in_flight: 2,
+    latency_p50_ms: p50,
+    latency_p95_ms: p95,
+    latency_p99_ms: p95 + 5,
+    service_p99_ms: p95 - 5,
+  };
 }
 
 /** The points of a path as [x, y] pairs, ignoring the dot marker. */
@@ -57,9 +70,9 @@ describe("lineChart", () => {
 
   it("no intervals: empty paths, still a chart", () => {
     const chart = lineChart([], [{ key: "sent", label: "Sent", values: [] }], 5);
-    expect(chart.lines[0]).toEqual({ key: "sent", label: "Sent", d: "", points: 0 });
+    expect(chart.lines[0]).toEqual({ key: "sent", label: "Sent", d: "", points: 0, last: null });
     expect(chart.yMax).toBe(1);
-    expect(chart.gridYs).toHaveLength(3);
+    expect(chart.ticks).toHaveLength(5);
   });
 });
 
@@ -69,12 +82,14 @@ describe("bucketIntervals", () => {
     expect(bucketIntervals(intervals)).toEqual(intervals);
   });
 
-  it("merges long runs into at most MAX_POINTS buckets, keeping the worst p95", () => {
+  it("merges long runs into at most MAX_POINTS buckets, keeping the worst of each tail percentile", () => {
     const intervals = Array.from({ length: 900 }, (_, i) => interval(i, 10, 10, i === 450 ? 999 : 20));
     const buckets = bucketIntervals(intervals);
     expect(buckets.length).toBeLessThanOrEqual(MAX_POINTS);
-    expect(buckets.every((b) => b.sent === 10 && b.accepted === 9 && b.latency_p50_ms === 10)).toBe(true);
+    expect(buckets.every((b) => b.sent === 10 && b.accepted === 9 && b.latency_p50_ms === 10 && b.planned_rate === 10)).toBe(true);
     expect(Math.max(...buckets.map((b) => b.latency_p95_ms))).toBe(999);
+    expect(Math.max(...buckets.map((b) => b.latency_p99_ms))).toBe(1004);
+    expect(Math.max(...buckets.map((b) => b.service_p99_ms))).toBe(994);
   });
 
   it("weights the median by orders sent", () => {
@@ -85,20 +100,30 @@ describe("bucketIntervals", () => {
 });
 
 describe("runCharts and averageRate", () => {
-  it("two charts: counts with sent, accepted, rejected; latency with p50 and p95", () => {
-    const { counts, latency } = runCharts([interval(0, 4), interval(1, 4)], 2);
-    expect(counts.lines.map((l) => l.key)).toEqual(["sent", "accepted", "rejected"]);
-    expect(latency.lines.map((l) => l.key)).toEqual(["p50", "p95"]);
-    expect(latency.yMax).toBe(20);
-    expect(counts.lines.every((l) => l.points === 2)).toBe(true);
+  it("two charts: the planned rate against answered, rejected and dropped; p50 and p99 from the scheduled time beside the service p99", () => {
+    const { rates, latency } = runCharts([interval(0, 4), interval(1, 4, 12, 30)], 2);
+    expect(rates.lines.map((l) => l.key)).toEqual(["planned", "answered", "rejected", "dropped"]);
+    expect(latency.lines.map((l) => l.key)).toEqual(["p50", "p99", "service-p99"]);
+    expect(latency.yMax).toBe(50);
+    expect(rates.lines.every((l) => l.points === 2)).toBe(true);
+    // Each line's latest value is shown beside its name, so a line hidden under another still reads.
+    expect(latency.lines.map((l) => l.last)).toEqual([12, 35, 25]);
+  });
+
+  it("labels the y axis at round ticks from 0 to the top", () => {
+    expect(lineChart([0], [{ key: "p50", label: "p50", values: [43] }], 1).ticks.map((t) => t.value)).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(lineChart([0], [{ key: "p50", label: "p50", values: [180] }], 1).ticks.map((t) => t.value)).toEqual([0, 50, 100, 150, 200]);
+    const { ticks } = lineChart([0], [{ key: "p50", label: "p50", values: [7] }], 1);
+    expect(ticks[0]?.y).toBe(CHART_HEIGHT - 6);
+    expect(ticks.at(-1)?.y).toBe(6);
   });
 
   it("a long run's points, several seconds apart, still draw one line; a pause longer than three points breaks it", () => {
     // A 900 s run is stored in 4-second buckets.
     const intervals = Array.from({ length: 225 }, (_, i) => interval(i * 4 + 2, 10));
-    expect(runCharts(intervals, 900).counts.lines[0]?.d.match(/M/g)).toHaveLength(1);
+    expect(runCharts(intervals, 900).rates.lines[0]?.d.match(/M/g)).toHaveLength(1);
     const paused = intervals.filter((i) => i.at_second < 400 || i.at_second > 420);
-    expect(runCharts(paused, 900).counts.lines[0]?.d.match(/M/g)).toHaveLength(2);
+    expect(runCharts(paused, 900).rates.lines[0]?.d.match(/M/g)).toHaveLength(2);
   });
 
   it("orders per second over the whole run", () => {

@@ -1,0 +1,128 @@
+/**
+ * Every RPC entry of the account's object, written once: what it does with
+ * the account's services once the caller's account has been checked. The
+ * object (account-agent.ts) installs each entry as a method of that name that
+ * checks the caller's account first, on every call; the Worker reaches the
+ * entries for one caller through bindCaller, which fixes the caller once. A
+ * new entry is one line in one of the tables below: the object's method, its
+ * type on the RPC stub and the MCP tools' bound face all follow from it.
+ */
+import type { Approver, Operator } from "../config/config";
+import { ok, type Result } from "../core/errors";
+import type { AddressInput } from "../orders/address";
+import type { Decision } from "../proposals/decision";
+import type { RunRequest } from "../runs/plan";
+import type { SendRequest } from "../synth/batch-sender";
+import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
+import { ordered, type ProgressListener } from "./ordered-progress";
+import type { AccountServices } from "./services";
+
+/** What the object answers a caller of another account, whichever entry was called. */
+export const FOREIGN_CALLER_MESSAGE = "this credential belongs to a different account";
+
+/** Whoever a call is made for; the object answers only callers of its own account. */
+export interface AccountCaller {
+  readonly account: string;
+}
+
+/** One entry: the services of a checked account, the caller, then the call's own arguments. */
+type Entry<C extends AccountCaller> = (services: AccountServices, caller: C, ...args: never[]) => Result<unknown> | Promise<Result<unknown>>;
+type Entries<C extends AccountCaller> = Readonly<Record<string, Entry<C>>>;
+
+/** What an operator's MCP tools ask for, through the bound face in mcp/account-context.ts. */
+export const OPERATOR_CALLS = {
+  async sendOrders(services, caller: Operator, request: SendRequest, onProgress?: ProgressListener) {
+    const progress = onProgress && ordered(onProgress);
+    const result = await services.batches.run(() => services.sender.send(request, caller.operator, progress?.report));
+    await progress?.drained();
+    return result;
+  },
+  recentBatches: (services, _caller: Operator) => ok(services.journal.recent()),
+  proposeResolution: (services, caller: Operator, orderId: string) => services.desk.proposeResolution(orderId, caller.operator),
+  prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) => services.desk.prepareAddressChange(orderId, address, caller.operator),
+  getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
+  /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
+  waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) => services.desk.awaitDecision(proposalId, timeoutMs),
+  confirmProposal: (services, caller: Operator, proposalId: string) => services.desk.confirm(proposalId, caller.operator),
+  /**
+   * Meets a batch or a run with the account's synthetic order budget, counting
+   * the runs running now at their pace, and books a batch's orders. The
+   * caller's configuration sets the budget, as it decides every other limit.
+   */
+  chargeSyntheticBudget(services, _caller: Operator, ask: BudgetAsk, perMinute: number) {
+    const running = services.runs.recent().filter((run) => run.status === "running");
+    const runsPerMinute = running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0);
+    return services.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
+  },
+  startTrafficRun: (services, caller: Operator, request: RunRequest) => services.runs.start(caller.operator, request),
+  getTrafficRun: (services, _caller: Operator, runId: string) => services.runs.get(runId),
+  stopTrafficRun: (services, caller: Operator, runId: string) => services.runs.stop(runId, caller.operator),
+  compareTrafficRuns: (services, _caller: Operator, runId: string, baselineId: string, tolerancePercent: number) => services.runs.compare(runId, baselineId, tolerancePercent),
+  recentRuns: (services, _caller: Operator) => ok(services.runs.recent()),
+  /** The whole stored run, histograms included: the resource's view, and the run page's export (an approver's). */
+  trafficRunRecord: (services, _caller: AccountCaller, runId: string) => services.runs.record(runId),
+} satisfies Entries<Operator>;
+
+/** What the approval app asks for, for a signed-in approver. */
+export const APPROVER_CALLS = {
+  reviewProposal: (services, _caller: Approver, proposalId: string) => services.desk.review(proposalId),
+  decideProposal: (services, approver: Approver, proposalId: string, decision: Decision) => services.desk.decide(proposalId, decision, approver),
+  pendingProposals: async (services, _caller: Approver) => ok(await services.desk.pending()),
+  /** The run page's view, for the chart. */
+  runForApprover: (services, _caller: Approver, runId: string) => services.runs.chart(runId),
+  /** Every interval of a run, oldest first: for the CSV export. */
+  trafficRunIntervals(services, _caller: Approver, runId: string) {
+    const intervals = services.runs.intervals(runId);
+    return intervals.ok ? ok([...intervals.value]) : intervals;
+  },
+} satisfies Entries<Approver>;
+
+/** What writers anywhere in the deployment ask for an account, whoever they act for. */
+export const ACCOUNT_CALLS = {
+  /**
+   * Seals every audit event of the account written so far into its hash
+   * chain and answers the head. Writers anywhere call it after writing; the
+   * export calls it first, so what it streams is sealed.
+   */
+  sealAuditTrail: (services, _caller: AccountCaller) => services.sealer.seal(),
+  /**
+   * Starts a seal pass and answers at once, without waiting for it: what the
+   * intake API calls after writing events. The pass runs here, in the object,
+   * so no intake request waits on a promise that another request created: the
+   * Workers runtime ties I/O to the request that started it.
+   */
+  requestAuditSeal(services, _caller: AccountCaller) {
+    void services.sealer.seal();
+    return ok(null);
+  },
+} satisfies Entries<AccountCaller>;
+
+/** Every entry the object answers over RPC. The three tables share no name (test/account/account-calls.test.ts). */
+export const RPC_CALLS = { ...OPERATOR_CALLS, ...APPROVER_CALLS, ...ACCOUNT_CALLS };
+
+/** An entry as a method of the object: the services are the object's own, the caller is the first argument. */
+type Method<E> = E extends (services: AccountServices, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+/** An entry with its caller fixed: the call's own arguments only. */
+type BoundCall<E> = E extends (services: AccountServices, caller: never, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+
+/** The object's RPC methods, one per entry (merged into the AccountAgent class). */
+export type AccountFace = { [K in keyof typeof RPC_CALLS]: Method<(typeof RPC_CALLS)[K]> };
+
+/** A table's entries for one caller, bound once: nothing in it can name another caller or account. */
+export type CallerBound<T> = { readonly [K in keyof T]: BoundCall<T[K]> };
+
+/** What a stub must offer to be bound: a method for each entry that takes the caller first. */
+type StubFor<T, C> = { readonly [K in keyof T]: (caller: C, ...args: never[]) => unknown };
+
+/**
+ * The entries of `calls` on the account's object, each called with `caller`
+ * first. The object still checks that caller's account on every call; the
+ * holder of the result never sees the stub, so it cannot pass another caller.
+ */
+export function bindCaller<C extends AccountCaller, T extends Entries<C>>(stub: StubFor<T, C>, caller: C, calls: T): CallerBound<T> {
+  // The one cast: an RPC stub's methods answer the entries' results wrapped in workerd's Rpc types.
+  const methods = stub as unknown as Readonly<Record<keyof T & string, (caller: C, ...args: unknown[]) => Promise<unknown>>>;
+  const names = Object.keys(calls) as (keyof T & string)[];
+  const bound = names.map((name) => [name, (...args: unknown[]) => methods[name](caller, ...args)] as const);
+  return Object.freeze(Object.fromEntries(bound)) as CallerBound<T>;
+}

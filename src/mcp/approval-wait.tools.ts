@@ -1,0 +1,77 @@
+import { z } from "zod/v4";
+import { ok } from "../core/errors";
+import type { ChangeKindSchema } from "../orders/playbook";
+import { ProposalViewSchema, type ProposalView } from "../proposals/schemas";
+import { proposalCard } from "./cards/proposal.card";
+import { ProposalIdParam } from "./params";
+import { defineTool, type AccountTool } from "./tool-seam";
+
+/**
+ * Waiting for the person instead of polling. The decision still comes only
+ * from the approval app: this tool holds the call until it arrives (or a
+ * bounded timeout), and where the client can show a page (URL elicitation
+ * at 2026-07-28) it first asks the person to open the approval page.
+ */
+
+/** Under the 60 s most MCP clients allow a request, with room for the answer. */
+export const MAX_WAIT_SECONDS = 50;
+
+const APPLY_TOOL: Readonly<Record<z.infer<typeof ChangeKindSchema>, string>> = {
+  resolution: "confirm_resolution",
+  address_change: "apply_approved_change",
+};
+
+export const WaitResultSchema = ProposalViewSchema.extend({
+  decided: z.boolean().describe("false while the proposal still waits for a person; true once it was approved, rejected, applied, or can no longer be approved"),
+  waited_seconds: z.number().describe("How long this call waited"),
+  next_step: z.string().describe("What to do now, in one sentence"),
+});
+
+export function nextStep(proposal: ProposalView): string {
+  switch (proposal.status) {
+    case "pending_approval":
+      return `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
+    case "approved":
+      return `A person approved it: call ${APPLY_TOOL[proposal.kind]} with this proposal_id to apply it exactly once.`;
+    case "applied":
+      return "It has been applied; its outcome is in this answer. Nothing more to do.";
+    case "rejected":
+      return `A person rejected it (${proposal.decision_reason ?? "no reason given"}): do not apply it; propose again only if something has changed.`;
+    case "expired":
+      return "It expired before anyone decided; propose again if the change is still needed.";
+    case "stale":
+      return "The order changed after it was proposed, so it can no longer be applied; propose again against the order as it is now.";
+    case "superseded":
+      return `A newer proposal (${proposal.superseded_by ?? "for the same order"}) replaced it: wait for that one instead.`;
+  }
+}
+
+const waitForApproval = defineTool({
+  name: "wait_for_approval",
+  scope: "orders:read",
+  title: "Wait for a person to decide a proposal",
+  description: `Use after propose_resolution or prepare_address_change: waits until a person approves or rejects the proposal in the approval app (or it expires), up to timeout_seconds (at most ${MAX_WAIT_SECONDS}), and answers the proposal as it then is, with decided and next_step. It cannot approve anything. Where your client can open links for the user, it first asks them to open the approval page. If decided is false, call it again, or ask the user to open approval_url.`,
+  input: z.object({
+    proposal_id: ProposalIdParam,
+    timeout_seconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).default(30).describe(`How long to wait for the decision, 1-${MAX_WAIT_SECONDS} seconds (default 30)`),
+  }),
+  output: WaitResultSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: proposalCard,
+  handler: async ({ proposal_id, timeout_seconds }, context, { openUrl }) => {
+    if (openUrl && !openUrl.answered) {
+      const current = await context.agent.getProposal(proposal_id);
+      if (!current.ok) return current;
+      const proposal = current.value;
+      if (proposal.status === "pending_approval") {
+        return openUrl.ask(proposal.approval_url, `Please approve or reject in the approval app: ${proposal.action} for ${proposal.order_id} (${proposal.change_summary}). Come back here when you have decided.`);
+      }
+    }
+    const waited = await context.agent.waitForDecision(proposal_id, timeout_seconds * 1000);
+    if (!waited.ok) return waited;
+    const { proposal, waitedMs } = waited.value;
+    return ok({ ...proposal, decided: proposal.status !== "pending_approval", waited_seconds: Math.round(waitedMs / 100) / 10, next_step: nextStep(proposal) });
+  },
+});
+
+export const approvalWaitTools: readonly AccountTool[] = [waitForApproval];

@@ -1,0 +1,68 @@
+/**
+ * A run's whole result for whoever takes it elsewhere: the summary with its
+ * run-wide histograms (so any percentile can be read back, or runs merged),
+ * and every interval as CSV.
+ */
+import { z } from "zod/v4";
+import { bucketBounds, RELATIVE_ERROR, type HistogramData } from "./histogram";
+import type { RunRecord } from "./record";
+import { RunSummarySchema, type RunInterval, type RunSummary } from "./schemas";
+
+const ExportedHistogramSchema = z.object({
+  relative_error: z.number().describe("Every value in a bucket is within this share of the bucket's bounds"),
+  count: z.number().int(),
+  zeros: z.number().int().describe("Values under 1 µs"),
+  max_ms: z.number(),
+  buckets: z.array(z.object({ lower_ms: z.number(), upper_ms: z.number(), count: z.number().int() })),
+});
+
+export const RunExportSchema = RunSummarySchema.extend({
+  histograms: z.object({
+    latency: ExportedHistogramSchema.describe("From each order's scheduled send time to its answer"),
+    service: ExportedHistogramSchema.describe("From the moment each order left to its answer"),
+    lateness: ExportedHistogramSchema.describe("How late each order left after its scheduled time"),
+  }),
+});
+export type RunExport = z.infer<typeof RunExportSchema>;
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+function exported(histogram: HistogramData): z.infer<typeof ExportedHistogramSchema> {
+  return {
+    relative_error: RELATIVE_ERROR,
+    count: histogram.count,
+    zeros: histogram.zeros,
+    max_ms: histogram.max_ms,
+    buckets: Object.entries(histogram.buckets)
+      .map(([bucket, count]) => ({ ...bucketBounds(Number(bucket)), count }))
+      .sort((a, b) => a.lower_ms - b.lower_ms)
+      .map(({ lower_ms, upper_ms, count }) => ({ lower_ms: round4(lower_ms), upper_ms: round4(upper_ms), count })),
+  };
+}
+
+export function exportOf(summary: RunSummary, record: RunRecord): RunExport {
+  const { latency, service, lateness } = record.figures;
+  return { ...summary, histograms: { latency: exported(latency), service: exported(service), lateness: exported(lateness) } };
+}
+
+const CSV_COLUMNS = [
+  "at_second",
+  "planned_rate",
+  "sent",
+  "accepted",
+  "rejected",
+  "errors",
+  "dropped",
+  "in_flight",
+  "latency_p50_ms",
+  "latency_p95_ms",
+  "latency_p99_ms",
+  "service_p99_ms",
+] as const satisfies readonly (keyof RunInterval)[];
+
+export const INTERVALS_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;
+
+/** Numbers only, so no cell needs quoting. */
+export function intervalCsvLine(interval: RunInterval): string {
+  return `${CSV_COLUMNS.map((column) => String(interval[column])).join(",")}\r\n`;
+}

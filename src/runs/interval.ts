@@ -1,0 +1,37 @@
+import { Histogram } from "./histogram";
+import type { Figures, RunInterval } from "./schemas";
+
+/**
+ * One interval of a run: what changed between two readings of its
+ * cumulative figures. A shard that restarted from its last checkpoint reads
+ * a little lower than it did live; those differences count as 0, and the
+ * re-sent orders are counted again when they are answered.
+ */
+export function intervalBetween(
+  before: Figures,
+  after: Figures,
+  at: { atSecond: number; plannedRate: number; inFlight: number },
+): RunInterval {
+  const delta = (key: "answered" | "accepted" | "rejected" | "errors" | "dropped") => Math.max(0, after[key] - before[key]);
+  const latency = Histogram.from(after.latency).since(Histogram.from(before.latency));
+  const service = Histogram.from(after.service).since(Histogram.from(before.service));
+  return {
+    at_second: Math.round(at.atSecond * 10) / 10,
+    planned_rate: Math.round(at.plannedRate * 10) / 10,
+    sent: delta("answered"),
+    accepted: delta("accepted"),
+    rejected: delta("rejected"),
+    errors: delta("errors"),
+    dropped: delta("dropped"),
+    in_flight: at.inFlight,
+    latency_p50_ms: latency.percentile(50),
+    latency_p95_ms: latency.percentile(95),
+    latency_p99_ms: latency.percentile(99),
+    service_p99_ms: service.percentile(99),
+  };
+}
+
+/** Whether anything happened between the two readings; a paused or quiet stretch stores no interval, so it shows as a gap. */
+export function anythingHappened(before: Figures, after: Figures): boolean {
+  return after.launched !== before.launched || after.answered !== before.answered || after.errors !== before.errors || after.dropped !== before.dropped;
+}

@@ -1,0 +1,93 @@
+/**
+ * The figures a run is judged by: the one list that thresholds, the verdict,
+ * run comparisons and their descriptions all read. Latency is measured from
+ * each order's scheduled send time (what a customer arriving at that moment
+ * would have waited), service time from the moment it actually left.
+ */
+import { z } from "zod/v4";
+import type { LatencyFigures } from "./histogram";
+
+export interface RunMeasures {
+  readonly latency: LatencyFigures;
+  readonly service: LatencyFigures;
+  readonly lateness: LatencyFigures;
+  /** Orders answered, accepted, rejected (non-2xx), answered 5xx, failed without an answer, dropped. */
+  readonly answered: number;
+  readonly rejected: number;
+  readonly server_errors: number;
+  readonly errors: number;
+  readonly dropped: number;
+  readonly launched: number;
+  /** Seconds the run has been sending (pauses excluded). */
+  readonly active_seconds: number;
+}
+
+type Better = "lower" | "higher";
+
+interface MetricDefinition {
+  readonly description: string;
+  readonly better: Better;
+  readonly unit: "ms" | "ratio" | "orders/s";
+  read(measures: RunMeasures): number;
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
+
+const LATENCY_KEYS = [
+  ["p50_ms", "median"],
+  ["p90_ms", "90th percentile"],
+  ["p95_ms", "95th percentile"],
+  ["p99_ms", "99th percentile"],
+  ["p999_ms", "99.9th percentile"],
+  ["max_ms", "largest"],
+] as const;
+type LatencyKey = (typeof LATENCY_KEYS)[number][0];
+
+function latencyMetrics<P extends string>(prefix: P, pick: (m: RunMeasures) => LatencyFigures, what: string): Record<`${P}${LatencyKey}`, MetricDefinition> {
+  return Object.fromEntries(
+    LATENCY_KEYS.map(([key, name]) => [
+      `${prefix}${key}`,
+      { description: `The ${name} ${what}, in ms`, better: "lower", unit: "ms", read: (m: RunMeasures) => pick(m)[key] } satisfies MetricDefinition,
+    ]),
+  ) as Record<`${P}${LatencyKey}`, MetricDefinition>;
+}
+
+export const METRICS = {
+  ...latencyMetrics("", (m) => m.latency, "latency from each order's scheduled send time to its answer"),
+  ...latencyMetrics("service_", (m) => m.service, "service time, from the moment the order left to its answer"),
+  late_p99_ms: { description: "How late the 99th percentile order left after its scheduled time, in ms", better: "lower", unit: "ms", read: (m) => m.lateness.p99_ms },
+  error_rate: {
+    description: "Share of orders the target failed: no answer (unreachable, timed out) or a 5xx answer",
+    better: "lower",
+    unit: "ratio",
+    read: (m) => ratio(m.errors + m.server_errors, m.answered + m.errors),
+  },
+  rejected_rate: { description: "Share of answered orders that were not accepted (any non-2xx answer)", better: "lower", unit: "ratio", read: (m) => ratio(m.rejected, m.answered) },
+  dropped_rate: {
+    description: "Share of scheduled orders that could not leave within the allowed lateness and were not sent",
+    better: "lower",
+    unit: "ratio",
+    read: (m) => ratio(m.dropped, m.launched + m.dropped),
+  },
+  achieved_rate: {
+    description: "Orders answered per second while the run was sending",
+    better: "higher",
+    unit: "orders/s",
+    read: (m) => (m.active_seconds <= 0 ? 0 : Math.round((m.answered / m.active_seconds) * 10) / 10),
+  },
+} satisfies Record<string, MetricDefinition>;
+
+export type MetricName = keyof typeof METRICS;
+export const METRIC_NAMES = Object.keys(METRICS) as [MetricName, ...MetricName[]];
+
+export const MetricNameSchema = z.enum(METRIC_NAMES, {
+  error: (issue) => `unknown metric ${JSON.stringify(issue.input)}; use one of ${METRIC_NAMES.join(", ")}`,
+});
+
+export function metricValue(name: MetricName, measures: RunMeasures): number {
+  return (METRICS[name] as MetricDefinition).read(measures);
+}
+
+export function metricBetter(name: MetricName): Better {
+  return (METRICS[name] as MetricDefinition).better;
+}

@@ -1,0 +1,281 @@
+import type { OrderRequest } from "../orders/intake-schemas";
+import type { ReferenceData } from "../orders/reference-data";
+import { orderStream } from "../synth/generators";
+import type { OrderApiTarget } from "../synth/order-api-target";
+import { drilled, type DrilledOrder } from "./drill";
+import { emptyFigures, RunFigures } from "./figures";
+import { ArrivalSchedule } from "./plan";
+import type { ShardProgress, ShardSpec, ShardState, ShardStatus } from "./shard-state";
+
+/** Time as the pump sees it; tests pass a virtual clock, so a minute of load runs in milliseconds. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+};
+
+const CHECKPOINT_MS = 1000;
+/** While paused, how often the target's health is asked again. */
+const PAUSE_RETRY_MS = 2000;
+/** After downtime this long, a run is not resumed: the load it describes is long past. */
+export const RESUME_WINDOW_MS = 10 * 60_000;
+
+interface PumpDeps {
+  readonly clock: Clock;
+  readonly target: OrderApiTarget;
+  readonly reference: ReferenceData;
+  /** How long the run may wait for an unreachable target before it fails. */
+  readonly maxPauseSeconds: number;
+  /** Persists the state: about once a second, and once at the end. */
+  checkpoint(state: ShardState): Promise<void> | void;
+  /** Asked before every send: a stop takes effect before the next order leaves. */
+  stopped(): boolean;
+}
+
+/**
+ * The open-model generator of one shard: each order leaves at its scheduled
+ * instant whether or not earlier ones have been answered, up to the plan's
+ * max_in_flight requests at once. An order that cannot leave within
+ * max_lateness_ms of its instant is dropped and counted, never sent late in
+ * a burst. Each answer is timed from the scheduled instant (the latency a
+ * user arriving then would see, queueing included) and from the moment it
+ * left (the service time), so a target that stalls cannot hide behind a
+ * generator that waited for it.
+ */
+export class ShardPump {
+  private readonly schedule: ArrivalSchedule;
+  private readonly inFlight = new Set<number>();
+  private figures = new RunFigures();
+  private stream: { orders: Iterator<OrderRequest>; position: number } | undefined;
+  private wake: (() => void) | undefined;
+  private window = { answered: 0, failed: 0, lastFailure: "" };
+  /** The state as of the last phase, for snapshot(). */
+  private current: ShardState | undefined;
+
+  constructor(
+    private readonly spec: ShardSpec,
+    private readonly deps: PumpDeps,
+  ) {
+    this.schedule = new ArrivalSchedule(spec.plan.start_rate, spec.plan.stages);
+  }
+
+  static initialState(spec: ShardSpec): ShardState {
+    return {
+      status: "running",
+      problem: null,
+      figures: emptyFigures(),
+      cursor: {
+        next_index: spec.shard,
+        in_flight: [],
+        schedule_start_ms: spec.starts_at_ms,
+        checkpoint_ms: spec.starts_at_ms,
+        unreachable_since_ms: null,
+        paused: null,
+      },
+    };
+  }
+
+  /** What the coordinator reads while the pump runs: the live figures, not the last checkpoint's. */
+  progress(state: ShardState): ShardProgress {
+    return { state: { ...state, figures: this.figures.toJSON(), cursor: { ...state.cursor, in_flight: [...this.inFlight] } }, in_flight: this.inFlight.size };
+  }
+
+  snapshot(): ShardProgress | undefined {
+    return this.current && this.progress(this.current);
+  }
+
+  /**
+   * Runs the shard from `from` to its end (or a stop), and answers its final
+   * state. With `handOverAt`, it stops sending at that moment instead, lets
+   * what is in flight come back and answers a state that is still running,
+   * for the next invocation to go on from: a host bounds how long one
+   * invocation may work, and a checkpoint between two is a clean one.
+   */
+  async run(from: ShardState, handOverAt = Number.POSITIVE_INFINITY): Promise<ShardState> {
+    const resumed = this.resume(from);
+    if (resumed.status !== "running") return this.finish(resumed, resumed.status, resumed.problem);
+    let state = resumed;
+    this.current = state;
+    const retries = [...from.cursor.in_flight].sort((a, b) => a - b);
+    let nextCheckpoint = this.deps.clock.now() + CHECKPOINT_MS;
+    for (;;) {
+      if (this.deps.stopped()) return this.finish(state, "stopped", null);
+      if (state.cursor.paused) {
+        state = await this.waitOutPause(state);
+        this.current = state;
+        if (state.status !== "running") return this.finish(state, state.status, state.problem);
+        nextCheckpoint = this.deps.clock.now() + CHECKPOINT_MS;
+        continue;
+      }
+      const now = this.deps.clock.now();
+      if (now >= handOverAt && retries.length === 0) return this.finish(state, "running", null);
+      state = this.launchDue(state, retries, now);
+      if (now >= nextCheckpoint) {
+        state = this.afterWindow(state, now);
+        this.current = state;
+        await this.deps.checkpoint(this.progress(state).state);
+        if (state.status !== "running") return this.finish(state, state.status, state.problem);
+        nextCheckpoint = now + CHECKPOINT_MS;
+        continue;
+      }
+      if (retries.length === 0 && state.cursor.next_index >= this.spec.plan.total_orders && this.inFlight.size === 0) {
+        return this.finish(state, "completed", null);
+      }
+      await this.waitForNext(state, retries, now, nextCheckpoint);
+    }
+  }
+
+  /** A fresh instance picks up a stored state: the schedule moves past the downtime, unless it was too long. */
+  private resume(from: ShardState): ShardState {
+    const now = this.deps.clock.now();
+    this.figures = new RunFigures(from.figures);
+    const gap = now - from.cursor.checkpoint_ms;
+    if (gap > RESUME_WINDOW_MS) {
+      const { answered } = from.figures;
+      return {
+        ...from,
+        status: "interrupted",
+        problem: `the server was unavailable for ${Math.round(gap / 60_000)} minutes while this run was going, so it was not resumed; ${answered} of ${this.shareOfPlan()} orders were sent. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.`,
+      };
+    }
+    // The schedule goes on from where the checkpoint left it: orders due during the downtime are sent, not dropped.
+    const moved = Math.max(0, gap);
+    return { ...from, cursor: { ...from.cursor, schedule_start_ms: from.cursor.schedule_start_ms + moved, checkpoint_ms: now } };
+  }
+
+  /** How many of the plan's orders are this shard's. */
+  private shareOfPlan(): number {
+    const { total_orders: total } = this.spec.plan;
+    return Math.max(0, Math.ceil((total - this.spec.shard) / this.spec.shards));
+  }
+
+  private dueMs(state: ShardState, index: number): number {
+    return state.cursor.schedule_start_ms + this.schedule.dueAt(index) * 1000;
+  }
+
+  /** Sends (or drops) every order whose moment has come, as far as the in-flight cap allows. */
+  private launchDue(state: ShardState, retries: number[], now: number): ShardState {
+    const { max_in_flight: cap, max_lateness_ms: lateness, total_orders: total } = this.spec.plan;
+    while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped()) this.send(retries.shift() as number, now, now);
+    let next = state.cursor.next_index;
+    while (next < total && !this.deps.stopped()) {
+      const due = this.dueMs(state, next);
+      if (due > now) break;
+      if (now - due > lateness) {
+        this.figures.dropped();
+      } else if (this.inFlight.size >= cap) {
+        break;
+      } else {
+        this.send(next, due, now);
+      }
+      next += this.spec.shards;
+    }
+    return next === state.cursor.next_index ? state : { ...state, cursor: { ...state.cursor, next_index: next } };
+  }
+
+  private send(index: number, dueMs: number, now: number): void {
+    const { order, expect } = this.orderAt(index);
+    this.inFlight.add(index);
+    this.figures.launched(now - dueMs, this.inFlight.size);
+    void this.deps.target.postOrder(order).then((posted) => {
+      const done = this.deps.clock.now();
+      this.inFlight.delete(index);
+      if (posted.ok) {
+        this.window.answered++;
+        this.figures.answered({ status: posted.value.status, body: posted.value.body, latencyMs: done - dueMs, serviceMs: done - now, index, expect });
+      } else {
+        this.window.failed++;
+        this.window.lastFailure = posted.error.message;
+        this.figures.failed();
+      }
+      this.wake?.();
+    });
+  }
+
+  /**
+   * Once a second: a window in which every order failed without an answer
+   * pauses the run (the target is down; flooding it helps nobody), and one
+   * that has gone on too long ends it.
+   */
+  private afterWindow(state: ShardState, now: number): ShardState {
+    const window = this.window;
+    this.window = { answered: 0, failed: 0, lastFailure: "" };
+    const cursor = { ...state.cursor, checkpoint_ms: now };
+    if (window.answered > 0) return { ...state, cursor: { ...cursor, unreachable_since_ms: null } };
+    if (window.failed === 0) return { ...state, cursor };
+    const since = cursor.unreachable_since_ms ?? now - CHECKPOINT_MS;
+    const away = now - since;
+    if (away >= this.deps.maxPauseSeconds * 1000) {
+      return {
+        ...state,
+        cursor: { ...cursor, unreachable_since_ms: since },
+        status: "failed",
+        problem: `no order reached the order API for ${Math.round(away / 1000)} s, although it answered its health check, so the run gave up: ${window.lastFailure}`,
+      };
+    }
+    return { ...state, cursor: { ...cursor, unreachable_since_ms: since, paused: { since: new Date(now).toISOString(), reason: window.lastFailure } } };
+  }
+
+  private async waitOutPause(state: ShardState): Promise<ShardState> {
+    const paused = state.cursor.paused;
+    if (!paused) return state;
+    const since = Date.parse(paused.since);
+    await this.deps.clock.sleep(PAUSE_RETRY_MS);
+    if (this.deps.stopped()) return state;
+    const health = await this.deps.target.health();
+    const now = this.deps.clock.now();
+    if (!health.ok) {
+      const away = now - (state.cursor.unreachable_since_ms ?? since);
+      if (away >= this.deps.maxPauseSeconds * 1000) {
+        return { ...state, status: "failed", problem: `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}` };
+      }
+      const waiting = { ...state, cursor: { ...state.cursor, checkpoint_ms: now } };
+      await this.deps.checkpoint(this.progress(waiting).state);
+      return waiting;
+    }
+    this.figures.paused(now - since);
+    const resumed = { ...state, cursor: { ...state.cursor, paused: null, checkpoint_ms: now, schedule_start_ms: state.cursor.schedule_start_ms + (now - since) } };
+    await this.deps.checkpoint(this.progress(resumed).state);
+    return resumed;
+  }
+
+  /** Sleeps until the next order is due, an answer frees a slot, or the next checkpoint, whichever comes first. */
+  private async waitForNext(state: ShardState, retries: readonly number[], now: number, nextCheckpoint: number): Promise<void> {
+    const { max_in_flight: cap, total_orders: total } = this.spec.plan;
+    let until = nextCheckpoint;
+    const room = this.inFlight.size < cap;
+    if (room && retries.length > 0) until = now;
+    else if (room && state.cursor.next_index < total) until = Math.min(until, this.dueMs(state, state.cursor.next_index));
+    if (until <= now && room) return;
+    const answered = new Promise<void>((resolve) => (this.wake = resolve));
+    await Promise.race([this.deps.clock.sleep(until - now), answered]);
+    this.wake = undefined;
+  }
+
+  /** Lets what is in flight come back (each request is bounded by the target's timeout), then writes where it is. */
+  private async finish(state: ShardState, status: ShardStatus, problem: string | null): Promise<ShardState> {
+    while (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = undefined;
+    const final = { ...this.progress(state).state, status, problem, cursor: { ...state.cursor, in_flight: [], checkpoint_ms: this.deps.clock.now() } };
+    this.current = final;
+    await this.deps.checkpoint(final);
+    return final;
+  }
+
+  /** Order `index` of the run, drawing the seed's stream forward (rebuilt only when a resume goes back). */
+  private orderAt(index: number): DrilledOrder {
+    const { mode, seed, invalid_share: share } = this.spec.plan;
+    if (!this.stream || this.stream.position > index) this.stream = { orders: orderStream(mode, seed, this.deps.reference), position: 0 };
+    let order = this.stream.orders.next().value as OrderRequest;
+    this.stream.position++;
+    while (this.stream.position <= index) {
+      order = this.stream.orders.next().value as OrderRequest;
+      this.stream.position++;
+    }
+    return drilled(order, share, seed, index, this.deps.reference);
+  }
+}

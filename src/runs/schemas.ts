@@ -1,0 +1,164 @@
+/**
+ * A traffic run's contract: what start_traffic_run plans, what each shard
+ * reports, and what get_traffic_run answers. The account's object stores
+ * these shapes and the tools describe their output with them.
+ */
+import { z } from "zod/v4";
+import { RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
+import { GeneratorModeSchema } from "../synth/generators";
+import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
+import { MetricNameSchema } from "./metrics";
+
+export const RunStatusSchema = z.enum(["running", "completed", "stopped", "aborted", "interrupted", "failed"]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const MAX_RUN_REASONS = 5;
+export const MAX_FINDINGS = 5;
+export const MAX_STAGES = 20;
+export const MAX_THRESHOLDS = 20;
+
+/** The run page draws at most this many points, however long the run: a light page that refreshes every 2 s. */
+export const CHART_POINTS = 240;
+
+/** How many seconds of a run one stored chart point covers: 1 for runs up to CHART_POINTS seconds. */
+export function chartBucketSeconds(durationSeconds: number): number {
+  return Math.max(1, Math.ceil(durationSeconds / CHART_POINTS));
+}
+
+export const StageSchema = z.object({
+  duration_seconds: z.number().int().describe("How long this stage lasts, in whole seconds (at least 1)"),
+  rate_per_second: z.number().describe("Orders per second at the end of this stage; the rate moves linearly to it from the previous stage's (or from start_rate)"),
+});
+export type Stage = z.infer<typeof StageSchema>;
+
+export const ComparisonSchema = z.enum(["<", "<=", ">", ">="]);
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+export const ThresholdSchema = z.object({
+  metric: MetricNameSchema.describe("What to check, e.g. p99_ms (latency from the scheduled send time), error_rate, rejected_rate"),
+  op: ComparisonSchema.describe("The condition the metric must meet, e.g. < for p99_ms < 300"),
+  value: z.number().describe("The bound, in the metric's unit (ms for latency, 0..1 for rates)"),
+  abort_on_fail: z.boolean().default(false).describe("Stop the run as soon as the condition fails (after grace_seconds), instead of only failing the verdict at the end"),
+  grace_seconds: z.number().int().min(0).default(0).describe("With abort_on_fail: how long after the start the condition may fail without aborting"),
+});
+export type Threshold = z.infer<typeof ThresholdSchema>;
+
+/** One optional share per rejection reason, so a model sees every reason it may ask for by name. */
+export const InvalidShareSchema = z
+  .strictObject(Object.fromEntries(RejectionReasonSchema.options.map((reason) => [reason, z.number().optional()])) as Record<RejectionReason, z.ZodOptional<z.ZodNumber>>)
+  .describe("Share (0..1) of orders made invalid on purpose, by rejection reason, e.g. {\"out_of_stock\": 0.05}; each must come back rejected for that reason");
+export type InvalidShare = z.infer<typeof InvalidShareSchema>;
+
+export const RunPlanSchema = z.object({
+  start_rate: z.number().describe("Orders per second at the start"),
+  stages: z.array(StageSchema),
+  duration_seconds: z.number().int().describe("The stages' total length"),
+  peak_rate: z.number().describe("The highest rate any stage reaches"),
+  mode: GeneratorModeSchema,
+  seed: z.number().int().describe("Pass it back with the same parameters to send exactly the same orders again"),
+  total_orders: z.number().int().describe("How many orders the whole run schedules"),
+  invalid_share: InvalidShareSchema,
+  thresholds: z.array(ThresholdSchema),
+  shards: z.number().int().describe("Generator objects sending this run's orders, each every shards-th order"),
+  max_in_flight: z.number().int().describe("Requests one shard keeps in flight at most (MAX_IN_FLIGHT)"),
+  max_lateness_ms: z.number().int().describe("An order that cannot leave this long after its scheduled time is dropped (RUN_MAX_LATENESS_MS)"),
+});
+export type RunPlan = z.infer<typeof RunPlanSchema>;
+
+export const DrillTallySchema = z.object({
+  sent: z.number().int().describe("Invalid orders of this reason that were answered"),
+  as_expected: z.number().int().describe("Rejected, naming this reason"),
+  mismatched: z.number().int().describe("Accepted, or rejected for something else: a finding"),
+});
+
+/**
+ * Cumulative figures of one shard, or of a whole run once its shards are
+ * added up; an interval is the difference of two of these.
+ */
+export const FiguresSchema = z.object({
+  launched: z.number().int(),
+  answered: z.number().int(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  errors: z.number().int(),
+  dropped: z.number().int(),
+  status_counts: z.record(z.string(), z.number().int()),
+  rejection_reasons: z.array(z.string()),
+  drill: z.partialRecord(RejectionReasonSchema, DrillTallySchema),
+  findings: z.array(z.string()),
+  latency: HistogramSchema,
+  service: HistogramSchema,
+  lateness: HistogramSchema,
+  max_in_flight: z.number().int(),
+  /** Milliseconds spent paused for an unreachable target. */
+  paused_ms: z.number(),
+});
+export type Figures = z.infer<typeof FiguresSchema>;
+
+/** One second or so of a run: what was answered in it and how fast. */
+export const RunIntervalSchema = z.object({
+  at_second: z.number().describe("Seconds since the run started, by the clock: a pause or a restart shows as a gap"),
+  planned_rate: z.number().describe("Orders per second the plan asked for at this moment"),
+  sent: z.number().describe("Orders answered in this interval"),
+  accepted: z.number(),
+  rejected: z.number(),
+  errors: z.number().describe("Orders that got no answer (unreachable, timed out)"),
+  dropped: z.number().describe("Orders that could not leave within the allowed lateness"),
+  in_flight: z.number().int().describe("Requests in flight at the end of the interval"),
+  latency_p50_ms: z.number().describe("Median latency from the scheduled send time; 0 when nothing was answered"),
+  latency_p95_ms: z.number(),
+  latency_p99_ms: z.number(),
+  service_p99_ms: z.number().describe("99th percentile service time, from the moment each order left"),
+});
+export type RunInterval = z.infer<typeof RunIntervalSchema>;
+
+export const CheckSchema = z.object({
+  check: z.string().describe("What was checked, e.g. \"p99_ms < 300\""),
+  measured: z.number().nullable(),
+  passed: z.boolean(),
+});
+
+export const VerdictSchema = z.object({
+  result: z.enum(["passed", "failed"]).nullable().describe("null while the run is still going; passed only if every check held"),
+  checks: z.array(CheckSchema).describe("Each threshold, the drill's expectations and whether the planned load was applied, with what was measured"),
+  failed: z.array(z.string()).describe("One sentence per check that failed, with its measured value"),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+export const RunSummarySchema = z.object({
+  run_id: z.string(),
+  status: RunStatusSchema,
+  operator: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable().describe("null while the run is running"),
+  plan: RunPlanSchema,
+  sent: z.number().int().describe("Orders answered by the target so far"),
+  accepted: z.number().int().describe("Answered 2xx (201 new, 200 already known)"),
+  rejected: z.number().int(),
+  errors: z.number().int().describe("Orders that got no answer: unreachable or timed out"),
+  dropped: z.number().int().describe("Orders that could not leave within max_lateness_ms of their scheduled time, so were not sent"),
+  status_counts: z.record(z.string(), z.number().int()).describe("HTTP status code -> number of orders"),
+  current_rate: z.number().describe("Orders answered per second in the latest interval"),
+  planned_rate: z.number().describe("Orders per second the plan asks for now"),
+  in_flight: z.number().int().describe("Requests in flight now, over all shards"),
+  latency: LatencyFiguresSchema.describe("Run-wide latency from each order's scheduled send time: queueing included"),
+  service: LatencyFiguresSchema.describe("Run-wide service time, from the moment each order actually left"),
+  lateness: LatencyFiguresSchema.describe("How late orders left after their scheduled time"),
+  rejection_reasons: z.array(z.string()).max(MAX_RUN_REASONS).describe(`The first ${MAX_RUN_REASONS} distinct reasons the target gave for rejecting orders`),
+  drill: z.partialRecord(RejectionReasonSchema, DrillTallySchema).describe("Per rejection reason asked for in invalid_share: how the target answered those orders"),
+  findings: z.array(z.string()).max(MAX_FINDINGS).describe("Drill orders the target did not reject as expected (the first few)"),
+  limits: z.array(z.string()).describe("What limited the run, in plain words: the generator, the in-flight cap, late orders"),
+  verdict: VerdictSchema,
+  paused: z
+    .object({ since: z.string(), reason: z.string() })
+    .nullable()
+    .describe("Set while the run waits for an unreachable target instead of flooding it with errors"),
+  problem: z.string().nullable().describe("Why the run failed, was aborted, interrupted or stopped"),
+  run_url: z.string().describe("A live chart of this run in the browser (approver sign-in), with export links"),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+export const RunDetailSchema = RunSummarySchema.extend({
+  intervals: z.array(RunIntervalSchema).describe("Per-interval counts and latency, oldest first (the most recent ones when the run is long)"),
+});
+export type RunDetail = z.infer<typeof RunDetailSchema>;

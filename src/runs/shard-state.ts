@@ -1,0 +1,55 @@
+/**
+ * One generator shard of a run: which orders it sends (every `shards`-th,
+ * starting at `shard`), and the state it persists about once a second so a
+ * restarted object goes on where it was. Order i of a run is always order i
+ * of its seed's stream, so an order re-sent after a restart has the same
+ * request_id and the target answers it 200 without a duplicate.
+ */
+import { z } from "zod/v4";
+import { FiguresSchema, RunPlanSchema } from "./schemas";
+
+export const ShardSpecSchema = z.object({
+  run_id: z.string(),
+  account: z.string(),
+  /** Who the orders are sent for, as the target's x-order-ops-actor header says. */
+  actor: z.string(),
+  shard: z.number().int().nonnegative(),
+  shards: z.number().int().positive(),
+  plan: RunPlanSchema,
+  /** When the run's order 0 was due (epoch ms). */
+  starts_at_ms: z.number(),
+});
+export type ShardSpec = z.infer<typeof ShardSpecSchema>;
+
+export const ShardStatusSchema = z.enum(["running", "completed", "stopped", "failed", "interrupted"]);
+export type ShardStatus = z.infer<typeof ShardStatusSchema>;
+
+export const ShardStateSchema = z.object({
+  status: ShardStatusSchema,
+  problem: z.string().nullable(),
+  figures: FiguresSchema,
+  cursor: z.object({
+    /** The next order (run index) this shard schedules. */
+    next_index: z.number().int(),
+    /** Orders that had left but were not answered at the checkpoint: re-sent on a resume. */
+    in_flight: z.array(z.number().int()),
+    /** When order 0 was due, moved forward by every pause and downtime so a resumed run does not burst. */
+    schedule_start_ms: z.number(),
+    checkpoint_ms: z.number(),
+    /** When the target stopped answering; only an answered order clears it. */
+    unreachable_since_ms: z.number().nullable(),
+    paused: z.object({ since: z.string(), reason: z.string() }).nullable(),
+  }),
+});
+export type ShardState = z.infer<typeof ShardStateSchema>;
+
+/** What a shard tells the run's coordinator: its state, and what is in flight right now. */
+export interface ShardProgress {
+  readonly state: ShardState;
+  readonly in_flight: number;
+}
+
+/** The object a shard lives in: one per account, run and position, so no two runs share one. */
+export function shardName(account: string, runId: string, shard: number): string {
+  return `${account}/${runId}/${shard}`;
+}

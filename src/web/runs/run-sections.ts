@@ -1,0 +1,66 @@
+/** The parts of the run page that read the summary's judgement: the verdict, the latency table, the drill and the plan. */
+import { html } from "hono/html";
+import type { Html } from "../../http/html-page";
+import { humanize } from "../../orders/labels";
+import type { LatencyFigures } from "../../runs/histogram";
+import type { RunDetail } from "../../runs/schemas";
+import { describeThreshold } from "../../runs/verdict";
+import { latency, span } from "../format";
+import { textTag } from "../pages";
+
+export function verdictCard(run: RunDetail): Html {
+  const { verdict } = run;
+  const checks = verdict.checks.map(
+    (check) => html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.measured})`}</li>`,
+  );
+  if (verdict.result === null) {
+    return html`<div class="card" id="verdict"><p><b>Verdict when it ends.</b> So far:</p><ul>${checks}</ul></div>`;
+  }
+  const passed = verdict.result === "passed";
+  return html`<div class="card verdict-${verdict.result}" id="verdict" role="status"><p><b>Verdict: ${passed ? "passed" : "failed"}</b>${passed ? ", every check held." : ""}</p>
+${verdict.failed.length > 0 ? html`<ul>${verdict.failed.map((sentence) => html`<li>${textTag(sentence)}</li>`)}</ul>` : ""}
+<details><summary>Every check</summary><ul>${checks}</ul></details></div>`;
+}
+
+function latencyRow(label: string, figures: LatencyFigures): Html {
+  const cells = [figures.p50_ms, figures.p90_ms, figures.p95_ms, figures.p99_ms, figures.p999_ms, figures.max_ms].map((ms) => html`<td>${latency(ms)}</td>`);
+  return html`<tr><th>${label}</th>${cells}<td>${figures.count}</td></tr>`;
+}
+
+/** Run-wide, from the histograms: the scheduled-time latency first, as the figure a user would have felt. */
+export function latencyTable(run: RunDetail): Html {
+  return html`<div class="scroll"><table class="figures">
+<tr><th></th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th><th>orders</th></tr>
+${latencyRow("From scheduled time", run.latency)}${latencyRow("Service time", run.service)}${latencyRow("Lateness of sending", run.lateness)}
+</table></div>
+<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts; service time starts when it actually left.</p>`;
+}
+
+export function drillCard(run: RunDetail): Html {
+  const rows = Object.entries(run.drill).map(
+    ([reason, tally]) => html`<tr><th>${humanize(reason)}</th><td>${tally.sent} sent, ${tally.as_expected} rejected as expected${tally.mismatched > 0 ? html`, <b>${tally.mismatched} not</b>` : ""}</td></tr>`,
+  );
+  if (rows.length === 0) return html``;
+  const findings = run.findings.map((finding) => html`<li>${textTag(finding)}</li>`);
+  return html`<h2>Rejection drill</h2>
+<div class="card" id="drill"><table>${rows}</table>${findings.length > 0 ? html`<p><b>Findings</b></p><ul>${findings}</ul>` : ""}</div>`;
+}
+
+export function planCard(run: RunDetail): Html {
+  const { plan } = run;
+  let from = plan.start_rate;
+  const stages = plan.stages.map((stage) => {
+    const text = stage.rate_per_second === from ? `hold ${stage.rate_per_second}/s` : `${from}/s to ${stage.rate_per_second}/s`;
+    from = stage.rate_per_second;
+    return html`<li>${span(stage.duration_seconds * 1000)}: ${text}</li>`;
+  });
+  const shares = Object.entries(plan.invalid_share).map(([reason, share]) => `${humanize(reason)} ${Math.round((share ?? 0) * 1000) / 10} %`);
+  return html`<table>
+<tr><th><span class="label">Stages</span></th><td><ul>${stages}</ul></td></tr>
+<tr><th><span class="label">Orders</span></th><td>${plan.total_orders} in ${span(plan.duration_seconds * 1000)}, peak ${plan.peak_rate}/s</td></tr>
+<tr><th><span class="label">Generator</span></th><td>${humanize(plan.mode)}, seed <code>${plan.seed}</code>; ${plan.shards} ${plan.shards === 1 ? "shard" : "shards"}, up to ${plan.max_in_flight} in flight each, dropped after ${plan.max_lateness_ms} ms late</td></tr>
+${shares.length > 0 ? html`<tr><th><span class="label">Broken on purpose</span></th><td>${shares.join(", ")}</td></tr>` : ""}
+${plan.thresholds.length > 0 ? html`<tr><th><span class="label">Thresholds</span></th><td>${plan.thresholds.map((t) => html`<code>${describeThreshold(t)}</code>${t.abort_on_fail ? ` (aborts after ${t.grace_seconds} s)` : ""} `)}</td></tr>` : ""}
+<tr><th><span class="label">Started by</span></th><td>${run.operator}</td></tr>
+</table>`;
+}
