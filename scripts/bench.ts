@@ -14,6 +14,7 @@ import { RoundBook } from "./lib/bench-rounds.ts";
 import { benchReport } from "./lib/bench-report.ts";
 import { intakeStage, latencyStage, readStage, sendStage, type Plan, type Round } from "./lib/bench-stages.ts";
 import { project } from "./lib/bench-targets.ts";
+import { RUN_VARS, trafficRunFigure } from "./lib/bench-traffic-run.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { connectFloor, PROJECT_ISOLATE, WITH_FLOOR, type FloorOrder } from "./lib/floor.ts";
 import { connectIsolate, heapAfterCollection } from "./lib/inspector.ts";
@@ -28,7 +29,7 @@ const plan: Plan = short
 const memoryBatches = short ? 2 : 5;
 const TOKEN = "acme-dev-token";
 
-const server = await startDevServer({ vars: { MAX_BATCH: "1000" }, args: WITH_FLOOR });
+const server = await startDevServer({ vars: { MAX_BATCH: "1000", ...RUN_VARS }, args: WITH_FLOOR });
 let exitCode = 0;
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -64,6 +65,15 @@ try {
   const { lines } = benchReport({ book, rounds: plan.rounds, seconds: plan.seconds, innerUrl: runtime.innerUrl, listBytes });
   for (const line of lines) console.log(line);
   console.log(`\nfailed requests: ${errors}   goal 0 ${verdict(errors === 0)}`);
+
+  // Generator capacity: on schedule at 0.85 of the floor's best object -> binding -> D1 rate, nothing dropped.
+  process.stderr.write("traffic run at 0.85 of the floor\n");
+  const onTime = 0.85 * book.best("send floor binding", "higher");
+  const runSeconds = short ? 3 : 10;
+  const steady = await trafficRunFigure(inner, onTime, runSeconds);
+  console.log(`\ntraffic run, one generator object, ${onTime.toFixed(0)}/s (0.85 of the floor's object -> binding -> D1) for ${runSeconds} s, at most 8 in flight, entry port`);
+  console.log(`  accepted ${steady.accepted} of ${steady.planned} planned, sustained ${steady.ordersPerSecond.toFixed(0)}/s, dropped ${steady.dropped}   goal 0 dropped ${verdict(steady.dropped === 0)}`);
+  if (steady.limits.length > 0) console.log(`  limits the run reported: ${steady.limits.join("; ")}`);
   if (errors > 0) exitCode = 1;
 
   process.stderr.write("memory across 1,000-order batches\n");

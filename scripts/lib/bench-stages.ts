@@ -87,8 +87,12 @@ export async function sendStage(round: Round): Promise<void> {
     round.book.record(name, rates[Math.floor(rates.length / 2)] ?? Number.NaN);
     round.book.record(`${name} cpu`, cpuMs / Math.max(1, accepted));
   }
-  const run = await trafficRunFigure({ project: inner, round: round.index, short: round.plan.short });
-  if (run) round.book.record("run ours", run.ordersPerSecond);
+  // Offered twice what the floor's object sent this round, so the figure is what one generator object can sustain.
+  const floorRate = round.book.values("send floor binding").at(-1) ?? 400;
+  const run = await trafficRunFigure(inner, 2 * floorRate, round.plan.short ? 2 : 5);
+  round.book.record("run ours", run.ordersPerSecond);
+  round.book.record("run ours offered", 2 * floorRate);
+  round.book.record("run ours dropped", run.dropped);
 }
 
 /** MCP reads at 8 concurrent on the entry port, with /health and the floor's two reads beside them. */
