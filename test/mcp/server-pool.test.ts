@@ -34,6 +34,7 @@ async function call(token: string, method: string, params?: Record<string, unkno
 }
 
 const toolNames = async (token: string) => ((await call(token, "tools/list")).tools as { name: string }[]).map((tool) => tool.name);
+const promptNames = async (token: string) => ((await call(token, "prompts/list")).prompts as { name: string }[]).map((prompt) => prompt.name);
 
 async function exceptionIds(token: string): Promise<string[]> {
   const result = await call(token, "tools/call", { name: "list_order_exceptions", arguments: {} });
@@ -48,7 +49,14 @@ async function statusOf(token: string, orderId: string): Promise<string> {
 
 describe("requests of different accounts and scopes, interleaved on pooled servers", () => {
   it("each sees its own account's orders and its own scopes' tools, however they interleave", async () => {
-    const [acmeQueue, globexQueue, fullList, readerList] = await Promise.all([exceptionIds(ACME_TOKEN), exceptionIds(GLOBEX_TOKEN), toolNames(ACME_TOKEN), toolNames(READER_TOKEN)]);
+    const [acmeQueue, globexQueue, fullList, readerList, fullPrompts, readerPrompts] = await Promise.all([
+      exceptionIds(ACME_TOKEN),
+      exceptionIds(GLOBEX_TOKEN),
+      toolNames(ACME_TOKEN),
+      toolNames(READER_TOKEN),
+      promptNames(ACME_TOKEN),
+      promptNames(READER_TOKEN),
+    ]);
     expect(acmeQueue.length).toBeGreaterThan(0);
     expect(globexQueue.length).toBeGreaterThan(0);
     expect(acmeQueue.every((id) => id.startsWith("ORD-10"))).toBe(true);
@@ -56,6 +64,8 @@ describe("requests of different accounts and scopes, interleaved on pooled serve
     expect(fullList).toContain("send_orders");
     expect(readerList).not.toContain("send_orders");
     expect(readerList).toContain("get_order_status");
+    expect(fullPrompts).toContain("load_test");
+    expect(readerPrompts).not.toContain("load_test");
 
     // Many at once, in a mixed order, so servers are borrowed back and forth between accounts and scopes.
     const rounds = await Promise.all(
@@ -63,14 +73,26 @@ describe("requests of different accounts and scopes, interleaved on pooled serve
         acme: await exceptionIds(ACME_TOKEN),
         reader: await toolNames(READER_TOKEN),
         globex: await exceptionIds(GLOBEX_TOKEN),
+        readerPrompts: await promptNames(READER_TOKEN),
         full: await toolNames(ACME_TOKEN),
+        fullPrompts: await promptNames(ACME_TOKEN),
         globexSeesAcme: await statusOf(GLOBEX_TOKEN, "ORD-1001"),
         acmeSeesGlobex: await statusOf(ACME_TOKEN, "ORD-2001"),
         acmeOwn: await statusOf(ACME_TOKEN, "ORD-1001"),
       })),
     );
     for (const round of rounds) {
-      expect(round).toEqual({ acme: acmeQueue, reader: readerList, globex: globexQueue, full: fullList, globexSeesAcme: "not found", acmeSeesGlobex: "not found", acmeOwn: expect.not.stringMatching(/^not found$/) });
+      expect(round).toEqual({
+        acme: acmeQueue,
+        reader: readerList,
+        globex: globexQueue,
+        readerPrompts,
+        full: fullList,
+        fullPrompts,
+        globexSeesAcme: "not found",
+        acmeSeesGlobex: "not found",
+        acmeOwn: expect.not.stringMatching(/^not found$/),
+      });
     }
   });
 });
