@@ -1,138 +1,100 @@
-// `npm run bench`: starts `wrangler dev` on a free port with its own state and
-// prints the performance figures, each beside its goal:
-// per-call latency as a multiple of /health, 8-client read throughput against
-// one client, send_orders 100 in orders per second, the account object's
-// memory across 1,000-order batches, startup CPU and bundle size.
+// `npm run bench`: starts `wrangler dev` on a free port with its own state,
+// the project and the floor Worker (bench/floor) side by side, and prints
+// each of our figures beside the floor's, taken in the same run on the same
+// machine: order intake and send_orders against the floor's intake and its
+// object -> binding -> D1 path, MCP reads against /health at 8 concurrent,
+// per-call latency as a multiple of /health, CPU per order; then the account
+// object's memory across 1,000-order batches, the bundle and startup CPU.
 // A benchmark, not a test: a missed goal is printed, never failed. Only an
 // error (a tool that answers with an error, a failed request) exits non-zero.
 //   npm run bench               the full run (a few minutes)
-//   npm run bench -- --short    fewer rounds, for CI
+//   npm run bench -- --short    shorter rounds, to try it out
 import { availableParallelism, cpus } from "node:os";
-import { closedLoop, figures, interleaved, median, ms, type Figures } from "./lib/bench-stats.ts";
+import { RoundBook } from "./lib/bench-rounds.ts";
+import { benchReport } from "./lib/bench-report.ts";
+import { intakeStage, latencyStage, readStage, sendStage, type Plan, type Round } from "./lib/bench-stages.ts";
+import { project } from "./lib/bench-targets.ts";
+import { RUN_VARS, trafficRunFigure } from "./lib/bench-traffic-run.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { rawRpc } from "./lib/mcp.ts";
-import { connectInspector, heapAfterCollection } from "./lib/inspector.ts";
+import { connectFloor, PROJECT_ISOLATE, WITH_FLOOR, type FloorOrder } from "./lib/floor.ts";
+import { connectIsolate, heapAfterCollection } from "./lib/inspector.ts";
 import { workerdRssBytes } from "./lib/process-memory.ts";
+import { findWorkerdRuntime } from "./lib/workerd-runtime.ts";
 import { BUNDLE_GOAL_GZIP_BYTES, buildBundle, kib, STARTUP_GOAL_MS, startupCpuMs } from "./lib/worker-figures.ts";
 
 const short = process.argv.includes("--short");
-const plan = short
-  ? { rounds: 30, warmup: 10, loadSeconds: 2, loadRepeats: 1, batches: 3, memoryBatches: 2 }
-  : { rounds: 150, warmup: 30, loadSeconds: 5, loadRepeats: 3, batches: 12, memoryBatches: 5 };
+const plan: Plan = short
+  ? { rounds: 3, seconds: 1, batches: 1, calls: 15, warmup: 5, short }
+  : { rounds: 3, seconds: 3, batches: 3, calls: 60, warmup: 15, short };
+const memoryBatches = short ? 2 : 5;
+const TOKEN = "acme-dev-token";
 
-const READ_CALLS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
-  ["get_order_status", { order_id: "ORD-1001" }],
-  ["list_order_exceptions", {}],
-  ["get_order_details", { order_id: "ORD-1003" }],
-  ["preview_order", { seed: 42 }],
-];
-
-const server = await startDevServer({ vars: { MAX_BATCH: "1000" } });
+const server = await startDevServer({ vars: { MAX_BATCH: "1000", ...RUN_VARS }, args: WITH_FLOOR });
 let exitCode = 0;
-const rpc = (method: string, params?: Record<string, unknown>) => rawRpc(server.url, "acme-dev-token", method, params);
-
-const callTool = (name: string, args: Record<string, unknown>) => rpc("tools/call", { name, arguments: args });
-const randomSeed = () => Math.floor(Math.random() * 4_000_000_000);
-
-async function sendBatch(count: number): Promise<{ accepted: number; seconds: number }> {
-  const started = performance.now();
-  const result = await callTool("send_orders", { count, seed: randomSeed() });
-  const seconds = (performance.now() - started) / 1000;
-  const tally = result.structuredContent as { accepted?: number; requested?: number };
-  if (tally.accepted !== count) throw new Error(`send_orders ${count}: only ${tally.accepted} of ${tally.requested} accepted`);
-  return { accepted: count, seconds };
-}
-
-const line = (cells: readonly string[], widths: readonly number[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("");
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 try {
   console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}, ${short ? "short" : "full"} run`);
+  const runtime = await findWorkerdRuntime(server.pid, Number(new URL(server.url).port));
+  const inner = project(runtime.innerUrl, TOKEN);
+  const proxy = project(server.url, TOKEN);
+  const floor = await connectFloor(runtime.innerUrl);
+  // A valid order of the project's own generator; both sides post it under fresh request_ids.
+  const template = ((await inner.tool("preview_order", { seed: 42 })) as { order: FloorOrder }).order;
+  const listBytes = await inner.listBytes();
+  // Load every module and let V8 optimize before anything counts.
+  await inner.sendOrders(100);
+  await floor.send("binding", 100);
 
-  process.stderr.write("per-call latency, interleaved rounds\n");
-  const perCall = await interleaved(
-    "per call",
-    {
-      "GET /health": async () => {
-        const response = await fetch(`${server.url}/health`);
-        if (!response.ok) throw new Error(`/health: HTTP ${response.status}`);
-        await response.arrayBuffer();
-      },
-      ping: () => rpc("ping").then(() => undefined),
-      "tools/list": () => rpc("tools/list").then(() => undefined),
-      ...Object.fromEntries(READ_CALLS.map(([name, args]) => [name, () => callTool(name, args).then(() => undefined)])),
-      check_target: () => callTool("check_target", {}).then(() => undefined),
-      "send_orders count 1": () => sendBatch(1).then(() => undefined),
-    },
-    plan.rounds,
-    plan.warmup,
-  );
-  const health = perCall[0] as Figures;
-  const goals: Record<string, number> = { ping: 1.25, "tools/list": 1.3, "send_orders count 1": 1.8 };
-  for (const name of [...READ_CALLS.map(([tool]) => tool), "check_target"]) goals[name] = 1.6;
-  const widths = [22, 8, 10, 10, 10, 16];
-  console.log(`\nper call, c=1, ${plan.rounds} interleaved rounds after ${plan.warmup} warm-up rounds (raw JSON-RPC, protocol 2025-11-25)`);
-  console.log(line(["request", "samples", "p50", "p90", "x health", "goal"], widths));
-  for (const row of perCall) {
-    const ratio = row.p50 / health.p50;
-    const goal = goals[row.name];
-    const goalText = goal === undefined ? "" : `<= ${goal}x ${verdict(ratio <= goal)}`;
-    console.log(line([row.name, String(row.samples), ms(row.p50), ms(row.p90), `${ratio.toFixed(2)}x`, goalText], widths));
+  const book = new RoundBook();
+  let errors = 0;
+  for (let index = 0; index < plan.rounds; index++) {
+    const round: Round = { book, inner, proxy, floor, pid: runtime.pid, plan, template, listBytes, index, errors: 0 };
+    for (const [label, stage] of [
+      ["order intake", intakeStage],
+      ["send_orders", sendStage],
+      ["reads", readStage],
+      ["per-call latency", latencyStage],
+    ] as const) {
+      process.stderr.write(`round ${index + 1}/${plan.rounds}: ${label}\n`);
+      await stage(round);
+    }
+    errors += round.errors;
   }
+  const { lines } = benchReport({ book, rounds: plan.rounds, seconds: plan.seconds, innerUrl: runtime.innerUrl, listBytes });
+  for (const line of lines) console.log(line);
+  console.log(`\nfailed requests: ${errors}   goal 0 ${verdict(errors === 0)}`);
 
-  process.stderr.write("read throughput, 1 client against 8\n");
-  const readMix = (client: number, call: number) => {
-    const [name, args] = READ_CALLS[(client + call) % READ_CALLS.length] ?? READ_CALLS[0]!;
-    return callTool(name, args).then(() => undefined);
-  };
-  const single: number[] = [];
-  const eight: number[] = [];
-  let loadErrors = 0;
-  for (let repeat = 0; repeat < plan.loadRepeats; repeat++) {
-    const one = await closedLoop(1, plan.loadSeconds, readMix);
-    const many = await closedLoop(8, plan.loadSeconds, readMix);
-    single.push(one.perSecond);
-    eight.push(many.perSecond);
-    loadErrors += one.errors + many.errors;
-  }
-  const scaling = median(eight) / median(single);
-  console.log(`\nread tools mixed, ${plan.loadSeconds} s per side, ${plan.loadRepeats} alternating repeat(s), median`);
-  console.log(`  1 client   ${median(single).toFixed(0).padStart(6)} calls/s`);
-  console.log(`  8 clients  ${median(eight).toFixed(0).padStart(6)} calls/s   ${scaling.toFixed(2)}x one client   goal >= 3x ${verdict(scaling >= 3)}`);
-  console.log(`  errors     ${String(loadErrors).padStart(6)}            goal 0 ${verdict(loadErrors === 0)}`);
-  if (loadErrors > 0) exitCode = 1;
-
-  process.stderr.write("send_orders count 100\n");
-  await sendBatch(100);
-  const rates: number[] = [];
-  for (let batch = 0; batch < plan.batches; batch++) {
-    const { accepted, seconds } = await sendBatch(100);
-    rates.push(accepted / seconds);
-  }
-  const rate = figures("orders/s", rates);
-  console.log(`\nsend_orders count 100, ${plan.batches} batches, every order one request to the intake API`);
-  console.log(`  median ${rate.p50.toFixed(0)} orders/s, slowest batch ${Math.min(...rates).toFixed(0)} orders/s   goal >= 1000 ${verdict(rate.p50 >= 1000)}`);
+  // Generator capacity: on schedule at 0.85 of the floor's best object -> binding -> D1 rate, nothing dropped.
+  process.stderr.write("traffic run at 0.85 of the floor\n");
+  const onTime = 0.85 * book.best("send floor binding", "higher");
+  const runSeconds = short ? 3 : 10;
+  const steady = await trafficRunFigure(inner, onTime, runSeconds);
+  console.log(`\ntraffic run, one generator object, ${onTime.toFixed(0)}/s (0.85 of the floor's object -> binding -> D1) for ${runSeconds} s, at most 8 in flight, entry port`);
+  console.log(`  accepted ${steady.accepted} of ${steady.planned} planned, sustained ${steady.ordersPerSecond.toFixed(0)}/s, dropped ${steady.dropped}   goal 0 dropped ${verdict(steady.dropped === 0)}`);
+  if (steady.limits.length > 0) console.log(`  limits the run reported: ${steady.limits.join("; ")}`);
+  if (errors > 0) exitCode = 1;
 
   process.stderr.write("memory across 1,000-order batches\n");
-  // The account object and the Worker share one isolate under wrangler dev; its
-  // heap after a full collection is what they keep. The process's resident
-  // memory also holds SQLite's page cache, which grows with the stored orders.
-  const inspector = await connectInspector(server.inspectorPort);
-  const heap: number[] = [await heapAfterCollection(inspector)];
+  // The account object and the Worker share one isolate; its heap after a
+  // full collection is what they keep. The process's resident memory also
+  // holds SQLite's page cache, which grows with the stored orders.
+  const nudge = () => inner.health();
+  const inspector = await connectIsolate({ runtimePort: runtime.inspectorPort, wranglerPort: server.inspectorPort, ...PROJECT_ISOLATE, nudge });
+  const heap: number[] = [await heapAfterCollection(inspector, nudge)];
   const rss: number[] = [await workerdRssBytes(server.pid)];
-  for (let batch = 0; batch < plan.memoryBatches; batch++) {
-    await sendBatch(1000);
-    heap.push(await heapAfterCollection(inspector));
+  for (let batch = 0; batch < memoryBatches; batch++) {
+    await inner.sendOrders(1000);
+    heap.push(await heapAfterCollection(inspector, nudge));
     rss.push(await workerdRssBytes(server.pid));
   }
   inspector.close();
-  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   // The first batch loads code and warms caches; growth is judged after it.
   const heapGrowth = (heap.at(-1) ?? 0) - (heap[1] ?? 0);
-  const heapFlat = heapGrowth <= 1024 * 1024;
   console.log(`\nWorker isolate heap after a full collection (the account object lives in it), before and after each 1,000-order batch`);
   console.log(`  ${heap.map(mib).join(" -> ")}`);
-  console.log(`  growth after the first batch: ${mib(heapGrowth)} over ${plan.memoryBatches - 1} more batches   goal: flat (within 1 MiB) ${verdict(heapFlat)}`);
+  console.log(`  growth after the first batch: ${mib(heapGrowth)} over ${memoryBatches - 1} more batches   goal: flat (within 1 MiB) ${verdict(heapGrowth <= 1024 * 1024)}`);
   console.log(`  workerd resident memory, same points (includes SQLite's page cache): ${rss.map(mib).join(" -> ")}`);
 
   process.stderr.write("bundle and startup\n");

@@ -1,17 +1,24 @@
 // `npm run profile`: where a request's CPU time goes. Starts `wrangler dev`
-// with an unminified bundle, sends one kind of request over and over while the
-// Worker's isolate (which also runs the account's Durable Object and the
-// ORDER_API entrypoint) is sampled through the DevTools protocol, then prints
-// the functions that took the most time and saves the profile for Chrome's
-// DevTools (Performance panel, "Load profile").
+// with an unminified bundle and the bench's floor Worker beside the project,
+// sends one kind of request over and over on workerd's entry port while one
+// isolate is sampled through an inspector session, then prints the
+// functions that took the most time and saves the profile for Chrome's
+// DevTools (Performance panel, "Load profile"). The project's isolate also
+// runs the account's Durable Object and the ORDER_API entrypoint.
 //   npm run profile                              tools/list, 300 times
 //   npm run profile -- --call get_order_status   any of the calls below
 //   npm run profile -- --call send_orders --count 20 --size 100
+//   npm run profile -- --call intake             POST /api/orders
+//   npm run profile -- --call floor-send --count 20 --size 100
+//                                                the floor's isolate (floor-ok, floor-read, floor-intake, floor-send)
 // Time spent in D1 itself (another isolate) shows up here as idle.
 import { writeFileSync } from "node:fs";
+import { freshOrder, project } from "./lib/bench-targets.ts";
+import { profileReport, type CpuProfile } from "./lib/cpu-profile.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { connectInspector } from "./lib/inspector.ts";
-import { rawRpc } from "./lib/mcp.ts";
+import { connectFloor, FLOOR_ISOLATE, PROJECT_ISOLATE, WITH_FLOOR, type FloorOrder } from "./lib/floor.ts";
+import { connectIsolate, sendNudged } from "./lib/inspector.ts";
+import { findWorkerdRuntime } from "./lib/workerd-runtime.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -23,81 +30,45 @@ const count = Number(option("count", "300"));
 const size = Number(option("size", "1"));
 const out = option("out", `profile-${call.replace(/\W+/g, "-")}.cpuprofile`);
 
-const server = await startDevServer({ vars: { MAX_BATCH: "1000" }, args: ["--minify=false"] });
-const rpc = (method: string, params?: Record<string, unknown>) => rawRpc(server.url, "acme-dev-token", method, params);
-const tool = (name: string, args: Record<string, unknown>) => () => rpc("tools/call", { name, arguments: args });
-const CALLS: Record<string, () => Promise<unknown>> = {
-  health: () => fetch(`${server.url}/health`).then((response) => response.text()),
-  ping: () => rpc("ping"),
-  "tools/list": () => rpc("tools/list"),
-  get_order_status: tool("get_order_status", { order_id: "ORD-1001" }),
-  get_order_details: tool("get_order_details", { order_id: "ORD-1003" }),
-  list_order_exceptions: tool("list_order_exceptions", {}),
-  check_target: tool("check_target", {}),
-  send_orders: () => rpc("tools/call", { name: "send_orders", arguments: { count: size, seed: Math.floor(Math.random() * 4e9) } }),
-};
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-function report(profile: Profile): void {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parents = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
-  const label = (node: ProfileNode) => `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop() ?? ""}:${node.callFrame.lineNumber + 1}`;
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  let active = 0;
-  profile.samples.forEach((id, index) => {
-    const micros = profile.timeDeltas[index] ?? 0;
-    const node = nodes.get(id);
-    if (!node || node.callFrame.functionName === "(idle)") return;
-    active += micros;
-    self.set(label(node), (self.get(label(node)) ?? 0) + micros);
-    const seen = new Set<string>();
-    for (let current: number | undefined = id; current !== undefined; current = parents.get(current)) {
-      const frame = nodes.get(current);
-      if (!frame) break;
-      const name = label(frame);
-      if (!seen.has(name)) inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
-      seen.add(name);
-    }
-  });
-  const top = (table: Map<string, number>) =>
-    [...table]
-      .filter(([name]) => !name.startsWith("(root)"))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 25)
-      .map(([name, micros]) => `  ${(micros / 1000).toFixed(1).padStart(8)} ms ${((100 * micros) / active).toFixed(1).padStart(5)}%  ${name}`)
-      .join("\n");
-  console.log(`\n${call} x ${count}: ${(active / 1000).toFixed(0)} ms of CPU sampled in the Worker's isolate, ${(active / 1000 / count).toFixed(2)} ms per call`);
-  console.log(`\nself time (the function's own code):\n${top(self)}`);
-  console.log(`\ninclusive time (with everything it called):\n${top(inclusive)}`);
-}
+const server = await startDevServer({ vars: { MAX_BATCH: "1000" }, args: ["--minify=false", ...WITH_FLOOR] });
 
 let exitCode = 0;
 try {
+  const runtime = await findWorkerdRuntime(server.pid, Number(new URL(server.url).port));
+  const ours = project(runtime.innerUrl, "acme-dev-token");
+  const floor = await connectFloor(runtime.innerUrl);
+  const template = ((await ours.tool("preview_order", { seed: 42 })) as { order: FloorOrder }).order;
+  const tool = (name: string, args: Record<string, unknown>) => () => ours.tool(name, args);
+  const CALLS: Record<string, () => Promise<unknown>> = {
+    health: () => ours.health(),
+    ping: () => ours.rpc("ping"),
+    "tools/list": () => ours.rpc("tools/list"),
+    get_order_status: tool("get_order_status", { order_id: "ORD-1001" }),
+    get_order_details: tool("get_order_details", { order_id: "ORD-1003" }),
+    list_order_exceptions: tool("list_order_exceptions", {}),
+    check_target: tool("check_target", {}),
+    send_orders: () => ours.sendOrders(size),
+    intake: () => ours.postOrder(freshOrder(template)),
+    "floor-ok": () => floor.ok(),
+    "floor-read": () => floor.read(),
+    "floor-intake": () => floor.intake(freshOrder(template)),
+    "floor-send": () => floor.send("binding", size),
+  };
   const send = CALLS[call];
   if (!send) throw new Error(`unknown --call ${call}; one of: ${Object.keys(CALLS).join(", ")}`);
+  const isolate = call.startsWith("floor-") ? FLOOR_ISOLATE : PROJECT_ISOLATE;
   for (let i = 0; i < Math.min(50, count); i++) await send(); // warm up: load the modules, let V8 optimize
-  const inspector = await connectInspector(server.inspectorPort);
-  await inspector.send("Profiler.enable");
-  await inspector.send("Profiler.setSamplingInterval", { interval: 250 });
-  await inspector.send("Profiler.start");
+  const nudge = call.startsWith("floor-") ? () => floor.ok() : () => ours.health();
+  const inspector = await connectIsolate({ runtimePort: runtime.inspectorPort, wranglerPort: server.inspectorPort, ...isolate, nudge });
+  await sendNudged(inspector, "Profiler.enable", nudge);
+  await sendNudged(inspector, "Profiler.setSamplingInterval", nudge, { interval: 250 });
+  await sendNudged(inspector, "Profiler.start", nudge);
   for (let i = 0; i < count; i++) await send();
-  const { profile } = await inspector.send<{ profile: Profile }>("Profiler.stop", {}, 120_000);
+  const { profile } = await sendNudged<{ profile: CpuProfile }>(inspector, "Profiler.stop", nudge);
   inspector.close();
   writeFileSync(out, JSON.stringify(profile));
-  report(profile);
-  console.log(`\nprofile saved to ${out}`);
+  for (const line of profileReport(profile, `${call}${call.endsWith("send") || call === "send_orders" ? ` (size ${size})` : ""}`, count)) console.log(line);
+  console.log(`\nprofile of ${isolate.isolate} saved to ${out}`);
 } catch (error) {
   exitCode = 1;
   console.error(`profile failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -24,8 +24,8 @@ const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
 const cardSources = import.meta.glob<string>("../cards/**/*.ts", { query: "?raw", import: "default", eager: true });
 const CARDS_MAY_IMPORT = ["../src/orders/labels", "../src/proposals/status-labels"];
 
-/** Everything else a person reads and changes: the tests, the browser tests and the scripts. */
-const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs"], {
+/** Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker. */
+const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"], {
   query: "?raw",
   import: "default",
   eager: true,
@@ -88,13 +88,13 @@ const importsOf = (files: Record<string, string>) =>
 const imports = importsOf(sources);
 
 describe("architecture", () => {
-  it("reads the source tree, the conformance entry, and the tests, browser tests and scripts for the line limit", () => {
+  it("reads the source tree, the conformance entry, and the tests, browser tests, scripts and bench for the line limit", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(40);
     expect(imports.length).toBeGreaterThan(100);
     expect(Object.keys(conformanceSources)).toContain("../conformance/worker.ts");
     expect(Object.keys(cardSources)).toContain("../cards/host.ts");
     const folders = new Set(Object.keys(otherFiles).map((key) => repoPath(key).split("/")[0]));
-    expect([...folders].sort()).toEqual(["e2e", "scripts", "test"]);
+    expect([...folders].sort()).toEqual(["bench", "e2e", "scripts", "test"]);
     expect(Object.keys(otherFiles)).toContain("./helpers/tokens.ts");
   });
 
@@ -113,6 +113,11 @@ describe("architecture", () => {
         return ok ? [] : [`${file.replace("../src/", "")} -> ${target.replace("../src/", "")}`];
       });
     expect(upward).toEqual([]);
+  });
+
+  it("nothing in src imports the bench: the floor Worker is never part of what is deployed", () => {
+    const intoBench = imports.filter(({ target }) => target.startsWith("../bench/")).map(({ file, target }) => `${file} -> ${target}`);
+    expect(intoBench).toEqual([]);
   });
 
   it("conformance/ reaches src/ only through the entry and the MCP server's extension point, and src/ never reaches back", () => {
@@ -148,7 +153,7 @@ describe("architecture", () => {
     expect(bare).toEqual([]);
   });
 
-  it(`no file in src, cards, conformance, test, e2e or scripts is over ${MAX_LINES} lines`, () => {
+  it(`no file in src, cards, conformance, test, e2e, scripts or bench is over ${MAX_LINES} lines`, () => {
     const long = Object.entries({ ...sources, ...cardSources, ...conformanceSources, ...otherFiles })
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);

@@ -1,5 +1,5 @@
-import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
 import type { z } from "zod/v4";
 import { fail, ok, type AppError, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
@@ -84,10 +84,16 @@ export function limitedBody(kind: BodyKind, maxBytes: number, refuse: BodyRefusa
   };
 }
 
-/** 422 naming every invalid field, in our error shape instead of zod's raw result. */
+/**
+ * 422 naming every invalid field, in our error shape instead of zod's raw
+ * result. The parse is synchronous: no body schema has an async check, and
+ * every intake order passes through here, where zod's async parse cost a
+ * promise per field.
+ */
 export function validJson<S extends z.ZodType>(schema: S) {
-  return zValidator("json", schema, (result, c) => {
-    if (result.success) return undefined;
+  return validator("json", (value, c): z.output<S> | Response | Promise<Response> => {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
     const problems = describeIssues(result.error);
     return errorResponse(c, { code: "validation_failed", message: `request body has ${problems.length} invalid field(s)`, errors: problems });
   });

@@ -46,6 +46,8 @@ export function registerAccountPrompts(
   tools: readonly AccountTool[],
   reach: RequestReach = EVERYTHING,
 ): void {
+  // Only the configuration reaches a prompt's text: a server lent to many callers (server-pool.ts) keeps no caller here.
+  const { config } = context;
   for (const prompt of prompts) {
     if (!reach.prompt(prompt.name)) continue;
     // Not listed, and prompts/get answers "not found", as for an unknown name.
@@ -55,7 +57,7 @@ export function registerAccountPrompts(
       { title: prompt.title, description: prompt.description, argsSchema: prompt.args },
       async (args: Record<string, unknown>): Promise<GetPromptResult> => ({
         description: prompt.description,
-        messages: [{ role: "user", content: { type: "text", text: prompt.text(args, context.config) } }],
+        messages: [{ role: "user", content: { type: "text", text: prompt.text(args, config) } }],
       }),
     );
   }

@@ -4,6 +4,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
   type CacheHint,
+  type ListToolsResult,
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AccountToolContext } from "./account-context";
@@ -17,10 +18,12 @@ import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool } from "./tool-seam";
+import { offerKey, withPooledServer } from "./server-pool";
+import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
 import { serverExtension } from "./server-extension";
+import { isGranted } from "../auth/scope-check";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -43,10 +46,16 @@ export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
 /**
- * One McpServer per request, so no state can leak between calls. It holds
- * what this request can reach (request-reach.ts), which keeps it cheap to build.
+ * An McpServer for one request: it holds what this request can reach
+ * (request-reach.ts), which keeps it cheap to build.
  */
 export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery, reach: RequestReach = EVERYTHING): McpServer {
+  return buildMcpServer(() => context, delivery, reach);
+}
+
+/** `contextOf` answers the context of the request being served (server-pool.ts lends one server to many in turn). */
+function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undefined, reach: RequestReach): McpServer {
+  const context = contextOf();
   const extension = serverExtension(context.config);
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
@@ -59,8 +68,8 @@ export function createMcpServer(context: AccountToolContext, delivery?: Response
     ...extension?.options,
     cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "prompts/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
   });
-  registerAccountTools(server, context, ALL_TOOLS, delivery, reach);
-  registerAccountResources(server, context, ALL_RESOURCES, reach);
+  registerAccountTools(server, contextOf, ALL_TOOLS, delivery, reach);
+  registerAccountResources(server, contextOf, ALL_RESOURCES, reach);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, reach);
   // Listed only when the credential may call every tool a prompt names, so the same short hint.
@@ -99,13 +108,62 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
-  const server = createMcpServer(context, delivery, reach);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
-  transport.onerror = reportRejection;
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, { parsedBody: message });
+  const answer = async (server: McpServer) => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+    transport.onerror = reportRejection;
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: message });
+  };
+  if (lendable(message, reach, streams, context)) {
+    const key = offerKey(visibleTools(context), context);
+    return delivery.track(await withPooledServer(context, key, ({ context: lent }) => listingOnce(buildMcpServer(lent, undefined, EVERYTHING)), answer));
+  }
+  const response = await answer(createMcpServer(context, delivery, reach));
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
+}
+
+/**
+ * Whether a 2025 request can borrow a pooled server: one request answered
+ * as one JSON body, so the server is done with it when the answer exists.
+ * initialize is not lent one, since it records the client's capabilities on
+ * the server; nor are the development fixtures, which talk back mid-call.
+ */
+function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): boolean {
+  if (streams || reach.mayStream || serverExtension(context.config) !== undefined) return false;
+  if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
+  return (message as { method?: unknown }).method !== "initialize";
+}
+
+interface HandlerAccess {
+  _getRequestHandler?(method: string): ((request: never, ctx: never) => Promise<ListToolsResult>) | undefined;
+}
+
+/**
+ * A pooled server offers the same tools to every borrower, so its tools/list
+ * answer is worked out once (the SDK otherwise converts and scans every
+ * tool's schema on each list) and every later list answers the same result.
+ * The SDK has no public way to wrap one of its own handlers; without its
+ * protected accessor the server simply lists as before.
+ */
+function listingOnce(server: McpServer): McpServer {
+  const list = (server.server as unknown as HandlerAccess)._getRequestHandler?.("tools/list");
+  if (!list) return server;
+  let listed: Promise<ListToolsResult> | undefined;
+  server.server.removeRequestHandler("tools/list");
+  server.server.setRequestHandler("tools/list", (request, ctx) => {
+    listed ??= list(request as never, ctx as never).catch((error: unknown) => {
+      listed = undefined;
+      throw error;
+    });
+    return listed;
+  });
+  return server;
+}
+
+/** The tools this credential sees, as a pooled server registers them. */
+function visibleTools(context: AccountToolContext): string[] {
+  return ALL_TOOLS.filter((tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context))).map((tool) => tool.name);
 }
 
 /** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */

@@ -190,14 +190,18 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   return memo(perConfig, config, () => input(config).strict());
 }
 
+/** The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration reads it once. */
+export type ContextOf = () => AccountToolContext;
+
 /** `delivery` lets progress wait until the client has it (see delivery.ts); `reach` names what this request can call. */
 export function registerAccountTools(
   server: McpServer,
-  context: AccountToolContext,
+  contextOf: ContextOf,
   tools: readonly AccountTool[],
   delivery?: ResponseDelivery,
   reach: RequestReach = EVERYTHING,
 ): void {
+  const context = contextOf();
   for (const tool of tools) {
     if (!reach.tool(tool.name)) continue;
     if (tool.enabled && !tool.enabled(context)) continue;
@@ -228,12 +232,13 @@ export function registerAccountTools(
                 },
               }),
         };
+        const caller = contextOf();
         try {
-          const result = await tool.handler(args, context, extras);
+          const result = await tool.handler(args, caller, extras);
           if (isAskedToOpen(result)) return result.asked;
           return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
         } catch (error) {
-          console.error(`tool ${tool.name} failed for account ${context.account}:`, error);
+          console.error(`tool ${tool.name} failed for account ${caller.account}:`, error);
           return toolFailure({ code: "internal", message: `${tool.name} failed unexpectedly; the server log has the details` });
         }
       },
@@ -241,14 +246,15 @@ export function registerAccountTools(
   }
 }
 
-export function registerAccountResources(server: McpServer, context: AccountToolContext, resources: readonly AccountResource[], reach: RequestReach = EVERYTHING): void {
+export function registerAccountResources(server: McpServer, contextOf: ContextOf, resources: readonly AccountResource[], reach: RequestReach = EVERYTHING): void {
+  const { scopes } = contextOf();
   for (const resource of resources) {
     if ("uriTemplate" in resource) {
-      registerTemplate(server, context, resource, reach);
+      registerTemplate(server, contextOf, resource, reach);
       continue;
     }
     if (!reach.resource(resource.uri)) continue;
-    if (!isGranted(context.scopes, resource.scope)) continue;
+    if (!isGranted(scopes, resource.scope)) continue;
     server.registerResource(
       resource.name,
       resource.uri,
@@ -259,7 +265,7 @@ export function registerAccountResources(server: McpServer, context: AccountTool
         ...(resource.cacheHint === undefined ? {} : { cacheHint: resource.cacheHint }),
       },
       async (uri): Promise<ReadResourceResult> => {
-        const content = await resource.read(context);
+        const content = await resource.read(contextOf());
         if (!content.ok) throw readFailure(uri.href, content.error);
         return jsonContents(uri.href, content.value);
       },
@@ -267,14 +273,14 @@ export function registerAccountResources(server: McpServer, context: AccountTool
   }
 }
 
-function registerTemplate(server: McpServer, context: AccountToolContext, resource: AccountResourceTemplate, reach: RequestReach): void {
+function registerTemplate(server: McpServer, contextOf: ContextOf, resource: AccountResourceTemplate, reach: RequestReach): void {
   const template = templateOf(resource);
   if (!reach.template((uri) => template.uriTemplate.match(uri) !== null)) return;
-  if (!isGranted(context.scopes, resource.scope)) return;
+  if (!isGranted(contextOf().scopes, resource.scope)) return;
   server.registerResource(resource.name, template, { title: resource.title, description: resource.description, mimeType: "application/json" }, async (uri, variables): Promise<ReadResourceResult> => {
     // A variable is a list only for exploded templates, which we do not use.
     const values = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]));
-    const content = await resource.read(values, context);
+    const content = await resource.read(values, contextOf());
     if (!content.ok) throw readFailure(uri.href, content.error);
     return jsonContents(uri.href, content.value);
   });

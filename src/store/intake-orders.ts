@@ -1,7 +1,9 @@
 /**
  * D1 persistence for intake orders. request_id is the idempotency key: the
  * insert and the uniqueness check are one statement, so concurrent duplicates
- * cannot both create an order.
+ * cannot both create an order. A replay is recognised by comparing the stored
+ * order with the one sent, so the insert, which every order pays, hashes
+ * nothing; rows stored with a request_hash are still compared by it.
  */
 import { sha256Hex } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
@@ -32,11 +34,27 @@ export function candidateOrderId(requestId: string, attempt: number): string {
   return attempt === 1 ? `ORD-${requestId}` : `ORD-${requestId}-${attempt}`;
 }
 
-const STORED_INTAKE_COLUMNS = ["order_id", "customer_id", "lines", "total_cents", "request_hash"] as const;
+const STORED_INTAKE_COLUMNS = ["order_id", "customer_id", "channel", "currency", "lines", "total_cents", "request_hash"] as const;
 type StoredIntakeRow = OrderColumnsRow<typeof STORED_INTAKE_COLUMNS>;
 const SELECT_BY_REQUEST_SQL = `${selectOrders(STORED_INTAKE_COLUMNS)}WHERE account = ? AND request_id = ?`;
 /** The order's id must still be this request's for its received event to be written. */
 const OWNS_ORDER_ID_SQL = "EXISTS (SELECT 1 FROM orders WHERE account = ? AND order_id = ? AND request_id = ?)";
+
+/**
+ * Whether a stored order is the one this request sends again: every field
+ * the request carries (no later change touches them: proposals change the
+ * status, address, evidence and exception), or the hash of all of them.
+ */
+async function sameOrder(row: StoredIntakeRow, order: OrderRequest): Promise<boolean> {
+  if (row.request_hash !== null) return row.request_hash === (await sha256Hex(JSON.stringify(order)));
+  return (
+    row.customer_id === order.customer_id &&
+    row.channel === order.channel &&
+    row.currency === order.currency &&
+    row.total_cents === order.total_cents &&
+    row.lines === JSON.stringify(order.lines)
+  );
+}
 
 function receiptOf(row: StoredIntakeRow): OrderReceipt {
   const lines = OrderLinesSchema.parse(JSON.parse(row.lines));
@@ -88,14 +106,13 @@ export async function storeIntakeOrder(
 ): Promise<Result<IntakeOutcome>> {
   const db = await orderDatabase(database);
   const { account } = caller;
-  const requestHash = await sha256Hex(JSON.stringify(order));
   const createdAt = now.toISOString();
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
     const orderId = candidateOrderId(order.request_id, attempt);
     const record = acceptedRecord(caller, orderId, order, createdAt);
     // The order and its audit event land together; the event only if this request now owns the id.
     const [inserted] = await db.batch([
-      insertIntakeOrder(db, record, { requestId: order.request_id, requestHash }),
+      insertIntakeOrder(db, record, { requestId: order.request_id, requestHash: null }),
       insertAuditEvent(db, receivedEvent(caller, record, order.request_id), { sql: OWNS_ORDER_ID_SQL, params: [account, orderId, order.request_id] }),
     ]);
     if (inserted?.meta.changes === 1) {
@@ -103,7 +120,7 @@ export async function storeIntakeOrder(
     }
     const previous = await db.prepare(SELECT_BY_REQUEST_SQL).bind(account, order.request_id).first<StoredIntakeRow>();
     if (previous) {
-      if (previous.request_hash !== requestHash) {
+      if (!(await sameOrder(previous, order))) {
         return fail(
           "conflict",
           `request_id ${order.request_id} was already used for a different order (${previous.order_id}); use a new request_id`,

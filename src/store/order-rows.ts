@@ -8,7 +8,12 @@ import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } fr
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderStatus } from "../orders/views";
+import { JsonColumn } from "./json-columns";
 import { columnList, placeholders } from "./sql-columns";
+
+const LINES = new JsonColumn(OrderLinesSchema);
+const ADDRESSES = new JsonColumn(AddressSchema);
+const EVIDENCE = new JsonColumn(EvidenceSchema);
 
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
@@ -107,9 +112,9 @@ function recordFromRow(row: OrderRow): OrderRecord {
     total_cents: row.total_cents,
     status: row.status,
     version: row.version,
-    lines: OrderLinesSchema.parse(JSON.parse(row.lines)),
-    shipping_address: row.shipping_address ? AddressSchema.parse(JSON.parse(row.shipping_address)) : null,
-    evidence: row.evidence ? EvidenceSchema.parse(JSON.parse(row.evidence)) : null,
+    lines: LINES.parse(row.lines),
+    shipping_address: row.shipping_address ? ADDRESSES.parse(row.shipping_address) : null,
+    evidence: row.evidence ? EVIDENCE.parse(row.evidence) : null,
     exception,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -141,7 +146,7 @@ export function insertOrderRecord(db: D1Database, order: OrderRecord, onConflict
  * The insert for an intake order with its idempotency key. It does nothing
  * when the account already holds the order id or the request_id.
  */
-export function insertIntakeOrder(db: D1Database, order: OrderRecord, key: { requestId: string; requestHash: string }): D1PreparedStatement {
+export function insertIntakeOrder(db: D1Database, order: OrderRecord, key: { requestId: string; requestHash: string | null }): D1PreparedStatement {
   return db.prepare(INSERT_INTAKE_SQL).bind(...recordValues(order), key.requestId, key.requestHash);
 }
 

@@ -102,15 +102,16 @@ interface Transport {
 }
 
 function httpTarget(transport: Transport, account: string, timeoutMs: number, actor: string | undefined): OrderApiTarget {
-  async function call(path: string, init: RequestInit): Promise<Result<Response>> {
+  // The same for every request of this target, and every order is one: built once.
+  const callerHeaders: Record<string, string> = { ...transport.headers, [ACCOUNT_HEADER]: account };
+  // Percent-encoded: operator names may hold characters a header value cannot.
+  if (actor !== undefined) callerHeaders[ACTOR_HEADER] = encodeURIComponent(actor);
+  const orderHeaders: Record<string, string> = { "content-type": "application/json", ...callerHeaders };
+
+  async function call(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Result<Response>> {
     try {
-      const headers = new Headers(init.headers);
-      for (const [name, value] of Object.entries(transport.headers)) headers.set(name, value);
-      headers.set(ACCOUNT_HEADER, account);
-      // Percent-encoded: operator names may hold characters a header value cannot.
-      if (actor !== undefined) headers.set(ACTOR_HEADER, encodeURIComponent(actor));
       const url = `${transport.base}${path}`;
-      return ok(await transport.fetch(url, { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }));
+      return ok(await transport.fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
       return unreachable(describeFetchError(error), transport.name);
     }
@@ -119,7 +120,7 @@ function httpTarget(transport: Transport, account: string, timeoutMs: number, ac
 
   return {
     async health() {
-      const response = await call("/api/health", { method: "GET" });
+      const response = await call("/api/health", { method: "GET", headers: callerHeaders });
       if (!response.ok) return response;
       const answer = response.value;
       if (isRedirect(answer)) {
@@ -133,11 +134,7 @@ function httpTarget(transport: Transport, account: string, timeoutMs: number, ac
       return ok(health.data);
     },
     async postOrder(order) {
-      const response = await call("/api/orders", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(order),
-      });
+      const response = await call("/api/orders", { method: "POST", headers: orderHeaders, body: JSON.stringify(order) });
       if (!response.ok) return response;
       const answer = response.value;
       // An answer all the same: the order API said where else to go, and traffic goes nowhere else.

@@ -18,6 +18,8 @@ function splitmix32(state: number): () => number {
   };
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 export class Prng {
   private a: number;
   private b: number;
@@ -76,11 +78,15 @@ export class Prng {
 
   /** An RFC 4122 version-4 shaped UUID drawn from this stream, so request ids replay too. */
   uuid(): string {
-    const bytes = Array.from({ length: 16 }, () => this.int(0, 255));
-    bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-    bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-    const hex = bytes.map((b) => b.toString(16).padStart(2, "0")).join("");
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    // Every generated order draws one; sixteen draws, in order, written straight as hex.
+    let out = "";
+    for (let index = 0; index < 16; index++) {
+      const drawn = this.int(0, 255);
+      const byte = index === 6 ? (drawn & 0x0f) | 0x40 : index === 8 ? (drawn & 0x3f) | 0x80 : drawn;
+      out += HEX_BYTES[byte];
+      if (index === 3 || index === 5 || index === 7 || index === 9) out += "-";
+    }
+    return out;
   }
 }
 

@@ -1,0 +1,175 @@
+// The floor `npm run bench` measures the project against: the same hops as
+// the project's order path with none of its work. A Durable Object sends
+// orders over a service binding to an entrypoint that parses the JSON and
+// writes the order and its event in one D1 batch, with the same kind of
+// idempotent insert; a route answers `ok`; a route reads one order by id.
+// Whatever the project does beyond this is its own cost, and what this
+// cannot exceed is the runtime's. A route answers a JSON body of any size,
+// for what answering that many bytes costs. Not project code: never
+// deployed, and nothing in src/ imports it.
+import { DurableObject, WorkerEntrypoint } from "cloudflare:workers";
+
+interface FloorEnv {
+  readonly DB: D1Database;
+  readonly SENDER: DurableObjectNamespace<FloorSender>;
+  readonly INTAKE: Fetcher;
+}
+
+/** How the object sends each order; the bench prints one figure per way. */
+export type SendWay = "binding" | "direct" | "binding-nodb";
+const SEND_WAYS: readonly SendWay[] = ["binding", "direct", "binding-nodb"];
+
+interface FloorLine {
+  readonly sku: string;
+  readonly quantity: number;
+  readonly unit_price_cents: number;
+}
+
+interface FloorOrder {
+  readonly request_id: string;
+  readonly customer_id: string;
+  readonly channel: string;
+  readonly currency: string;
+  readonly lines: readonly FloorLine[];
+  readonly total_cents: number;
+}
+
+const ACCOUNT = "floor";
+
+// How `npm run profile` and the bench tell this isolate from the project's on
+// an inspector session (scripts/lib/floor.ts).
+(globalThis as Record<string, unknown>).orderOpsFloor = true;
+
+// The same keys and indexes as the project's orders and audit_events: what a
+// write costs depends on them, so the floor carries them too.
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS floor_orders (
+     account TEXT NOT NULL, order_id TEXT NOT NULL, request_id TEXT, customer_id TEXT NOT NULL,
+     channel TEXT NOT NULL, currency TEXT NOT NULL, total_cents INTEGER NOT NULL, status TEXT NOT NULL,
+     lines TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (account, order_id))`,
+  "CREATE UNIQUE INDEX IF NOT EXISTS floor_orders_request ON floor_orders (account, request_id) WHERE request_id IS NOT NULL",
+  `CREATE TABLE IF NOT EXISTS floor_events (
+     entry INTEGER PRIMARY KEY, account TEXT NOT NULL, event_id TEXT NOT NULL, order_id TEXT NOT NULL,
+     event_type TEXT NOT NULL, state_after TEXT, created_at TEXT NOT NULL, UNIQUE (account, event_id))`,
+  "CREATE INDEX IF NOT EXISTS floor_events_order ON floor_events (account, order_id, created_at)",
+];
+
+/** An order of the size the project's generator makes: two or three lines, a UUID request_id. */
+function floorOrder(n: number, requestId: string = crypto.randomUUID()): FloorOrder {
+  const lines = Array.from({ length: 2 + (n % 2) }, (_, i) => ({ sku: `SKU-${5510 + i}`, quantity: 1 + ((n + i) % 4), unit_price_cents: 1299 + 100 * i }));
+  return {
+    request_id: requestId,
+    customer_id: `CUST-000${1 + (n % 5)}`,
+    channel: "web",
+    currency: "USD",
+    lines,
+    total_cents: lines.reduce((sum, line) => sum + line.quantity * line.unit_price_cents, 0),
+  };
+}
+
+/** The order and its event in one batch; the event only once, like the order. */
+async function writeOrder(db: D1Database, order: FloorOrder): Promise<{ status: number; order_id: string }> {
+  const orderId = `ORD-${order.request_id}`;
+  const now = new Date().toISOString();
+  const [inserted] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO floor_orders (account, order_id, request_id, customer_id, channel, currency, total_cents, status, lines, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'accepted', ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .bind(ACCOUNT, orderId, order.request_id, order.customer_id, order.channel, order.currency, order.total_cents, JSON.stringify(order.lines), now),
+    db
+      .prepare("INSERT OR IGNORE INTO floor_events (account, event_id, order_id, event_type, state_after, created_at) VALUES (?, ?, ?, 'order_received', ?, ?)")
+      .bind(ACCOUNT, `${orderId}:received`, orderId, JSON.stringify({ status: "accepted", total_cents: order.total_cents, lines: order.lines }), now),
+  ]);
+  return { status: inserted?.meta.changes === 1 ? 201 : 200, order_id: orderId };
+}
+
+async function intake(request: Request, db: D1Database | undefined): Promise<Response> {
+  const order = (await request.json()) as FloorOrder;
+  const receipt = db ? await writeOrder(db, order) : { status: 201, order_id: `ORD-${order.request_id}` };
+  return Response.json({ order_id: receipt.order_id, lines: order.lines.length, total_cents: order.total_cents }, { status: receipt.status });
+}
+
+/** What the ORDER_API binding reaches in the project: the intake, with and without its D1 write. */
+export class FloorIntake extends WorkerEntrypoint<FloorEnv> {
+  override async fetch(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (request.method === "POST" && pathname === "/intake") return intake(request, this.env.DB);
+    if (request.method === "POST" && pathname === "/intake-nodb") return intake(request, undefined);
+    return new Response("not found", { status: 404 });
+  }
+}
+
+/** The account object's part: sends a batch with a fixed number of orders in flight. */
+export class FloorSender extends DurableObject<FloorEnv> {
+  async send(count: number, way: SendWay, concurrency: number): Promise<{ accepted: number; ms: number }> {
+    const started = Date.now();
+    let next = 0;
+    let accepted = 0;
+    const post = async (order: FloorOrder): Promise<boolean> => {
+      if (way === "direct") return (await writeOrder(this.env.DB, order)).status === 201;
+      const path = way === "binding" ? "/intake" : "/intake-nodb";
+      const response = await this.env.INTAKE.fetch(`https://floor.binding${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(order),
+      });
+      await response.json();
+      return response.status === 201;
+    };
+    const worker = async () => {
+      while (next < count) {
+        if (await post(floorOrder(next++))) accepted++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
+    return { accepted, ms: Date.now() - started };
+  }
+}
+
+/** JSON bodies of a given size, built once each: what a route costs to answer with that many bytes and nothing else. */
+const sizedBodies = new Map<number, string>();
+function sizedBody(bytes: number): string {
+  let body = sizedBodies.get(bytes);
+  if (body === undefined) {
+    const frame = '{"jsonrpc":"2.0","id":1,"result":{"pad":""}}';
+    body = `${frame.slice(0, -3)}${"x".repeat(Math.max(0, bytes - frame.length))}"}}`;
+    sizedBodies.set(bytes, body);
+  }
+  return body;
+}
+
+function whole(value: string | null, fallback: number): number {
+  const parsed = Number(value ?? fallback);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+export default {
+  async fetch(request: Request, env: FloorEnv): Promise<Response> {
+    const url = new URL(request.url);
+    const route = `${request.method} ${url.pathname}`;
+    if (route === "GET /ok") return new Response("ok");
+    if (route === "GET /sized") return new Response(sizedBody(whole(url.searchParams.get("bytes"), 1)), { headers: { "content-type": "application/json" } });
+    if (route === "POST /setup") {
+      await env.DB.batch(SCHEMA.map((sql) => env.DB.prepare(sql)));
+      await writeOrder(env.DB, floorOrder(1, "setup-1"));
+      return new Response("ok");
+    }
+    if (route === "POST /intake") return intake(request, env.DB);
+    if (request.method === "GET" && url.pathname.startsWith("/orders/")) {
+      const orderId = decodeURIComponent(url.pathname.slice("/orders/".length));
+      const row = await env.DB.prepare("SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM floor_orders WHERE account = ? AND order_id = ?")
+        .bind(ACCOUNT, orderId)
+        .first<Record<string, unknown>>();
+      return row ? Response.json({ ...row, lines: JSON.parse(String(row.lines)) }) : new Response("not found", { status: 404 });
+    }
+    if (route === "POST /send") {
+      const way = url.searchParams.get("via") as SendWay;
+      if (!SEND_WAYS.includes(way)) return new Response(`via must be one of ${SEND_WAYS.join(", ")}`, { status: 400 });
+      const result = await env.SENDER.getByName(ACCOUNT).send(whole(url.searchParams.get("count"), 100), way, whole(url.searchParams.get("concurrency"), 8));
+      return Response.json(result);
+    }
+    return new Response("not found", { status: 404 });
+  },
+} satisfies ExportedHandler<FloorEnv>;

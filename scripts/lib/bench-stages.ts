@@ -1,0 +1,144 @@
+// One round of `npm run bench`: each stage measures ours and the floor's
+// figure back to back (their order alternating from round to round), so
+// both see the same machine. Figures go into the round book by name.
+import { closedLoop, interleaved, type Operation } from "./bench-stats.ts";
+import type { RoundBook } from "./bench-rounds.ts";
+import { freshOrder, measured, type Project } from "./bench-targets.ts";
+import type { Floor, FloorOrder } from "./floor.ts";
+import { trafficRunFigure } from "./bench-traffic-run.ts";
+
+export interface Plan {
+  readonly rounds: number;
+  /** Seconds of each closed loop at 8 concurrent. */
+  readonly seconds: number;
+  /** send_orders batches of 100 per way and round. */
+  readonly batches: number;
+  /** Interleaved c=1 rounds per bench round, after the warm-up rounds. */
+  readonly calls: number;
+  readonly warmup: number;
+  readonly short: boolean;
+}
+
+export interface Round {
+  readonly book: RoundBook;
+  readonly inner: Project;
+  readonly proxy: Project;
+  readonly floor: Floor;
+  /** The runtime's process, whose CPU time is read around each figure. */
+  readonly pid: number;
+  readonly plan: Plan;
+  readonly template: FloorOrder;
+  /** Bytes of our tools/list answer: the floor answers a body of the same size beside it. */
+  readonly listBytes: number;
+  readonly index: number;
+  /** Failed requests so far; any makes the bench exit non-zero. */
+  errors: number;
+}
+
+export const CLIENTS = 8;
+
+/** Turns the order of the sides each round, so neither always runs on a machine the other just warmed. */
+function alternate<T>(round: Round, sides: T[]): T[] {
+  return round.index % 2 === 0 ? sides : [...sides].reverse();
+}
+
+async function loop(round: Round, name: string, operation: Operation): Promise<void> {
+  const { result, cpuMs } = await measured(round.pid, () => closedLoop(CLIENTS, round.plan.seconds, operation));
+  round.book.record(name, result.perSecond);
+  round.book.record(`${name} cpu`, cpuMs / Math.max(1, result.completed));
+  round.errors += result.errors;
+}
+
+/** POST /api/orders at 8 concurrent, against the floor's intake route on the same port. */
+export async function intakeStage(round: Round): Promise<void> {
+  const { inner, proxy, floor, template } = round;
+  const sides: [string, Operation][] = [
+    ["intake ours", () => inner.postOrder(freshOrder(template))],
+    ["intake floor", () => floor.intake(freshOrder(template))],
+  ];
+  for (const [name, operation] of alternate(round, sides)) await loop(round, name, operation);
+  await loop(round, "intake ours proxy", () => proxy.postOrder(freshOrder(template)));
+}
+
+/**
+ * send_orders count 100 against the floor's object sending 100 the three
+ * ways: over the binding to a D1 write (the project's shape), writing D1
+ * itself, and over the binding without D1. Each way's median batch this round.
+ */
+export async function sendStage(round: Round): Promise<void> {
+  const { inner, floor } = round;
+  const ways: [string, () => Promise<{ accepted: number; seconds: number }>][] = [
+    ["send ours", () => inner.sendOrders(100)],
+    ["send floor binding", () => floor.send("binding", 100)],
+    ["send floor direct", () => floor.send("direct", 100)],
+    ["send floor nodb", () => floor.send("binding-nodb", 100)],
+  ];
+  for (const [name, send] of alternate(round, ways)) {
+    let accepted = 0;
+    const rates: number[] = [];
+    const { cpuMs } = await measured(round.pid, async () => {
+      for (let batch = 0; batch < round.plan.batches; batch++) {
+        const sent = await send();
+        accepted += sent.accepted;
+        rates.push(sent.accepted / sent.seconds);
+      }
+    });
+    rates.sort((a, b) => a - b);
+    round.book.record(name, rates[Math.floor(rates.length / 2)] ?? Number.NaN);
+    round.book.record(`${name} cpu`, cpuMs / Math.max(1, accepted));
+  }
+  // Offered twice what the floor's object sent this round, so the figure is what one generator object can sustain.
+  const floorRate = round.book.values("send floor binding").at(-1) ?? 400;
+  const run = await trafficRunFigure(inner, 2 * floorRate, round.plan.short ? 2 : 5);
+  round.book.record("run ours", run.ordersPerSecond);
+  round.book.record("run ours offered", 2 * floorRate);
+  round.book.record("run ours dropped", run.dropped);
+}
+
+/** MCP reads at 8 concurrent on the entry port, with /health and the floor's two reads beside them. */
+export async function readStage(round: Round): Promise<void> {
+  const { inner, floor } = round;
+  const reads: [string, Operation][] = [
+    ["read health", () => inner.health()],
+    ["read floor ok", () => floor.ok()],
+    ["read floor d1", () => floor.read()],
+    ["read list_order_exceptions", () => inner.tool("list_order_exceptions", {}).then(() => undefined)],
+    ["read get_order_details", () => inner.tool("get_order_details", { order_id: "ORD-1003" }).then(() => undefined)],
+  ];
+  for (const [name, operation] of alternate(round, reads)) await loop(round, name, operation);
+}
+
+/** The c=1 calls: on the entry port and through wrangler's proxy, each against /health on the same port. */
+export const LATENCY_CALLS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ["ping", {}],
+  ["tools/list", {}],
+  ["get_order_status", { order_id: "ORD-1001" }],
+  ["list_order_exceptions", {}],
+  ["get_order_details", { order_id: "ORD-1003" }],
+  ["preview_order", { seed: 42 }],
+  ["check_target", {}],
+  ["send_orders count 1", {}],
+];
+
+function callOf(project: Project, name: string, args: Record<string, unknown>): Operation {
+  if (name === "ping" || name === "tools/list") return () => project.rpc(name).then(() => undefined);
+  if (name === "send_orders count 1") return () => project.sendOrders(1).then(() => undefined);
+  return () => project.tool(name, args).then(() => undefined);
+}
+
+export async function latencyStage(round: Round): Promise<void> {
+  const { inner, proxy, floor } = round;
+  const operations: Record<string, Operation> = {
+    "inner /health": () => inner.health(),
+    "inner floor ok": () => floor.ok(),
+    "inner floor d1": () => floor.read(),
+    "inner floor sized": () => floor.sized(round.listBytes),
+    "proxy /health": () => proxy.health(),
+  };
+  for (const [name, args] of LATENCY_CALLS) {
+    operations[`inner ${name}`] = callOf(inner, name, args);
+    operations[`proxy ${name}`] = callOf(proxy, name, args);
+  }
+  const figures = await interleaved(`c=1 calls, round ${round.index + 1}`, operations, round.plan.calls, round.plan.warmup);
+  for (const row of figures) round.book.record(`c1 ${row.name}`, row.p50);
+}
