@@ -1,6 +1,6 @@
 /**
- * What one JSON-RPC request can reach. A server is built for every request,
- * and registering all sixteen tools, their cards and the prompts for a `ping` or for one
+ * What one JSON-RPC request can reach. A server is built for most requests
+ * (server-pool.ts lends built ones to the rest), and registering all sixteen tools, their cards and the prompts for a `ping` or for one
  * `tools/call` was most of the cost of building it. The server registers what
  * the request can reach and nothing else; everything it answers stays the
  * same, because a request can only see what it names (an unknown or
@@ -23,6 +23,14 @@ const PROMPT_LIST: RequestReach = { ...NOTHING, prompt: () => true };
 
 /** Batches (2025-03-26) and development fixtures see the whole server, as before. */
 export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, prompt: () => true, template: () => true, mayStream: true };
+
+/**
+ * The methods answered from the server's capabilities alone. Only these get
+ * an empty server: a method not named here, such as one a later protocol
+ * version adds, sees everything, so it can never be answered as if the
+ * account had no tools, resources or prompts.
+ */
+const CAPABILITIES_ONLY: ReadonlySet<string> = new Set(["initialize", "ping", "server/discover", "logging/setLevel"]);
 
 interface RequestShape {
   readonly method?: unknown;
@@ -49,7 +57,7 @@ export function reachOf(message: unknown): RequestReach {
     case "resources/templates/list":
       return RESOURCE_LIST;
     default:
-      // initialize, ping, server/discover, notifications: capabilities only.
-      return NOTHING;
+      if (typeof method === "string" && (CAPABILITIES_ONLY.has(method) || method.startsWith("notifications/"))) return NOTHING;
+      return EVERYTHING;
   }
 }
