@@ -6,6 +6,12 @@
  * and if the first thing it sends is already the answer, the client gets that
  * answer as a plain JSON body instead; if anything comes first, the client
  * gets the stream, that first event included.
+ *
+ * Works around @modelcontextprotocol/server 2.4.0, whose 2025 transport has
+ * no such mode (`enableJsonResponse` is all or nothing). Proved necessary by
+ * test/mcp/streamable-http.test.ts: "a plain tools/call gets a JSON response,
+ * not a stream" beside "a tools/call with a progressToken streams
+ * notifications/progress before the result".
  */
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
 

@@ -9,6 +9,12 @@
  * the result. The object therefore waits for each progress report to be
  * delivered before it posts more orders: only about 20 short pauses per batch,
  * and each one is exactly as long as the client needs to take the report.
+ *
+ * Not an SDK gap but a runtime one (workerd, any SDK version): the SDK's
+ * transport cannot know when its stream was read. Proved necessary by
+ * test/mcp/streamable-http.test.ts, "a tools/call with a progressToken
+ * streams notifications/progress before the result", and by the smoke run's
+ * "progress streams" checks (the first event well before the result).
  */
 const DELIVERY_WAIT_CAP_MS = 250;
 

@@ -3,6 +3,11 @@
  * answer would be wrong or unreadable: a parse error for JSON that is merely
  * not a message, multi-line schema dumps for bad params, and batches on
  * protocol revisions that removed them.
+ *
+ * Each works around @modelcontextprotocol/server 2.4.0's own answer and is
+ * proved by test/mcp/jsonrpc-over-http.test.ts ("a body that is not JSON",
+ * "a JSON body that is not JSON-RPC", "a batch with a request whose params are
+ * malformed") and test/mcp/jsonrpc.test.ts.
  */
 import {
   isJSONRPCErrorResponse,

@@ -36,6 +36,10 @@ export function isModernMessage(message: unknown, protocolHeader: string | null)
  * header is brought in line with the body. Every other disagreement (a 2026
  * header with another body, an unknown revision, a wrong Mcp-Method) is still
  * refused by the SDK, as the 2026-07-28 transport requires.
+ *
+ * Works around @modelcontextprotocol/server 2.4.0's strict header check.
+ * Proved necessary by test/mcp/protocol-2026.test.ts, "tolerates a 2025-11-25
+ * header on a request whose body carries the 2026-07-28 envelope".
  */
 export function toleratedHeaderMismatch(request: Request, message: unknown, body: string): Request {
   const header = request.headers.get("mcp-protocol-version")?.trim();

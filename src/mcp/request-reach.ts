@@ -5,6 +5,10 @@
  * the request can reach and nothing else; everything it answers stays the
  * same, because a request can only see what it names (an unknown or
  * unregistered name gets the SDK's own not-found answer either way).
+ *
+ * A cost measure, not an SDK workaround: @modelcontextprotocol/server 2.4.0
+ * registers eagerly. `npm run bench` shows the per-call cost; the rules are
+ * pinned by test/mcp/request-reach.test.ts.
  */
 export interface RequestReach {
   tool(name: string): boolean;
