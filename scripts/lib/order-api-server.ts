@@ -7,6 +7,7 @@
 //   /slow/api/...       answers after SLOW_MS
 // GET /received lists what POST /api/orders took, headers included.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { answer, header, readBody } from "./node-http.ts";
 
 /** What the second API reports, unlike the built-in 8 SKUs and 5 customers. */
 export const SECOND_API_HEALTH = { status: "ok", skus: 3, customers: 2 } as const;
@@ -26,22 +27,6 @@ export interface OrderApiServer {
   readonly url: string;
   readonly received: readonly ReceivedOrder[];
   close(): Promise<void>;
-}
-
-function header(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  return typeof value === "string" ? value : null;
-}
-
-function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of request) text += String(chunk);
-  return text;
 }
 
 /** `token`, when given, is the bearer credential POST /api/orders requires. */

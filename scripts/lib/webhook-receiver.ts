@@ -14,6 +14,7 @@
 // A bad or missing signature is answered 401. GET /deliveries?under=<path
 // prefix> lists what arrived there, in order.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { answer, header, readBody } from "./node-http.ts";
 import { loadReadmeVerifier } from "./readme-verifier.ts";
 
 export interface Delivery {
@@ -37,22 +38,6 @@ export interface WebhookReceiver {
   readonly url: string;
   readonly deliveries: readonly Delivery[];
   close(): Promise<void>;
-}
-
-function header(request: IncomingMessage, name: string): string | null {
-  const value = request.headers[name];
-  return typeof value === "string" ? value : null;
-}
-
-function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  let text = "";
-  for await (const chunk of request) text += String(chunk);
-  return text;
 }
 
 function parsed(text: string): unknown {
