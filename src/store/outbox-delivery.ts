@@ -1,4 +1,4 @@
-import type { Destination, WebhookEventType } from "../notify/events";
+import type { OutboxEvent } from "../notify/events";
 
 /**
  * The outbox's delivery bookkeeping: what the queue consumer, the dead-letter
@@ -7,13 +7,7 @@ import type { Destination, WebhookEventType } from "../notify/events";
  * limit on bound parameters.
  */
 
-export interface OutboxRow {
-  readonly event_id: string;
-  readonly account: string;
-  readonly destination: Destination;
-  readonly event_type: WebhookEventType;
-  readonly payload: string;
-  readonly created_at: string;
+export interface OutboxRow extends OutboxEvent {
   readonly enqueued_at: string | null;
   readonly delivered_at: string | null;
   readonly dead_lettered_at: string | null;
@@ -29,14 +23,8 @@ export interface OwedEvent {
   readonly account: string;
 }
 
-export interface DeadLetter {
-  readonly event_id: string;
-  readonly account: string;
-  readonly destination: Destination;
-  readonly event_type: WebhookEventType;
-  /** The body that was not delivered, exactly as it was sent. */
-  readonly payload: string;
-  readonly created_at: string;
+/** An event given up on; its payload is the body that was not delivered, exactly as it was sent. */
+export interface DeadLetter extends OutboxEvent {
   readonly attempts: number;
   /** The receiver's last HTTP status; null when it never answered. */
   readonly last_status: number | null;
