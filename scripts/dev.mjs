@@ -3,7 +3,7 @@
 // `wrangler dev`, and say once it answers where it is and what to try. Plain
 // JavaScript on purpose, so that an old Node.js still gets a readable message
 // instead of a syntax error.
-// With faults in the built-in order API (README, Fault injection):
+// With faults in the built-in order API (docs/order-api.md, Fault injection):
 //   npm run dev -- --var INTAKE_FAULTS:stall=1000ms/5s
 import { spawnSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";

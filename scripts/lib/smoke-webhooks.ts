@@ -2,9 +2,9 @@
 // (webhook-receiver.ts) that the main `wrangler dev` delivers to, through its
 // local queue, once NOTIFY_WEBHOOK_URL and DOWNSTREAM_WEBHOOK_URL point at it.
 // After the operator story it checks what arrived: the proposal's creation as
-// one signed webhook whose signature the README's verifier accepts, and the
+// one signed webhook whose signature the verifier in docs/webhooks.md accepts, and the
 // rest of the story (approved, applied) for approvers and downstream.
-import { loadReadmeVerifier } from "./readme-verifier.ts";
+import { loadDocumentedVerifier } from "./documented-verifier.ts";
 import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const SECRETS = { approvals: "smoke-approvals-webhook-secret", downstream: "smoke-downstream-webhook-secret" };
@@ -51,11 +51,11 @@ export async function checkWebhooks({ receiver }: WebhookSink, check: Check): Pr
   const created = createdIn(deliveries);
   const [first] = created;
   const proposalId = proposalOf(first);
-  const verify = await loadReadmeVerifier();
+  const verify = await loadDocumentedVerifier();
   const verifies = first !== undefined && verify(SECRETS.approvals, first.signature ?? undefined, first.raw_body);
   const otherSecretFails = first !== undefined && !verify(SECRETS.downstream, first.signature ?? undefined, first.raw_body);
   check(
-    "proposing sends one signed proposal.created webhook through the local queue; the README's verifier accepts it, and refuses it under another secret",
+    "proposing sends one signed proposal.created webhook through the local queue; the verifier in docs/webhooks.md accepts it, and refuses it under another secret",
     created.length === 1 && first?.status === 200 && verifies && otherSecretFails && first.key === (first.body as { id?: unknown }).id,
     first ? `${first.key} (${first.signature?.slice(0, 24)}…)` : "nothing arrived",
   );

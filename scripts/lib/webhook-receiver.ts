@@ -1,6 +1,6 @@
 // A webhook receiver on this machine, for the tests and the smoke run to aim
 // NOTIFY_WEBHOOK_URL and DOWNSTREAM_WEBHOOK_URL at instead of the internet.
-// It verifies every delivery's signature with the README's own verifier and
+// It verifies every delivery's signature with the verifier docs/webhooks.md shows and
 // deduplicates by Idempotency-Key, as a real receiver should: a redelivery is
 // recorded as a repeat of the same key and answered 200 without being taken
 // again. The path says whose secret signs and how to answer:
@@ -15,7 +15,7 @@
 // prefix> lists what arrived there, in order.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answer, header, readBody } from "./node-http.ts";
-import { loadReadmeVerifier } from "./readme-verifier.ts";
+import { loadDocumentedVerifier } from "./documented-verifier.ts";
 
 export interface Delivery {
   readonly path: string;
@@ -50,7 +50,7 @@ function parsed(text: string): unknown {
 
 /** `secrets` maps the first path segment to the secret that path's deliveries must be signed with. */
 export async function startWebhookReceiver(secrets: Readonly<Record<string, string>>): Promise<WebhookReceiver> {
-  const verify = await loadReadmeVerifier();
+  const verify = await loadDocumentedVerifier();
   const deliveries: Delivery[] = [];
   const taken = new Set<string>();
   const failedOnce = new Set<string>();

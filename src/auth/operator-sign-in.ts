@@ -7,7 +7,7 @@
  * or rotating that token ends every grant it signed.
  *
  * To sign in through an upstream provider instead, replace these two
- * functions (README, "Replacing the sign-in"): signInOperator gets the whole
+ * functions (docs/oauth.md, "Replacing the sign-in"): signInOperator gets the whole
  * consent post, so it can map the provider's identity (a verified Cloudflare
  * Access JWT in the request's headers, or a GitHub login finished at a
  * callback) to an operator, and grantStillValid re-checks that mapping

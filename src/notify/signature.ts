@@ -3,7 +3,7 @@
  * later: `X-Order-Ops-Signature: t=<unix seconds>,v1=<hex>`, where v1 is
  * HMAC-SHA256 with the destination's secret over `<t>.<raw body>`. The
  * timestamp is inside what is signed, so a receiver that refuses old ones
- * (the README's verifier allows five minutes) cannot be fed an old delivery.
+ * (the verifier in docs/webhooks.md allows five minutes) cannot be fed an old delivery.
  */
 
 export const SIGNATURE_HEADER = "X-Order-Ops-Signature";

@@ -11,7 +11,7 @@ import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 // credential may call every tool it names. Beside the conformance fixtures:
 // test/conformance/prompts.test.ts.
 
-/** The scopes each prompt needs, as its tools declare them (README "Prompts"). */
+/** The scopes each prompt needs, as its tools declare them (docs/clients.md, "Prompts"). */
 const PROMPT_SCOPES: Readonly<Record<string, readonly string[]>> = {
   triage_exceptions: ["orders:read"],
   explain_order: ["orders:read"],

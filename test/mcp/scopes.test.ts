@@ -9,7 +9,7 @@ import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 // sees: the tool is not listed, and calling it is refused with 403 and a
 // step-up challenge. No scope approves: there is no approve tool to grant.
 
-/** The scope table (README "Scopes"), in tools/list order. Add a row here when a tool is added. */
+/** The scope table (docs/oauth.md, "Scopes"), in tools/list order. Add a row here when a tool is added. */
 const TOOL_SCOPES: Readonly<Record<string, string>> = {
   check_target: "traffic:read",
   preview_order: "traffic:read",

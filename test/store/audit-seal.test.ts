@@ -27,7 +27,7 @@ describe("sealing", () => {
     expect(await verifyAuditChain(db, b)).toMatchObject({ ok: true, sealed: 0, unsealed: 2 });
   });
 
-  it("hashes exactly what the README documents, so anyone can recompute it", async () => {
+  it("hashes exactly what docs/audit.md documents, so anyone can recompute it", async () => {
     const a = freshAccount();
     const e = event(a, { proposal_id: "prop_1", actor_kind: "approver", state_before: null });
     await record(e);
