@@ -46,7 +46,7 @@ export default defineConfig(async () => {
       include,
       exclude,
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      globalSetup: ["./test/global/second-order-api.ts", "./test/global/webhook-receiver.ts"],
+      globalSetup: ["./test/global/second-order-api.ts", "./test/global/webhook-receiver.ts", "./test/global/repo-files.ts"],
     },
   });
   return {

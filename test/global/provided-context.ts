@@ -1,4 +1,4 @@
-// What test/global/second-order-api.ts and webhook-receiver.ts hand the tests through vitest's
+// What test/global/second-order-api.ts, webhook-receiver.ts and repo-files.ts hand the tests through vitest's
 // provide/inject; read in both type-check programs (Workers and Node).
 export {};
 
@@ -8,5 +8,7 @@ declare module "vitest" {
     secondOrderApi: { url: string; token: string };
     /** The local webhook receiver: its origin, and the secret each destination's deliveries must be signed with. */
     webhookReceiver: { url: string; secrets: { approvals: string; downstream: string } };
+    /** Every file and folder of the repository (folders end in "/"), and the names of package.json's scripts. */
+    repoFiles: { paths: string[]; scripts: string[] };
   }
 }
