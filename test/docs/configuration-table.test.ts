@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EnvVarsSchema } from "../../src/config/env-vars";
 import page from "../../docs/configuration.md?raw";
+import readme from "../../README.md?raw";
 
 // docs/configuration.md's table is where a deployer looks up a variable, so it
 // is held to the schema that reads them: the same names, the same defaults,
@@ -19,6 +20,13 @@ const rows: Row[] = page
   .split("\n")
   .map((line) => /^\| `([A-Z0-9_]+)` \| ([^|]+) \| ((?:[^|\\]|\\\|)+) \| (.*) \|$/.exec(line))
   .flatMap((match) => (match ? [{ name: match[1] ?? "", kind: (match[2] ?? "").trim(), defaults: (match[3] ?? "").trim(), meaning: match[4] ?? "" }] : []));
+/** The README's short table of what a deployment sets: name and kind. */
+const brief = readme
+  .split("\n")
+  .flatMap((line) => {
+    const match = /^\| `([A-Z0-9_]+)` \| ([^|]+) \|/.exec(line);
+    return match ? [{ name: match[1] ?? "", kind: (match[2] ?? "").trim() }] : [];
+  });
 const variables = rows.filter((row) => row.kind === "var" || row.kind === "secret");
 const bindings = rows.filter((row) => row.kind.includes("binding"));
 const fields = EnvVarsSchema.shape as Record<string, (typeof EnvVarsSchema.shape)[keyof typeof EnvVarsSchema.shape]>;
@@ -34,6 +42,11 @@ describe("docs/configuration.md", () => {
     expect(new Set(rows.map((row) => row.name)).size).toBe(rows.length);
     const schemaNames = Object.keys(fields).filter((name) => !bindings.some((row) => row.name === name));
     expect(variables.map((row) => row.name).sort()).toEqual(schemaNames.sort());
+  });
+
+  it("the README's short table names only rows of the full one, with the same kind", () => {
+    expect(brief.length).toBeGreaterThan(3);
+    expect(brief).toEqual(brief.map(({ name }) => ({ name, kind: rows.find((row) => row.name === name)?.kind })));
   });
 
   it.each(variables.map((row) => [row.name, row] as const))("%s: the default it states is the schema's", (name, row) => {
