@@ -138,6 +138,12 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
     intakeFaults: vars.INTAKE_FAULTS,
     /** Where the outbox delivers proposal and order events; a destination left undefined gets none. */
     webhooks: webhooksConfig(vars),
+    /**
+     * How long past an event's expected delivery the cron drain waits before it
+     * takes the queue's message as lost (a crash, a local queue's restart) and
+     * hands the event over again.
+     */
+    outboxRedriveSeconds: vars.OUTBOX_REDRIVE_SECONDS,
   } as const;
 });
 

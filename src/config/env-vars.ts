@@ -80,6 +80,7 @@ export const EnvVarsSchema = z.object({
   INTAKE_FAULTS_IN_PRODUCTION: onOff.default(false),
   /** Where the outbox delivers, and what it signs with (config/webhooks.ts). */
   ...WEBHOOK_VARS,
+  OUTBOX_REDRIVE_SECONDS: boundedInt(10, 24 * 60 * 60).default(300),
   /** The binding, not a variable: whether it is there is all the checks need. */
   OAUTH_KV: z.unknown().transform(isKvBinding),
 });

@@ -17,12 +17,6 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
  * writer's own hand-off to the queue is still on its way.
  */
 export const HAND_OFF_GRACE_SECONDS = 30;
-/**
- * After a row was handed to the queue (or last retried), how long past its
- * expected delivery the drain waits before it assumes the message was lost.
- */
-export const REDRIVE_AFTER_SECONDS = 5 * 60;
-
 export type DeliveryAttempt =
   | { readonly kind: "answered"; readonly status: number; readonly retryAfterSeconds: number | undefined; readonly detail: string }
   | { readonly kind: "unreachable"; readonly detail: string };

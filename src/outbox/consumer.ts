@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from "../config/config";
 import { webhookUrlVar } from "../config/webhooks";
-import { judgeDelivery, REDRIVE_AFTER_SECONDS } from "../notify/retry-policy";
+import { judgeDelivery } from "../notify/retry-policy";
 import { accountDatabase } from "../store/databases";
 import { deadLetter, markDelivered, readOutboxRow, recordFailedAttempt } from "../store/outbox-delivery";
 import { postWebhook } from "./deliver";
@@ -56,7 +56,7 @@ async function deliverOne(message: Message<unknown>, env: Env, config: Config, d
       await deadLetter(db, row.event_id, { status, reason: verdict.reason, attempted: true, at });
       return message.ack();
     case "retry":
-      await recordFailedAttempt(db, row.event_id, { status, error: verdict.error, drainAfter: new Date(at.getTime() + (verdict.delaySeconds + REDRIVE_AFTER_SECONDS) * 1000) });
+      await recordFailedAttempt(db, row.event_id, { status, error: verdict.error, drainAfter: new Date(at.getTime() + (verdict.delaySeconds + config.outboxRedriveSeconds) * 1000) });
       return message.retry({ delaySeconds: verdict.delaySeconds });
   }
 }

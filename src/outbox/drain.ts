@@ -1,3 +1,4 @@
+import { loadConfig } from "../config/config";
 import { owedForDrain } from "../store/outbox-delivery";
 import { enqueueOwed } from "./hand-off";
 
@@ -13,9 +14,12 @@ export const DRAIN_LIMIT = 500;
  * copy that arrives after the row was delivered.
  */
 export async function drainOutbox(env: Env, now: Date = new Date()): Promise<{ readonly enqueued: number }> {
+  const config = loadConfig(env);
+  // A Worker that cannot read its configuration hands nothing over until it is fixed; loadConfig logged why.
+  if (!config.ok) return { enqueued: 0 };
   // One database holds every account's rows today (store/databases.ts); with several, this runs over each.
   const db = env.DB;
   const owed = await owedForDrain(db, now, DRAIN_LIMIT);
-  await enqueueOwed(env.OUTBOX_QUEUE, db, owed, now);
+  await enqueueOwed(env.OUTBOX_QUEUE, db, owed, now, config.value.outboxRedriveSeconds);
   return { enqueued: owed.length };
 }

@@ -1,6 +1,5 @@
 import type { Config } from "../config/config";
 import type { Destination } from "../notify/events";
-import { REDRIVE_AFTER_SECONDS } from "../notify/retry-policy";
 import type { OutboxWriter } from "../store/outbox";
 import { markEnqueued, type OwedEvent } from "../store/outbox-delivery";
 import type { OutboxMessage } from "./messages";
@@ -9,14 +8,15 @@ import type { OutboxMessage } from "./messages";
 const SEND_BATCH_LIMIT = 100;
 
 /**
- * Hands rows to the queue, then marks them enqueued. Throws if the queue
- * refuses them: the rows stay owed and the drain tries again.
+ * Hands rows to the queue, then marks them enqueued: the drain leaves them
+ * alone for `redriveSeconds`. Throws if the queue refuses them: the rows stay
+ * owed and the drain tries again.
  */
-export async function enqueueOwed(queue: Queue<OutboxMessage>, db: D1Database, events: readonly OwedEvent[], now: Date): Promise<void> {
+export async function enqueueOwed(queue: Queue<OutboxMessage>, db: D1Database, events: readonly OwedEvent[], now: Date, redriveSeconds: number): Promise<void> {
   for (let start = 0; start < events.length; start += SEND_BATCH_LIMIT) {
     const chunk = events.slice(start, start + SEND_BATCH_LIMIT);
     await queue.sendBatch(chunk.map(({ event_id, account }) => ({ body: { event_id, account }, contentType: "json" as const })));
-    await markEnqueued(db, chunk.map((event) => event.event_id), now, new Date(now.getTime() + REDRIVE_AFTER_SECONDS * 1000));
+    await markEnqueued(db, chunk.map((event) => event.event_id), now, new Date(now.getTime() + redriveSeconds * 1000));
   }
 }
 
@@ -26,7 +26,7 @@ export function configuredDestinations(config: Pick<Config, "webhooks">): Destin
 }
 
 interface WriterDeps {
-  readonly config: Pick<Config, "webhooks">;
+  readonly config: Pick<Config, "webhooks" | "outboxRedriveSeconds">;
   /** Read at hand-off time: the queue binding is a way out of the writer. */
   readonly queue: () => Queue<OutboxMessage>;
   readonly db: D1Database;
@@ -46,7 +46,7 @@ export function outboxWriter({ config, queue, db, approvalUrl, defer }: WriterDe
     approvalUrl,
     handOff: (events) =>
       defer(
-        enqueueOwed(queue(), db, events, new Date()).catch((error: unknown) => {
+        enqueueOwed(queue(), db, events, new Date(), config.outboxRedriveSeconds).catch((error: unknown) => {
           console.error(`outbox: ${events.length} event(s) not handed to the queue yet; the drain will retry: ${error instanceof Error ? error.message : String(error)}`);
         }),
       ),

@@ -33,6 +33,7 @@ describe("defaults", () => {
       orderApiUrl: undefined,
       intakeFaults: undefined,
       webhooks: { approvals: undefined, downstream: undefined },
+      outboxRedriveSeconds: 300,
     });
   });
 

@@ -29,9 +29,9 @@ function recordingQueue(refuse = false): Queue<OutboxMessage> & { readonly sent:
 }
 
 /** Drains at `at` with a recording queue; answers which of `rows` it handed over. */
-async function drainAt(at: number, rows: readonly OutboxEvent[]): Promise<string[]> {
+async function drainAt(at: number, rows: readonly OutboxEvent[], vars: Record<string, string> = {}): Promise<string[]> {
   const queue = recordingQueue();
-  await drainOutbox({ ...env, OUTBOX_QUEUE: queue } as Env, new Date(at));
+  await drainOutbox({ ...env, ...vars, OUTBOX_QUEUE: queue } as Env, new Date(at));
   const ids = new Set(rows.map((row) => row.event_id));
   return queue.sent.map((message) => message.event_id).filter((id) => ids.has(id));
 }
@@ -95,7 +95,7 @@ describe("the drain", () => {
     const event = proposalAuditEvent("proposal_created");
     const deferred: Promise<unknown>[] = [];
     const writer = outboxWriter({
-      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined } },
+      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 300 },
       queue: () => recordingQueue(true),
       db: env.DB,
       approvalUrl: (id) => `http://localhost/approvals/${id}`,
@@ -114,7 +114,7 @@ describe("the drain", () => {
     const deferred: Promise<unknown>[] = [];
     const queue = recordingQueue();
     const writer = outboxWriter({
-      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined } },
+      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 300 },
       queue: () => queue,
       db: env.DB,
       approvalUrl: (id) => `http://localhost/approvals/${id}`,
@@ -125,5 +125,28 @@ describe("the drain", () => {
     const eventId = `acme/${event.event_id}/approvals/proposal.created`;
     expect(queue.sent).toEqual([{ event_id: eventId, account: "acme" }]);
     expect((await outboxRow(eventId)).enqueued_at).not.toBeNull();
+  });
+
+  it("OUTBOX_REDRIVE_SECONDS is how long a handed-off event waits before the drain takes its message as lost", async () => {
+    const event = proposalAuditEvent("proposal_created");
+    const deferred: Promise<unknown>[] = [];
+    const written = Date.now();
+    // The queue takes the message and then loses it, as a local queue does when wrangler dev is killed.
+    const writer = outboxWriter({
+      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 10 },
+      queue: () => recordingQueue(),
+      db: env.DB,
+      approvalUrl: (id) => `http://localhost/approvals/${id}`,
+      defer: (task) => void deferred.push(task),
+    });
+    await recordAuditEventWithOutbox(env.DB, event, writer);
+    await Promise.all(deferred);
+    const rows = [{ event_id: `acme/${event.event_id}/approvals/proposal.created` } as OutboxEvent];
+    const quick = { OUTBOX_REDRIVE_SECONDS: "10" };
+    expect(await drainAt(written + 5 * SECOND, rows, quick)).toEqual([]);
+    expect(await drainAt(written + 12 * SECOND, rows, quick)).toEqual([rows[0]?.event_id]);
+    // Handed over again, it waits the same 10 s, not the default 5 minutes.
+    expect(await drainAt(written + 18 * SECOND, rows, quick)).toEqual([]);
+    expect(await drainAt(written + 24 * SECOND, rows, quick)).toEqual([rows[0]?.event_id]);
   });
 });
