@@ -5,7 +5,9 @@
 // - the cut batch is listed as interrupted, with its seed and a tally that
 //   agrees with the orders stored, and replaying the seed completes it
 //   without duplicates;
-// - the approved proposal is applied exactly once after the restart;
+// - the approved proposal is applied exactly once after the restart, and its
+//   webhooks, whose retries the crash took from the local queue, still arrive
+//   once each (the drain hands them over again);
 // - the traffic run resumes and sends each of its orders once;
 // - every invariant of src/store/invariants.ts holds;
 // - no response was a 5xx (a request cut by the crash gets no response at all).
@@ -17,6 +19,7 @@ import path from "node:path";
 import { startDevServer, type DevServer } from "./lib/dev-server.ts";
 import { checkInvariants } from "../src/store/invariants.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
+import { checkDeliveredAfterCrash, startCrashReceiver } from "./lib/restart-webhooks.ts";
 
 const TOKEN = "acme-dev-token";
 const APPROVER = "acme-approver-dev-token";
@@ -104,12 +107,14 @@ async function cutBatch(server: DevServer): Promise<number> {
 const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-restart-"));
 // One order in flight at a time, so a 100-order batch lasts long enough to be cut in the middle.
 const SEND_CONCURRENCY = 1;
-const vars = { SEND_CONCURRENCY: String(SEND_CONCURRENCY) };
+const webhooks = await startCrashReceiver();
+const vars = { SEND_CONCURRENCY: String(SEND_CONCURRENCY), ...webhooks.vars };
+const args = webhooks.args;
 try {
   // 1. A batch cut short by a crash.
-  let server = await startDevServer({ stateDir, vars });
+  let server = await startDevServer({ stateDir, vars, args });
   const stored = await cutBatch(server);
-  server = await startDevServer({ stateDir, vars });
+  server = await startDevServer({ stateDir, vars, args });
   let client = await connect(server.url);
   const { batches } = await readJson<{ batches: BatchRecord[] }>(client, "synthetic://batches");
   const interrupted = batches.find((b) => b.outcome === "interrupted");
@@ -148,13 +153,14 @@ try {
   check("the approval is recorded before the crash", approval.status === 200, String(approval.status));
   await client.close().catch(() => undefined);
   await server.crash();
-  server = await startDevServer({ stateDir, vars });
+  server = await startDevServer({ stateDir, vars, args });
   client = await connect(server.url);
   type Confirmed = { status: string; message: string; outcome: unknown };
   const first = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
   const second = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
   const once = first.status === "applied" && JSON.stringify(first.outcome) === JSON.stringify(second.outcome) && second.message.includes("was already applied");
   check("after the restart the approved proposal applies, once", once, `${first.status}; ${second.message}`);
+  await checkDeliveredAfterCrash(server, webhooks, proposal.proposal_id, ["proposal.created", "proposal.approved"], check);
 
   // 3. A traffic run across a crash.
   const run = await structured<{ run_id: string; plan: { seed: number; total_orders: number } }>(client, "start_traffic_run", {
@@ -167,7 +173,7 @@ try {
   }
   await client.close().catch(() => undefined);
   await server.crash();
-  server = await startDevServer({ stateDir, vars });
+  server = await startDevServer({ stateDir, vars, args });
   client = await connect(server.url);
   let status = "running";
   let sent = 0;
@@ -192,6 +198,7 @@ try {
 } catch (error) {
   check("restart test ran to the end", false, error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {
+  await webhooks.receiver.close();
   rmSync(stateDir, { recursive: true, force: true });
 }
 console.log(failures === 0 ? "restart: all checks passed" : `restart: ${failures} check(s) failed`);
