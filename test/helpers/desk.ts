@@ -138,6 +138,10 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
       },
       approvalUrl: (id) => `https://ops.example.com/approvals/${id}`,
       fourEyes: options.fourEyes ?? { overCents: null, risk: null },
+      provider: null,
+      scheduleCheck: async () => {
+        throw new Error("no provider is configured, so nothing schedules a check");
+      },
     });
     return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued });
   });
