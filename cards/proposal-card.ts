@@ -16,14 +16,16 @@ const TONE: Readonly<Record<Shown["status"], string>> = {
   pending_approval: "warn",
   approval_required: "warn",
   approved: "info",
+  applying: "warn",
   applied: "ok",
+  failed: "bad",
   rejected: "bad",
   expired: "muted",
   stale: "bad",
   superseded: "muted",
 };
 
-const SETTLED: readonly string[] = ["applied", "rejected", "expired", "stale", "superseded"];
+const SETTLED: readonly string[] = ["applying", "applied", "failed", "rejected", "expired", "stale", "superseded"];
 
 /** The approval app's next step (web/approval/explain.ts), in the same words; ids are kept whole. */
 function nextStep(data: Shown): Child[] {
@@ -34,6 +36,10 @@ function nextStep(data: Shown): Child[] {
       return ["Nothing has changed. A person with an approver token approves or rejects it on the approval page; then ask the agent to confirm proposal ", id, "."];
     case "approved":
       return ["Approved. Nothing has changed yet: ask the agent to confirm proposal ", id, "."];
+    case "applying":
+      return ["Sent to the provider, which has not confirmed it yet. The server settles it by itself; the change is never made twice."];
+    case "failed":
+      return ["The provider refused the change; nothing was changed. Ask the agent for a new proposal if the change is still needed."];
     case "applied":
       return ["Applied: ", words.action(data.action).toLowerCase(), " on order ", mono(data.order_id), ". Nothing more to do."];
     case "rejected":

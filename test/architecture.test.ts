@@ -55,6 +55,7 @@ const LAYER: Record<string, number> = {
   auth: 3,
   notify: 3,
   store: 4,
+  provider: 4,
   proposals: 5,
   outbox: 5,
   synth: 5,

@@ -71,6 +71,26 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /**
+   * The apply reconciler, called by the Agent's scheduler from the object's
+   * alarm: asks the external provider what became of a proposal left
+   * `applying` and settles it (proposals/confirmation.ts). Its next check is
+   * armed before it calls out, so an error here is logged and the next
+   * check still comes.
+   */
+  async reconcileApply(payload: { proposalId: string }): Promise<void> {
+    try {
+      const config = await this.loadConfig();
+      if (!config.ok) {
+        console.error(`the apply reconciler cannot check proposal ${payload.proposalId} of account ${this.name}: ${config.error.message}`);
+        return;
+      }
+      await (await this.services(config.value)).desk.reconcileApply(payload.proposalId);
+    } catch (error) {
+      console.error(`the apply reconciler failed on proposal ${payload.proposalId} of account ${this.name}:`, error);
+    }
+  }
+
+  /**
    * Loaded on demand: this path runs without services when the configuration
    * is what broke. The run's shards are told to stop by name, without
    * reading the run through its schema, which may be what failed.
@@ -87,20 +107,29 @@ export class AccountAgent extends Agent<Env> {
 
   /**
    * On every wake: a running run whose next tick is not scheduled (its alarm
-   * was lost) gets one now, so no run is left hanging. The runs are found with
-   * one query on the status index: a wake with nothing running, the usual case,
-   * builds no services.
+   * was lost) gets one now, and so does a proposal left applying whose next
+   * check is due but not scheduled, so neither is left hanging. Both are found
+   * with one query on a status index each: a wake with neither, the usual
+   * case, builds no services.
    */
   override async onStart(): Promise<void> {
-    const running = this.ctx.storage.sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
-    if (running.length === 0) return;
-    const scheduled = new Set(
-      (await this.listSchedules())
-        .filter((schedule) => schedule.callback === "runTick")
-        .map((schedule) => (schedule.payload as { runId?: string } | undefined)?.runId),
-    );
+    const sql = this.ctx.storage.sql;
+    const running = sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
+    const checks = sql
+      .exec<{ proposal_id: string; at: string | null }>("SELECT proposal_id, json_extract(body, '$.provider_apply.next_check_at') AS at FROM proposals WHERE status = 'applying'")
+      .toArray()
+      .filter((row) => row.at !== null);
+    if (running.length === 0 && checks.length === 0) return;
+    const schedules = await this.listSchedules();
+    const scheduled = (callback: string, field: string) =>
+      new Set(schedules.filter((schedule) => schedule.callback === callback).map((schedule) => (schedule.payload as Record<string, unknown> | undefined)?.[field]));
+    const ticking = scheduled("runTick", "runId");
     for (const { run_id: runId } of running) {
-      if (!scheduled.has(runId)) await this.schedule(new Date(), "runTick", { runId });
+      if (!ticking.has(runId)) await this.schedule(new Date(), "runTick", { runId });
+    }
+    const checking = scheduled("reconcileApply", "proposalId");
+    for (const { proposal_id: proposalId, at } of checks) {
+      if (!checking.has(proposalId)) await this.schedule(new Date(Math.max(Date.now(), Date.parse(at ?? ""))), "reconcileApply", { proposalId });
     }
   }
 
@@ -144,6 +173,7 @@ export class AccountAgent extends Agent<Env> {
         config,
         transitions: this.transitions,
         scheduleTick: async (at, runId) => void (await this.schedule(at, "runTick", { runId })),
+        scheduleCheck: async (at, proposalId) => void (await this.schedule(at, "reconcileApply", { proposalId })),
       }),
     );
     return this.built;

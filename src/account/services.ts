@@ -16,6 +16,8 @@ import { newBatchId, newRunId } from "./ids";
 import { SerialQueue } from "./serial-queue";
 import { accountDatabase } from "../store/databases";
 import { outboxWriter } from "../outbox/hand-off";
+import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
+import { STUB_PROVIDER } from "../provider/stub-provider";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -47,9 +49,21 @@ interface ServiceDeps {
   readonly transitions: SerialQueue;
   /** Sets the object's alarm for a traffic run's next tick. */
   readonly scheduleTick: (at: Date, runId: string) => Promise<void>;
+  /** Sets the object's alarm for the apply reconciler's next check of a proposal. */
+  readonly scheduleCheck: (at: Date, proposalId: string) => Promise<void>;
 }
 
-export function buildServices({ ctx, env: currentEnv, account, config, transitions, scheduleTick }: ServiceDeps): AccountServices {
+/** The configured external provider, every call bounded by APPLY_PROVIDER_TIMEOUT_MS; null for none. */
+function applyProvider(config: Config): ProviderSetup {
+  switch (config.applyProvider.kind) {
+    case "none":
+      return null;
+    case "stub":
+      return { provider: boundedProvider(STUB_PROVIDER, config.applyProvider.timeoutMs), config: config.applyProvider };
+  }
+}
+
+export function buildServices({ ctx, env: currentEnv, account, config, transitions, scheduleTick, scheduleCheck }: ServiceDeps): AccountServices {
   const env = currentEnv();
   const storage = ctx.storage.sql;
   const journal = new SqlBatchJournal(storage);
@@ -90,6 +104,8 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
       exclusive: (task) => transitions.run(task),
       approvalUrl,
       fourEyes: config.fourEyes,
+      provider: applyProvider(config),
+      scheduleCheck,
     }),
     sender: new BatchSender({
       target,

@@ -8,6 +8,7 @@
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
+import { applyProviderConfig, applyProviderProblems } from "./apply-provider";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { EnvVarsSchema, envVarsInput, type EnvVars } from "./env-vars";
 import { fourEyesRule } from "./four-eyes";
@@ -52,6 +53,7 @@ function crossFieldProblems(vars: EnvVars, mcpTokens: ReadonlyMap<string, McpTok
   problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
   problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
   problems.push(...webhookProblems(vars.ENVIRONMENT, vars));
+  problems.push(...applyProviderProblems(vars.ENVIRONMENT, vars.APPLY_PROVIDER));
   if (vars.ENVIRONMENT === "production") {
     problems.push(...deploymentProblems({ hasOauthKv: vars.OAUTH_KV, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
   }
@@ -144,6 +146,8 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
      * hands the event over again.
      */
     outboxRedriveSeconds: vars.OUTBOX_REDRIVE_SECONDS,
+    /** Where an approved change is sent before it is applied here, and how an unanswered call is settled. */
+    applyProvider: applyProviderConfig(vars),
   } as const;
 });
 

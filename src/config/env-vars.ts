@@ -7,6 +7,7 @@ import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
 import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { isKvBinding } from "./deployment-checks";
+import { ApplyProviderVars } from "./apply-provider";
 import { FourEyesVars } from "./four-eyes";
 import { IntakeFaultsSchema } from "./intake-faults";
 import { OrderApiTokenSchema, OrderApiUrlSchema } from "./order-api-url";
@@ -29,6 +30,8 @@ function boundedInt(min: number, max: number) {
 
 export const EnvVarsSchema = z.object({
   ...FourEyesVars,
+  /** The external provider an approved change goes to (config/apply-provider.ts). */
+  ...ApplyProviderVars,
   ENVIRONMENT: z.enum(["development", "production"]).default("production"),
   MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),
   PROPOSAL_TTL_MINUTES: boundedInt(1, 24 * 60).default(15),

@@ -33,8 +33,12 @@ export function nextStep(proposal: ProposalView): string {
       return `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
     case "approved":
       return `A person approved it: call ${APPLY_TOOL[proposal.kind]} with this proposal_id to apply it exactly once.`;
+    case "applying":
+      return "It is being applied: the provider has not confirmed it yet, and the server settles it by itself. Call get_proposal later to see the outcome; do not propose it again.";
     case "applied":
       return "It has been applied; its outcome is in this answer. Nothing more to do.";
+    case "failed":
+      return `The provider refused it (${proposal.status_reason ?? "no reason given"}); nothing was changed. Propose again only if something has changed.`;
     case "rejected":
       return `A person rejected it (${proposal.decision_reason ?? "no reason given"}): do not apply it; propose again only if something has changed.`;
     case "expired":

@@ -128,7 +128,7 @@ const getProposal = defineTool({
   scope: "orders:read",
   title: "Check a proposal",
   description:
-    "Returns a proposal's status (pending_approval, approved, rejected, applied, expired or stale), its approval link, expiry, and its outcome once applied. Use it to see whether a human has approved yet.",
+    "Returns a proposal's status (pending_approval, approved, applying, rejected, applied, failed, expired, stale or superseded), its approval link, expiry, and its outcome once applied. Use it to see whether a human has approved yet, or how a change that is applying was settled.",
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
@@ -139,7 +139,7 @@ const getProposal = defineTool({
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused.";
+  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
 
 const confirmResolution = defineTool({
   name: CHANGE_KINDS.resolution.confirmTool,

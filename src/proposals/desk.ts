@@ -9,7 +9,9 @@ import type { Risk } from "../core/risk";
 import { planResolution, type OrderChange } from "../orders/playbook";
 import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import { alreadyAppliedMessage, appliedMessage, approvalRequired, approvedConflict, capRefusal, changeSummary, confirmResult, isOpen, movedOn, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
+import type { ProviderSetup } from "../provider/apply-provider";
+import { approvedConflict, capRefusal, changeSummary, isOpen, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
+import { ProposalConfirmation } from "./confirmation";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
@@ -30,6 +32,10 @@ interface ProposalDeskDeps {
   readonly approvalUrl: (proposalId: string) => string;
   /** Which proposals need two distinct approvers. */
   readonly fourEyes: FourEyesRule;
+  /** The external provider an approved change goes to first; null: none (APPLY_PROVIDER=none). */
+  readonly provider: ProviderSetup;
+  /** Sets the account's alarm for the reconciler's next check of a proposal left applying. */
+  readonly scheduleCheck: (at: Date, proposalId: string) => Promise<void>;
 }
 
 function newProposalId(): string {
@@ -49,9 +55,11 @@ function newProposalId(): string {
 export class ProposalDesk {
   private readonly waiters = new DecisionWaiters();
   private readonly records: ProposalRecords;
+  private readonly confirmation: ProposalConfirmation;
 
   constructor(private readonly deps: ProposalDeskDeps) {
     this.records = new ProposalRecords(deps);
+    this.confirmation = new ProposalConfirmation({ ...deps, records: this.records });
   }
 
   view(proposal: Proposal): ProposalView {
@@ -138,8 +146,10 @@ export class ProposalDesk {
     return ok(this.view(proposal));
   }
 
-  /** The order's approved proposal of this kind that can still be applied, once brought up to date. */
+  /** The order's approved proposal of this kind that can still be applied (or is being applied), once brought up to date. */
   private async stillApproved(orderId: string, kind: Proposal["kind"]): Promise<Proposal | undefined> {
+    const applying = this.deps.store.forOrder(orderId, "applying").find((p) => p.kind === kind);
+    if (applying) return applying;
     for (const approved of this.deps.store.forOrder(orderId, "approved")) {
       if (approved.kind !== kind) continue;
       const { proposal } = await this.records.refresh(approved);
@@ -241,57 +251,13 @@ export class ProposalDesk {
     });
   }
 
-  private confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string): ConfirmResult {
-    return confirmResult(proposal, status, message, this.deps.approvalUrl(proposal.proposal_id));
+  /** Applies an approved proposal exactly once; see ProposalConfirmation. */
+  confirm(proposalId: string, operator: string): Promise<Result<ConfirmResult>> {
+    return this.confirmation.confirm(proposalId, operator);
   }
 
-  /**
-   * Applies an approved proposal. The first call writes; every later call
-   * answers the stored outcome. Unapproved proposals answer approval_required
-   * and change nothing.
-   */
-  async confirm(proposalId: string, operator: string): Promise<Result<ConfirmResult>> {
-    return this.deps.exclusive(async () => {
-      const current = await this.records.current(proposalId);
-      if (!current.ok) return current;
-      const proposal = current.value.proposal;
-      switch (proposal.status) {
-        case "pending_approval":
-          return ok(this.confirmResult(proposal, "approval_required", approvalRequired(proposal, this.deps.approvalUrl(proposal.proposal_id))));
-        case "stale":
-          return ok(this.confirmResult(proposal, "stale", refusal(proposal, "applied")));
-        case "expired":
-        case "rejected":
-        case "superseded":
-          return fail("conflict", refusal(proposal, "applied"));
-        case "applied":
-          return ok(this.confirmResult(proposal, "applied", alreadyAppliedMessage(proposal)));
-        case "approved":
-          break;
-      }
-      const result = await this.deps.orders.applyProposal({
-        proposal_id: proposal.proposal_id,
-        order_id: proposal.order_id,
-        pinned_version: proposal.pinned_version,
-        change: proposal.change,
-        confirmed_by: operator,
-        approved_by: proposal.decided_by ?? "unknown approver",
-        approval_reason: proposal.decision_reason ?? "",
-      });
-      switch (result.kind) {
-        case "applied":
-        case "already_applied": {
-          // already_applied: an earlier apply landed but its answer never reached us.
-          const done = this.records.recordApplied(proposal, result.outcome);
-          return ok(this.confirmResult(done, "applied", result.kind === "applied" ? appliedMessage(done) : alreadyAppliedMessage(done)));
-        }
-        case "stale": {
-          const stale = this.records.transition(proposal, "stale", movedOn(proposal, result.current_version));
-          return ok(this.confirmResult(stale, "stale", refusal(stale, "applied")));
-        }
-        case "not_found":
-          return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
-      }
-    });
+  /** The reconciler's check of a proposal left applying, run by the account's alarm. */
+  reconcileApply(proposalId: string): Promise<void> {
+    return this.confirmation.reconcile(proposalId);
   }
 }

@@ -52,6 +52,10 @@ export function refusal(proposal: Proposal, attempted: "decided" | "applied"): s
       return `proposal ${id} was already applied at ${proposal.outcome?.applied_at ?? "an earlier time"}`;
     case "approved":
       return `proposal ${id} was already approved by ${proposal.decided_by ?? "an approver"}`;
+    case "applying":
+      return `proposal ${id} was approved and is being applied: the provider's answer is awaited`;
+    case "failed":
+      return `proposal ${id} was refused by the provider (${proposal.status_reason ?? "no reason given"}); nothing was changed. Ask for a new proposal if the change is still needed.`;
     case "pending_approval":
       return `proposal ${id} is waiting for approval`;
   }
@@ -90,6 +94,13 @@ export function approvalRequired(proposal: Proposal, approvalUrl: string): strin
 /** Why a new proposal is refused while an approved one of its kind waits to be applied, and what to do. */
 export function approvedConflict(approved: Proposal): string {
   const { noun, confirmTool } = CHANGE_KINDS[approved.kind];
+  if (approved.status === "applying") {
+    return (
+      `order ${approved.order_id} already has an approved ${noun}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
+      "that is being applied: the provider has not confirmed it yet, and a second one would conflict with it. " +
+      `Check it with get_proposal; once it is settled, propose again if still needed.`
+    );
+  }
   return (
     `order ${approved.order_id} already has an approved ${noun}, ${approved.proposal_id} (${changeSummary(approved.change)}), ` +
     `approved by ${approved.decided_by ?? "an approver"} and not applied yet; a second one would conflict with it. ` +
@@ -108,6 +119,19 @@ export function capRefusal(open: readonly Proposal[], maxOpen: number): string {
     `this account already has ${open.length} open proposals (${open.length - approved} waiting for approval, ${approved} approved but not applied), ` +
     `and MAX_OPEN_PROPOSALS allows ${maxOpen}; ask an approver to decide the waiting ones, apply the approved ones, ` +
     `or wait until the first expires at ${firstExpiry}, then propose again`
+  );
+}
+
+/** What confirm answers while the provider has not confirmed the change. */
+export function applyingMessage(proposal: Proposal, problem: string | null): string {
+  const call = proposal.provider_apply;
+  const next = call?.next_check_at
+    ? `The server asks the provider again at ${call.next_check_at} by the idempotency key ${call.key} and settles it`
+    : `The server has stopped asking the provider (${proposal.status_reason ?? "no check is scheduled"}); confirm again to make it ask again`;
+  return (
+    `${proposal.action} for ${proposal.order_id} was sent to the provider, which has not confirmed it${problem ? ` (${problem})` : ""}; ` +
+    `the change may or may not have been made there, and nothing was changed here yet. ${next}. ` +
+    "Call get_proposal to see the outcome; confirming again never sends the change twice."
   );
 }
 
@@ -160,6 +184,7 @@ export function newProposal(input: {
     approvals_required: input.secondApprover === null ? 1 : 2,
     approvals: [],
     second_approver_reason: input.secondApprover,
+    provider_apply: null,
   } satisfies Proposal);
 }
 
@@ -176,6 +201,16 @@ const STEP_EVENTS = {
   // One approval of several (four eyes): the proposal still waits for the next approver.
   approval_recorded: { type: "proposal_approval_recorded", repeats: true },
   expired: { type: "proposal_expired", repeats: false },
+  // The external provider's part (APPLY_PROVIDER): the change sent with its key, each call
+  // that went unanswered (counted by the proposal's provider calls), and the answer that settled it.
+  apply_requested: { type: "proposal_apply_requested", repeats: false },
+  apply_unanswered: { type: "proposal_apply_unanswered", repeats: true },
+  // The provider had never seen the key, so the change went again under the same key.
+  apply_resent: { type: "proposal_apply_resent", repeats: true },
+  // Someone confirmed again after the reconciler had stopped asking: it asks again.
+  checks_resumed: { type: "proposal_apply_checks_resumed", repeats: true },
+  apply_confirmed: { type: "proposal_apply_confirmed", repeats: false },
+  apply_refused: { type: "proposal_apply_refused", repeats: false },
 } as const;
 
 type Step = keyof typeof STEP_EVENTS;

@@ -7,10 +7,25 @@ import { FieldChangeSchema } from "../orders/order-state";
 /**
  * Proposal states. Only an approver moves pending_approval to approved or
  * rejected; a newer proposal of the same kind for the same order moves a
- * pending one to superseded.
+ * pending one to superseded. With an external provider configured, confirming
+ * moves approved to applying first, and the provider's answer (now, or the
+ * reconciler's later) to applied or failed: applying is never left for
+ * anything else, since the change may already have been made.
  */
-export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "rejected", "applied", "expired", "stale", "superseded"]);
+export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "applying", "rejected", "applied", "failed", "expired", "stale", "superseded"]);
 export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
+
+/** How far the external provider's call has come (APPLY_PROVIDER other than none). */
+export const ProviderApplySchema = z.object({
+  key: z.string().describe("The idempotency key every call about this change carries: the provider makes the change at most once"),
+  confirmed_by: z.string(),
+  requested_at: z.string(),
+  calls: z.number().int().min(0).describe("Calls made to the provider so far, the first apply and the reconciler's questions"),
+  checks_left: z.number().int().min(0).describe("How many more times the reconciler asks before it stops and leaves it to a person"),
+  next_check_at: z.string().nullable().describe("When the reconciler asks the provider next; null when no check is scheduled"),
+  provider_reference: z.string().nullable().describe("The provider's reference for the change, once it answered that it made it"),
+});
+export type ProviderApply = z.infer<typeof ProviderApplySchema>;
 
 /** A proposal as stored in the account's AccountAgent. */
 export const ProposalSchema = z.object({
@@ -41,6 +56,9 @@ export const ProposalSchema = z.object({
     .default([])
     .describe("Who has approved so far, oldest first"),
   second_approver_reason: z.string().nullable().default(null).describe("Why this proposal needs a second approver; null when one is enough"),
+  provider_apply: ProviderApplySchema.nullable()
+    .default(null)
+    .describe("The call to the external provider, once the proposal was confirmed with one configured; null otherwise"),
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
@@ -53,7 +71,7 @@ export type ProposalView = z.infer<typeof ProposalViewSchema>;
 
 /** What confirm_resolution and apply_approved_change answer. */
 export const ConfirmResultSchema = z.object({
-  status: z.enum(["approval_required", "applied", "stale"]),
+  status: z.enum(["approval_required", "applying", "applied", "failed", "stale"]),
   proposal_id: z.string(),
   order_id: z.string(),
   action: ChangeActionSchema,

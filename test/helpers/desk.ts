@@ -11,6 +11,7 @@ import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
 import type { ApplyOutcome } from "../../src/orders/views";
 import type { FourEyesRule } from "../../src/config/four-eyes";
+import type { ProviderSetup } from "../../src/provider/apply-provider";
 import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
@@ -117,13 +118,21 @@ export interface Harness {
   advance(minutes: number): void;
   /** How many tasks went through the account's queue. */
   queued(): number;
+  /** The reconciler's checks the desk asked the account's alarm for, in order. */
+  readonly checks: readonly ScheduledCheck[];
 }
 
-export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number; fourEyes?: FourEyesRule } = {}): Promise<R> {
+export interface ScheduledCheck {
+  readonly at: string;
+  readonly proposalId: string;
+}
+
+export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number; fourEyes?: FourEyesRule; provider?: ProviderSetup } = {}): Promise<R> {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-unit-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     let now = START;
     let queued = 0;
+    const checks: ScheduledCheck[] = [];
     const orders = new FakeOrders();
     const store = new ProposalStore(state.storage.sql);
     const desk = new ProposalDesk({
@@ -138,8 +147,10 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
       },
       approvalUrl: (id) => `https://ops.example.com/approvals/${id}`,
       fourEyes: options.fourEyes ?? { overCents: null, risk: null },
+      provider: options.provider ?? null,
+      scheduleCheck: async (at, proposalId) => void checks.push({ at: at.toISOString(), proposalId }),
     });
-    return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued });
+    return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued, checks });
   });
 }
 

@@ -96,6 +96,23 @@ export function explainState(proposal: ProposalView): StateExplanation {
           ["It must be confirmed before it expires ", { at: proposal.expires_at }, "; after that it cannot be applied."],
         ],
       };
+    case "applying": {
+      const next = proposal.provider_apply?.next_check_at;
+      return {
+        tone: "plain",
+        sentences: [
+          ["Approved and sent to the provider, which has not confirmed it yet; the change may or may not have been made there. Nothing here is changed until it answers."],
+          next
+            ? ["The server asks the provider again ", { at: next }, ", by the same idempotency key, so the change is never made twice."]
+            : [proposal.status_reason ?? "The server has stopped asking the provider.", " Ask the agent to confirm proposal ", id, " again to resume the checks."],
+        ],
+      };
+    }
+    case "failed":
+      return {
+        tone: "error",
+        sentences: [["The provider refused the change: ", proposal.status_reason ?? "no reason given", ". Nothing was changed."], ["Ask the agent for a new proposal if the change is still needed."]],
+      };
     case "applied": {
       const outcome = proposal.outcome;
       if (!outcome) return { tone: "notice", sentences: [["Applied to order ", proposal.order_id, "."]] };
@@ -146,6 +163,8 @@ export function orderNowNote(proposal: ProposalView): string | null {
       return "Unchanged until the proposal is approved and the agent confirms it.";
     case "approved":
       return "Unchanged until the agent confirms the approved proposal.";
+    case "applying":
+      return "Unchanged until the provider confirms the change.";
     default:
       return null;
   }

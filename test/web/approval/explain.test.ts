@@ -55,6 +55,7 @@ function proposal(action: ChangeAction, extra: Partial<ProposalView> = {}): Prop
     approvals_required: 1,
     approvals: [],
     second_approver_reason: null,
+    provider_apply: null,
     approval_url: "http://localhost/approvals/prop_abc",
     change_summary: "",
     ...extra,
