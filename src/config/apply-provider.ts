@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { boundedInt } from "./whole-number";
 
 /**
  * The external provider an approved change is sent to before it is applied
@@ -20,13 +21,6 @@ export interface ApplyProviderConfig {
   readonly reconcileChecks: number;
 }
 
-function boundedInt(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-}
 
 export const ApplyProviderVars = {
   APPLY_PROVIDER: z.enum(APPLY_PROVIDER_KINDS, { message: `use one of ${APPLY_PROVIDER_KINDS.join(", ")}` }).default("none"),

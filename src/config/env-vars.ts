@@ -4,6 +4,7 @@
  * that span variables, and the Config the code reads, are in config.ts.
  */
 import { z } from "zod/v4";
+import { boundedInt } from "./whole-number";
 import { AccountIdSchema } from "../core/account-id";
 import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { isKvBinding } from "./deployment-checks";
@@ -20,13 +21,6 @@ const onOff = z
   .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
   .transform((v) => v === "on" || v === "true" || v === "1");
 
-function boundedInt(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-}
 
 export const EnvVarsSchema = z.object({
   ...FourEyesVars,

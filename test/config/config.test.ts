@@ -34,6 +34,7 @@ describe("defaults", () => {
       intakeFaults: undefined,
       webhooks: { approvals: undefined, downstream: undefined },
       outboxRedriveSeconds: 300,
+      applyProvider: { kind: "none", timeoutMs: 5000, reconcileSeconds: 30, reconcileChecks: 8 },
     });
   });
 
