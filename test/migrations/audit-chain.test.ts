@@ -2,7 +2,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
-import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
+import { allMigrations, migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
 
 // Migration 0005 rebuilds audit_events with an explicit insertion number and
 // adds the seals. It runs on a scratch database holding rows written under
@@ -35,6 +35,8 @@ describe("migration 0005: the audit chain", () => {
     expect(after.results).toEqual(before.results);
     expect(await verifyAuditChain(db, "initech")).toMatchObject({ ok: true, sealed: 0, unsealed: 2 });
 
+    // Sealing is today's code, which loads the seed into today's orders table: the later migrations first.
+    await applyD1Migrations(db, allMigrations);
     const sealed = await sealAuditTrail(db, "initech", { anchor: null, now: new Date() });
     expect(sealed).toMatchObject({ ok: true, value: { sealed: 2 } });
     const order = await db.prepare("SELECT s.seq, e.event_id FROM audit_seals s JOIN audit_events e USING (entry) WHERE s.account = 'initech' ORDER BY s.seq").all();
