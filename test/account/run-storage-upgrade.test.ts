@@ -10,6 +10,12 @@ import { summaryOf } from "../../src/runs/summary";
 // across the upgrade; one that was still running ends interrupted, since its
 // old cursor means nothing to the new engine.
 
+const tables = (sql: SqlStorage) =>
+  sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .toArray()
+    .map((row) => row.name);
+
 function oldState(runId: string, status: string, ramp: number) {
   return {
     summary: {
@@ -37,8 +43,12 @@ describe("upgrading stored runs", () => {
     const stub = await getAgentByName(env.ACCOUNT_AGENT, `run-upgrade-${crypto.randomUUID()}`);
     const { stopped, running, chartRows } = await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
-      sql.exec("UPDATE account_schema SET version = 5");
-      for (const column of ["planned_sum", "errors", "dropped", "p99_max", "service_p99_max", "in_flight_max"]) sql.exec(`ALTER TABLE run_chart DROP COLUMN ${column}`);
+      // The object as version 5 left it: its tables rebuilt by the steps up to 5 and none after,
+      // so a step added later runs on the upgrade as it would on a real object.
+      state.storage.transactionSync(() => {
+        for (const table of tables(sql)) sql.exec(`DROP TABLE ${table}`);
+      });
+      migrateAccountStorage(state.storage, 5);
       sql.exec("INSERT INTO runs (run_id, status, started_at, state) VALUES ('R-old-stopped', 'stopped', '2026-12-01T10:00:00.000Z', ?)", JSON.stringify(oldState("R-old-stopped", "stopped", 2)));
       sql.exec("INSERT INTO runs (run_id, status, started_at, state) VALUES ('R-old-running', 'running', '2026-12-01T10:00:00.000Z', ?)", JSON.stringify(oldState("R-old-running", "running", 0)));
       sql.exec("INSERT INTO run_intervals (run_id, seq, body) VALUES ('R-old-stopped', 1, '{}')");
