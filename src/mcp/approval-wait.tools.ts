@@ -1,6 +1,6 @@
 import { z } from "zod/v4";
 import { ok } from "../core/errors";
-import type { ChangeKindSchema } from "../orders/playbook";
+import { CHANGE_KINDS } from "../orders/change-kinds";
 import { ProposalViewSchema, type ProposalView } from "../proposals/schemas";
 import { proposalCard } from "./cards/proposal.card";
 import { ProposalIdParam } from "./params";
@@ -16,11 +16,6 @@ import { defineTool, type AccountTool } from "./tool-seam";
 /** Under the 60 s most MCP clients allow a request, with room for the answer. */
 export const MAX_WAIT_SECONDS = 50;
 
-const APPLY_TOOL: Readonly<Record<z.infer<typeof ChangeKindSchema>, string>> = {
-  resolution: "confirm_resolution",
-  address_change: "apply_approved_change",
-};
-
 export const WaitResultSchema = ProposalViewSchema.extend({
   decided: z.boolean().describe("false while the proposal still waits for a person; true once it was approved, rejected, applied, or can no longer be approved"),
   waited_seconds: z.number().describe("How long this call waited"),
@@ -32,7 +27,7 @@ export function nextStep(proposal: ProposalView): string {
     case "pending_approval":
       return `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
     case "approved":
-      return `A person approved it: call ${APPLY_TOOL[proposal.kind]} with this proposal_id to apply it exactly once.`;
+      return `A person approved it: call ${CHANGE_KINDS[proposal.kind].confirmTool} with this proposal_id to apply it exactly once.`;
     case "applying":
       return "It is being applied: the provider has not confirmed it yet, and the server settles it by itself. Call get_proposal later to see the outcome; do not propose it again.";
     case "applied":

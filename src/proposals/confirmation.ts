@@ -1,28 +1,18 @@
 import { fail, ok, type Result } from "../core/errors";
-import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import type { ApplyRequest, CallResult, ProviderSetup } from "../provider/apply-provider";
+import type { ApplyRequest, CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
+import type { ProposalDeskDeps } from "./desk-deps";
 import { alreadyAppliedMessage, appliedMessage, applyingMessage, approvalRequired, confirmResult, movedOn, proposalEvent, refusal, type StepOccurrence } from "./lifecycle";
 import type { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
-import type { ProposalStore } from "./store";
 
 /** The reconciler's checks back off from APPLY_RECONCILE_SECONDS, doubling, up to this. */
 const MAX_CHECK_INTERVAL_MS = 60 * 60_000;
 
-interface ConfirmationDeps {
-  readonly store: ProposalStore;
-  readonly orders: AccountOrders;
+type ConfirmationDeps = Pick<ProposalDeskDeps, "store" | "orders" | "now" | "exclusive" | "approvalUrl" | "provider" | "scheduleCheck"> & {
   readonly records: ProposalRecords;
-  readonly now: () => Date;
-  readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
-  readonly approvalUrl: (proposalId: string) => string;
-  /** The external provider a change goes to first; null: none, the change is applied here at once. */
-  readonly provider: ProviderSetup;
-  /** Sets the account's alarm for the reconciler's next check of this proposal. */
-  readonly scheduleCheck: (at: Date, proposalId: string) => Promise<void>;
-}
+};
 
 /**
  * Confirmation: applies an approved proposal exactly once. Without a

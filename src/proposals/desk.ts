@@ -1,5 +1,4 @@
 import type { Approver } from "../config/config";
-import type { FourEyesRule } from "../config/four-eyes";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import { addressLock, normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
@@ -7,36 +6,16 @@ import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
 import type { Risk } from "../core/risk";
 import { planResolution, type OrderChange } from "../orders/playbook";
-import type { AccountOrders } from "../orders/port";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import type { ProviderSetup } from "../provider/apply-provider";
 import { approvedConflict, capRefusal, changeSummary, isOpen, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
 import { ProposalConfirmation } from "./confirmation";
+import type { ProposalDeskDeps } from "./desk-deps";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
 import { approvalRefusal, roleRefusal, secondApproverReason } from "./four-eyes";
 import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
 import { ProposalStore } from "./store";
-
-interface ProposalDeskDeps {
-  readonly store: ProposalStore;
-  /** The account's orders; the desk never names an account itself. */
-  readonly orders: AccountOrders;
-  readonly ttlMinutes: number;
-  /** How many proposals may be open at once in the account. */
-  readonly maxOpen: number;
-  readonly now: () => Date;
-  /** Serializes the transitions that must not interleave: proposing, deciding, confirming. */
-  readonly exclusive: <T>(task: () => Promise<T>) => Promise<T>;
-  readonly approvalUrl: (proposalId: string) => string;
-  /** Which proposals need two distinct approvers. */
-  readonly fourEyes: FourEyesRule;
-  /** The external provider an approved change goes to first; null: none (APPLY_PROVIDER=none). */
-  readonly provider: ProviderSetup;
-  /** Sets the account's alarm for the reconciler's next check of a proposal left applying. */
-  readonly scheduleCheck: (at: Date, proposalId: string) => Promise<void>;
-}
 
 function newProposalId(): string {
   return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;
