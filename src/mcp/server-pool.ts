@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../config/config";
 import type { AccountToolContext } from "./account-context";
 
@@ -9,8 +8,8 @@ import type { AccountToolContext } from "./account-context";
  * depends only on the configuration and on what the credential may see, so
  * that is the key; whose request it serves (account, operator, the account's
  * services) is handed to it for the length of one request and taken back
- * before anyone else borrows it. Nothing a request leaves behind is kept: the
- * server is closed (the SDK resets its connection state) before it goes back.
+ * before anyone else borrows it. A server stays connected between requests
+ * (connected-transport.ts says why nothing of a request outlives its answer).
  */
 
 /** What a lent server reads during its one request. */
@@ -19,8 +18,8 @@ export interface Lending {
   readonly context: () => AccountToolContext;
 }
 
-interface Idle {
-  readonly server: McpServer;
+interface Idle<S> {
+  readonly server: S;
   readonly slot: Slot;
 }
 
@@ -31,7 +30,7 @@ interface Slot {
 /** Idle servers kept per key: as many as requests commonly run at once in one isolate. */
 const MAX_IDLE_PER_KEY = 8;
 
-const pools = new WeakMap<Config, Map<string, Idle[]>>();
+const pools = new WeakMap<Config, Map<string, Idle<unknown>[]>>();
 
 /**
  * A key that differs whenever what a server registers would: the names it
@@ -44,28 +43,22 @@ export function offerKey(visibleTools: readonly string[], context: AccountToolCo
 
 /**
  * Runs `serve` with a server for `key`, built by `build` when none is idle.
- * The server returns to the pool only if `serve` settles normally and its
- * connection closes; a server that failed is dropped.
+ * The server returns to the pool only if `serve` settles normally; a server
+ * that failed is dropped. One key always builds the same kind of server.
  */
-export async function withPooledServer<T>(
-  context: AccountToolContext,
-  key: string,
-  build: (lending: Lending) => McpServer,
-  serve: (server: McpServer) => Promise<T>,
-): Promise<T> {
+export async function withPooledServer<S, T>(context: AccountToolContext, key: string, build: (lending: Lending) => S, serve: (server: S) => Promise<T>): Promise<T> {
   let byKey = pools.get(context.config);
   if (!byKey) {
     byKey = new Map();
     pools.set(context.config, byKey);
   }
-  const idle = byKey.get(key) ?? [];
+  const idle = (byKey.get(key) ?? []) as Idle<S>[];
   byKey.set(key, idle);
   const lent = idle.pop() ?? newIdle(build, context);
   lent.slot.current = context;
   let result: T;
   try {
     result = await serve(lent.server);
-    await closeQuietly(lent.server);
   } finally {
     lent.slot.current = undefined;
   }
@@ -73,25 +66,8 @@ export async function withPooledServer<T>(
   return result;
 }
 
-/**
- * Closing resets the SDK's connection state, and on the way builds an error
- * ("Connection closed") for anything still waiting. Nothing is waiting once
- * the answer exists, but capturing that error's stack cost more than a
- * whole ping; it is built without one. The SDK builds it before its first
- * await, so the limit is back in place when this returns.
- */
-function closeQuietly(server: McpServer): Promise<void> {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return server.close();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
 /** Built while lent to its first request, whose context decides what it registers (the key says the same). */
-function newIdle(build: (lending: Lending) => McpServer, first: AccountToolContext): Idle {
+function newIdle<S>(build: (lending: Lending) => S, first: AccountToolContext): Idle<S> {
   const slot: Slot = { current: first };
   const context = () => {
     if (!slot.current) throw new Error("a pooled MCP server ran outside the request it was lent to");

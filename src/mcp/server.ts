@@ -4,6 +4,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
   type CacheHint,
+  type JSONRPCRequest,
   type ListToolsResult,
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
@@ -18,7 +19,8 @@ import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { offerKey, withPooledServer } from "./server-pool";
+import { ConnectedTransport, acceptedHeaders } from "./connected-transport";
+import { offerKey, withPooledServer, type Lending } from "./server-pool";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
@@ -105,20 +107,21 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
   const streams = acceptsSse && (!acceptsJson || (!batch && reach.mayStream));
+  if (lendable(message, reach, streams, context) && acceptedHeaders(incoming.headers)) {
+    const key = offerKey(visibleTools(context), context);
+    return withPooledServer(context, key, connectedServer, async (connected) => {
+      await connected.ready;
+      return connected.transport.exchange(message, incoming);
+    });
+  }
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
-  const answer = async (server: McpServer) => {
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
-    transport.onerror = reportRejection;
-    await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: message });
-  };
-  if (lendable(message, reach, streams, context)) {
-    const key = offerKey(visibleTools(context), context);
-    return delivery.track(await withPooledServer(context, key, ({ context: lent }) => listingOnce(buildMcpServer(lent, undefined, EVERYTHING)), answer));
-  }
-  const response = await answer(createMcpServer(context, delivery, reach));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+  transport.onerror = reportRejection;
+  const server = createMcpServer(context, delivery, reach);
+  await server.connect(transport);
+  const response = await transport.handleRequest(request, { parsedBody: message });
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
 }
@@ -129,10 +132,25 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
  * initialize is not lent one, since it records the client's capabilities on
  * the server; nor are the development fixtures, which talk back mid-call.
  */
-function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): boolean {
+function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): message is JSONRPCRequest {
   if (streams || reach.mayStream || serverExtension(context.config) !== undefined) return false;
+  // refuseMalformed has already let only well-formed messages through.
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
   return (message as { method?: unknown }).method !== "initialize";
+}
+
+interface ConnectedServer {
+  readonly transport: ConnectedTransport;
+  /** Settles once the server is connected to its transport. */
+  readonly ready: Promise<void>;
+}
+
+/** A pooled server, built with everything and kept connected to its own transport. */
+function connectedServer({ context }: Lending): ConnectedServer {
+  const server = listingOnce(buildMcpServer(context, undefined, EVERYTHING));
+  const transport = new ConnectedTransport();
+  transport.onerror = reportRejection;
+  return { transport, ready: server.connect(transport) };
 }
 
 interface HandlerAccess {
