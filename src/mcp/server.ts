@@ -19,10 +19,10 @@ import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { ConnectedTransport, acceptedHeaders } from "./connected-transport";
+import { ConnectedTransport, acceptedHeaders, unchangingResult } from "./connected-transport";
 import { offerKey, withPooledServer, type Lending } from "./server-pool";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
-import { PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
+import { plainlyLegacy, PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
 import { serverExtension } from "./server-extension";
 import { isGranted } from "../auth/scope-check";
@@ -170,7 +170,7 @@ function listingOnce(server: McpServer): McpServer {
   let listed: Promise<ListToolsResult> | undefined;
   server.server.removeRequestHandler("tools/list");
   server.server.setRequestHandler("tools/list", (request, ctx) => {
-    listed ??= list(request as never, ctx as never).catch((error: unknown) => {
+    listed ??= list(request as never, ctx as never).then(unchangingResult, (error: unknown) => {
       listed = undefined;
       throw error;
     });
@@ -211,6 +211,6 @@ export async function serveMcpRequest(incoming: Request, body: string, message: 
   if (refused) return refused;
   const reach = serverExtension(context.config)?.reach ?? reachOf(message);
   const request = toleratedHeaderMismatch(incoming, message, body);
-  if (await isLegacyRequest(request, message)) return serveLegacy(request, message, body, context, reach);
+  if (plainlyLegacy(message, request.headers.get("mcp-protocol-version")) || (await isLegacyRequest(request, message))) return serveLegacy(request, message, body, context, reach);
   return serveModern(request, message, context, reach);
 }
