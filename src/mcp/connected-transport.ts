@@ -48,30 +48,10 @@ export class ConnectedTransport implements Transport {
   exchange(request: JSONRPCRequest, http: Request): Promise<Response> {
     if (this.waiting.has(request.id)) throw new Error(`a connected transport was given request ${String(request.id)} while it still served it`);
     return new Promise((resolve) => {
-      this.waiting.set(request.id, (answer) => resolve(new Response(answerText(answer), { status: 200, headers: { "content-type": "application/json" } })));
+      this.waiting.set(request.id, (answer) => resolve(Response.json(answer, { status: 200, headers: { "content-type": "application/json" } })));
       this.onmessage?.(request, { request: http });
     });
   }
-}
-
-/**
- * Results that are handed out again and again unchanged (a pooled server's
- * tool list, about 100 KiB), with their JSON. Writing that JSON was most of a
- * tools/list's cost; now it is written once per pooled server.
- */
-const writtenOnce = new WeakMap<object, string>();
-
-/** Marks `result` as never changing from now on, so its JSON can be written once and reused. */
-export function unchangingResult<T extends object>(result: T): T {
-  writtenOnce.set(Object.freeze(result), JSON.stringify(result));
-  return result;
-}
-
-/** The answer's JSON, with the same keys in the same order as the SDK's own. */
-function answerText(answer: JSONRPCMessage): string {
-  const written = "result" in answer ? writtenOnce.get(answer.result) : undefined;
-  if (written === undefined || !("id" in answer)) return JSON.stringify(answer);
-  return `{"result":${written},"jsonrpc":"2.0","id":${JSON.stringify(answer.id)}}`;
 }
 
 const SERVED_REVISIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);

@@ -19,7 +19,7 @@ import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { ConnectedTransport, acceptedHeaders, unchangingResult } from "./connected-transport";
+import { ConnectedTransport, acceptedHeaders } from "./connected-transport";
 import { offerKey, withPooledServer, type Lending } from "./server-pool";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { plainlyLegacy, PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
@@ -170,7 +170,7 @@ function listingOnce(server: McpServer): McpServer {
   let listed: Promise<ListToolsResult> | undefined;
   server.server.removeRequestHandler("tools/list");
   server.server.setRequestHandler("tools/list", (request, ctx) => {
-    listed ??= list(request as never, ctx as never).then(unchangingResult, (error: unknown) => {
+    listed ??= list(request as never, ctx as never).catch((error: unknown) => {
       listed = undefined;
       throw error;
     });

@@ -1,7 +1,7 @@
 import { McpServer, WebStandardStreamableHTTPServerTransport, type JSONRPCRequest } from "@modelcontextprotocol/server";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { acceptedHeaders, ConnectedTransport, unchangingResult } from "../../src/mcp/connected-transport";
+import { acceptedHeaders, ConnectedTransport } from "../../src/mcp/connected-transport";
 import { PROTOCOL_VERSIONS } from "../../src/mcp/protocol-versions";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { BOTH_MEDIA_TYPES, jsonAnswer, postMcp, rpc } from "../helpers/mcp-raw";
@@ -71,32 +71,6 @@ describe("ConnectedTransport", () => {
     expect(() => transport.exchange(request(1, "ping"), HTTP)).toThrow(/still served it/);
     release();
     expect((await held).status).toBe(200);
-  });
-});
-
-describe("unchangingResult", () => {
-  it("writes a result's JSON once, however often it is answered, and the answers read as the SDK's", async () => {
-    const listing = unchangingResult({ tools: [{ name: "echo", inputSchema: { type: "object" as const } }] });
-    const server = new McpServer({ name: "t", version: "1" }, { capabilities: { tools: {} } });
-    server.server.setRequestHandler("tools/list", async () => listing);
-    const transport = new ConnectedTransport();
-    await server.connect(transport);
-    const stringify = vi.spyOn(JSON, "stringify");
-    try {
-      for (const id of [1, "two", 3]) {
-        const answer = await (await transport.exchange(request(id, "tools/list"), HTTP)).json();
-        expect(answer).toEqual({ jsonrpc: "2.0", id, result: listing });
-      }
-      const writesOfListing = stringify.mock.calls.filter(([value]) => value === listing || (value as { result?: unknown } | null)?.result === listing);
-      expect(writesOfListing).toHaveLength(0);
-    } finally {
-      stringify.mockRestore();
-    }
-  });
-
-  it("freezes what it marks, so a change to it would fail loudly instead of answering stale JSON", () => {
-    const listing = unchangingResult({ tools: [] as unknown[] });
-    expect(() => Object.assign(listing, { nextCursor: "x" })).toThrow(TypeError);
   });
 });
 
