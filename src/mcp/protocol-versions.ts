@@ -55,8 +55,8 @@ export function toleratedHeaderMismatch(request: Request, message: unknown, body
  * Whether a single request is plainly a 2025 one: no envelope claim in its
  * `_meta` and no header, or a header naming a 2025 revision we serve. The
  * SDK's `isLegacyRequest` says the same for such a request, after trying the
- * message against its schemas again (about 5 % of a ping's CPU); anything
- * less plain is left to it.
+ * message against its schemas again (about 5 % of a tools/list's CPU in one
+ * profile); anything less plain is left to it.
  */
 export function plainlyLegacy(message: unknown, protocolHeader: string | null): boolean {
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("method" in message)) return false;
