@@ -4,8 +4,10 @@
 // writes the order and its event in one D1 batch, with the same kind of
 // idempotent insert; a route answers `ok`; a route reads one order by id.
 // Whatever the project does beyond this is its own cost, and what this
-// cannot exceed is the runtime's. A route answers a JSON body of any size,
-// for what answering that many bytes costs. Not project code: never
+// cannot exceed is the runtime's. A route answers the JSON body it was last
+// given, for what answering those bytes costs: the same bytes as the
+// project's answer, since how well they compress decides what the edge (and
+// wrangler dev's stand-in for it) spends on them. Not project code: never
 // deployed, and nothing in src/ imports it.
 import { DurableObject, WorkerEntrypoint } from "cloudflare:workers";
 
@@ -128,17 +130,8 @@ export class FloorSender extends DurableObject<FloorEnv> {
   }
 }
 
-/** JSON bodies of a given size, built once each: what a route costs to answer with that many bytes and nothing else. */
-const sizedBodies = new Map<number, string>();
-function sizedBody(bytes: number): string {
-  let body = sizedBodies.get(bytes);
-  if (body === undefined) {
-    const frame = '{"jsonrpc":"2.0","id":1,"result":{"pad":""}}';
-    body = `${frame.slice(0, -3)}${"x".repeat(Math.max(0, bytes - frame.length))}"}}`;
-    sizedBodies.set(bytes, body);
-  }
-  return body;
-}
+/** The body GET /sized answers, as PUT /sized last stored it. */
+let sizedBody = "{}";
 
 function whole(value: string | null, fallback: number): number {
   const parsed = Number(value ?? fallback);
@@ -150,7 +143,11 @@ export default {
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
     if (route === "GET /ok") return new Response("ok");
-    if (route === "GET /sized") return new Response(sizedBody(whole(url.searchParams.get("bytes"), 1)), { headers: { "content-type": "application/json" } });
+    if (route === "GET /sized") return new Response(sizedBody, { headers: { "content-type": "application/json" } });
+    if (route === "PUT /sized") {
+      sizedBody = await request.text();
+      return new Response("ok");
+    }
     if (route === "POST /setup") {
       await env.DB.batch(SCHEMA.map((sql) => env.DB.prepare(sql)));
       await writeOrder(env.DB, floorOrder(1, "setup-1"));

@@ -98,7 +98,7 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
     if (port === "inner") {
       latency.push({ label: "floor: GET /ok", ours: "c1 inner floor ok", base, better: "lower", unit: "ms" });
       latency.push({ label: "floor: one D1 read by id", ours: "c1 inner floor d1", base, better: "lower", unit: "ms" });
-      latency.push({ label: `floor: a ${(listBytes / 1024).toFixed(0)} KiB body (tools/list's)`, ours: "c1 inner floor sized", base, better: "lower", unit: "ms" });
+      latency.push({ label: `floor: tools/list's ${(listBytes / 1024).toFixed(0)} KiB body`, ours: "c1 inner floor sized", base, better: "lower", unit: "ms" });
       latency.push({ label: "tools/list vs that floor", ours: "c1 inner tools/list", base: "c1 inner floor sized", better: "lower", unit: "ms" });
       latency.push({ label: "get_order_details vs the floor's D1 read", ours: "c1 inner get_order_details", base: "c1 inner floor d1", better: "lower", unit: "ms" });
     }

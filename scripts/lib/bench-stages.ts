@@ -28,8 +28,6 @@ export interface Round {
   readonly pid: number;
   readonly plan: Plan;
   readonly template: FloorOrder;
-  /** Bytes of our tools/list answer: the floor answers a body of the same size beside it. */
-  readonly listBytes: number;
   readonly index: number;
   /** Failed requests so far; any makes the bench exit non-zero. */
   errors: number;
@@ -132,7 +130,7 @@ export async function latencyStage(round: Round): Promise<void> {
     "inner /health": () => inner.health(),
     "inner floor ok": () => floor.ok(),
     "inner floor d1": () => floor.read(),
-    "inner floor sized": () => floor.sized(round.listBytes),
+    "inner floor sized": () => floor.sized(),
     "proxy /health": () => proxy.health(),
   };
   for (const [name, args] of LATENCY_CALLS) {

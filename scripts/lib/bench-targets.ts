@@ -12,8 +12,8 @@ export interface Project {
   tool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** POST /api/orders with the operator's bearer token; anything but 201 throws. */
   postOrder(order: FloorOrder): Promise<void>;
-  /** The size of the tools/list answer's body, in bytes. */
-  listBytes(): Promise<number>;
+  /** The tools/list answer's body as the server sends it. */
+  listBody(): Promise<string>;
   /** send_orders with a fresh seed; every order must be accepted. */
   sendOrders(count: number): Promise<{ accepted: number; seconds: number }>;
 }
@@ -32,13 +32,13 @@ export function project(baseUrl: string, token: string): Project {
     },
     rpc,
     tool,
-    async listBytes() {
+    async listBody() {
       const response = await fetch(`${baseUrl}/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       });
-      return (await response.arrayBuffer()).byteLength;
+      return response.text();
     },
     async postOrder(order) {
       const response = await fetch(`${baseUrl}/api/orders`, {

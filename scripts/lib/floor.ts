@@ -34,8 +34,10 @@ export interface Floor {
   ok(): Promise<void>;
   /** GET /orders/:id: one D1 read by id. */
   read(): Promise<void>;
-  /** GET /sized: a JSON body of `bytes` bytes, read and parsed like a JSON-RPC answer. */
-  sized(bytes: number): Promise<void>;
+  /** PUT /sized: the body GET /sized answers from then on (the project's own answer, to compare with). */
+  storeSized(body: string): Promise<void>;
+  /** GET /sized: that body, read and parsed like a JSON-RPC answer. */
+  sized(): Promise<void>;
   /** POST /intake: parse the JSON, write the order and its event in one D1 batch. */
   intake(order: FloorOrder): Promise<void>;
   /** A batch of `count` from the object, 8 in flight, each the way named; orders per second as the object timed it. */
@@ -54,7 +56,8 @@ export async function connectFloor(innerUrl: string): Promise<Floor> {
       await fetch(`${innerUrl}${path}`, {
         method,
         headers: { ...ROUTE_TO_FLOOR, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        // A string is sent as it is: it already is the JSON.
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
       }),
       `${method} ${path}`,
     );
@@ -62,7 +65,8 @@ export async function connectFloor(innerUrl: string): Promise<Floor> {
   return {
     ok: async () => void (await (await call("GET", "/ok")).arrayBuffer()),
     read: async () => void (await (await call("GET", "/orders/ORD-setup-1")).arrayBuffer()),
-    sized: async (bytes) => void (await (await call("GET", `/sized?bytes=${bytes}`)).json()),
+    storeSized: async (body) => void (await (await call("PUT", "/sized", body)).arrayBuffer()),
+    sized: async () => void (await (await call("GET", "/sized")).json()),
     intake: async (order) => void (await (await call("POST", "/intake", order)).arrayBuffer()),
     send: async (way, count) => {
       const started = performance.now();
