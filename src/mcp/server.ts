@@ -20,6 +20,7 @@ import { workflowPrompts } from "./prompts";
 import { runResources, runTools } from "./runs.tools";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
 import { ConnectedTransport, acceptedHeaders } from "./connected-transport";
+import { isWholeListing, ListingAnswer } from "./listing-answer";
 import { offerKey, withPooledServer, type Lending } from "./server-pool";
 import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
 import { plainlyLegacy, PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
@@ -111,7 +112,7 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
     const key = offerKey(visibleTools(context), context);
     return withPooledServer(context, key, connectedServer, async (connected) => {
       await connected.ready;
-      return connected.transport.exchange(message, incoming);
+      return isWholeListing(message) ? connected.listing.answer(message, incoming) : connected.transport.exchange(message, incoming);
     });
   }
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
@@ -143,6 +144,8 @@ interface ConnectedServer {
   readonly transport: ConnectedTransport;
   /** Settles once the server is connected to its transport. */
   readonly ready: Promise<void>;
+  /** Its tools/list answer, kept once written (the list is the same for every borrower). */
+  readonly listing: ListingAnswer;
 }
 
 /** A pooled server, built with everything and kept connected to its own transport. */
@@ -150,7 +153,7 @@ function connectedServer({ context }: Lending): ConnectedServer {
   const server = listingOnce(buildMcpServer(context, undefined, EVERYTHING));
   const transport = new ConnectedTransport();
   transport.onerror = reportRejection;
-  return { transport, ready: server.connect(transport) };
+  return { transport, ready: server.connect(transport), listing: new ListingAnswer(transport) };
 }
 
 interface HandlerAccess {
