@@ -70,6 +70,7 @@ export async function sendStage(round: Round): Promise<void> {
     ["send floor binding", () => floor.send("binding", 100)],
     ["send floor direct", () => floor.send("direct", 100)],
     ["send floor nodb", () => floor.send("binding-nodb", 100)],
+    ["send floor chained", () => floor.send("binding-chained", 100)],
   ];
   for (const [name, send] of alternate(round, ways)) {
     let accepted = 0;

@@ -18,7 +18,7 @@ export const FLOOR_ISOLATE = { isolate: `core:user:${FLOOR_WORKER}`, marker: 'ty
 const ROUTE_TO_FLOOR = { "MF-Route-Override": FLOOR_WORKER };
 
 /** How the floor's object sends each order (bench/floor/worker.ts). */
-export type FloorWay = "binding" | "direct" | "binding-nodb";
+export type FloorWay = "binding" | "direct" | "binding-nodb" | "binding-chained";
 
 export interface FloorOrder {
   readonly request_id: string;
