@@ -68,7 +68,7 @@ export interface Traffic {
  * lists each batch as the journal holds it once closed, in the shape of the
  * batch summary that send_orders reports.
  */
-export function traffic(target: FakeTarget, concurrency = 1): Traffic {
+export function traffic(target: FakeTarget, concurrency = 1, now: () => Date = () => new Date()): Traffic {
   const recorded: Recorded[] = [];
   const openings: JournalWrite<BatchRecord>[] = [];
   const updates: JournalWrite<TallySnapshot>[] = [];
@@ -98,7 +98,7 @@ export function traffic(target: FakeTarget, concurrency = 1): Traffic {
     concurrency,
     journal,
     newBatchId: () => "B-test",
-    now: () => new Date(),
+    now,
   });
   return { sender, recorded, opened: () => opened, openings, updates };
 }

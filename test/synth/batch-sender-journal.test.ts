@@ -26,13 +26,17 @@ describe("BatchSender progress", () => {
 });
 
 describe("BatchSender journal", () => {
-  it("opens the batch as running, with its seed, before the first order is posted, and updates its tally as answers come in", async () => {
-    // Every fifth order is rejected, so the running tally has both kinds.
+  it("opens the batch as running, with its seed, before the first order is posted, and brings its tally up to date each second", async () => {
+    // Every fifth order is rejected, so the running tally has both kinds; each answer takes 250 ms.
+    let clockMs = Date.parse("2026-12-04T10:00:00Z");
     const target = fakeTarget(
       () => ok(HEALTHY),
-      (_order, index) => ok(index % 5 === 4 ? { status: 422, body: { errors: [`problem ${index}`] } } : { status: 201, body: {} }),
+      (_order, index) => {
+        clockMs += 250;
+        return ok(index % 5 === 4 ? { status: 422, body: { errors: [`problem ${index}`] } } : { status: 201, body: {} });
+      },
     );
-    const { sender, openings, updates, recorded } = traffic(target, 1);
+    const { sender, openings, updates, recorded } = traffic(target, 1, () => new Date(clockMs));
     const result = await sender.send({ count: 25, mode: "seeded", seed: 11 }, OPERATOR);
     expect(result.ok).toBe(true);
 
@@ -49,13 +53,29 @@ describe("BatchSender journal", () => {
       finished_at: null,
       operator: OPERATOR,
     });
-    // One order in flight at a time: each update lands before the next order leaves.
-    expect(updates.map(({ posted, value }) => ({ posted, sent: value.sent, accepted: value.accepted, rejected: value.rejected, status_counts: value.status_counts }))).toEqual([
-      { posted: 10, sent: 10, accepted: 8, rejected: 2, status_counts: { "201": 8, "422": 2 } },
-      { posted: 20, sent: 20, accepted: 16, rejected: 4, status_counts: { "201": 16, "422": 4 } },
+    // One order in flight at a time: each update lands before the next order leaves, once every four answers (a second).
+    expect(updates.map(({ posted, value }) => ({ posted, sent: value.sent, accepted: value.accepted, rejected: value.rejected }))).toEqual([
+      { posted: 4, sent: 4, accepted: 4, rejected: 0 },
+      { posted: 8, sent: 8, accepted: 7, rejected: 1 },
+      { posted: 12, sent: 12, accepted: 10, rejected: 2 },
+      { posted: 16, sent: 16, accepted: 13, rejected: 3 },
+      { posted: 20, sent: 20, accepted: 16, rejected: 4 },
+      { posted: 24, sent: 24, accepted: 20, rejected: 4 },
     ]);
-    expect(updates[1]?.value.sample_failures).toEqual(["422 problem 4", "422 problem 9", "422 problem 14", "422 problem 19"]);
+    expect(updates[4]?.value.status_counts).toEqual({ "201": 16, "422": 4 });
+    expect(updates[4]?.value.sample_failures).toEqual(["422 problem 4", "422 problem 9", "422 problem 14", "422 problem 19"]);
     expect(recorded.map((r) => [r.kind, r.summary.accepted, r.summary.rejected])).toEqual([["completed", 20, 5]]);
+  });
+
+  it("a batch answered within a second writes only its opening and its close", async () => {
+    const target = fakeTarget(() => ok(HEALTHY));
+    const frozen = new Date("2026-12-04T10:00:00Z");
+    const { sender, openings, updates, recorded } = traffic(target, 8, () => frozen);
+    const result = await sender.send({ count: 100, mode: "seeded", seed: 5 }, OPERATOR);
+    expect(result.ok).toBe(true);
+    expect(openings).toHaveLength(1);
+    expect(updates).toEqual([]);
+    expect(recorded.map((r) => [r.kind, r.summary.accepted])).toEqual([["completed", 100]]);
   });
 
   it("a batch that fails before any order still opened first, so its seed is on record", async () => {
