@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startDevServer, type DevServer } from "./lib/dev-server.ts";
 import { checkInvariants } from "../src/store/invariants.ts";
+import { JOURNAL_INTERVAL_MS } from "../src/synth/journal-interval.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
 import { checkDeliveredAfterCrash, startCrashReceiver } from "./lib/restart-webhooks.ts";
 
@@ -70,16 +71,6 @@ interface BatchRecord {
   rejected: number;
   status_counts: Record<string, number>;
 }
-
-/**
- * The journal brings a batch's tally up to date at most once a second
- * (JOURNAL_INTERVAL_MS in src/synth/batch-sender.ts). At a crash it may trail
- * the stored orders by what was answered in the last second plus what was in
- * flight (the object sends nothing more until a write is durable, so a crash
- * that takes an update cannot make it trail further); it must never claim
- * more than was stored.
- */
-const JOURNAL_INTERVAL_MS = 1_000;
 
 /** Orders a measured batch stores before the cut one: the pace the cut is aimed by. */
 const MEASURED = 100;
@@ -135,7 +126,11 @@ try {
   check("some but not all of its orders were stored", cut.stored > 0 && cut.stored < cut.requested, `${cut.stored} of ${cut.requested} stored`);
   if (interrupted) {
     const lag = cut.stored - interrupted.accepted;
-    // Twice the measured pace: a crash is no time to be exact about the machine's speed.
+    // The journal is at most JOURNAL_INTERVAL_MS behind: at a crash it may trail the stored
+    // orders by what was answered in the last interval plus what was in flight (the object sends
+    // nothing more until a write is durable, so a crash that takes an update cannot make it trail
+    // further), and it must never claim more than was stored. Twice the measured pace: a crash is
+    // no time to be exact about the machine's speed.
     const answeredPerInterval = Math.ceil((2 * JOURNAL_INTERVAL_MS) / cut.perOrderMs);
     check(
       "its journaled tally agrees with the stored orders: updated while it ran, all accepted, none claimed that was not stored, trailing by at most a journal interval",

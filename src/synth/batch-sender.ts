@@ -2,6 +2,7 @@ import { fail, ok, type Result } from "../core/errors";
 import { referenceData, type ReferenceData } from "../orders/reference-data";
 import type { BatchOutcome, BatchRecord, BatchSummary } from "./batch-summary";
 import { orderStream, type GeneratorMode } from "./generators";
+import { JOURNAL_INTERVAL_MS } from "./journal-interval";
 import type { OrderApiTarget } from "./order-api-target";
 import { randomSeed } from "./prng";
 import { sendBatch } from "./send-batch";
@@ -45,13 +46,6 @@ export function checkCount(count: number, maxBatch: number): Result<number> {
   return ok(count);
 }
 
-/**
- * How stale the journal's running tally may grow. Each write to the object's
- * storage holds its outgoing requests until the write is durable, so a tally
- * written every few answers slowed the orders themselves; by time, a batch
- * that ends within a second writes only its opening and its close.
- */
-export const JOURNAL_INTERVAL_MS = 1_000;
 /** About this many progress reports per batch, whatever its size. */
 const PROGRESS_REPORTS = 20;
 
