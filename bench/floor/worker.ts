@@ -50,6 +50,9 @@ const ACCOUNT = "floor";
 
 // The same keys and indexes as the project's orders and audit_events: what a
 // write costs depends on them, so the floor carries them too.
+/** The hash the first seal of a chain extends. */
+const GENESIS_HASH = "0".repeat(64);
+
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS floor_orders (
      account TEXT NOT NULL, order_id TEXT NOT NULL, request_id TEXT, customer_id TEXT NOT NULL,
@@ -68,7 +71,7 @@ const SCHEMA = [
    BEGIN
      SELECT RAISE(ABORT, 'a seal must extend the chain')
      WHERE NEW.seq IS NOT (SELECT COALESCE(MAX(seq), 0) + 1 FROM floor_seals WHERE account = NEW.account)
-        OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM floor_seals WHERE account = NEW.account AND seq = NEW.seq - 1), '${"0".repeat(64)}')
+        OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM floor_seals WHERE account = NEW.account AND seq = NEW.seq - 1), '${GENESIS_HASH}')
         OR NOT EXISTS (SELECT 1 FROM floor_events WHERE entry = NEW.entry AND account = NEW.account)
         OR NEW.entry <= COALESCE((SELECT entry FROM floor_seals WHERE account = NEW.account AND seq = NEW.seq - 1), 0);
    END`,
@@ -139,7 +142,7 @@ async function sha256Hex(text: string): Promise<string> {
 async function sealPass(db: D1Database, from: number): Promise<void> {
   const top = await db.prepare("SELECT seq, hash, entry FROM floor_seals WHERE account = ? ORDER BY seq DESC LIMIT 1").bind(ACCOUNT).first<{ seq: number; hash: string; entry: number }>();
   let seq = top?.seq ?? 0;
-  let hash = top?.hash ?? "0".repeat(64);
+  let hash = top?.hash ?? GENESIS_HASH;
   let after = Math.max(top?.entry ?? 0, from);
   for (;;) {
     const { results } = await db
