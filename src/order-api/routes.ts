@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { requireCredential, type CredentialCheck, type WithHolder } from "../http/credential-middleware";
 import { limitedBody, validJson } from "../http/json-body";
-import { errorResponse, methodNotAllowed } from "../http/respond";
+import { errorResponse, methodNotAllowed, sizedJson } from "../http/respond";
 import { referenceData } from "../orders/reference-data";
 import type { IntakeCaller } from "../orders/intake-schemas";
 import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
@@ -36,7 +36,7 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
     const stored = await storeIntakeOrder(accountDatabase(c.env, c.get("holder").account), c.get("holder"), order);
     if (!stored.ok) return errorResponse(c, stored.error);
     if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
-    return c.json(stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
+    return sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
   });
   api.all("/orders", methodNotAllowed(["POST"]));
 

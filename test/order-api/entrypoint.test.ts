@@ -71,4 +71,22 @@ describe("the internal ORDER_API entrypoint", () => {
     expect(response.status).toBe(400);
     expect(await countOrdersFor("globex", requestId)).toBe(0);
   });
+  // A binding passes a body on without a length unless the answer names one;
+  // the account's object reads a declared body in one step, an undeclared one
+  // chunk by chunk under its size guard.
+  it.each([
+    ["a created order (201)", () => validOrder(uniqueRequestId("sized")), 201],
+    ["a replay (200)", () => validOrder("sized-replay-0001"), 200],
+    ["a rejected order (422)", () => validOrder(uniqueRequestId("sized"), { total_cents: 1 }), 422],
+    ["a malformed order (422)", () => ({ request_id: "x" }), 422],
+  ] as const)("declares the length of its answer to %s", async (_label, order, status) => {
+    if (status === 200) await internalPost(JSON.stringify(order()), "acme");
+    const response = await internalPost(JSON.stringify(order()), "acme");
+    expect(response.status).toBe(status);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.byteLength).toBeGreaterThan(0);
+    expect(response.headers.get("content-length")).toBe(String(bytes.byteLength));
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(() => JSON.parse(new TextDecoder().decode(bytes))).not.toThrow();
+  });
 });
