@@ -34,18 +34,31 @@ export async function publicIntakeCaller(config: Config, request: Request): Prom
   return holder.ok ? ok({ account: holder.value.account, actor: holder.value.operator }) : holder;
 }
 
+/** Account headers already found valid. Every order of a batch names the same account, so each is checked once. */
+const validBindingAccounts = new Set<string>();
+const MAX_REMEMBERED_ACCOUNTS = 1_000;
+
+function bindingAccount(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  if (validBindingAccounts.has(header)) return header;
+  if (!AccountIdSchema.safeParse(header).success) return undefined;
+  if (validBindingAccounts.size >= MAX_REMEMBERED_ACCOUNTS) validBindingAccounts.clear();
+  validBindingAccounts.add(header);
+  return header;
+}
+
 /**
  * Who is calling through the ORDER_API binding: the account and operator the
  * AccountAgent names in headers. Only a service binding reaches this mount.
  */
 export async function bindingIntakeCaller(_config: Config, request: Request): Promise<Result<IntakeCaller>> {
-  const account = AccountIdSchema.safeParse(request.headers.get(ACCOUNT_HEADER) ?? undefined);
-  if (!account.success) return fail("bad_request", `internal callers must send a valid ${ACCOUNT_HEADER} header`);
+  const account = bindingAccount(request.headers.get(ACCOUNT_HEADER));
+  if (account === undefined) return fail("bad_request", `internal callers must send a valid ${ACCOUNT_HEADER} header`);
   let actor = "ORDER_API caller";
   try {
     actor = decodeURIComponent(request.headers.get(ACTOR_HEADER) ?? "").trim().slice(0, 120) || actor;
   } catch {
     // A malformed actor header only loses the name, never the request.
   }
-  return ok({ account: account.data, actor });
+  return ok({ account, actor });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { bindingIntakeCaller } from "../../src/auth/intake-callers";
 import { getOrder, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
@@ -71,5 +72,23 @@ describe("a present but malformed Authorization header", () => {
     const response = await postOrder(validOrder(requestId), { authorization: `bearer ${GLOBEX_TOKEN}` });
     expect(response.status).toBe(201);
     expect(await countOrdersFor("globex", requestId)).toBe(1);
+  });
+});
+
+describe("the binding's caller (bindingIntakeCaller)", () => {
+  const request = (account: string | undefined) => new Request("http://order-api/api/orders", { headers: account === undefined ? {} : { "x-order-ops-account": account } });
+  const config = {} as Parameters<typeof bindingIntakeCaller>[0];
+  const refused = { ok: false, error: { code: "bad_request", message: "internal callers must send a valid x-order-ops-account header" } };
+
+  // Valid account headers are remembered, so each is checked once: what is
+  // remembered must never let an invalid one through, however they interleave.
+  it("answers the same for a header however often it is sent, valid or not", async () => {
+    for (let round = 0; round < 3; round++) {
+      expect(await bindingIntakeCaller(config, request("globex"))).toEqual({ ok: true, value: { account: "globex", actor: "ORDER_API caller" } });
+      expect(await bindingIntakeCaller(config, request("Globex!"))).toEqual(refused);
+      expect(await bindingIntakeCaller(config, request("glo bex"))).toEqual(refused);
+      expect(await bindingIntakeCaller(config, request(""))).toEqual(refused);
+      expect(await bindingIntakeCaller(config, request(undefined))).toEqual(refused);
+    }
   });
 });
