@@ -1,6 +1,6 @@
 // One round of `npm run bench`: each stage measures ours and the floor's
-// figure back to back (their order alternating from round to round), so
-// both see the same machine. Figures go into the round book by name.
+// figure in turns of half a second or one batch (their order alternating at
+// every turn), so both see the same machine. Figures go into the round book by name.
 import { closedLoop, interleaved, type Operation } from "./bench-stats.ts";
 import type { RoundBook } from "./bench-rounds.ts";
 import { freshOrder, measured, type Project } from "./bench-targets.ts";
@@ -35,16 +35,35 @@ export interface Round {
 
 export const CLIENTS = 8;
 
-/** Turns the order of the sides each round, so neither always runs on a machine the other just warmed. */
-function alternate<T>(round: Round, sides: T[]): T[] {
-  return round.index % 2 === 0 ? sides : [...sides].reverse();
-}
+/** Each side's share of a round's closed loop is cut into slices of about this long, taken in turn with the other sides'. */
+const SLICE_SECONDS = 0.5;
 
-async function loop(round: Round, name: string, operation: Operation): Promise<void> {
-  const { result, cpuMs } = await measured(round.pid, () => closedLoop(CLIENTS, round.plan.seconds, operation));
-  round.book.record(name, result.perSecond);
-  round.book.record(`${name} cpu`, cpuMs / Math.max(1, result.completed));
-  round.errors += result.errors;
+/**
+ * The sides' closed loops at 8 concurrent, in turns of half a second (the
+ * order of the sides turning at every slice) until each has run the plan's
+ * seconds: on a shared 2-core machine whose speed drifts within seconds, a
+ * side measured in one block and the next side in another compare two
+ * machines. Each side's rate is its calls over its own time; its CPU is the
+ * runtime's, around each of its slices, with the work a slice left behind.
+ */
+async function loops(round: Round, sides: readonly (readonly [string, Operation])[]): Promise<void> {
+  const slices = Math.max(1, Math.round(round.plan.seconds / SLICE_SECONDS));
+  const totals = new Map(sides.map(([name]) => [name, { completed: 0, seconds: 0, cpuMs: 0 }]));
+  for (let slice = 0; slice < slices; slice++) {
+    const turn = (round.index + slice) % 2 === 0 ? sides : [...sides].reverse();
+    for (const [name, operation] of turn) {
+      const { result, cpuMs } = await measured(round.pid, () => closedLoop(CLIENTS, round.plan.seconds / slices, operation));
+      const total = totals.get(name)!;
+      total.completed += result.completed;
+      total.seconds += result.seconds;
+      total.cpuMs += cpuMs;
+      round.errors += result.errors;
+    }
+  }
+  for (const [name, total] of totals) {
+    round.book.record(name, total.completed / total.seconds);
+    round.book.record(`${name} cpu`, total.cpuMs / Math.max(1, total.completed));
+  }
 }
 
 /** POST /api/orders at 8 concurrent, against the floor's intake route on the same port. */
@@ -54,8 +73,8 @@ export async function intakeStage(round: Round): Promise<void> {
     ["intake ours", () => inner.postOrder(freshOrder(template))],
     ["intake floor", () => floor.intake(freshOrder(template))],
   ];
-  for (const [name, operation] of alternate(round, sides)) await loop(round, name, operation);
-  await loop(round, "intake ours proxy", () => proxy.postOrder(freshOrder(template)));
+  await loops(round, sides);
+  await loops(round, [["intake ours proxy", () => proxy.postOrder(freshOrder(template))]]);
 }
 
 /**
@@ -72,19 +91,21 @@ export async function sendStage(round: Round): Promise<void> {
     ["send floor nodb", () => floor.send("binding-nodb", 100)],
     ["send floor chained", () => floor.send("binding-chained", 100)],
   ];
-  for (const [name, send] of alternate(round, ways)) {
-    let accepted = 0;
-    const rates: number[] = [];
-    const { cpuMs } = await measured(round.pid, async () => {
-      for (let batch = 0; batch < round.plan.batches; batch++) {
-        const sent = await send();
-        accepted += sent.accepted;
-        rates.push(sent.accepted / sent.seconds);
-      }
-    });
-    rates.sort((a, b) => a - b);
+  // One batch of each way in turn, the order turning at every batch, for the reason loops() gives.
+  const batches = new Map(ways.map(([name]) => [name, { rates: [] as number[], accepted: 0, cpuMs: 0 }]));
+  for (let batch = 0; batch < round.plan.batches; batch++) {
+    for (const [name, send] of (round.index + batch) % 2 === 0 ? ways : [...ways].reverse()) {
+      const { result, cpuMs } = await measured(round.pid, send);
+      const way = batches.get(name)!;
+      way.rates.push(result.accepted / result.seconds);
+      way.accepted += result.accepted;
+      way.cpuMs += cpuMs;
+    }
+  }
+  for (const [name, way] of batches) {
+    const rates = [...way.rates].sort((a, b) => a - b);
     round.book.record(name, rates[Math.floor(rates.length / 2)] ?? Number.NaN);
-    round.book.record(`${name} cpu`, cpuMs / Math.max(1, accepted));
+    round.book.record(`${name} cpu`, way.cpuMs / Math.max(1, way.accepted));
   }
   // Offered twice what the floor's object sent this round, so the figure is what one generator object can sustain.
   const floorRate = round.book.values("send floor binding").at(-1) ?? 400;
@@ -104,7 +125,7 @@ export async function readStage(round: Round): Promise<void> {
     ["read list_order_exceptions", () => inner.tool("list_order_exceptions", {}).then(() => undefined)],
     ["read get_order_details", () => inner.tool("get_order_details", { order_id: "ORD-1003" }).then(() => undefined)],
   ];
-  for (const [name, operation] of alternate(round, reads)) await loop(round, name, operation);
+  await loops(round, reads);
 }
 
 /** The c=1 calls: on the entry port and through wrangler's proxy, each against /health on the same port. */

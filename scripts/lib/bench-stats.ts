@@ -44,6 +44,8 @@ export interface Throughput {
   readonly completed: number;
   readonly errors: number;
   readonly perSecond: number;
+  /** How long the loop ran, to the last answer. */
+  readonly seconds: number;
 }
 
 /** `clients` loops, each starting its next call as soon as the last one answers, for `seconds`. */
@@ -65,7 +67,7 @@ export async function closedLoop(clients: number, seconds: number, next: (client
     }),
   );
   const elapsedSeconds = (performance.now() - started) / 1000;
-  return { clients, completed, errors, perSecond: completed / elapsedSeconds };
+  return { clients, completed, errors, perSecond: completed / elapsedSeconds, seconds: elapsedSeconds };
 }
 
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
