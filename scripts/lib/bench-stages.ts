@@ -3,7 +3,7 @@
 // every turn), so both see the same machine. Figures go into the round book by name.
 import { closedLoop, interleaved, type Operation } from "./bench-stats.ts";
 import type { RoundBook } from "./bench-rounds.ts";
-import { freshOrder, measured, type Project } from "./bench-targets.ts";
+import { freshOrder, measured, settle, type Project } from "./bench-targets.ts";
 import type { Floor, FloorOrder } from "./floor.ts";
 import { trafficRunFigure } from "./bench-traffic-run.ts";
 
@@ -35,6 +35,11 @@ export interface Round {
 
 export const CLIENTS = 8;
 
+/** The sides in the order of one turn: it changes at every turn, and each round starts the other way round. */
+function inTurn<T>(round: Round, turn: number, sides: readonly T[]): readonly T[] {
+  return (round.index + turn) % 2 === 0 ? sides : [...sides].reverse();
+}
+
 /** Each side's share of a round's closed loop is cut into slices of about this long, taken in turn with the other sides'. */
 const SLICE_SECONDS = 0.5;
 
@@ -49,9 +54,9 @@ const SLICE_SECONDS = 0.5;
 async function loops(round: Round, sides: readonly (readonly [string, Operation])[]): Promise<void> {
   const slices = Math.max(1, Math.round(round.plan.seconds / SLICE_SECONDS));
   const totals = new Map(sides.map(([name]) => [name, { completed: 0, seconds: 0, cpuMs: 0 }]));
+  await settle(round.pid);
   for (let slice = 0; slice < slices; slice++) {
-    const turn = (round.index + slice) % 2 === 0 ? sides : [...sides].reverse();
-    for (const [name, operation] of turn) {
+    for (const [name, operation] of inTurn(round, slice, sides)) {
       const { result, cpuMs } = await measured(round.pid, () => closedLoop(CLIENTS, round.plan.seconds / slices, operation));
       const total = totals.get(name)!;
       total.completed += result.completed;
@@ -93,8 +98,9 @@ export async function sendStage(round: Round): Promise<void> {
   ];
   // One batch of each way in turn, the order turning at every batch, for the reason loops() gives.
   const batches = new Map(ways.map(([name]) => [name, { rates: [] as number[], accepted: 0, cpuMs: 0 }]));
+  await settle(round.pid);
   for (let batch = 0; batch < round.plan.batches; batch++) {
-    for (const [name, send] of (round.index + batch) % 2 === 0 ? ways : [...ways].reverse()) {
+    for (const [name, send] of inTurn(round, batch, ways)) {
       const { result, cpuMs } = await measured(round.pid, send);
       const way = batches.get(name)!;
       way.rates.push(result.accepted / result.seconds);

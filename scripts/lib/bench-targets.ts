@@ -74,7 +74,7 @@ const QUIET_WINDOWS = 3;
  * few seconds: that work is charged to the figure that caused it, and the
  * next figure starts on a quiet runtime.
  */
-async function settle(pid: number): Promise<void> {
+export async function settle(pid: number): Promise<void> {
   let quiet = 0;
   for (let window = 0; window < 40 && quiet < QUIET_WINDOWS; window++) {
     const before = await processCpuMs(pid);
@@ -87,10 +87,11 @@ async function settle(pid: number): Promise<void> {
 
 /**
  * Runs `work` and says how much CPU the runtime's process spent on it,
- * including the background work it left (NaN without /proc).
+ * including the background work it left (NaN without /proc). It settles
+ * after the work, so figures measured one after another start quiet; call
+ * settle() before the first when anything else ran before it.
  */
 export async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
-  await settle(pid);
   const before = await processCpuMs(pid);
   const result = await work();
   await settle(pid);

@@ -71,6 +71,7 @@ describe("the internal ORDER_API entrypoint", () => {
     expect(response.status).toBe(400);
     expect(await countOrdersFor("globex", requestId)).toBe(0);
   });
+
   // A binding passes a body on without a length unless the answer names one;
   // the account's object reads a declared body in one step, an undeclared one
   // chunk by chunk under its size guard.
