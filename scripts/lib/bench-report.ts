@@ -104,6 +104,8 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
       latency.push({ label: `floor: tools/list's ${(listBytes / 1024).toFixed(0)} KiB body`, ours: "c1 inner floor sized", base, better: "lower", unit: "ms" });
       latency.push({ label: "tools/list vs that floor", ours: "c1 inner tools/list", base: "c1 inner floor sized", better: "lower", unit: "ms" });
       latency.push({ label: "get_order_details vs the floor's D1 read", ours: "c1 inner get_order_details", base: "c1 inner floor d1", better: "lower", unit: "ms" });
+      latency.push({ label: "floor: its object sends one order", ours: "c1 inner floor send 1", base, better: "lower", unit: "ms" });
+      latency.push({ label: "send_orders count 1 vs that floor", ours: "c1 inner send_orders count 1", base: "c1 inner floor send 1", better: "lower", unit: "ms" });
     }
     const where = port === "inner" ? "entry port" : "through wrangler's proxy";
     lines.push(...section(book, `per call, 1 client, p50, ${where} (raw JSON-RPC, protocol 2025-11-25); base: GET /health on the same port unless the row names another`, "base", latency));

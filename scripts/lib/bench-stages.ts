@@ -159,6 +159,7 @@ export async function latencyStage(round: Round): Promise<void> {
     "inner floor ok": () => floor.ok(),
     "inner floor d1": () => floor.read(),
     "inner floor sized": () => floor.sized(),
+    "inner floor send 1": () => floor.send("binding", 1).then(() => undefined),
     "proxy /health": () => proxy.health(),
   };
   for (const [name, args] of LATENCY_CALLS) {
