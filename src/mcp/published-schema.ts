@@ -39,6 +39,30 @@ export function portableJsonSchema(schema: unknown): unknown {
 }
 
 /**
+ * zod bounds every `.int()` by the safe-integer range and names its dialect on
+ * each schema. Neither says anything to a client: MCP reads a schema without
+ * `$schema` as JSON Schema 2020-12 (SEP-1613), and validators that only know
+ * draft-07 refuse the 2020-12 URI outright. Together they were about 8 KiB of
+ * every tools/list answer, which is paid again on each listing.
+ */
+function withoutZodBoilerplate(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return stripSafeIntegerBounds(rest) as JsonSchema;
+}
+
+function stripSafeIntegerBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripSafeIntegerBounds);
+  if (!isSchemaObject(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = stripSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+/**
  * Wraps a zod object so the SDK validates with zod but publishes the portable
  * JSON Schema. The SDK asks for the JSON Schema on every tools/list, and zod
  * builds it afresh each time; the contract only changes with a deploy, so each
@@ -51,7 +75,7 @@ export function publishedSchema<S extends z.ZodObject>(schema: S): StandardSchem
     const key = `${io}:${options.target}`;
     let json = converted.get(key);
     if (json === undefined) {
-      json = portableJsonSchema(standard.jsonSchema[io](options)) as JsonSchema;
+      json = withoutZodBoilerplate(portableJsonSchema(standard.jsonSchema[io](options)) as JsonSchema);
       converted.set(key, json);
     }
     return json;

@@ -246,8 +246,14 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     it("a nullable output field is one anyOf branch per type, description outside", () => {
       expect(tool("check_target").outputSchema?.properties?.skus).toEqual({
         description: expect.any(String),
-        anyOf: [{ type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) }, { type: "null" }],
+        anyOf: [{ type: "integer" }, { type: "null" }],
       });
+    });
+
+    it("publishes no zod boilerplate: no $schema (MCP's default dialect is 2020-12) and no safe-integer bounds", () => {
+      const listing = JSON.stringify(tools);
+      expect(listing).not.toContain('"$schema"');
+      expect(listing).not.toContain(String(Number.MAX_SAFE_INTEGER));
     });
 
     it("offers the generator modes as an enum that defaults to seeded", () => {

@@ -40,4 +40,20 @@ describe("publishedSchema", () => {
     const refused = await published["~standard"].validate({ when: 3 });
     expect("issues" in refused && refused.issues?.[0]?.path).toEqual(["when"]);
   });
+
+  it("publishes no dialect and no safe-integer bounds, and keeps the bounds a schema sets itself", () => {
+    const counts = publishedSchema(z.object({ any: z.number().int(), some: z.number().int().min(0), few: z.number().int().min(1).max(100) }));
+    const json = counts["~standard"].jsonSchema.input({ target: "draft-2020-12" });
+    expect(json).not.toHaveProperty("$schema");
+    expect(json.properties).toEqual({
+      any: { type: "integer" },
+      some: { type: "integer", minimum: 0 },
+      few: { type: "integer", minimum: 1, maximum: 100 },
+    });
+  });
+
+  it("still refuses an integer beyond the safe range, with zod", async () => {
+    const refused = await publishedSchema(z.object({ n: z.number().int() }))["~standard"].validate({ n: 2 ** 60 });
+    expect("issues" in refused && refused.issues?.[0]?.path).toEqual(["n"]);
+  });
 });
