@@ -16,6 +16,9 @@
 // statement per page, under a trigger that lets a seal only extend the chain.
 // The project promises that chain; this way prices its D1 work on its own.
 import { DurableObject, WorkerEntrypoint } from "cloudflare:workers";
+import type { ReadOrder } from "./mcp";
+
+type ReadOrderResult = NonNullable<Awaited<ReturnType<ReadOrder>>>;
 
 interface FloorEnv {
   readonly DB: D1Database;
@@ -210,6 +213,14 @@ export class FloorSender extends DurableObject<FloorEnv> {
   }
 }
 
+async function readOrder(db: D1Database, orderId: string): Promise<ReadOrderResult | undefined> {
+  const row = await db
+    .prepare("SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM floor_orders WHERE account = ? AND order_id = ?")
+    .bind(ACCOUNT, orderId)
+    .first<Omit<ReadOrderResult, "lines"> & { lines: string }>();
+  return row ? { ...row, lines: JSON.parse(row.lines) as FloorLine[] } : undefined;
+}
+
 /** The body GET /sized answers, as PUT /sized last stored it. */
 let sizedBody = "{}";
 
@@ -235,11 +246,13 @@ export default {
     }
     if (route === "POST /intake") return intake(request, env.DB);
     if (request.method === "GET" && url.pathname.startsWith("/orders/")) {
-      const orderId = decodeURIComponent(url.pathname.slice("/orders/".length));
-      const row = await env.DB.prepare("SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM floor_orders WHERE account = ? AND order_id = ?")
-        .bind(ACCOUNT, orderId)
-        .first<Record<string, unknown>>();
-      return row ? Response.json({ ...row, lines: JSON.parse(String(row.lines)) }) : new Response("not found", { status: 404 });
+      const order = await readOrder(env.DB, decodeURIComponent(url.pathname.slice("/orders/".length)));
+      return order ? Response.json(order) : new Response("not found", { status: 404 });
+    }
+    if (route === "POST /mcp") {
+      // Loaded on first use, as the project loads its MCP server: the other routes never pay for the SDK.
+      const { floorMcp } = await import("./mcp");
+      return floorMcp(request, (orderId) => readOrder(env.DB, orderId));
     }
     if (route === "POST /send") {
       const way = url.searchParams.get("via") as SendWay;

@@ -79,11 +79,14 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
     { label: "get_order_details", ours: "read get_order_details", base: "read health", better: "higher", unit: "/s", goal: at(0.6) },
     { label: "floor: GET /ok", ours: "read floor ok", base: "read health", better: "higher", unit: "/s" },
     { label: "floor: one D1 read by id", ours: "read floor d1", base: "read health", better: "higher", unit: "/s" },
+    { label: "floor: an SDK tool reading D1 once", ours: "read floor mcp", base: "read health", better: "higher", unit: "/s" },
     { label: "list_order_exceptions vs the floor's D1 read", ours: "read list_order_exceptions", base: "read floor d1", better: "higher", unit: "/s" },
     { label: "get_order_details vs the floor's D1 read", ours: "read get_order_details", base: "read floor d1", better: "higher", unit: "/s" },
+    { label: "get_order_details vs the floor's SDK tool", ours: "read get_order_details", base: "read floor mcp", better: "higher", unit: "/s" },
     cpuRow("CPU per call: list_order_exceptions", "read list_order_exceptions", "read health"),
     cpuRow("CPU per call: get_order_details", "read get_order_details", "read health"),
     cpuRow("CPU per call: floor D1 read by id", "read floor d1", "read health"),
+    cpuRow("CPU per call: floor SDK tool, D1 once", "read floor mcp", "read health"),
   ];
   lines.push(...section(book, `reads, ${8} concurrent clients for ${seconds} s, entry port; base: our GET /health unless the row names another`, "base", reads));
   rows.push(...reads);
@@ -104,6 +107,9 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
       latency.push({ label: `floor: tools/list's ${(listBytes / 1024).toFixed(0)} KiB body`, ours: "c1 inner floor sized", base, better: "lower", unit: "ms" });
       latency.push({ label: "tools/list vs that floor", ours: "c1 inner tools/list", base: "c1 inner floor sized", better: "lower", unit: "ms" });
       latency.push({ label: "get_order_details vs the floor's D1 read", ours: "c1 inner get_order_details", base: "c1 inner floor d1", better: "lower", unit: "ms" });
+      latency.push({ label: "floor: an SDK tool reading D1 once", ours: "c1 inner floor mcp", base, better: "lower", unit: "ms" });
+      latency.push({ label: "get_order_details vs that floor", ours: "c1 inner get_order_details", base: "c1 inner floor mcp", better: "lower", unit: "ms" });
+      latency.push({ label: "get_order_status vs that floor", ours: "c1 inner get_order_status", base: "c1 inner floor mcp", better: "lower", unit: "ms" });
       latency.push({ label: "floor: its object sends one order", ours: "c1 inner floor send 1", base, better: "lower", unit: "ms" });
       latency.push({ label: "send_orders count 1 vs that floor", ours: "c1 inner send_orders count 1", base: "c1 inner floor send 1", better: "lower", unit: "ms" });
     }

@@ -128,6 +128,7 @@ export async function readStage(round: Round): Promise<void> {
     ["read health", () => inner.health()],
     ["read floor ok", () => floor.ok()],
     ["read floor d1", () => floor.read()],
+    ["read floor mcp", () => floor.mcpRead()],
     ["read list_order_exceptions", () => inner.tool("list_order_exceptions", {}).then(() => undefined)],
     ["read get_order_details", () => inner.tool("get_order_details", { order_id: "ORD-1003" }).then(() => undefined)],
   ];
@@ -158,6 +159,7 @@ export async function latencyStage(round: Round): Promise<void> {
     "inner /health": () => inner.health(),
     "inner floor ok": () => floor.ok(),
     "inner floor d1": () => floor.read(),
+    "inner floor mcp": () => floor.mcpRead(),
     "inner floor sized": () => floor.sized(),
     "inner floor send 1": () => floor.send("binding", 1).then(() => undefined),
     "proxy /health": () => proxy.health(),

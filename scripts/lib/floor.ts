@@ -34,6 +34,8 @@ export interface Floor {
   ok(): Promise<void>;
   /** GET /orders/:id: one D1 read by id. */
   read(): Promise<void>;
+  /** POST /mcp: the SDK's cheapest tool call that reads D1 once (tools/call read_order, protocol 2025-11-25). */
+  mcpRead(): Promise<void>;
   /** PUT /sized: the body GET /sized answers from then on (the project's own answer, to compare with). */
   storeSized(body: string): Promise<void>;
   /** GET /sized: that body, read and parsed like a JSON-RPC answer. */
@@ -62,9 +64,16 @@ export async function connectFloor(innerUrl: string): Promise<Floor> {
       `${method} ${path}`,
     );
   await (await call("POST", "/setup")).arrayBuffer();
+  let rpcId = 0;
   return {
     ok: async () => void (await (await call("GET", "/ok")).arrayBuffer()),
     read: async () => void (await (await call("GET", "/orders/ORD-setup-1")).arrayBuffer()),
+    mcpRead: async () => {
+      const answer = (await (
+        await call("POST", "/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "read_order", arguments: { order_id: "ORD-setup-1" } } })
+      ).json()) as { result?: { structuredContent?: unknown; isError?: boolean } };
+      if (answer.result?.structuredContent === undefined || answer.result.isError) throw new Error(`floor POST /mcp: no order in ${JSON.stringify(answer).slice(0, 200)}`);
+    },
     storeSized: async (body) => void (await (await call("PUT", "/sized", body)).arrayBuffer()),
     sized: async () => void (await (await call("GET", "/sized")).json()),
     intake: async (order) => void (await (await call("POST", "/intake", order)).arrayBuffer()),

@@ -251,9 +251,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     });
 
     it("publishes no zod boilerplate: no $schema (MCP's default dialect is 2020-12) and no safe-integer bounds", () => {
-      const listing = JSON.stringify(tools);
-      expect(listing).not.toContain('"$schema"');
-      expect(listing).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(JSON.stringify(tools)).not.toMatch(new RegExp(`"\\$schema"|${Number.MAX_SAFE_INTEGER}`));
     });
 
     it("offers the generator modes as an enum that defaults to seeded", () => {
