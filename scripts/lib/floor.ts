@@ -42,7 +42,7 @@ export interface Floor {
   sized(): Promise<void>;
   /** POST /intake: parse the JSON, write the order and its event in one D1 batch. */
   intake(order: FloorOrder): Promise<void>;
-  /** A batch of `count` from the object, 8 in flight, each the way named; orders per second as the object timed it. */
+  /** A batch of `count` from the object, 8 in flight, each the way named; timed from the bench's request to its answer, as send_orders is. */
   send(way: FloorWay, count: number): Promise<{ accepted: number; seconds: number }>;
 }
 
