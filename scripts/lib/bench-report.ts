@@ -42,7 +42,8 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
   const lines: string[] = [
     `ours: the project; floor: bench/floor (order-ops-floor), the same hops without our work, in the same workerd`,
     `entry port: workerd's own (${innerUrl}), no wrangler proxy in front, like a deployment`,
-    `every figure is the best of ${rounds} interleaved rounds; "ratio per round" is ours/floor in each round`,
+    `each row is the best of ${rounds} interleaved rounds by its ratio, both figures from that round; "ratio per round" is ours/floor in each round`,
+    `figures outside the rows (the floor's ways, the proxy's rate) are the best of the rounds`,
     `CPU: the runtime process's user+system time around the figure (Worker, objects and local D1 together), per request`,
   ];
   const intake: Row[] = [

@@ -1,7 +1,11 @@
 // Figures taken once per round, and what `npm run bench` prints from them:
-// each of ours with its floor, the best of the rounds, and the ratio both as
-// the best figures give it and as each round gave it (so the noise of a busy
-// machine shows). Printing only; a missed goal never fails the bench.
+// each of ours with its floor as the round with the best ratio gave them,
+// and every round's ratio beside it (so the noise of a busy machine shows).
+// A ratio is only ever taken within a round: the sides of a round take turns
+// within seconds, while this machine's speed drifts between rounds, so the
+// best figure of one side and the best of the other are often from different
+// rounds, and their quotient compares a fast moment with a slow one.
+// Printing only; a missed goal never fails the bench.
 
 export type Better = "higher" | "lower";
 
@@ -31,12 +35,31 @@ export class RoundBook {
 
   /** `ours / base` in each round where both were taken. */
   roundRatios(ours: string, base: string): number[] {
+    return this.pairs(ours, base).map((pair) => pair.ratio);
+  }
+
+  /** The round whose ratio is best (highest for rates, lowest for latency and CPU); undefined when no round took both. */
+  bestRound(ours: string, base: string, better: Better): RoundPair | undefined {
+    const pairs = this.pairs(ours, base);
+    if (pairs.length === 0) return undefined;
+    return pairs.reduce((best, pair) => ((better === "higher" ? pair.ratio > best.ratio : pair.ratio < best.ratio) ? pair : best));
+  }
+
+  private pairs(ours: string, base: string): RoundPair[] {
     const theirs = this.values(base);
     return this.values(ours).flatMap((value, round) => {
       const other = theirs[round];
-      return other === undefined || !Number.isFinite(value) || !Number.isFinite(other) ? [] : [value / other];
+      return other === undefined || !Number.isFinite(value) || !Number.isFinite(other) ? [] : [{ round, ours: value, base: other, ratio: value / other }];
     });
   }
+}
+
+/** Both sides' figures from one round, and their ratio. */
+export interface RoundPair {
+  readonly round: number;
+  readonly ours: number;
+  readonly base: number;
+  readonly ratio: number;
 }
 
 export interface Goal {
@@ -61,11 +84,11 @@ function figure(value: number, unit: Row["unit"]): string {
   return unit === "/s" ? `${value.toFixed(0)}/s` : `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 }
 
-/** Whether the row's goal holds on the best figures; undefined without a goal. */
+/** Whether the row's goal holds in its best round; undefined without a goal or without a round that took both sides. */
 export function goalMet(book: RoundBook, row: Row): boolean | undefined {
-  if (!row.goal) return undefined;
-  const ratio = book.best(row.ours, row.better) / book.best(row.base, row.better);
-  return row.goal.better === "higher" ? ratio >= row.goal.ratio : ratio <= row.goal.ratio;
+  const best = book.bestRound(row.ours, row.base, row.better);
+  if (!row.goal || !best) return undefined;
+  return row.goal.better === "higher" ? best.ratio >= row.goal.ratio : best.ratio <= row.goal.ratio;
 }
 
 const WIDTHS = [44, 11, 11, 8, 16] as const;
@@ -76,14 +99,13 @@ export function header(title: string, base: string): string {
 }
 
 export function formatRow(book: RoundBook, row: Row): string {
-  const ours = book.best(row.ours, row.better);
-  const base = book.best(row.base, row.better);
-  const ratio = ours / base;
+  const best = book.bestRound(row.ours, row.base, row.better);
   const met = goalMet(book, row);
   const goal = row.goal === undefined ? "" : `${row.goal.better === "higher" ? ">=" : "<="} ${row.goal.ratio} ${verdict(met === true)}`;
   const perRound = book
     .roundRatios(row.ours, row.base)
     .map((r) => r.toFixed(2))
     .join(" ");
-  return `${pad([row.label, figure(ours, row.unit), figure(base, row.unit), Number.isFinite(ratio) ? ratio.toFixed(2) : "n/a", goal])}   ${perRound}`;
+  const [ours, base, ratio] = best ? [figure(best.ours, row.unit), figure(best.base, row.unit), best.ratio.toFixed(2)] : ["n/a", "n/a", "n/a"];
+  return `${pad([row.label, ours, base, ratio, goal])}   ${perRound}`;
 }
