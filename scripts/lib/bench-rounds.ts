@@ -84,11 +84,15 @@ function figure(value: number, unit: Row["unit"]): string {
   return unit === "/s" ? `${value.toFixed(0)}/s` : `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 }
 
+/** Whether the goal holds for that round; undefined without a goal or without a round that took both sides. */
+function holds(goal: Goal | undefined, best: RoundPair | undefined): boolean | undefined {
+  if (!goal || !best) return undefined;
+  return goal.better === "higher" ? best.ratio >= goal.ratio : best.ratio <= goal.ratio;
+}
+
 /** Whether the row's goal holds in its best round; undefined without a goal or without a round that took both sides. */
 export function goalMet(book: RoundBook, row: Row): boolean | undefined {
-  const best = book.bestRound(row.ours, row.base, row.better);
-  if (!row.goal || !best) return undefined;
-  return row.goal.better === "higher" ? best.ratio >= row.goal.ratio : best.ratio <= row.goal.ratio;
+  return holds(row.goal, book.bestRound(row.ours, row.base, row.better));
 }
 
 const WIDTHS = [44, 11, 11, 8, 16] as const;
@@ -100,7 +104,7 @@ export function header(title: string, base: string): string {
 
 export function formatRow(book: RoundBook, row: Row): string {
   const best = book.bestRound(row.ours, row.base, row.better);
-  const met = goalMet(book, row);
+  const met = holds(row.goal, best);
   const goal = row.goal === undefined ? "" : `${row.goal.better === "higher" ? ">=" : "<="} ${row.goal.ratio} ${verdict(met === true)}`;
   const perRound = book
     .roundRatios(row.ours, row.base)

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { formatRow, goalMet, RoundBook, type Row } from "../../scripts/lib/bench-rounds.ts";
 
-// A ratio is read within one round. Here the machine drifts between rounds:
-// ours is fastest in round 1 and the floor in round 2, so the best figure of
-// each side (100 against 140) makes a ratio no round had.
+// A ratio is read within one round. Here the machine drifts between rounds
+// (numbered from 0, as RoundPair.round is): ours is fastest in round 0 and
+// the floor in round 1, so the best figure of each side (100 against 140)
+// makes a ratio no round had.
 function drifting(): RoundBook {
   const book = new RoundBook();
   for (const [ours, floor] of [
