@@ -46,12 +46,19 @@ export default defineConfig(async () => {
       include,
       exclude,
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      globalSetup: ["./test/global/second-order-api.ts", "./test/global/webhook-receiver.ts", "./test/global/repo-files.ts"],
+      globalSetup: [
+        "./test/global/second-order-api.ts",
+        "./test/global/webhook-receiver.ts",
+        "./test/global/repo-files.ts",
+      ],
     },
   });
   return {
     test: {
-      projects: [project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS], false), project("queue", [QUEUE_TESTS], [], true)],
+      projects: [
+        project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS], false),
+        project("queue", [QUEUE_TESTS], [], true),
+      ],
     },
   };
 });

@@ -18,7 +18,11 @@ function append(parent: Element, child: Child): void {
   parent.append(child instanceof Node ? child : String(child));
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes ?? {})) {
     if (value !== undefined && value !== null && value !== false) element.setAttribute(name, String(value));
@@ -59,7 +63,11 @@ export function absolute(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);
   try {
-    return date.toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short", timeZone: hostContext().timeZone || undefined });
+    return date.toLocaleString(locale(), {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: hostContext().timeZone || undefined,
+    });
   } catch {
     return date.toISOString();
   }

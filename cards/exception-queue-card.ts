@@ -19,7 +19,11 @@ function render(data: ExceptionList): Node {
       "div",
       { class: "head" },
       h("h1", null, "Stuck orders"),
-      h("span", { class: "muted", id: "count" }, `${items.length} active${breached ? `, ${breached} past their response SLA` : ""}`),
+      h(
+        "span",
+        { class: "muted", id: "count" },
+        `${items.length} active${breached ? `, ${breached} past their response SLA` : ""}`,
+      ),
     ),
     items.length === 0
       ? h("p", { class: "muted" }, "No order has an active exception.")
@@ -50,7 +54,11 @@ function render(data: ExceptionList): Node {
             ),
           ),
         ),
-    h("p", { class: "muted small" }, "Ask the agent to explain an order's evidence or to propose a fix; a person approves every fix in the approval app."),
+    h(
+      "p",
+      { class: "muted small" },
+      "Ask the agent to explain an order's evidence or to propose a fix; a person approves every fix in the approval app.",
+    ),
   );
 }
 

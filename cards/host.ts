@@ -135,7 +135,10 @@ export function startCard<T>(render: (data: T) => Node): void {
   const handlers = new Map<string, Handler>([
     ["ui/notifications/tool-input", () => root.replaceChildren(paragraph("muted", "Working…"))],
     ["ui/notifications/tool-result", (params) => show(resultNode(params as ToolResult))],
-    ["ui/notifications/tool-cancelled", (params) => show(paragraph("muted", `Cancelled${params.reason ? `: ${String(params.reason)}` : "."}`))],
+    [
+      "ui/notifications/tool-cancelled",
+      (params) => show(paragraph("muted", `Cancelled${params.reason ? `: ${String(params.reason)}` : "."}`)),
+    ],
     ["ui/notifications/host-context-changed", (params) => applyContext(params as HostContext)],
     ["ui/resource-teardown", () => ({})],
     ["ping", () => ({})],

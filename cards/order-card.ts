@@ -1,7 +1,7 @@
 /** Renders get_order_details: the order, its exception, the evidence and the timeline. */
 import type { Address } from "../src/orders/evidence";
 import type { OrderDetails } from "../src/orders/views";
-import { at, badge, duration, h, money, mono, unbroken, when, type Child } from "./dom";
+import { at, badge, type Child, duration, h, money, mono, unbroken, when } from "./dom";
 import { startCard } from "./host";
 import { words } from "./words";
 
@@ -9,7 +9,9 @@ const section = (title: string, ...content: Child[]): Child[] => [h("h2", null, 
 
 function address(a: Address | null): string {
   if (!a) return "none";
-  return [a.recipient, a.line1, a.line2, [a.city, a.region, a.postal_code].filter(Boolean).join(" "), a.country].filter(Boolean).join(", ");
+  return [a.recipient, a.line1, a.line2, [a.city, a.region, a.postal_code].filter(Boolean).join(" "), a.country]
+    .filter(Boolean)
+    .join(", ");
 }
 
 function evidence(data: OrderDetails): HTMLElement {
@@ -37,11 +39,22 @@ function evidence(data: OrderDetails): HTMLElement {
     ],
     inventory && [
       h("dt", null, words.field("inventory")),
-      h("dd", null, (inventory.allocations || []).map((a) => h("div", null, mono(a.sku), ` × ${a.quantity} ${words.allocation(a.state)} at `, mono(a.warehouse)))),
+      h(
+        "dd",
+        null,
+        (inventory.allocations || []).map((a) =>
+          h("div", null, mono(a.sku), ` × ${a.quantity} ${words.allocation(a.state)} at `, mono(a.warehouse)),
+        ),
+      ),
     ],
     fulfillment && [
       h("dt", null, "Fulfillment"),
-      h("dd", null, `${words.state(fulfillment.state)}${fulfillment.carrier ? ` via ${fulfillment.carrier}` : ""}: `, unbroken(fulfillment.last_event)),
+      h(
+        "dd",
+        null,
+        `${words.state(fulfillment.state)}${fulfillment.carrier ? ` via ${fulfillment.carrier}` : ""}: `,
+        unbroken(fulfillment.last_event),
+      ),
     ],
     duplicate && [
       h("dt", null, "Duplicate of"),
@@ -90,11 +103,24 @@ function render(data: OrderDetails): Node {
           badge(ex.priority, ex.priority === "P1" ? "bad" : "warn"),
           h("strong", null, words.exception(ex.exception_type)),
           ex.sla_breached && badge("SLA breached", "bad"),
-          h("span", { class: "muted small" }, `${words.exceptionState(ex.state)}, ${ex.assigned_team}, open ${duration(ex.age_minutes)}`),
+          h(
+            "span",
+            { class: "muted small" },
+            `${words.exceptionState(ex.state)}, ${ex.assigned_team}, open ${duration(ex.age_minutes)}`,
+          ),
         ),
         h("p", null, unbroken(words.text(ex.summary))),
       ),
-    section("Lines", h("ul", null, (data.lines || []).map((line) => h("li", null, mono(line.sku), ` × ${line.quantity} at `, money(line.unit_price_cents, data.currency))))),
+    section(
+      "Lines",
+      h(
+        "ul",
+        null,
+        (data.lines || []).map((line) =>
+          h("li", null, mono(line.sku), ` × ${line.quantity} at `, money(line.unit_price_cents, data.currency)),
+        ),
+      ),
+    ),
     section("Evidence", evidence(data)),
     section(
       "Timeline",
@@ -104,7 +130,18 @@ function render(data: OrderDetails): Node {
             "ol",
             { class: "timeline" },
             timeline.map((entry) =>
-              h("li", null, h("span", { class: "muted small" }, at(entry.at)), h("span", { class: "detail" }, h("strong", null, words.name(entry.event)), " ", unbroken(words.text(entry.detail)))),
+              h(
+                "li",
+                null,
+                h("span", { class: "muted small" }, at(entry.at)),
+                h(
+                  "span",
+                  { class: "detail" },
+                  h("strong", null, words.name(entry.event)),
+                  " ",
+                  unbroken(words.text(entry.detail)),
+                ),
+              ),
             ),
           ),
     ),

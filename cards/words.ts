@@ -5,6 +5,8 @@
  * possibly unknown: a name the vocabulary lacks reads humanized, and an
  * absent one reads as nothing, as on the approval pages.
  */
+
+import type { Risk } from "../src/core/risk";
 import {
   actionLabel,
   allocationLabel,
@@ -18,10 +20,9 @@ import {
   paymentLabel,
   riskLabel,
 } from "../src/orders/labels";
-import type { Risk } from "../src/core/risk";
 import type { ChangeAction } from "../src/orders/playbook";
-import { proposalStatusLabel } from "../src/proposals/status-labels";
 import type { ConfirmResult, ProposalStatus } from "../src/proposals/schemas";
+import { proposalStatusLabel } from "../src/proposals/status-labels";
 
 const text = (value: unknown): string => String(value ?? "");
 

@@ -6,11 +6,11 @@
 import {
   acceptedContent,
   completable,
-  inputRequired,
-  ResourceTemplate,
   type GetPromptResult,
   type InputRequiredResult,
+  inputRequired,
   type McpServer,
+  ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
@@ -23,7 +23,9 @@ function registerResources(server: McpServer): void {
     "static-text",
     "test://static-text",
     { title: "Static text", description: "A fixed text resource.", mimeType: "text/plain" },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the content of the static text resource." }] }),
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the content of the static text resource." }],
+    }),
   );
 
   server.registerResource(
@@ -38,7 +40,13 @@ function registerResources(server: McpServer): void {
     new ResourceTemplate("test://template/{id}/data", { list: undefined }),
     { title: "Templated data", description: "Data for any id.", mimeType: "application/json" },
     async (uri, { id }) => ({
-      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }) }],
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: "application/json",
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }),
+        },
+      ],
     }),
   );
 
@@ -55,9 +63,13 @@ function registerResources(server: McpServer): void {
 }
 
 function registerPrompts(server: McpServer): void {
-  server.registerPrompt("test_simple_prompt", { title: "Simple prompt", description: "A prompt without arguments." }, async () => ({
-    messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
-  }));
+  server.registerPrompt(
+    "test_simple_prompt",
+    { title: "Simple prompt", description: "A prompt without arguments." },
+    async () => ({
+      messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
+    }),
+  );
 
   server.registerPrompt(
     "test_prompt_with_arguments",
@@ -65,40 +77,74 @@ function registerPrompts(server: McpServer): void {
       title: "Prompt with arguments",
       description: "A prompt with two required arguments; arg1 offers completions.",
       argsSchema: z.object({
-        arg1: completable(z.string().describe("First test argument"), (value) => COMPLETIONS.filter((word) => word.startsWith(value))),
+        arg1: completable(z.string().describe("First test argument"), (value) =>
+          COMPLETIONS.filter((word) => word.startsWith(value)),
+        ),
         arg2: z.string().describe("Second test argument"),
       }),
     },
-    async ({ arg1, arg2 }) => ({ messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+    async ({ arg1, arg2 }) => ({
+      messages: [
+        { role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } },
+      ],
+    }),
   );
 
   server.registerPrompt(
     "test_prompt_with_embedded_resource",
-    { title: "Prompt with a resource", description: "Embeds the resource it is given.", argsSchema: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }) },
+    {
+      title: "Prompt with a resource",
+      description: "Embeds the resource it is given.",
+      argsSchema: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }),
+    },
     async ({ resourceUri }) => ({
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
+        },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ],
     }),
   );
 
-  server.registerPrompt("test_prompt_with_image", { title: "Prompt with an image", description: "Shows an image, then asks about it." }, async () => ({
-    messages: [
-      { role: "user", content: { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" } },
-      { role: "user", content: { type: "text", text: "Please analyze the image above." } },
-    ],
-  }));
+  server.registerPrompt(
+    "test_prompt_with_image",
+    { title: "Prompt with an image", description: "Shows an image, then asks about it." },
+    async () => ({
+      messages: [
+        { role: "user", content: { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" } },
+        { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+      ],
+    }),
+  );
 
   server.registerPrompt(
     "test_input_required_result_prompt",
     { title: "Prompt that asks first", description: "Asks the user for context before it renders." },
     // Without argsSchema the SDK passes the request context as the only argument.
     async (ctx: unknown): Promise<GetPromptResult | InputRequiredResult> => {
-      const context = acceptedContent<{ context: string }>((ctx as ServerContext).mcpReq.inputResponses, "user_context")?.context;
-      if (typeof context === "string") return { messages: [{ role: "user", content: { type: "text", text: `Use the following context: ${context}` } }] };
-      const requestedSchema = { type: "object" as const, properties: { context: { type: "string" as const } }, required: ["context"] };
-      return inputRequired({ inputRequests: { user_context: inputRequired.elicit({ message: "What context should the prompt use?", requestedSchema }) } });
+      const context = acceptedContent<{ context: string }>(
+        (ctx as ServerContext).mcpReq.inputResponses,
+        "user_context",
+      )?.context;
+      if (typeof context === "string")
+        return {
+          messages: [{ role: "user", content: { type: "text", text: `Use the following context: ${context}` } }],
+        };
+      const requestedSchema = {
+        type: "object" as const,
+        properties: { context: { type: "string" as const } },
+        required: ["context"],
+      };
+      return inputRequired({
+        inputRequests: {
+          user_context: inputRequired.elicit({ message: "What context should the prompt use?", requestedSchema }),
+        },
+      });
     },
   );
 }

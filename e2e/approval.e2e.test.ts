@@ -3,7 +3,14 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
-import { checkAcrossWidths, dividersAboveFirstRow, expectInFirstScreen, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
+import {
+  checkAcrossWidths,
+  dividersAboveFirstRow,
+  expectInFirstScreen,
+  expectRelativeTimes,
+  phoneContext,
+  signInHere,
+} from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // The human half of the operator story, in a real browser: a model proposes,
@@ -19,14 +26,17 @@ function decisionParts(page: Page) {
     "the risk": page.locator(".meta .badge[class*=risk-]"),
     "the money": page.locator("#money"),
     "the reason box": page.getByLabel("Reason (recorded in the audit log)"),
-    "Approve": page.getByRole("button", { name: "Approve" }),
-    "Reject": page.getByRole("button", { name: "Reject" }),
+    Approve: page.getByRole("button", { name: "Approve" }),
+    Reject: page.getByRole("button", { name: "Reject" }),
   };
 }
 
 /** Presses the queue page's "Export audit trail" button and reads the file the browser saved. */
 async function exportFromQueue(page: Page): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export audit trail" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export audit trail" }).click(),
+  ]);
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), "utf8") };
 }
 
@@ -73,20 +83,26 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   await checkAcrossWidths(page, "review-pending");
   await expectInFirstScreen(page, "review-pending", decisionParts(page));
   // The evidence follows the decision.
-  const order = await page.locator("main").evaluate((main) => Array.from(main.querySelectorAll("h2")).map((h) => h.textContent));
+  const order = await page
+    .locator("main")
+    .evaluate((main) => Array.from(main.querySelectorAll("h2")).map((h) => h.textContent));
   expect(order).toEqual(["The change", "Why", "The order now"]);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 844 });
     expect(await dividersAboveFirstRow(page), `at ${width}px`).toEqual([]);
   }
-  expect(await page.locator("main").innerText()).toContain("Unchanged until the proposal is approved and the agent confirms it.");
+  expect(await page.locator("main").innerText()).toContain(
+    "Unchanged until the proposal is approved and the agent confirms it.",
+  );
 
   // 4. Approve with a reason: the page says what happens next, and that nothing has yet.
   await page.getByLabel("Reason (recorded in the audit log)").fill("customer agreed to wait for the restock");
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL(`${approvalUrl}?decided=approve`);
   expect(await page.locator("#status").innerText()).toBe("Approved, not applied yet");
-  expect(await page.locator("#next-step").innerText()).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`);
+  expect(await page.locator("#next-step").innerText()).toContain(
+    `Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`,
+  );
   await checkAcrossWidths(page, "review-approved");
   const approvedText = await page.locator("main").innerText();
   expect(approvedText).toContain("Unchanged until the agent confirms the approved proposal.");
@@ -112,7 +128,9 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   // 6. The next confirm applies it, exactly once.
   const applied = await callTool(world().client, "confirm_resolution", { proposal_id: proposalId });
   expect(applied.structured?.status, applied.text).toBe("applied");
-  expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe("Avery Approver (acme, local dev)");
+  expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe(
+    "Avery Approver (acme, local dev)",
+  );
   const status = await callTool(world().client, "get_order_status", { order_id: "ORD-1008" });
   expect(status.structured).toEqual({ order_id: "ORD-1008", status: "backordered", version: 2 });
 
@@ -121,17 +139,32 @@ it("an approver approves in the browser and the next confirm_resolution applies 
   expect(await copied.locator("#status").innerText()).toBe("Applied");
   const done = await copied.locator("#next-step").innerText();
   expect(done).toMatch(/^Applied (just now|\d+ s ago): tell customer about backorder on order ORD-1008\./);
-  expect(done).toContain("Approved by Avery Approver (acme, local dev), confirmed by Ada Ops (acme, local dev). The order went from version 1 to 2.");
+  expect(done).toContain(
+    "Approved by Avery Approver (acme, local dev), confirmed by Ada Ops (acme, local dev). The order went from version 1 to 2.",
+  );
   expect(await copied.locator("main").innerText()).toContain("The change that was applied");
   await checkAcrossWidths(copied, "review-applied");
   await elsewhere.close();
 });
 
 it("the list tells proposals apart and shows what is at stake; replaced and out-of-date proposals say why", async () => {
-  const pine = { recipient: "Northwind Receiving", line1: "12 Pine St", city: "Austin", region: "TX", postal_code: "78701", country: "US" };
+  const pine = {
+    recipient: "Northwind Receiving",
+    line1: "12 Pine St",
+    city: "Austin",
+    region: "TX",
+    postal_code: "78701",
+    country: "US",
+  };
   const replaced = await proposalId("prepare_address_change", { order_id: "ORD-1012", address: pine });
-  const current = await proposalId("prepare_address_change", { order_id: "ORD-1012", address: { ...pine, line1: "40 Elm Ave", line2: "Dock 4" } });
-  const readdress = await proposalId("prepare_address_change", { order_id: "ORD-1017", address: { ...pine, recipient: "Jonas Becker" } });
+  const current = await proposalId("prepare_address_change", {
+    order_id: "ORD-1012",
+    address: { ...pine, line1: "40 Elm Ave", line2: "Dock 4" },
+  });
+  const readdress = await proposalId("prepare_address_change", {
+    order_id: "ORD-1017",
+    address: { ...pine, recipient: "Jonas Becker" },
+  });
   const cancel = await proposalId("propose_resolution", { order_id: "ORD-1017" });
 
   const context = await phoneContext(world().browser);
@@ -141,7 +174,9 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
 
   // The queue: each entry names its change, order, risk, amount and expiry.
   const entry = (id: string) => page.locator("li", { has: page.locator(`a[href="/approvals/${id}"]`) });
-  expect(await entry(current).innerText()).toContain("Ship to Northwind Receiving, 40 Elm Ave, Dock 4, Austin, TX 78701, US");
+  expect(await entry(current).innerText()).toContain(
+    "Ship to Northwind Receiving, 40 Elm Ave, Dock 4, Austin, TX 78701, US",
+  );
   expect(await entry(readdress).innerText()).toContain("Ship to Jonas Becker, 12 Pine St, Austin, TX 78701, US");
   const cancelEntry = await entry(cancel).innerText();
   expect(cancelEntry).toContain("Cancel the duplicate order and refund it");
@@ -171,10 +206,26 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.getByLabel("Order (optional)").fill("ORD-1017");
   const story = await exportFromQueue(page);
   expect(story.name).toMatch(/^audit-acme-ORD-1017-\d{8}T\d{6}Z\.ndjson$/);
-  const events = story.text.trimEnd().split("\n").map((line) => JSON.parse(line) as { order_id: string; account: string; event_type: string; proposal_id: string | null; reason: string });
+  const events = story.text
+    .trimEnd()
+    .split("\n")
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          order_id: string;
+          account: string;
+          event_type: string;
+          proposal_id: string | null;
+          reason: string;
+        },
+    );
   expect(events.every((event) => event.order_id === "ORD-1017" && event.account === "acme")).toBe(true);
   const ofCancel = events.filter((event) => event.proposal_id === cancel);
-  expect(ofCancel.map((event) => event.event_type)).toEqual(["proposal_created", "proposal_approved", "resolution_applied"]);
+  expect(ofCancel.map((event) => event.event_type)).toEqual([
+    "proposal_created",
+    "proposal_approved",
+    "resolution_applied",
+  ]);
   expect(ofCancel[1]?.reason).toBe("same lines two minutes apart, customer confirmed");
   await page.getByLabel("Order (optional)").fill("");
   const whole = await exportFromQueue(page);
@@ -185,13 +236,17 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   await page.getByLabel("Format").selectOption("csv");
   const csv = await exportFromQueue(page);
   expect(csv.name).toMatch(/\.csv$/);
-  expect(csv.text.split("\r\n")[0]).toBe("seq,created_at,account,order_id,event_id,event_type,actor_kind,actor,reason,proposal_id,state_before,state_after,prev_hash,hash");
+  expect(csv.text.split("\r\n")[0]).toBe(
+    "seq,created_at,account,order_id,event_id,event_type,actor_kind,actor,reason,proposal_id,state_before,state_after,prev_hash,hash",
+  );
 
   // The address change for the same order is now out of date, and says why.
   await page.goto(`${world().server.url}/approvals/${readdress}`);
   expect(await page.locator("#status").innerText()).toBe("Out of date");
   const stale = await page.locator("#next-step").innerText();
-  expect(stale).toContain("Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.");
+  expect(stale).toContain(
+    "Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.",
+  );
   expect(stale).toContain("What changed on the order since it was proposed");
   expect(stale).toContain("cancelled the duplicate and returned the customer's money");
   await checkAcrossWidths(page, "review-stale");
@@ -199,7 +254,9 @@ it("the list tells proposals apart and shows what is at stake; replaced and out-
   // The first address change was replaced by the second, and links to it.
   await page.goto(`${world().server.url}/approvals/${replaced}`);
   expect(await page.locator("#status").innerText()).toBe("Replaced");
-  expect(await page.locator("#next-step").innerText()).toContain(`Replaced by a newer proposal for the same order: ${current}.`);
+  expect(await page.locator("#next-step").innerText()).toContain(
+    `Replaced by a newer proposal for the same order: ${current}.`,
+  );
   await page.locator("#next-step a").click();
   await page.waitForURL(`${world().server.url}/approvals/${current}`);
   expect(await page.locator("#status").innerText()).toBe("Waiting for approval");

@@ -1,10 +1,10 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevServer } from "../scripts/lib/dev-server.ts";
 import { callTool, connect } from "../scripts/lib/mcp.ts";
@@ -38,9 +38,14 @@ async function exportTrail(url: string): Promise<Export> {
 
 function verify(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--experimental-strip-types", "--no-warnings", "scripts/audit-verify.ts", ...args], { cwd: root }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      ["--experimental-strip-types", "--no-warnings", "scripts/audit-verify.ts", ...args],
+      { cwd: root },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -52,7 +57,9 @@ function copyOfState(): string {
 }
 
 function sqliteFiles(dir: string): string[] {
-  return readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name)).map((name) => path.join(dir, name));
+  return readdirSync(dir)
+    .filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name))
+    .map((name) => path.join(dir, name));
 }
 
 /** The local D1 file itself, opened as anyone with access to the disk could. */
@@ -70,7 +77,8 @@ beforeAll(async () => {
   older = await exportTrail(server.url);
   expect((await callTool(client, "send_orders", { count: 2, seed: 13013 })).isError).toBe(false);
   // The newest events are two proposals: cutting them off leaves every order its origin event, so only a head can tell.
-  for (const order_id of ["ORD-1008", "ORD-1011"]) expect((await callTool(client, "propose_resolution", { order_id })).isError).toBe(false);
+  for (const order_id of ["ORD-1008", "ORD-1011"])
+    expect((await callTool(client, "propose_resolution", { order_id })).isError).toBe(false);
   newer = await exportTrail(server.url);
   expect(seqOf(newer.head)).toBeGreaterThan(seqOf(older.head) + 3);
   await client.close();
@@ -103,7 +111,9 @@ describe("the local database", () => {
       DELETE FROM audit_seals WHERE account = 'acme' AND seq > ${keep};`);
     db.close();
     const { code, out } = await verify("--persist-to", state);
-    expect(out).toContain(`head_mismatch: the chain no longer reaches seq ${seqOf(newer.head)}, which was sealed: its end was cut off`);
+    expect(out).toContain(
+      `head_mismatch: the chain no longer reaches seq ${seqOf(newer.head)}, which was sealed: its end was cut off`,
+    );
     expect(out).toContain("ok   orders without an origin event: none");
     expect(code, out).toBe(1);
 
@@ -119,7 +129,9 @@ describe("the local database", () => {
   it("a sealed event edited: exit 1", async () => {
     const state = copyOfState();
     const db = openD1(state);
-    db.exec("DROP TRIGGER audit_events_no_update; UPDATE audit_events SET actor = 'Mallory' WHERE entry = (SELECT entry FROM audit_seals WHERE account = 'acme' AND seq = 1);");
+    db.exec(
+      "DROP TRIGGER audit_events_no_update; UPDATE audit_events SET actor = 'Mallory' WHERE entry = (SELECT entry FROM audit_seals WHERE account = 'acme' AND seq = 1);",
+    );
     db.close();
     const { code, out } = await verify("--persist-to", state, "--account", "acme");
     expect(out).toMatch(/edited: seq 1 \(\S+\) no longer matches its hash: it was edited/);

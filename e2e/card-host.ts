@@ -104,14 +104,16 @@ export async function mountCard(
   toolResult: ToolResultForCard | null,
   width: number,
 ): Promise<MountedCard> {
-  const html = card.html.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${hostCsp(card.csp)}">`);
+  const html = card.html.replace(
+    "<head>",
+    `<head><meta http-equiv="Content-Security-Policy" content="${hostCsp(card.csp)}">`,
+  );
   await page.setContent(HOST_PAGE);
-  await page.evaluate(([doc, input, result, w]) => (window as unknown as { mountCard: (...args: unknown[]) => Promise<void> }).mountCard(doc, input, result, w), [
-    html,
-    toolInput,
-    toolResult,
-    width,
-  ] as const);
+  await page.evaluate(
+    ([doc, input, result, w]) =>
+      (window as unknown as { mountCard: (...args: unknown[]) => Promise<void> }).mountCard(doc, input, result, w),
+    [html, toolInput, toolResult, width] as const,
+  );
   // The card reports its size after drawing; wait until the frame has taken it and stopped changing.
   let last = "";
   for (let i = 0; i < 40; i++) {
@@ -120,7 +122,8 @@ export async function mountCard(
     last = height;
     await page.waitForTimeout(50);
   }
-  const read = <T>(name: "received" | "openedLinks") => page.evaluate((key) => (window as unknown as Record<string, T>)[key], name) as Promise<T>;
+  const read = <T>(name: "received" | "openedLinks") =>
+    page.evaluate((key) => (window as unknown as Record<string, T>)[key], name) as Promise<T>;
   return { messages: () => read<CardMessage[]>("received"), openedLinks: () => read<string[]>("openedLinks") };
 }
 
@@ -143,7 +146,8 @@ export async function inkPixels(page: Page, png: Buffer): Promise<{ ink: number;
     const [r, g, b] = [data[0] ?? 0, data[1] ?? 0, data[2] ?? 0];
     let ink = 0;
     for (let i = 0; i < data.length; i += 4) {
-      if (Math.abs((data[i] ?? 0) - r) + Math.abs((data[i + 1] ?? 0) - g) + Math.abs((data[i + 2] ?? 0) - b) > 96) ink++;
+      if (Math.abs((data[i] ?? 0) - r) + Math.abs((data[i + 1] ?? 0) - g) + Math.abs((data[i + 2] ?? 0) - b) > 96)
+        ink++;
     }
     return { ink, total: image.width * image.height };
   }, png.toString("base64"));

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { inkPixels, mountCard, type CardCsp, type CardMessage, type MountedCard, type ToolResultForCard } from "./card-host.ts";
+import {
+  type CardCsp,
+  type CardMessage,
+  inkPixels,
+  type MountedCard,
+  mountCard,
+  type ToolResultForCard,
+} from "./card-host.ts";
 import { internalNames, layoutProblems } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
@@ -25,13 +32,19 @@ interface Wording {
 // type-check the Worker's sources behind it, whose imports are written for the bundler.
 const WORDING_MODULE = "../src/orders/labels.ts";
 const { changeValueLines, humanizeText } = (await import(WORDING_MODULE)) as Wording;
+
 export { humanizeText };
 
 const SCREENSHOTS = path.join(tmpdir(), "order-ops-edge-cards");
 export const NARROW = 360;
 export const WIDE = 720;
 /** Everything a card may ever send: no tools/call, so no card can confirm anything. */
-export const ALLOWED_METHODS = ["ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed", "ui/open-link"];
+export const ALLOWED_METHODS = [
+  "ui/initialize",
+  "ui/notifications/initialized",
+  "ui/notifications/size-changed",
+  "ui/open-link",
+];
 
 export interface Exception {
   order_id: string;
@@ -83,7 +96,9 @@ export function useCards(): CardWorld {
       const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
       if (uri === undefined) continue;
       const read = await client.readResource({ uri });
-      const content = read.contents[0] as { text?: string; mimeType?: string; _meta?: { ui?: { csp?: CardCsp } } } | undefined;
+      const content = read.contents[0] as
+        | { text?: string; mimeType?: string; _meta?: { ui?: { csp?: CardCsp } } }
+        | undefined;
       expect(content?.mimeType).toBe("text/html;profile=mcp-app");
       cards.set(tool.name, { html: content?.text ?? "", csp: content?._meta?.ui?.csp ?? {} });
     }
@@ -146,14 +161,19 @@ export function useCards(): CardWorld {
       try {
         await mountCard(waitingCard, cardOf(tool), {}, null, NARROW);
         const waiting = await inkPixels(waitingCard, await waitingCard.locator("#card-frame").screenshot());
-        expect(drawn.ink, `${label}: ${drawn.ink} of ${drawn.total} pixels inked, waiting card ${waiting.ink}`).toBeGreaterThan(Math.max(2_000, waiting.ink * 4));
+        expect(
+          drawn.ink,
+          `${label}: ${drawn.ink} of ${drawn.total} pixels inked, waiting card ${waiting.ink}`,
+        ).toBeGreaterThan(Math.max(2_000, waiting.ink * 4));
       } finally {
         await waitingCard.close();
       }
     },
     async expectFits() {
       const frameLocator = currentPage().frameLocator("#card-frame");
-      const inner = await frameLocator.locator("html").evaluate((html) => ({ overflow: html.scrollWidth - html.clientWidth, height: html.scrollHeight }));
+      const inner = await frameLocator
+        .locator("html")
+        .evaluate((html) => ({ overflow: html.scrollWidth - html.clientWidth, height: html.scrollHeight }));
       expect(inner.overflow).toBeLessThanOrEqual(0);
       const frameHeight = await currentPage()
         .locator("#card-frame")

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bundleAppBridge, mountWithAppBridge } from "./app-bridge-host.ts";
-import { ALLOWED_METHODS, humanizeText, methodsOf, NARROW, useCards, WIDE, type Exception } from "./card-world.ts";
+import { ALLOWED_METHODS, type Exception, humanizeText, methodsOf, NARROW, useCards, WIDE } from "./card-world.ts";
 
 // The exception queue card and the order card in a real browser, through the
 // test host (card-host.ts) and through the maintained AppBridge host. How a
@@ -32,7 +32,8 @@ describe("the exception queue card", () => {
     expect(text).toContain("Duplicate order");
     expect(text).not.toContain("duplicate_order");
     // Summaries in words: "Card declined twice (insufficient funds)", as on the approval page.
-    for (const exception of result.structuredContent.exceptions as { summary: string }[]) expect(text).toContain(humanizeText(exception.summary));
+    for (const exception of result.structuredContent.exceptions as { summary: string }[])
+      expect(text).toContain(humanizeText(exception.summary));
     expect(text).not.toContain("insufficient_funds");
     await expectReadable(`list_order_exceptions at ${width}px`);
     await expectFits();
@@ -44,11 +45,17 @@ describe("the exception queue card", () => {
 describe("the order card", () => {
   it("draws the order, its exception, the evidence and the whole timeline", async () => {
     const queue = await call("list_order_exceptions");
-    const duplicate = (queue.structuredContent.exceptions as Exception[]).find((e) => e.exception_type === "duplicate_order");
+    const duplicate = (queue.structuredContent.exceptions as Exception[]).find(
+      (e) => e.exception_type === "duplicate_order",
+    );
     expect(duplicate).toBeDefined();
     const args = { order_id: duplicate?.order_id };
     const result = await call("get_order_details", args);
-    const details = result.structuredContent as { order_id: string; duplicate: { of_order_id: string }; timeline: { detail: string }[] };
+    const details = result.structuredContent as {
+      order_id: string;
+      duplicate: { of_order_id: string };
+      timeline: { detail: string }[];
+    };
     await show("get_order_details", args, result);
 
     const text = await cardText();
@@ -74,14 +81,21 @@ describe("the order card", () => {
   it("renders hostile text as text: no markup from the data reaches the page", async () => {
     const result = await call("get_order_details", { order_id: "ORD-1004" });
     const payload = `<img src=x onerror="parent.postMessage({jsonrpc:'2.0',id:99,method:'tools/call',params:{name:'confirm_resolution'}},'*')"></script><script>document.title='owned'</script>`;
-    const details = result.structuredContent as { timeline: { at: string; event: string; detail: string }[]; customer: Record<string, unknown> };
+    const details = result.structuredContent as {
+      timeline: { at: string; event: string; detail: string }[];
+      customer: Record<string, unknown>;
+    };
     const hostile = {
       ...details,
       order_id: payload,
       customer: { ...details.customer, name: payload },
       timeline: [{ at: details.timeline[0]?.at ?? new Date().toISOString(), event: payload, detail: payload }],
     };
-    const card = await show("get_order_details", { order_id: "ORD-1004" }, { content: [{ type: "text", text: JSON.stringify(hostile) }], structuredContent: hostile });
+    const card = await show(
+      "get_order_details",
+      { order_id: "ORD-1004" },
+      { content: [{ type: "text", text: JSON.stringify(hostile) }], structuredContent: hostile },
+    );
     const frame = page.frameLocator("#card-frame");
     expect(await frame.locator("img").count()).toBe(0);
     expect(await frame.locator("script").count()).toBe(1);
@@ -114,8 +128,12 @@ describe("behind the maintained host implementation (AppBridge from @modelcontex
       expect(await frame.locator("main").innerText(), tool).toContain(expected);
     }
     await frame.getByRole("button", { name: "Open approval page" }).click();
-    await page.waitForFunction(() => (window as unknown as { bridgeState: { openedLinks: string[] } }).bridgeState.openedLinks.length > 0);
-    const state = await page.evaluate(() => (window as unknown as { bridgeState: { openedLinks: string[]; sizes: { height?: number }[] } }).bridgeState);
+    await page.waitForFunction(
+      () => (window as unknown as { bridgeState: { openedLinks: string[] } }).bridgeState.openedLinks.length > 0,
+    );
+    const state = await page.evaluate(
+      () => (window as unknown as { bridgeState: { openedLinks: string[]; sizes: { height?: number }[] } }).bridgeState,
+    );
     expect(state.openedLinks).toEqual([proposal.structuredContent.approval_url]);
     expect(state.sizes.some((size) => (size.height ?? 0) > 200)).toBe(true);
   });

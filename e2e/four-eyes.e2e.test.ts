@@ -12,7 +12,11 @@ const world = useWorld({ FOUR_EYES_RISK: "medium" });
 const FIRST = { token: "acme-approver-dev-token", name: "Avery Approver (acme, local dev)" };
 const SECOND = { token: "acme-second-approver-dev-token", name: "Blake Approver (acme, local dev)" };
 
-async function approveAs(person: { token: string }, url: string, reason: string): Promise<{ context: BrowserContext; page: Page }> {
+async function approveAs(
+  person: { token: string },
+  url: string,
+  reason: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await phoneContext(world().browser);
   const page = await context.newPage();
   await page.goto(url);
@@ -34,7 +38,9 @@ it("a two-approver proposal goes from one approval to applied", async () => {
   const first = await approveAs(FIRST, url, "customer agreed to wait");
   const afterOne = await first.page.locator("main").innerText();
   expect(afterOne).toContain("Two approvers");
-  expect(afterOne).toContain("Its risk is medium, and changes of medium risk or more (FOUR_EYES_RISK) need two approvers.");
+  expect(afterOne).toContain(
+    "Its risk is medium, and changes of medium risk or more (FOUR_EYES_RISK) need two approvers.",
+  );
   expect(afterOne).toContain(`Approved by ${FIRST.name}`);
   expect(afterOne).toContain("One more approver, other than those above and the proposer, must approve.");
   expect(await first.page.locator("#status").innerText()).toBe("Waiting for approval");
@@ -53,7 +59,9 @@ it("a two-approver proposal goes from one approval to applied", async () => {
   // 4. The confirm applies it once, with both approvers named.
   const applied = await callTool(world().client, "confirm_resolution", { proposal_id: proposalId });
   expect(applied.structured?.status, applied.text).toBe("applied");
-  expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe(`${FIRST.name} and ${SECOND.name}`);
+  expect((applied.structured?.outcome as { approved_by?: string } | null)?.approved_by).toBe(
+    `${FIRST.name} and ${SECOND.name}`,
+  );
   await second.page.reload();
   expect(await second.page.locator("#status").innerText()).toBe("Applied");
   expect(await second.page.locator("#next-step").innerText()).toContain(`Approved by ${FIRST.name} and ${SECOND.name}`);

@@ -38,7 +38,9 @@ export function layoutProblems(page: Page | Frame): Promise<string[]> {
     const problems: string[] = [];
     // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line starts below them all.
     const lineCount = (range: Range) => {
-      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0).sort((a, b) => a.top - b.top);
+      const rects = Array.from(range.getClientRects())
+        .filter((r) => r.width > 0 && r.height > 0)
+        .sort((a, b) => a.top - b.top);
       let lines = 0;
       let bottom = Number.NEGATIVE_INFINITY;
       for (const rect of rects) {
@@ -66,7 +68,8 @@ export function layoutProblems(page: Page | Frame): Promise<string[]> {
       const range = document.createRange();
       range.selectNodeContents(element);
       if (lineCount(range) > 1) problems.push(`wrapped: ${element.textContent ?? ""}`);
-      if (getComputedStyle(element).whiteSpace !== "nowrap" && element.tagName !== "TH") problems.push(`may wrap: ${element.textContent ?? ""}`);
+      if (getComputedStyle(element).whiteSpace !== "nowrap" && element.tagName !== "TH")
+        problems.push(`may wrap: ${element.textContent ?? ""}`);
     }
     const overflow = document.documentElement.scrollWidth - window.innerWidth;
     if (overflow > 0) problems.push(`page is ${overflow}px wider than the screen`);
@@ -121,12 +124,18 @@ export const FIRST_SCREENS = [
  * page scrolled to the top: a person sees them before scrolling. A screenshot
  * of exactly that first screen is saved for each size.
  */
-export async function expectInFirstScreen(page: Page, name: string, parts: Readonly<Record<string, Locator>>): Promise<void> {
+export async function expectInFirstScreen(
+  page: Page,
+  name: string,
+  parts: Readonly<Record<string, Locator>>,
+): Promise<void> {
   for (const viewport of FIRST_SCREENS) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => window.scrollTo(0, 0));
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-first-screen-${viewport.width}x${viewport.height}.png`) });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, `${name}-first-screen-${viewport.width}x${viewport.height}.png`),
+    });
     for (const [part, locator] of Object.entries(parts)) {
       const box = await locator.boundingBox();
       const where = `${name}: ${part} at ${viewport.width}x${viewport.height}`;
@@ -141,7 +150,9 @@ export async function expectInFirstScreen(page: Page, name: string, parts: Reado
 
 /** Every <time> shows a relative time and carries the exact one on hover. */
 export async function expectRelativeTimes(page: Page): Promise<void> {
-  const times = await page.locator("main time").evaluateAll((nodes) => nodes.map((n) => ({ text: n.textContent ?? "", title: n.getAttribute("title") ?? "" })));
+  const times = await page
+    .locator("main time")
+    .evaluateAll((nodes) => nodes.map((n) => ({ text: n.textContent ?? "", title: n.getAttribute("title") ?? "" })));
   expect(times.length).toBeGreaterThan(0);
   for (const time of times) {
     expect(time.text).toMatch(/^(in .+|.+ ago|just now|in under a minute)$/);

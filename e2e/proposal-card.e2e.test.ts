@@ -18,7 +18,12 @@ describe("the proposal card", () => {
   it("shows status, change, expiry and the diff; its button opens the approval page and approves nothing", async () => {
     const args = { order_id: "ORD-1008" };
     const result = await call("propose_resolution", args);
-    const proposal = result.structuredContent as { proposal_id: string; approval_url: string; change_summary: string; expected_changes: { before: string; after: string }[] };
+    const proposal = result.structuredContent as {
+      proposal_id: string;
+      approval_url: string;
+      change_summary: string;
+      expected_changes: { before: string; after: string }[];
+    };
     const card = await show("propose_resolution", args, result);
     const frame = page.frameLocator("#card-frame");
 
@@ -61,7 +66,9 @@ describe("the proposal card", () => {
     // The model's instruction (raw link, ISO deadline) is said in words for a person: the next step, the expiry and the button.
     expect(text).not.toContain(String(result.structuredContent.message));
     expect(text).not.toContain(String(result.structuredContent.expires_at));
-    expect(await frame.locator("#next").innerText()).toBe(`Nothing has changed. A person with an approver token approves or rejects it on the approval page; then ask the agent to confirm proposal ${String(args.proposal_id)}.`);
+    expect(await frame.locator("#next").innerText()).toBe(
+      `Nothing has changed. A person with an approver token approves or rejects it on the approval page; then ask the agent to confirm proposal ${String(args.proposal_id)}.`,
+    );
     expect(await frame.locator("#expiry").innerText()).toMatch(/^in 1[45] minutes \(/);
     expect(await frame.getByRole("button", { name: "Open approval page" }).count()).toBe(1);
     await expectReadable("confirm_resolution approval_required");
@@ -72,7 +79,14 @@ describe("the proposal card", () => {
   });
 
   it("says why a superseded address change can no longer be approved", async () => {
-    const address = (line1: string) => ({ recipient: "Priya Raman", line1, city: "Austin", region: "TX", postal_code: "78701", country: "US" });
+    const address = (line1: string) => ({
+      recipient: "Priya Raman",
+      line1,
+      city: "Austin",
+      region: "TX",
+      postal_code: "78701",
+      country: "US",
+    });
     const first = await call("prepare_address_change", { order_id: "ORD-1020", address: address("12 Pine St") });
     await call("prepare_address_change", { order_id: "ORD-1020", address: address("14 Pine St") });
     const args = { proposal_id: first.structuredContent.proposal_id };
@@ -100,22 +114,36 @@ describe("the proposal card", () => {
     expect(approved.structuredContent.status).toBe("approved");
     await show("get_proposal", args, approved);
     expect(await frame.locator("#status").innerText()).toBe("Approved, not applied yet");
-    expect(await frame.locator("#next").innerText()).toBe(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`);
+    expect(await frame.locator("#next").innerText()).toBe(
+      `Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposalId}.`,
+    );
     expect(await frame.locator("#decided").innerText()).toContain("Avery Approver (acme, local dev)");
-    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(/^what will change$/i);
+    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(
+      /^what will change$/i,
+    );
     await expectReadable("get_proposal approved");
     await expectFits();
     await expectDrawn("get_proposal-approved");
 
     expect((await call("confirm_resolution", args)).structuredContent.status).toBe("applied");
     const applied = await call("get_proposal", args);
-    const outcome = applied.structuredContent.outcome as { changes: { field: string; before: string; after: string }[]; order_version_before: number; order_version_after: number };
+    const outcome = applied.structuredContent.outcome as {
+      changes: { field: string; before: string; after: string }[];
+      order_version_before: number;
+      order_version_after: number;
+    };
     expect(applied.structuredContent.status).toBe("applied");
     await show("get_proposal", args, applied);
     expect(await frame.locator("#status").innerText()).toBe("Applied");
-    expect(await frame.locator("#next").innerText()).toBe("Applied: cancel duplicate order on order ORD-1017. Nothing more to do.");
-    expect(await frame.locator("#applied").innerText()).toContain(`by Ada Ops (acme, local dev), approved by Avery Approver (acme, local dev); version ${outcome.order_version_before} → ${outcome.order_version_after}`);
-    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(/^what changed$/i);
+    expect(await frame.locator("#next").innerText()).toBe(
+      "Applied: cancel duplicate order on order ORD-1017. Nothing more to do.",
+    );
+    expect(await frame.locator("#applied").innerText()).toContain(
+      `by Ada Ops (acme, local dev), approved by Avery Approver (acme, local dev); version ${outcome.order_version_before} → ${outcome.order_version_after}`,
+    );
+    expect(await frame.locator("#diff").locator("xpath=preceding-sibling::h2[1]").innerText()).toMatch(
+      /^what changed$/i,
+    );
     const cells = await frame.locator("#diff tbody td").allInnerTexts();
     expect(cells).toEqual(wordedCells(outcome.changes));
     expect(cells).toContain("Refunded");

@@ -27,16 +27,25 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     }
   };
   const seen = await waitFor(attempt, (read) => read !== undefined && done(read.value), timeoutMs);
-  if (seen === undefined || !done(seen.value)) throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
+  if (seen === undefined || !done(seen.value))
+    throw new Error(`gave up after ${timeoutMs} ms; last read ${JSON.stringify(last)}`);
   return seen.value;
 }
 
 function sentPoints(page: Page): Promise<number> {
-  return page.locator('#counts-chart path[data-series="answered"]').getAttribute("data-points", { timeout: 1000 }).then(Number);
+  return page
+    .locator('#counts-chart path[data-series="answered"]')
+    .getAttribute("data-points", { timeout: 1000 })
+    .then(Number);
 }
 
 it("the run_url shows a live chart on a phone that refreshes by itself, and stops refreshing when the run ends", async () => {
-  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 4, duration_seconds: 12, mode: "seeded", ramp_seconds: 0 });
+  const started = await callTool(world().client, "start_traffic_run", {
+    rate_per_second: 4,
+    duration_seconds: 12,
+    mode: "seeded",
+    ramp_seconds: 0,
+  });
   expect(started.isError, started.text).toBe(false);
   const runId = String(started.structured?.run_id);
   const runUrl = String(started.structured?.run_url);
@@ -68,7 +77,11 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
   expect(grown.points).toBeGreaterThan(before);
 
   // It keeps refreshing until the run has ended; the last refresh shows the end and carries no refresh.
-  await eventually(() => page.locator("#status").innerText({ timeout: 1000 }), (status) => status !== "Running", 40_000);
+  await eventually(
+    () => page.locator("#status").innerText({ timeout: 1000 }),
+    (status) => status !== "Running",
+    40_000,
+  );
   expect(await page.locator("#status").innerText()).toBe("Completed");
   await expect(page.locator('meta[http-equiv="refresh"]').count()).resolves.toBe(0);
   expect(await page.locator("#live").innerText()).toBe("This run has ended; the page no longer refreshes.");
@@ -80,7 +93,11 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
 
   // Both charts are inline SVG with a point per interval for every series.
   for (const chart of ["#counts-chart", "#latency-chart"]) {
-    const paths = await page.locator(`${chart} svg path`).evaluateAll((nodes) => nodes.map((n) => ({ points: Number(n.getAttribute("data-points")), d: n.getAttribute("d") ?? "" })));
+    const paths = await page
+      .locator(`${chart} svg path`)
+      .evaluateAll((nodes) =>
+        nodes.map((n) => ({ points: Number(n.getAttribute("data-points")), d: n.getAttribute("d") ?? "" })),
+      );
     expect(paths.length).toBeGreaterThanOrEqual(2);
     for (const path of paths) {
       expect(path.points).toBeGreaterThanOrEqual(4);
@@ -106,7 +123,12 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
 });
 
 it("another account's approver gets the same answer as for an unknown run", async () => {
-  const started = await callTool(world().client, "start_traffic_run", { rate_per_second: 2, duration_seconds: 1, mode: "simple", ramp_seconds: 0 });
+  const started = await callTool(world().client, "start_traffic_run", {
+    rate_per_second: 2,
+    duration_seconds: 1,
+    mode: "simple",
+    ramp_seconds: 0,
+  });
   expect(started.isError, started.text).toBe(false);
   const runUrl = String(started.structured?.run_url);
 

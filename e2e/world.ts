@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startDevServer, type DevServer } from "../scripts/lib/dev-server.ts";
+import { type DevServer, startDevServer } from "../scripts/lib/dev-server.ts";
 import { connect } from "../scripts/lib/mcp.ts";
 import { launchBrowser } from "./browser.ts";
 

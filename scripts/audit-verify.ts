@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ChainHead } from "../src/audit/chain.ts";
 import { checkExportedChain } from "../src/audit/chain-check.ts";
-import { verifyAuditChain, type ChainReport } from "../src/store/audit-chain.ts";
+import { type ChainReport, verifyAuditChain } from "../src/store/audit-chain.ts";
 import { auditAccounts, findOrdersWithoutOriginEvent } from "../src/store/invariants.ts";
 import { readRecordedHeads } from "./lib/account-heads.ts";
 import { openLocalDatabase } from "./lib/local-db.ts";
@@ -38,7 +38,8 @@ function givenHead(): ChainHead | undefined {
   const text = option("--head");
   if (text === undefined) return undefined;
   const match = /^(\d+):([0-9a-f]{64})$/.exec(text);
-  if (!match) usage(`--head wants SEQ:HASH as in X-Audit-Chain-Head (e.g. 26:eaaa…, 64 hex digits), not ${JSON.stringify(text)}`);
+  if (!match)
+    usage(`--head wants SEQ:HASH as in X-Audit-Chain-Head (e.g. 26:eaaa…, 64 hex digits), not ${JSON.stringify(text)}`);
   return { seq: Number(match[1]), hash: match[2] ?? "" };
 }
 
@@ -48,9 +49,12 @@ function short(hash: string | undefined): string {
 
 function printReport(report: ChainReport, against: readonly string[] = []): void {
   const head = report.head ? `head seq ${report.head.seq} (${short(report.head.hash)})` : "nothing sealed yet";
-  const unsealed = report.unsealed > 0 ? `, ${report.unsealed} not sealed yet (sealed on the account's next activity)` : "";
+  const unsealed =
+    report.unsealed > 0 ? `, ${report.unsealed} not sealed yet (sealed on the account's next activity)` : "";
   const anchors = against.length > 0 ? `; held against ${against.join(" and ")}` : "";
-  console.log(`${report.ok ? "ok  " : "FAIL"} ${report.account}: ${report.sealed} sealed, ${head}${unsealed}${anchors}`);
+  console.log(
+    `${report.ok ? "ok  " : "FAIL"} ${report.account}: ${report.sealed} sealed, ${head}${unsealed}${anchors}`,
+  );
   for (const problem of report.problems) console.log(`       ${problem.kind}: ${problem.message}`);
 }
 
@@ -68,7 +72,9 @@ async function verifyDatabase(given: ChainHead | undefined): Promise<boolean> {
       accounts = only ? [only] : [...new Set([...(await auditAccounts(db)), ...recorded.heads.keys()])].sort();
     } catch (error) {
       if (/no such table/.test(String(error))) {
-        console.log("FAIL the local database has no audit tables yet: run `npm run dev` once, it applies the migrations");
+        console.log(
+          "FAIL the local database has no audit tables yet: run `npm run dev` once, it applies the migrations",
+        );
         return false;
       }
       throw error;
@@ -76,7 +82,9 @@ async function verifyDatabase(given: ChainHead | undefined): Promise<boolean> {
     let ok = true;
     for (const account of accounts) {
       const objectHead = recorded.heads.get(account);
-      const anchors = [objectHead, account === only ? given : undefined].filter((head): head is ChainHead => head !== undefined);
+      const anchors = [objectHead, account === only ? given : undefined].filter(
+        (head): head is ChainHead => head !== undefined,
+      );
       const against = [
         ...(objectHead ? [`the account object's head seq ${objectHead.seq}`] : []),
         ...(given && account === only ? [`--head seq ${given.seq}`] : []),
@@ -87,7 +95,9 @@ async function verifyDatabase(given: ChainHead | undefined): Promise<boolean> {
     }
     if (accounts.length === 0) console.log("     no audit events yet");
     const orphans = await findOrdersWithoutOriginEvent(db, only ? { account: only } : {});
-    console.log(`${orphans.length === 0 ? "ok  " : "FAIL"} orders without an origin event: ${orphans.length === 0 ? "none" : orphans.map((o) => `${o.account}/${o.order_id}`).join(", ")}`);
+    console.log(
+      `${orphans.length === 0 ? "ok  " : "FAIL"} orders without an origin event: ${orphans.length === 0 ? "none" : orphans.map((o) => `${o.account}/${o.order_id}`).join(", ")}`,
+    );
     return ok && orphans.length === 0;
   } finally {
     await close();

@@ -10,17 +10,17 @@
 //   npm run bench               the full run (a few minutes)
 //   npm run bench -- --short    shorter rounds, to try it out
 import { availableParallelism, cpus } from "node:os";
-import { RoundBook } from "./lib/bench-rounds.ts";
 import { benchReport } from "./lib/bench-report.ts";
-import { intakeStage, latencyStage, readStage, sendStage, type Plan, type Round } from "./lib/bench-stages.ts";
+import { RoundBook } from "./lib/bench-rounds.ts";
+import { intakeStage, latencyStage, type Plan, type Round, readStage, sendStage } from "./lib/bench-stages.ts";
 import { project } from "./lib/bench-targets.ts";
 import { RUN_VARS, trafficRunFigure } from "./lib/bench-traffic-run.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { connectFloor, PROJECT_ISOLATE, WITH_FLOOR, type FloorOrder } from "./lib/floor.ts";
+import { connectFloor, type FloorOrder, PROJECT_ISOLATE, WITH_FLOOR } from "./lib/floor.ts";
 import { connectIsolate, heapAfterCollection } from "./lib/inspector.ts";
 import { workerdRssBytes } from "./lib/process-memory.ts";
-import { findWorkerdRuntime } from "./lib/workerd-runtime.ts";
 import { BUNDLE_GOAL_GZIP_BYTES, buildBundle, kib, STARTUP_GOAL_MS, startupCpuMs } from "./lib/worker-figures.ts";
+import { findWorkerdRuntime } from "./lib/workerd-runtime.ts";
 
 const short = process.argv.includes("--short");
 const plan: Plan = short
@@ -35,7 +35,9 @@ const verdict = (met: boolean) => (met ? "met" : "NOT met");
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 try {
-  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}, ${short ? "short" : "full"} run`);
+  console.log(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}, ${short ? "short" : "full"} run`,
+  );
   const runtime = await findWorkerdRuntime(server.pid, Number(new URL(server.url).port));
   const inner = project(runtime.innerUrl, TOKEN);
   const proxy = project(server.url, TOKEN);
@@ -65,7 +67,13 @@ try {
     }
     errors += round.errors;
   }
-  const { lines } = benchReport({ book, rounds: plan.rounds, seconds: plan.seconds, innerUrl: runtime.innerUrl, listBytes });
+  const { lines } = benchReport({
+    book,
+    rounds: plan.rounds,
+    seconds: plan.seconds,
+    innerUrl: runtime.innerUrl,
+    listBytes,
+  });
   for (const line of lines) console.log(line);
   console.log(`\nfailed requests: ${errors}   goal 0 ${verdict(errors === 0)}`);
 
@@ -74,8 +82,12 @@ try {
   const onTime = 0.85 * book.best("send floor binding", "higher");
   const runSeconds = short ? 3 : 10;
   const steady = await trafficRunFigure(inner, onTime, runSeconds);
-  console.log(`\ntraffic run, one generator object, ${onTime.toFixed(0)}/s (0.85 of the floor's object -> binding -> D1) for ${runSeconds} s, at most 8 in flight, entry port`);
-  console.log(`  accepted ${steady.accepted} of ${steady.planned} planned, sustained ${steady.ordersPerSecond.toFixed(0)}/s, dropped ${steady.dropped}   goal 0 dropped ${verdict(steady.dropped === 0)}`);
+  console.log(
+    `\ntraffic run, one generator object, ${onTime.toFixed(0)}/s (0.85 of the floor's object -> binding -> D1) for ${runSeconds} s, at most 8 in flight, entry port`,
+  );
+  console.log(
+    `  accepted ${steady.accepted} of ${steady.planned} planned, sustained ${steady.ordersPerSecond.toFixed(0)}/s, dropped ${steady.dropped}   goal 0 dropped ${verdict(steady.dropped === 0)}`,
+  );
   if (steady.limits.length > 0) console.log(`  limits the run reported: ${steady.limits.join("; ")}`);
   if (errors > 0) exitCode = 1;
 
@@ -84,7 +96,12 @@ try {
   // full collection is what they keep. The process's resident memory also
   // holds SQLite's page cache, which grows with the stored orders.
   const nudge = () => inner.health();
-  const inspector = await connectIsolate({ runtimePort: runtime.inspectorPort, wranglerPort: server.inspectorPort, ...PROJECT_ISOLATE, nudge });
+  const inspector = await connectIsolate({
+    runtimePort: runtime.inspectorPort,
+    wranglerPort: server.inspectorPort,
+    ...PROJECT_ISOLATE,
+    nudge,
+  });
   const heap: number[] = [await heapAfterCollection(inspector, nudge)];
   const rss: number[] = [await workerdRssBytes(server.pid)];
   for (let batch = 0; batch < memoryBatches; batch++) {
@@ -95,16 +112,24 @@ try {
   inspector.close();
   // The first batch loads code and warms caches; growth is judged after it.
   const heapGrowth = (heap.at(-1) ?? 0) - (heap[1] ?? 0);
-  console.log(`\nWorker isolate heap after a full collection (the account object lives in it), before and after each 1,000-order batch`);
+  console.log(
+    `\nWorker isolate heap after a full collection (the account object lives in it), before and after each 1,000-order batch`,
+  );
   console.log(`  ${heap.map(mib).join(" -> ")}`);
-  console.log(`  growth after the first batch: ${mib(heapGrowth)} over ${memoryBatches - 1} more batches   goal: flat (within 1 MiB) ${verdict(heapGrowth <= 1024 * 1024)}`);
+  console.log(
+    `  growth after the first batch: ${mib(heapGrowth)} over ${memoryBatches - 1} more batches   goal: flat (within 1 MiB) ${verdict(heapGrowth <= 1024 * 1024)}`,
+  );
   console.log(`  workerd resident memory, same points (includes SQLite's page cache): ${rss.map(mib).join(" -> ")}`);
 
   process.stderr.write("bundle and startup\n");
   const gzip = buildBundle().reduce((sum, module) => sum + module.gzipBytes, 0);
   const startup = startupCpuMs();
-  console.log(`\nbundle ${kib(gzip)} gzip   goal <= ${kib(BUNDLE_GOAL_GZIP_BYTES)} ${verdict(gzip <= BUNDLE_GOAL_GZIP_BYTES)}`);
-  console.log(`startup CPU ${startup.toFixed(1)} ms active (wrangler check startup)   goal <= ${STARTUP_GOAL_MS} ms ${verdict(startup <= STARTUP_GOAL_MS)}`);
+  console.log(
+    `\nbundle ${kib(gzip)} gzip   goal <= ${kib(BUNDLE_GOAL_GZIP_BYTES)} ${verdict(gzip <= BUNDLE_GOAL_GZIP_BYTES)}`,
+  );
+  console.log(
+    `startup CPU ${startup.toFixed(1)} ms active (wrangler check startup)   goal <= ${STARTUP_GOAL_MS} ms ${verdict(startup <= STARTUP_GOAL_MS)}`,
+  );
 } catch (error) {
   exitCode = 1;
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -43,11 +43,15 @@ async function bundle(name: string): Promise<{ code: string; inputs: string[] }>
     logLevel: "silent",
   });
   const code = result.outputFiles[0]?.text ?? "";
-  if (BREAKS_OUT.test(code)) throw new Error(`the ${name} script contains "</script" or "<!--", which would break out of its <script> element`);
+  if (BREAKS_OUT.test(code))
+    throw new Error(`the ${name} script contains "</script" or "<!--", which would break out of its <script> element`);
   return { code, inputs: Object.keys(result.metafile.inputs) };
 }
 
-const sha256 = (file: string) => createHash("sha256").update(readFileSync(path.join(root, file))).digest("hex");
+const sha256 = (file: string) =>
+  createHash("sha256")
+    .update(readFileSync(path.join(root, file)))
+    .digest("hex");
 
 async function generate(): Promise<string> {
   const names = readdirSync(path.join(root, CARDS_DIR))

@@ -24,7 +24,10 @@ const suite = path.join(root, "node_modules", "@modelcontextprotocol", "conforma
  */
 const RUNS = [
   { revision: "2026-07-28", expectedFailures: undefined },
-  { revision: "2025-11-25", expectedFailures: path.join(root, "scripts", "conformance-expected-failures-2025-11-25.yml") },
+  {
+    revision: "2025-11-25",
+    expectedFailures: path.join(root, "scripts", "conformance-expected-failures-2025-11-25.yml"),
+  },
 ] as const;
 
 /**
@@ -35,7 +38,13 @@ const RUNS = [
 function startAuthProxy(target: URL): Promise<http.Server> {
   const server = http.createServer((request, response) => {
     const upstream = http.request(
-      { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: { ...request.headers, authorization: `Bearer ${TOKEN}` } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: request.url,
+        method: request.method,
+        headers: { ...request.headers, authorization: `Bearer ${TOKEN}` },
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -54,7 +63,12 @@ function startAuthProxy(target: URL): Promise<http.Server> {
   });
 }
 
-function runSuite(url: string, revision: string, outputDir: string, expectedFailures: string | undefined): Promise<number> {
+function runSuite(
+  url: string,
+  revision: string,
+  outputDir: string,
+  expectedFailures: string | undefined,
+): Promise<number> {
   const args = [suite, "server", "--url", url, "--requirements", revision, "-o", outputDir];
   if (expectedFailures) args.push("--expected-failures", expectedFailures);
   console.log(`\n=== conformance at ${revision}: conformance ${args.slice(1).join(" ")}`);

@@ -15,7 +15,15 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { fixturesIn } from "./lib/bundle-contents.ts";
-import { BUNDLE_GOAL_GZIP_BYTES, buildBundle, kib, root, STARTUP_GOAL_MS, startupCpuMs, wrangler } from "./lib/worker-figures.ts";
+import {
+  BUNDLE_GOAL_GZIP_BYTES,
+  buildBundle,
+  kib,
+  root,
+  STARTUP_GOAL_MS,
+  startupCpuMs,
+  wrangler,
+} from "./lib/worker-figures.ts";
 import { wranglerConfigFindings } from "./lib/wrangler-config-checks.ts";
 
 const FREE_PLAN_LIMIT = 3 * 1024 * 1024;
@@ -28,7 +36,9 @@ function failAt(label: string, error: unknown): never {
 }
 
 console.log("$ check wrangler.toml");
-const findings = wranglerConfigFindings(unstable_readConfig({ config: path.join(root, "wrangler.toml") }, { hideWarnings: true }));
+const findings = wranglerConfigFindings(
+  unstable_readConfig({ config: path.join(root, "wrangler.toml") }, { hideWarnings: true }),
+);
 for (const warning of findings.warnings) console.warn(`warning: ${warning}`);
 for (const error of findings.errors) console.error(`error: ${error}`);
 if (findings.errors.length > 0) {
@@ -47,7 +57,9 @@ try {
 console.log("$ look for conformance fixtures in the bundle");
 const shipped = fixturesIn(modules);
 if (shipped.length > 0) {
-  console.error(`deploy:check failed: the bundle contains conformance fixtures (${shipped.join(", ")}): they are for development only and must not be deployed`);
+  console.error(
+    `deploy:check failed: the bundle contains conformance fixtures (${shipped.join(", ")}): they are for development only and must not be deployed`,
+  );
   process.exit(1);
 }
 
@@ -60,7 +72,16 @@ try {
 
 console.log("$ npm run cards -- --check");
 try {
-  execFileSync(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts"), "--check"], { cwd: root, stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [
+      "--experimental-strip-types",
+      "--disable-warning=ExperimentalWarning",
+      path.join(root, "scripts", "cards.ts"),
+      "--check",
+    ],
+    { cwd: root, stdio: "inherit" },
+  );
 } catch (error) {
   failAt("the built card scripts", error);
 }
@@ -71,19 +92,27 @@ console.log("\nbundle:");
 for (const module of modules) {
   raw += module.rawBytes;
   gzip += module.gzipBytes;
-  console.log(`  ${module.name.padEnd(24)} ${kib(module.rawBytes).padStart(12)} raw ${kib(module.gzipBytes).padStart(12)} gzip`);
+  console.log(
+    `  ${module.name.padEnd(24)} ${kib(module.rawBytes).padStart(12)} raw ${kib(module.gzipBytes).padStart(12)} gzip`,
+  );
 }
 const bundleGoal = gzip <= BUNDLE_GOAL_GZIP_BYTES ? "met" : "NOT met";
-console.log(`  ${"total".padEnd(24)} ${kib(raw).padStart(12)} raw ${kib(gzip).padStart(12)} gzip   goal <= ${kib(BUNDLE_GOAL_GZIP_BYTES)} ${bundleGoal}`);
+console.log(
+  `  ${"total".padEnd(24)} ${kib(raw).padStart(12)} raw ${kib(gzip).padStart(12)} gzip   goal <= ${kib(BUNDLE_GOAL_GZIP_BYTES)} ${bundleGoal}`,
+);
 if (gzip > FREE_PLAN_LIMIT) {
-  console.error(`deploy:check failed: the gzipped bundle is over the Workers free-plan limit (${kib(FREE_PLAN_LIMIT)})`);
+  console.error(
+    `deploy:check failed: the gzipped bundle is over the Workers free-plan limit (${kib(FREE_PLAN_LIMIT)})`,
+  );
   process.exit(1);
 }
 
 console.log("\n$ wrangler check startup");
 try {
   const startup = startupCpuMs();
-  console.log(`startup CPU: ${startup.toFixed(1)} ms active   goal <= ${STARTUP_GOAL_MS} ms ${startup <= STARTUP_GOAL_MS ? "met" : "NOT met"}`);
+  console.log(
+    `startup CPU: ${startup.toFixed(1)} ms active   goal <= ${STARTUP_GOAL_MS} ms ${startup <= STARTUP_GOAL_MS ? "met" : "NOT met"}`,
+  );
 } catch (error) {
   failAt("the startup profile", error);
 }

@@ -5,10 +5,10 @@
 // instead of a syntax error.
 // With faults in the built-in order API (docs/order-api.md, Fault injection):
 //   npm run dev -- --var INTAKE_FAULTS:stall=1000ms/5s
-import { spawnSync, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
@@ -41,10 +41,14 @@ const quietEnv = { WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "f
 
 // The cards' scripts are committed (src/mcp/cards/card-scripts.ts); a card
 // edited in cards/ since is rebuilt here, so the server serves its source.
-const cards = spawnSync(process.execPath, ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts")], {
-  cwd: root,
-  stdio: "inherit",
-});
+const cards = spawnSync(
+  process.execPath,
+  ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", path.join(root, "scripts", "cards.ts")],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 if (cards.status !== 0) {
   console.error("Building the MCP Apps cards from cards/ failed; the output is above.");
   process.exit(cards.status ?? 1);
@@ -70,8 +74,10 @@ for (const line of migrationLines(migrate.stdout ?? "")) console.log(line);
 /** One line per migration step, from the status table wrangler printed last for each. */
 function migrationLines(output) {
   const status = new Map();
-  for (const match of output.matchAll(/^\W*(\d+_[\w.-]+\.sql)\s*│\s*([^\s│]+)\s*│\s*$/gmu)) status.set(match[1], match[2]);
-  if (status.size > 0) return [...status].map(([name, mark]) => `D1 migration ${name}: ${mark === "✅" ? "applied" : mark}`);
+  for (const match of output.matchAll(/^\W*(\d+_[\w.-]+\.sql)\s*│\s*([^\s│]+)\s*│\s*$/gmu))
+    status.set(match[1], match[2]);
+  if (status.size > 0)
+    return [...status].map(([name, mark]) => `D1 migration ${name}: ${mark === "✅" ? "applied" : mark}`);
   const files = readdirSync(path.join(root, "migrations")).filter((name) => name.endsWith(".sql")).length;
   return [`D1 migrations: all ${files} already applied to the local database`];
 }
@@ -145,7 +151,8 @@ function readyBlock(baseUrl) {
   const width = Math.max(0, ...accounts.map((a) => a.account.length));
   const tokenWidth = Math.max(0, ...accounts.map((a) => a.token.length));
   const tokenLines = accounts.map(
-    (a) => `    ${a.account.padEnd(width)}  MCP token ${a.token.padEnd(tokenWidth)}${a.approverToken ? `  approver token ${a.approverToken}` : ""}`,
+    (a) =>
+      `    ${a.account.padEnd(width)}  MCP token ${a.token.padEnd(tokenWidth)}${a.approverToken ? `  approver token ${a.approverToken}` : ""}`,
   );
   const token = accounts[0]?.token ?? "<an MCP token from .dev.vars>";
   return [

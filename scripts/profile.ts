@@ -14,9 +14,9 @@
 // Time spent in D1 itself (another isolate) shows up here as idle.
 import { writeFileSync } from "node:fs";
 import { freshOrder, project } from "./lib/bench-targets.ts";
-import { profileReport, type CpuProfile } from "./lib/cpu-profile.ts";
+import { type CpuProfile, profileReport } from "./lib/cpu-profile.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { connectFloor, FLOOR_ISOLATE, PROJECT_ISOLATE, WITH_FLOOR, type FloorOrder } from "./lib/floor.ts";
+import { connectFloor, FLOOR_ISOLATE, type FloorOrder, PROJECT_ISOLATE, WITH_FLOOR } from "./lib/floor.ts";
 import { connectIsolate, sendNudged } from "./lib/inspector.ts";
 import { findWorkerdRuntime } from "./lib/workerd-runtime.ts";
 
@@ -59,7 +59,12 @@ try {
   const isolate = call.startsWith("floor-") ? FLOOR_ISOLATE : PROJECT_ISOLATE;
   for (let i = 0; i < Math.min(50, count); i++) await send(); // warm up: load the modules, let V8 optimize
   const nudge = call.startsWith("floor-") ? () => floor.ok() : () => ours.health();
-  const inspector = await connectIsolate({ runtimePort: runtime.inspectorPort, wranglerPort: server.inspectorPort, ...isolate, nudge });
+  const inspector = await connectIsolate({
+    runtimePort: runtime.inspectorPort,
+    wranglerPort: server.inspectorPort,
+    ...isolate,
+    nudge,
+  });
   await sendNudged(inspector, "Profiler.enable", nudge);
   await sendNudged(inspector, "Profiler.setSamplingInterval", nudge, { interval: 250 });
   await sendNudged(inspector, "Profiler.start", nudge);
@@ -67,7 +72,12 @@ try {
   const { profile } = await sendNudged<{ profile: CpuProfile }>(inspector, "Profiler.stop", nudge);
   inspector.close();
   writeFileSync(out, JSON.stringify(profile));
-  for (const line of profileReport(profile, `${call}${call.endsWith("send") || call === "send_orders" ? ` (size ${size})` : ""}`, count)) console.log(line);
+  for (const line of profileReport(
+    profile,
+    `${call}${call.endsWith("send") || call === "send_orders" ? ` (size ${size})` : ""}`,
+    count,
+  ))
+    console.log(line);
   console.log(`\nprofile of ${isolate.isolate} saved to ${out}`);
 } catch (error) {
   exitCode = 1;

@@ -11,14 +11,15 @@
 // - the traffic run resumes and sends each of its orders once;
 // - every invariant of src/store/invariants.ts holds;
 // - no response was a 5xx (a request cut by the crash gets no response at all).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startDevServer, type DevServer } from "./lib/dev-server.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { checkInvariants } from "../src/store/invariants.ts";
 import { JOURNAL_INTERVAL_MS } from "../src/synth/journal-interval.ts";
+import { type DevServer, startDevServer } from "./lib/dev-server.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
 import { checkDeliveredAfterCrash, startCrashReceiver } from "./lib/restart-webhooks.ts";
 
@@ -42,7 +43,10 @@ const countingFetch: typeof fetch = async (input, init) => {
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: "order-ops-restart", version: "1.0.0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch: countingFetch, requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      fetch: countingFetch,
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
   );
   return client;
 }
@@ -58,7 +62,8 @@ async function readJson<T>(client: Client, uri: string): Promise<T> {
   return JSON.parse(content && "text" in content ? String(content.text) : "null") as T;
 }
 
-const intakeOrders = (stateDir: string) => withLocalDatabase(stateDir, (db) => count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"));
+const intakeOrders = (stateDir: string) =>
+  withLocalDatabase(stateDir, (db) => count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -122,8 +127,16 @@ try {
   let client = await connect(server.url);
   const { batches } = await readJson<{ batches: BatchRecord[] }>(client, "synthetic://batches");
   const interrupted = batches.find((b) => b.outcome === "interrupted");
-  check("the cut batch is listed as interrupted, with its seed", interrupted !== undefined && Number.isInteger(interrupted.seed), JSON.stringify(interrupted));
-  check("some but not all of its orders were stored", cut.stored > 0 && cut.stored < cut.requested, `${cut.stored} of ${cut.requested} stored`);
+  check(
+    "the cut batch is listed as interrupted, with its seed",
+    interrupted !== undefined && Number.isInteger(interrupted.seed),
+    JSON.stringify(interrupted),
+  );
+  check(
+    "some but not all of its orders were stored",
+    cut.stored > 0 && cut.stored < cut.requested,
+    `${cut.stored} of ${cut.requested} stored`,
+  );
   if (interrupted) {
     const lag = cut.stored - interrupted.accepted;
     // The journal is at most JOURNAL_INTERVAL_MS behind: at a crash it may trail the stored
@@ -142,21 +155,30 @@ try {
         lag <= answeredPerInterval + SEND_CONCURRENCY,
       `journal: ${interrupted.accepted} accepted ${JSON.stringify(interrupted.status_counts)}; stored: ${cut.stored}; at most ${answeredPerInterval} answered per interval`,
     );
-    const replay = await structured<{ accepted: number; status_counts: Record<string, number> }>(client, "send_orders", {
-      count: cut.requested,
-      seed: interrupted.seed,
-    });
+    const replay = await structured<{ accepted: number; status_counts: Record<string, number> }>(
+      client,
+      "send_orders",
+      {
+        count: cut.requested,
+        seed: interrupted.seed,
+      },
+    );
     check(
       "replaying its seed completes it: the stored orders answer 200, the rest 201",
       replay.accepted === cut.requested && (replay.status_counts["200"] ?? 0) === cut.stored,
       JSON.stringify(replay.status_counts),
     );
     const after = (await intakeOrders(stateDir)) - MEASURED;
-    check(`exactly its ${cut.requested} intake orders exist: nothing was duplicated`, after === cut.requested, `${after}`);
+    check(
+      `exactly its ${cut.requested} intake orders exist: nothing was duplicated`,
+      after === cut.requested,
+      `${after}`,
+    );
   }
 
   // 2. A crash between the approval and the confirmation.
-  const exceptions = (await structured<{ exceptions: { order_id: string }[] }>(client, "list_order_exceptions")).exceptions;
+  const exceptions = (await structured<{ exceptions: { order_id: string }[] }>(client, "list_order_exceptions"))
+    .exceptions;
   const orderId = exceptions[0]?.order_id ?? "ORD-1017";
   const proposal = await structured<{ proposal_id: string }>(client, "propose_resolution", { order_id: orderId });
   const approval = await countingFetch(`${server.url}/api/approvals/${proposal.proposal_id}`, {
@@ -172,15 +194,28 @@ try {
   type Confirmed = { status: string; message: string; outcome: unknown };
   const first = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
   const second = await structured<Confirmed>(client, "confirm_resolution", { proposal_id: proposal.proposal_id });
-  const once = first.status === "applied" && JSON.stringify(first.outcome) === JSON.stringify(second.outcome) && second.message.includes("was already applied");
+  const once =
+    first.status === "applied" &&
+    JSON.stringify(first.outcome) === JSON.stringify(second.outcome) &&
+    second.message.includes("was already applied");
   check("after the restart the approved proposal applies, once", once, `${first.status}; ${second.message}`);
-  await checkDeliveredAfterCrash(server, webhooks, proposal.proposal_id, ["proposal.created", "proposal.approved"], check);
+  await checkDeliveredAfterCrash(
+    server,
+    webhooks,
+    proposal.proposal_id,
+    ["proposal.created", "proposal.approved"],
+    check,
+  );
 
   // 3. A traffic run across a crash.
-  const run = await structured<{ run_id: string; plan: { seed: number; total_orders: number } }>(client, "start_traffic_run", {
-    rate_per_second: 5,
-    duration_seconds: 4,
-  });
+  const run = await structured<{ run_id: string; plan: { seed: number; total_orders: number } }>(
+    client,
+    "start_traffic_run",
+    {
+      rate_per_second: 5,
+      duration_seconds: 4,
+    },
+  );
   for (let waited = 0; waited < 10_000; waited += 100) {
     await sleep(100);
     if ((await structured<{ sent: number }>(client, "get_traffic_run", { run_id: run.run_id })).sent > 0) break;
@@ -193,21 +228,35 @@ try {
   let sent = 0;
   for (let waited = 0; waited < 30_000 && status === "running"; waited += 250) {
     await sleep(250);
-    const current = await structured<{ status: string; sent: number }>(client, "get_traffic_run", { run_id: run.run_id });
+    const current = await structured<{ status: string; sent: number }>(client, "get_traffic_run", {
+      run_id: run.run_id,
+    });
     status = current.status;
     sent = current.sent;
   }
   check("the traffic run resumed after the restart and completed", status === "completed", `${status}, ${sent} sent`);
-  check("its tally counts each of its orders once", sent === run.plan.total_orders, `${sent} of ${run.plan.total_orders}`);
+  check(
+    "its tally counts each of its orders once",
+    sent === run.plan.total_orders,
+    `${sent} of ${run.plan.total_orders}`,
+  );
   await client.close().catch(() => undefined);
   await server.stop();
 
   const total = await intakeOrders(stateDir);
-  check("no run order was stored twice", total === MEASURED + cut.requested + run.plan.total_orders, `${total} intake orders`);
+  check(
+    "no run order was stored twice",
+    total === MEASURED + cut.requested + run.plan.total_orders,
+    `${total} intake orders`,
+  );
   const report = await withLocalDatabase(stateDir, checkInvariants);
-  for (const [name, rows] of Object.entries(report)) check(`invariant ${name}`, rows.length === 0, rows.length ? JSON.stringify(rows[0]) : "");
+  for (const [name, rows] of Object.entries(report))
+    check(`invariant ${name}`, rows.length === 0, rows.length ? JSON.stringify(rows[0]) : "");
   const serverErrors = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
-  const seen = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ");
+  const seen = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(", ");
   check("no response was a 5xx", serverErrors === 0, seen);
 } catch (error) {
   check("restart test ran to the end", false, error instanceof Error ? (error.stack ?? error.message) : String(error));

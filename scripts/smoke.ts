@@ -7,12 +7,12 @@
 // delivers its webhooks to a tiny receiver here, which checks their signatures.
 // Prints one line per check; exits non-zero on any failure.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
+import { checkExportedChain } from "../src/audit/chain-check.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { checkHonestLatency, startStallingServer, trafficRun } from "./lib/smoke-runs.ts";
 import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkWebhooks, startWebhookSink } from "./lib/smoke-webhooks.ts";
-import { checkExportedChain } from "../src/audit/chain-check.ts";
 
 const ACME = "acme-dev-token";
 const ACME_APPROVER = "acme-approver-dev-token";
@@ -37,10 +37,23 @@ async function run(baseUrl: string): Promise<void> {
   check("POST /mcp without a token is 401", anonymous.status === 401 && challenge.startsWith("Bearer"));
   // What claude.ai and ChatGPT follow: the challenge, the resource metadata, the server metadata.
   const resourceMetadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? "";
-  check("the 401 names the OAuth resource metadata", resourceMetadataUrl === `${baseUrl}/.well-known/oauth-protected-resource/mcp`, challenge);
-  const resource = (await (await fetch(resourceMetadataUrl || `${baseUrl}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource?: string; authorization_servers?: string[] };
-  check("resource metadata names /mcp and this server", resource.resource === `${baseUrl}/mcp` && resource.authorization_servers?.[0] === baseUrl, JSON.stringify(resource));
-  const server = (await (await fetch(`${baseUrl}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  check(
+    "the 401 names the OAuth resource metadata",
+    resourceMetadataUrl === `${baseUrl}/.well-known/oauth-protected-resource/mcp`,
+    challenge,
+  );
+  const resource = (await (
+    await fetch(resourceMetadataUrl || `${baseUrl}/.well-known/oauth-protected-resource/mcp`)
+  ).json()) as { resource?: string; authorization_servers?: string[] };
+  check(
+    "resource metadata names /mcp and this server",
+    resource.resource === `${baseUrl}/mcp` && resource.authorization_servers?.[0] === baseUrl,
+    JSON.stringify(resource),
+  );
+  const server = (await (await fetch(`${baseUrl}/.well-known/oauth-authorization-server`)).json()) as Record<
+    string,
+    unknown
+  >;
   check(
     "server metadata: S256 PKCE, CIMD, public clients, registration",
     JSON.stringify(server.code_challenge_methods_supported) === '["S256"]' &&
@@ -54,17 +67,42 @@ async function run(baseUrl: string): Promise<void> {
   try {
     const tools = (await acme.listTools()).tools;
     console.log(`     tools: ${tools.map((t) => t.name).join(", ")}`);
-    const expectedTools = ["check_target", "preview_order", "send_orders", "start_traffic_run", "get_traffic_run", "stop_traffic_run", "list_order_exceptions", "propose_resolution", "confirm_resolution"];
+    const expectedTools = [
+      "check_target",
+      "preview_order",
+      "send_orders",
+      "start_traffic_run",
+      "get_traffic_run",
+      "stop_traffic_run",
+      "list_order_exceptions",
+      "propose_resolution",
+      "confirm_resolution",
+    ];
     for (const expected of expectedTools) {
-      check(`tool ${expected} is listed`, tools.some((t) => t.name === expected));
+      check(
+        `tool ${expected} is listed`,
+        tools.some((t) => t.name === expected),
+      );
     }
     const prompts = (await acme.listPrompts()).prompts.map((p) => p.name);
-    check("the workflow prompts are listed (slash commands)", ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) => prompts.includes(name)), prompts.join(", "));
-    const urlish = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object)).filter((p) => /url|host|target|endpoint/i.test(p));
+    check(
+      "the workflow prompts are listed (slash commands)",
+      ["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill"].every((name) =>
+        prompts.includes(name),
+      ),
+      prompts.join(", "),
+    );
+    const urlish = tools
+      .flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as object))
+      .filter((p) => /url|host|target|endpoint/i.test(p));
     check("no tool takes a URL, host or target", urlish.length === 0, urlish.join(","));
 
     const target = await callTool(acme, "check_target");
-    check("check_target reaches the order API", target.structured?.reachable === true && target.structured?.skus === 8, target.text);
+    check(
+      "check_target reaches the order API",
+      target.structured?.reachable === true && target.structured?.skus === 8,
+      target.text,
+    );
 
     const first = await callTool(acme, "preview_order", { seed: 1337 });
     const again = await callTool(acme, "preview_order", { seed: 1337 });
@@ -73,7 +111,11 @@ async function run(baseUrl: string): Promise<void> {
 
     const seed = Math.floor(Math.random() * 1_000_000);
     const sent = await callTool(acme, "send_orders", { count: 5, seed });
-    check("send_orders seeded: 5 accepted", sent.structured?.accepted === 5 && sent.structured?.rejected === 0, sent.text);
+    check(
+      "send_orders seeded: 5 accepted",
+      sent.structured?.accepted === 5 && sent.structured?.rejected === 0,
+      sent.text,
+    );
     const replay = await callTool(acme, "send_orders", { count: 5, seed });
     check(
       "replaying the seed gives the same accepted_total_cents",
@@ -84,12 +126,18 @@ async function run(baseUrl: string): Promise<void> {
 
     const simple = await callTool(acme, "send_orders", { count: 3, mode: "simple", seed: 1337 });
     const samples = (simple.structured?.sample_failures ?? []) as string[];
-    check("send_orders simple: 3 rejected with reasons", simple.structured?.rejected === 3 && samples.every((s) => /^422 unknown customer C-\d{4}; /.test(s)), simple.text);
+    check(
+      "send_orders simple: 3 rejected with reasons",
+      simple.structured?.rejected === 3 && samples.every((s) => /^422 unknown customer C-\d{4}; /.test(s)),
+      simple.text,
+    );
 
     const tooMany = await callTool(acme, "send_orders", { count: 500 });
     check(
       "count 500 is refused with the MAX_BATCH message",
-      tooMany.isError && tooMany.text === "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+      tooMany.isError &&
+        tooMany.text ===
+          "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
       tooMany.text,
     );
     const zero = await callTool(acme, "send_orders", { count: 0 });
@@ -97,18 +145,32 @@ async function run(baseUrl: string): Promise<void> {
 
     const catalog = await acme.readResource({ uri: "synthetic://catalog" });
     const catalogText = catalog.contents[0] && "text" in catalog.contents[0] ? String(catalog.contents[0].text) : "";
-    check("synthetic://catalog lists the sellable SKUs", (JSON.parse(catalogText) as { skus: unknown[] }).skus.length === 7);
+    check(
+      "synthetic://catalog lists the sellable SKUs",
+      (JSON.parse(catalogText) as { skus: unknown[] }).skus.length === 7,
+    );
 
     const acmeBatches = await acme.readResource({ uri: "synthetic://batches" });
     const globexBatches = await globex.readResource({ uri: "synthetic://batches" });
-    const acmeText = acmeBatches.contents[0] && "text" in acmeBatches.contents[0] ? String(acmeBatches.contents[0].text) : "";
-    const globexText = globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
-    check("acme's batch history has its batch; globex's does not", acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`));
+    const acmeText =
+      acmeBatches.contents[0] && "text" in acmeBatches.contents[0] ? String(acmeBatches.contents[0].text) : "";
+    const globexText =
+      globexBatches.contents[0] && "text" in globexBatches.contents[0] ? String(globexBatches.contents[0].text) : "";
+    check(
+      "acme's batch history has its batch; globex's does not",
+      acmeText.includes(`"seed": ${seed}`) && !globexText.includes(`"seed": ${seed}`),
+    );
 
     await trafficRun(acme, globex, check);
     await appCards(acme, "2025-11-25");
     await operatorStory(baseUrl, acme, globex);
-    await newestProtocol(baseUrl, tools.map((t) => t.name).sort().join(","));
+    await newestProtocol(
+      baseUrl,
+      tools
+        .map((t) => t.name)
+        .sort()
+        .join(","),
+    );
     await progressStreams(baseUrl);
   } finally {
     await acme.close();
@@ -120,8 +182,15 @@ async function run(baseUrl: string): Promise<void> {
 async function newestProtocol(baseUrl: string, legacyTools: string): Promise<void> {
   const modern = await connectModern(baseUrl, ACME);
   try {
-    check("the v2 client negotiates protocol 2026-07-28", modern.getNegotiatedProtocolVersion() === "2026-07-28", String(modern.getNegotiatedProtocolVersion()));
-    const tools = (await modern.listTools()).tools.map((t) => t.name).sort().join(",");
+    check(
+      "the v2 client negotiates protocol 2026-07-28",
+      modern.getNegotiatedProtocolVersion() === "2026-07-28",
+      String(modern.getNegotiatedProtocolVersion()),
+    );
+    const tools = (await modern.listTools()).tools
+      .map((t) => t.name)
+      .sort()
+      .join(",");
     check("2026-07-28 lists the same tools as 2025-11-25", tools === legacyTools);
     await appCards(modern, "2026-07-28");
     const target = await callTool(modern, "check_target");
@@ -137,7 +206,9 @@ async function newestProtocol(baseUrl: string, legacyTools: string): Promise<voi
 /** Either generation's client, as far as the MCP Apps checks need it. */
 interface CardReader {
   listTools(): Promise<{ tools: { name: string; _meta?: Record<string, unknown> }[] }>;
-  readResource(params: { uri: string }): Promise<{ contents: ReadonlyArray<{ mimeType?: string; text?: string } | { mimeType?: string; blob: string }> }>;
+  readResource(params: {
+    uri: string;
+  }): Promise<{ contents: ReadonlyArray<{ mimeType?: string; text?: string } | { mimeType?: string; blob: string }> }>;
 }
 
 /** MCP Apps: the operations tools name ui:// cards, and each card reads as self-contained HTML. */
@@ -146,11 +217,21 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
     const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
     return uri === undefined ? [] : [[t.name, uri] as const];
   });
-  check(`${protocol}: the queue, order and proposal tools name their cards`, named.length === 8, named.map(([name]) => name).join(", "));
+  check(
+    `${protocol}: the queue, order and proposal tools name their cards`,
+    named.length === 8,
+    named.map(([name]) => name).join(", "),
+  );
   for (const uri of new Set(named.map(([, uri]) => uri))) {
     const [content] = (await client.readResource({ uri })).contents;
     const html = content && "text" in content ? String(content.text) : "";
-    check(`${protocol}: ${uri} is an MCP Apps HTML card with no external URL`, content?.mimeType === "text/html;profile=mcp-app" && html.startsWith("<!DOCTYPE html>") && !/https?:\/\//.test(html), `${html.length} bytes`);
+    check(
+      `${protocol}: ${uri} is an MCP Apps HTML card with no external URL`,
+      content?.mimeType === "text/html;profile=mcp-app" &&
+        html.startsWith("<!DOCTYPE html>") &&
+        !/https?:\/\//.test(html),
+      `${html.length} bytes`,
+    );
   }
 }
 
@@ -175,28 +256,52 @@ async function progressStreams(baseUrl: string): Promise<void> {
 /** The operator story: list, inspect, propose, wait for a human, approve in the app, confirm, audit. */
 async function operatorStory(baseUrl: string, acme: Client, globex: Client): Promise<void> {
   const listed = await callTool(acme, "list_order_exceptions");
-  const exceptions = (listed.structured?.exceptions ?? []) as { order_id: string; exception_type: string; priority: string }[];
-  check("list_order_exceptions lists active exceptions, P1 first", exceptions.length >= 5 && exceptions[0]?.priority === "P1", `${exceptions.length} exceptions`);
+  const exceptions = (listed.structured?.exceptions ?? []) as {
+    order_id: string;
+    exception_type: string;
+    priority: string;
+  }[];
+  check(
+    "list_order_exceptions lists active exceptions, P1 first",
+    exceptions.length >= 5 && exceptions[0]?.priority === "P1",
+    `${exceptions.length} exceptions`,
+  );
   const duplicate = exceptions.find((e) => e.exception_type === "duplicate_order");
   check("the duplicate order is among them", duplicate !== undefined);
   if (!duplicate) return;
   const orderId = duplicate.order_id;
 
   const details = await callTool(acme, "get_order_details", { order_id: orderId });
-  check("get_order_details shows the duplicate evidence", (details.structured?.duplicate as { of_order_id?: string } | null)?.of_order_id !== undefined, orderId);
+  check(
+    "get_order_details shows the duplicate evidence",
+    (details.structured?.duplicate as { of_order_id?: string } | null)?.of_order_id !== undefined,
+    orderId,
+  );
   const hidden = await callTool(globex, "get_order_details", { order_id: orderId });
   const unknown = await callTool(globex, "get_order_details", { order_id: "ORD-0000000" });
-  check("another account sees 'not found', identical to an unknown id", hidden.isError && hidden.text === unknown.text, hidden.text);
+  check(
+    "another account sees 'not found', identical to an unknown id",
+    hidden.isError && hidden.text === unknown.text,
+    hidden.text,
+  );
 
   const before = await callTool(acme, "get_order_status", { order_id: orderId });
   const proposal = await callTool(acme, "propose_resolution", { order_id: orderId });
   const proposalId = String(proposal.structured?.proposal_id ?? "");
-  check("propose_resolution picks cancel_duplicate_order", proposal.structured?.action === "cancel_duplicate_order" && proposal.structured?.status === "pending_approval", proposalId);
+  check(
+    "propose_resolution picks cancel_duplicate_order",
+    proposal.structured?.action === "cancel_duplicate_order" && proposal.structured?.status === "pending_approval",
+    proposalId,
+  );
   const after = await callTool(acme, "get_order_status", { order_id: orderId });
   check("proposing leaves the order unchanged", before.text === after.text, after.text);
 
   const waiting = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
-  check("confirm before approval answers approval_required", waiting.structured?.status === "approval_required", String(waiting.structured?.approval_url ?? ""));
+  check(
+    "confirm before approval answers approval_required",
+    waiting.structured?.status === "approval_required",
+    String(waiting.structured?.approval_url ?? ""),
+  );
 
   const mcpTokenApproval = await fetch(`${baseUrl}/api/approvals/${proposalId}`, {
     method: "POST",
@@ -210,7 +315,11 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
     body: JSON.stringify({ decision: "approve", reason: "duplicate confirmed with the customer" }),
   });
   const approvedBody = (await approved.json()) as { proposal?: { status?: string } };
-  check("the approver approves through the scripted path", approved.status === 200 && approvedBody.proposal?.status === "approved", String(approved.status));
+  check(
+    "the approver approves through the scripted path",
+    approved.status === 200 && approvedBody.proposal?.status === "approved",
+    String(approved.status),
+  );
 
   const applied = await callTool(acme, "confirm_resolution", { proposal_id: proposalId });
   check("confirm applies the approved proposal", applied.structured?.status === "applied", applied.text.slice(0, 160));
@@ -218,13 +327,18 @@ async function operatorStory(baseUrl: string, acme: Client, globex: Client): Pro
   const againResult = again.structured ?? {};
   check(
     "confirming again returns the identical outcome and says it was already applied",
-    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) && String(againResult.message).includes("was already applied"),
+    JSON.stringify(againResult.outcome) === JSON.stringify(applied.structured?.outcome) &&
+      String(againResult.message).includes("was already applied"),
     String(againResult.message),
   );
 
   const audit = await callTool(acme, "get_order_audit_log", { order_id: orderId });
   const types = ((audit.structured?.events ?? []) as { event_type: string }[]).map((e) => e.event_type);
-  check("the audit log tells the whole story", ["proposal_created", "proposal_approved", "resolution_applied"].every((t) => types.includes(t)), types.join(", "));
+  check(
+    "the audit log tells the whole story",
+    ["proposal_created", "proposal_approved", "resolution_applied"].every((t) => types.includes(t)),
+    types.join(", "),
+  );
 
   const exported = await fetch(`${baseUrl}/api/audit`, { headers: { authorization: `Bearer ${ACME_APPROVER}` } });
   const trail = await exported.text();

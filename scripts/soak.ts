@@ -13,18 +13,31 @@
 // - every audit export taken under load is an intact chain;
 // - no response was a 5xx.
 // Prints p50/p99 per operation and the error counts; exits non-zero on any violation.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { checkInvariants } from "../src/store/invariants.ts";
 import { percentile } from "./lib/bench-stats.ts";
 import { startDevServer } from "./lib/dev-server.ts";
-import { call, connect, exportAudit, listApprovals, postIntakeOrder, record, sendOrders, stats, timedFetch } from "./lib/soak-calls.ts";
-import { checkInvariants } from "../src/store/invariants.ts";
 import { count, withLocalDatabase } from "./lib/local-db.ts";
+import {
+  call,
+  connect,
+  exportAudit,
+  listApprovals,
+  postIntakeOrder,
+  record,
+  sendOrders,
+  stats,
+  timedFetch,
+} from "./lib/soak-calls.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "30" }, clients: { type: "string", default: "6" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "30" }, clients: { type: "string", default: "6" } },
+});
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 if (!(SECONDS > 0) || !(CLIENTS > 0)) throw new Error("--seconds and --clients must be positive numbers");
@@ -51,7 +64,15 @@ const STORIES = {
 
 function newAddress(): Record<string, unknown> {
   const number = 1 + Math.floor(Math.random() * 9999);
-  return { recipient: "Sam Soak", line1: `${number} Soak Street`, line2: null, city: "Austin", region: "TX", postal_code: "78701", country: "US" };
+  return {
+    recipient: "Sam Soak",
+    line1: `${number} Soak Street`,
+    line2: null,
+    city: "Austin",
+    region: "TX",
+    postal_code: "78701",
+    country: "US",
+  };
 }
 
 /**
@@ -59,7 +80,12 @@ function newAddress(): Record<string, unknown> {
  * or an address change while the approver's list is being read, look the
  * proposal up, have it approved, confirm twice.
  */
-async function operate(baseUrl: string, client: Client, approverToken: string, story: keyof typeof STORIES): Promise<void> {
+async function operate(
+  baseUrl: string,
+  client: Client,
+  approverToken: string,
+  story: keyof typeof STORIES,
+): Promise<void> {
   const listed = await call(client, "list_order_exceptions");
   const exceptions = (listed.structured.exceptions ?? []) as { order_id: string }[];
   if (exceptions.length === 0) {
@@ -69,7 +95,10 @@ async function operate(baseUrl: string, client: Client, approverToken: string, s
   const target = pick(exceptions).order_id;
   await call(client, "get_order_details", { order_id: target });
   const args = story === "address" ? { order_id: target, address: newAddress() } : { order_id: target };
-  const [proposal] = await Promise.all([call(client, STORIES[story].propose, args), listApprovals(baseUrl, approverToken)]);
+  const [proposal] = await Promise.all([
+    call(client, STORIES[story].propose, args),
+    listApprovals(baseUrl, approverToken),
+  ]);
   // Another client resolved the order first, or an approved change of this kind waits: domain answers, not failures.
   if (proposal.isError) return;
   const proposalId = String(proposal.structured.proposal_id);
@@ -82,13 +111,20 @@ async function operate(baseUrl: string, client: Client, approverToken: string, s
   const first = await call(client, STORIES[story].confirm, { proposal_id: proposalId });
   const second = await call(client, STORIES[story].confirm, { proposal_id: proposalId });
   // The second answer repeats the outcome; only its message differs ("already applied at …").
-  if (!first.isError && first.structured.status === "applied" && JSON.stringify(first.structured.outcome) !== JSON.stringify(second.structured.outcome)) {
+  if (
+    !first.isError &&
+    first.structured.status === "applied" &&
+    JSON.stringify(first.structured.outcome) !== JSON.stringify(second.structured.outcome)
+  ) {
     stats.mismatches.push(`confirming ${proposalId} twice gave two different outcomes`);
   }
 }
 
 async function read(client: Client, account: string): Promise<void> {
-  const orderId = account === "acme" ? pick(["ORD-1001", "ORD-1004", "ORD-1011", "ORD-1017"]) : pick(["ORD-2001", "ORD-2003", "ORD-2005"]);
+  const orderId =
+    account === "acme"
+      ? pick(["ORD-1001", "ORD-1004", "ORD-1011", "ORD-1017"])
+      : pick(["ORD-2001", "ORD-2003", "ORD-2005"]);
   const choice = pick(["status", "details", "audit", "preview", "target", "batches"] as const);
   if (choice === "status") await call(client, "get_order_status", { order_id: orderId });
   if (choice === "details") await call(client, "get_order_details", { order_id: orderId });
@@ -117,7 +153,12 @@ async function readRun(client: Client): Promise<void> {
   if (mine) await call(client, "get_traffic_run", { run_id: mine.runId });
 }
 
-async function worker(baseUrl: string, index: number, deadline: number, ready: (client: Client) => void): Promise<void> {
+async function worker(
+  baseUrl: string,
+  index: number,
+  deadline: number,
+  ready: (client: Client) => void,
+): Promise<void> {
   const who = ACCOUNTS[index % ACCOUNTS.length] ?? ACCOUNTS[0];
   const client = await connect(baseUrl, who.token);
   try {
@@ -126,7 +167,10 @@ async function worker(baseUrl: string, index: number, deadline: number, ready: (
     while (Date.now() < deadline) {
       const roll = Math.random();
       if (roll < 0.25) {
-        await sendOrders(client, { count: 1 + Math.floor(Math.random() * 10), mode: Math.random() < 0.8 ? "seeded" : "simple" });
+        await sendOrders(client, {
+          count: 1 + Math.floor(Math.random() * 10),
+          mode: Math.random() < 0.8 ? "seeded" : "simple",
+        });
       } else if (roll < 0.6) {
         await read(client, who.account);
       } else if (roll < 0.75) {
@@ -159,10 +203,12 @@ async function settleRuns(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 250));
       run = await call(client, "get_traffic_run", { run_id: runId });
     }
-    if (run.structured.status !== "completed") stats.mismatches.push(`traffic run ${runId} ended ${String(run.structured.status)}, expected completed`);
+    if (run.structured.status !== "completed")
+      stats.mismatches.push(`traffic run ${runId} ended ${String(run.structured.status)}, expected completed`);
     stats.created201 += Number((run.structured.status_counts as Record<string, number> | undefined)?.["201"] ?? 0);
     const stopped = await call(client, "stop_traffic_run", { run_id: runId });
-    if (stopped.structured.status !== run.structured.status) stats.mismatches.push(`stopping the ended run ${runId} changed it to ${String(stopped.structured.status)}`);
+    if (stopped.structured.status !== run.structured.status)
+      stats.mismatches.push(`stopping the ended run ${runId} changed it to ${String(stopped.structured.status)}`);
   }
 }
 
@@ -183,7 +229,11 @@ try {
     await previewer.close();
     const deadline = Date.now() + SECONDS * 1000;
     const clients: Client[] = [];
-    await Promise.all(Array.from({ length: CLIENTS }, (_, index) => worker(server.url, index, deadline, (client) => clients.push(client))));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, (_, index) =>
+        worker(server.url, index, deadline, (client) => clients.push(client)),
+      ),
+    );
     await settleRuns();
     await Promise.all(clients.map((client) => client.close()));
   } finally {
@@ -193,9 +243,16 @@ try {
   console.log(`\n${"operation".padEnd(28)}${"calls".padStart(7)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}`);
   for (const [operation, list] of [...stats.latencies].sort(([a], [b]) => a.localeCompare(b))) {
     const sorted = [...list].sort((a, b) => a - b);
-    console.log(`${operation.padEnd(28)}${String(sorted.length).padStart(7)}${percentile(sorted, 50).toFixed(1).padStart(10)}${percentile(sorted, 99).toFixed(1).padStart(10)}`);
+    console.log(
+      `${operation.padEnd(28)}${String(sorted.length).padStart(7)}${percentile(sorted, 50).toFixed(1).padStart(10)}${percentile(sorted, 99).toFixed(1).padStart(10)}`,
+    );
   }
-  console.log(`\nHTTP statuses: ${[...stats.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(", ")}`);
+  console.log(
+    `\nHTTP statuses: ${[...stats.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(", ")}`,
+  );
   console.log(`tool errors (domain answers such as "already resolved"): ${stats.toolErrors}`);
 
   const serverErrors = [...stats.statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
@@ -205,23 +262,28 @@ try {
   const { stored, report, sharedWithOrigin } = await withLocalDatabase(stateDir, async (db) => ({
     stored: await count(db, "SELECT count(*) AS n FROM orders WHERE source = 'intake'"),
     report: await checkInvariants(db),
-    sharedWithOrigin: (
-      await db
-        .prepare(
-          `SELECT count(DISTINCT o.account) AS n FROM orders o JOIN audit_events e ON e.account = o.account AND e.order_id = o.order_id
+    sharedWithOrigin:
+      (
+        await db
+          .prepare(
+            `SELECT count(DISTINCT o.account) AS n FROM orders o JOIN audit_events e ON e.account = o.account AND e.order_id = o.order_id
            WHERE o.request_id = ?1 AND e.event_type = 'order_received'`,
-        )
-        .bind(sharedRequestId)
-        .all<{ n: number }>()
-    ).results[0]?.n ?? 0,
+          )
+          .bind(sharedRequestId)
+          .all<{ n: number }>()
+      ).results[0]?.n ?? 0,
   }));
   if (stored === stats.created201) console.log(`ok   stored intake orders (${stored}) equal the 201 answers`);
   else fail(`stored intake orders (${stored}) differ from the 201 answers (${stats.created201})`);
   const sendingAccounts = Math.min(CLIENTS, ACCOUNTS.length);
   if (sharedRequestId !== "" && sharedWithOrigin === sendingAccounts) {
-    console.log(`ok   the shared seed's first order has its order_received event in each of the ${sendingAccounts} account(s)`);
+    console.log(
+      `ok   the shared seed's first order has its order_received event in each of the ${sendingAccounts} account(s)`,
+    );
   } else {
-    fail(`the shared seed's first order (${sharedRequestId || "no preview"}) has its order_received event in ${sharedWithOrigin} account(s), expected ${sendingAccounts}`);
+    fail(
+      `the shared seed's first order (${sharedRequestId || "no preview"}) has its order_received event in ${sharedWithOrigin} account(s), expected ${sendingAccounts}`,
+    );
   }
   for (const [name, rows] of Object.entries(report)) {
     if (rows.length === 0) console.log(`ok   ${name}: none`);

@@ -35,5 +35,5 @@ export default {
   scheduled: async (controller, env) => (await import("./outbox/handlers")).handleScheduled(controller, env),
 } satisfies ExportedHandler<Env>;
 export { AccountAgent } from "./account/account-agent";
-export { OrderApi } from "./order-api/entrypoint";
 export { RunShard } from "./account/run-shard";
+export { OrderApi } from "./order-api/entrypoint";

@@ -13,7 +13,11 @@ const sources = import.meta.glob<string>("../src/**/*.ts", { query: "?raw", impo
  * sits above src/ and reaches into it only through the entry and the MCP
  * server's extension point, so what it adds is never what wrangler.toml deploys.
  */
-const conformanceSources = import.meta.glob<string>("../conformance/**/*.ts", { query: "?raw", import: "default", eager: true });
+const conformanceSources = import.meta.glob<string>("../conformance/**/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
 
 /**
@@ -25,11 +29,14 @@ const cardSources = import.meta.glob<string>("../cards/**/*.ts", { query: "?raw"
 const CARDS_MAY_IMPORT = ["../src/orders/labels", "../src/proposals/status-labels"];
 
 /** Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker. */
-const otherFiles = import.meta.glob<string>(["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"], {
-  query: "?raw",
-  import: "default",
-  eager: true,
-});
+const otherFiles = import.meta.glob<string>(
+  ["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"],
+  {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  },
+);
 
 /** The most lines a file may have, wherever it is: past this it wants splitting by concern. */
 const MAX_LINES = 300;
@@ -84,7 +91,10 @@ function resolve(from: string, specifier: string): string {
 
 const importsOf = (files: Record<string, string>) =>
   Object.entries(files).flatMap(([file, text]) =>
-    [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+    [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => ({
+      file,
+      target: resolve(file, match[1] ?? "").replace(/\.ts$/, ""),
+    })),
   );
 const imports = importsOf(sources);
 
@@ -117,7 +127,9 @@ describe("architecture", () => {
   });
 
   it("nothing in src imports the bench: the floor Worker is never part of what is deployed", () => {
-    const intoBench = imports.filter(({ target }) => target.startsWith("../bench/")).map(({ file, target }) => `${file} -> ${target}`);
+    const intoBench = imports
+      .filter(({ target }) => target.startsWith("../bench/"))
+      .map(({ file, target }) => `${file} -> ${target}`);
     expect(intoBench).toEqual([]);
   });
 
@@ -133,12 +145,19 @@ describe("architecture", () => {
 
   it("cards/ takes values from src/ only from the vocabulary (types from anywhere), and neither src/ nor conformance/ imports cards/", () => {
     const valueImports = Object.entries(cardSources).flatMap(([file, text]) =>
-      [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => ({ file, target: resolve(file, match[1] ?? "").replace(/\.ts$/, "") })),
+      [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => ({
+        file,
+        target: resolve(file, match[1] ?? "").replace(/\.ts$/, ""),
+      })),
     );
     expect(valueImports.map(({ target }) => target)).toEqual(expect.arrayContaining(CARDS_MAY_IMPORT));
-    const outside = valueImports.filter(({ target }) => !target.startsWith("../cards/") && !CARDS_MAY_IMPORT.includes(target)).map(({ file, target }) => `${file} -> ${target}`);
+    const outside = valueImports
+      .filter(({ target }) => !target.startsWith("../cards/") && !CARDS_MAY_IMPORT.includes(target))
+      .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
-    const intoCards = [...imports, ...importsOf(conformanceSources)].filter(({ target }) => target.startsWith("../cards/"));
+    const intoCards = [...imports, ...importsOf(conformanceSources)].filter(({ target }) =>
+      target.startsWith("../cards/"),
+    );
     expect(intoCards).toEqual([]);
   });
 

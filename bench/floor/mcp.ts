@@ -5,7 +5,7 @@
 // does). No token, no rate limit, no scopes, no account context: whatever
 // the project's read tools cost beyond this is their own, and what this
 // costs over the floor's plain D1 read is the SDK's part.
-import { McpServer, type JSONRPCRequest } from "@modelcontextprotocol/server";
+import { type JSONRPCRequest, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ConnectedTransport } from "../../src/mcp/connected-transport";
 

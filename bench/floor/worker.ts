@@ -82,7 +82,11 @@ const SCHEMA = [
 
 /** An order of the size the project's generator makes: two or three lines, a UUID request_id. */
 function floorOrder(n: number, requestId: string = crypto.randomUUID()): FloorOrder {
-  const lines = Array.from({ length: 2 + (n % 2) }, (_, i) => ({ sku: `SKU-${5510 + i}`, quantity: 1 + ((n + i) % 4), unit_price_cents: 1299 + 100 * i }));
+  const lines = Array.from({ length: 2 + (n % 2) }, (_, i) => ({
+    sku: `SKU-${5510 + i}`,
+    quantity: 1 + ((n + i) % 4),
+    unit_price_cents: 1299 + 100 * i,
+  }));
   return {
     request_id: requestId,
     customer_id: `CUST-000${1 + (n % 5)}`,
@@ -103,10 +107,28 @@ async function writeOrder(db: D1Database, order: FloorOrder): Promise<{ status: 
         `INSERT INTO floor_orders (account, order_id, request_id, customer_id, channel, currency, total_cents, status, lines, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'accepted', ?, ?) ON CONFLICT DO NOTHING`,
       )
-      .bind(ACCOUNT, orderId, order.request_id, order.customer_id, order.channel, order.currency, order.total_cents, JSON.stringify(order.lines), now),
+      .bind(
+        ACCOUNT,
+        orderId,
+        order.request_id,
+        order.customer_id,
+        order.channel,
+        order.currency,
+        order.total_cents,
+        JSON.stringify(order.lines),
+        now,
+      ),
     db
-      .prepare("INSERT OR IGNORE INTO floor_events (account, event_id, order_id, event_type, state_after, created_at) VALUES (?, ?, ?, 'order_received', ?, ?)")
-      .bind(ACCOUNT, `${orderId}:received`, orderId, JSON.stringify({ status: "accepted", total_cents: order.total_cents, lines: order.lines }), now),
+      .prepare(
+        "INSERT OR IGNORE INTO floor_events (account, event_id, order_id, event_type, state_after, created_at) VALUES (?, ?, ?, 'order_received', ?, ?)",
+      )
+      .bind(
+        ACCOUNT,
+        `${orderId}:received`,
+        orderId,
+        JSON.stringify({ status: "accepted", total_cents: order.total_cents, lines: order.lines }),
+        now,
+      ),
   ]);
   return { status: inserted?.meta.changes === 1 ? 201 : 200, order_id: orderId };
 }
@@ -114,7 +136,10 @@ async function writeOrder(db: D1Database, order: FloorOrder): Promise<{ status: 
 async function intake(request: Request, db: D1Database | undefined): Promise<Response> {
   const order = (await request.json()) as FloorOrder;
   const receipt = db ? await writeOrder(db, order) : { status: 201, order_id: `ORD-${order.request_id}` };
-  return Response.json({ order_id: receipt.order_id, lines: order.lines.length, total_cents: order.total_cents }, { status: receipt.status });
+  return Response.json(
+    { order_id: receipt.order_id, lines: order.lines.length, total_cents: order.total_cents },
+    { status: receipt.status },
+  );
 }
 
 /** What the ORDER_API binding reaches in the project: the intake, with and without its D1 write. */
@@ -143,13 +168,18 @@ async function sha256Hex(text: string): Promise<string> {
  * unsealed; `from` keeps a chained batch from paying for them.
  */
 async function sealPass(db: D1Database, from: number): Promise<void> {
-  const top = await db.prepare("SELECT seq, hash, entry FROM floor_seals WHERE account = ? ORDER BY seq DESC LIMIT 1").bind(ACCOUNT).first<{ seq: number; hash: string; entry: number }>();
+  const top = await db
+    .prepare("SELECT seq, hash, entry FROM floor_seals WHERE account = ? ORDER BY seq DESC LIMIT 1")
+    .bind(ACCOUNT)
+    .first<{ seq: number; hash: string; entry: number }>();
   let seq = top?.seq ?? 0;
   let hash = top?.hash ?? GENESIS_HASH;
   let after = Math.max(top?.entry ?? 0, from);
   for (;;) {
     const { results } = await db
-      .prepare("SELECT entry, event_id, order_id, event_type, state_after, created_at FROM floor_events WHERE account = ? AND entry > ? ORDER BY entry LIMIT ?")
+      .prepare(
+        "SELECT entry, event_id, order_id, event_type, state_after, created_at FROM floor_events WHERE account = ? AND entry > ? ORDER BY entry LIMIT ?",
+      )
       .bind(ACCOUNT, after, SEAL_PAGE)
       .all<{ entry: number }>();
     const links: [number, number, string, string][] = [];
@@ -179,7 +209,13 @@ export class FloorSender extends DurableObject<FloorEnv> {
     const started = Date.now();
     let sending = true;
     const chained = way === "binding-chained";
-    const from = chained ? ((await this.env.DB.prepare("SELECT COALESCE(MAX(entry), 0) AS entry FROM floor_events").first<{ entry: number }>())?.entry ?? 0) : 0;
+    const from = chained
+      ? ((
+          await this.env.DB.prepare("SELECT COALESCE(MAX(entry), 0) AS entry FROM floor_events").first<{
+            entry: number;
+          }>()
+        )?.entry ?? 0)
+      : 0;
     // Passes run beside the batch, and the last one after it, without holding up its answer: as the project seals.
     const sealing = async () => {
       while (sending) {
@@ -215,7 +251,9 @@ export class FloorSender extends DurableObject<FloorEnv> {
 
 async function readOrder(db: D1Database, orderId: string): Promise<ReadOrderResult | undefined> {
   const row = await db
-    .prepare("SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM floor_orders WHERE account = ? AND order_id = ?")
+    .prepare(
+      "SELECT order_id, customer_id, channel, currency, status, lines, total_cents, created_at FROM floor_orders WHERE account = ? AND order_id = ?",
+    )
     .bind(ACCOUNT, orderId)
     .first<Omit<ReadOrderResult, "lines"> & { lines: string }>();
   return row ? { ...row, lines: JSON.parse(row.lines) as FloorLine[] } : undefined;
@@ -257,7 +295,11 @@ export default {
     if (route === "POST /send") {
       const way = url.searchParams.get("via") as SendWay;
       if (!SEND_WAYS.includes(way)) return new Response(`via must be one of ${SEND_WAYS.join(", ")}`, { status: 400 });
-      const result = await env.SENDER.getByName(ACCOUNT).send(whole(url.searchParams.get("count"), 100), way, whole(url.searchParams.get("concurrency"), 8));
+      const result = await env.SENDER.getByName(ACCOUNT).send(
+        whole(url.searchParams.get("count"), 100),
+        way,
+        whole(url.searchParams.get("concurrency"), 8),
+      );
       return Response.json(result);
     }
     return new Response("not found", { status: 404 });

@@ -34,21 +34,35 @@ export async function readRecordedHeads(statePath: string): Promise<RecordedHead
   try {
     sqlite = await import("node:sqlite");
   } catch {
-    return { heads: new Map(), notes: ["this Node.js has no node:sqlite (22.13 or newer does), so the heads the account objects recorded were not read"] };
+    return {
+      heads: new Map(),
+      notes: [
+        "this Node.js has no node:sqlite (22.13 or newer does), so the heads the account objects recorded were not read",
+      ],
+    };
   }
   const heads = new Map<string, ChainHead>();
   const notes: string[] = [];
   for (const file of readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name))) {
     const db = new sqlite.DatabaseSync(path.join(dir, file), { readOnly: true });
     try {
-      const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => String(row.name)));
+      const tables = new Set(
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+          .all()
+          .map((row) => String(row.name)),
+      );
       if (!tables.has("__miniflare_do_name")) {
-        notes.push(`${file} does not say which account it belongs to (another wrangler version?); its recorded head was not used`);
+        notes.push(
+          `${file} does not say which account it belongs to (another wrangler version?); its recorded head was not used`,
+        );
         continue;
       }
       const account = db.prepare("SELECT name FROM __miniflare_do_name").get()?.name;
       // An object that never sealed has no anchor table, or an empty one: nothing recorded, nothing to hold against D1.
-      const head = tables.has("audit_anchor") ? db.prepare("SELECT seq, hash FROM audit_anchor WHERE id = 1").get() : undefined;
+      const head = tables.has("audit_anchor")
+        ? db.prepare("SELECT seq, hash FROM audit_anchor WHERE id = 1").get()
+        : undefined;
       if (typeof account === "string" && head) heads.set(account, { seq: Number(head.seq), hash: String(head.hash) });
     } finally {
       db.close();

@@ -42,14 +42,18 @@ export class RoundBook {
   bestRound(ours: string, base: string, better: Better): RoundPair | undefined {
     const pairs = this.pairs(ours, base);
     if (pairs.length === 0) return undefined;
-    return pairs.reduce((best, pair) => ((better === "higher" ? pair.ratio > best.ratio : pair.ratio < best.ratio) ? pair : best));
+    return pairs.reduce((best, pair) =>
+      (better === "higher" ? pair.ratio > best.ratio : pair.ratio < best.ratio) ? pair : best,
+    );
   }
 
   private pairs(ours: string, base: string): RoundPair[] {
     const theirs = this.values(base);
     return this.values(ours).flatMap((value, round) => {
       const other = theirs[round];
-      return other === undefined || !Number.isFinite(value) || !Number.isFinite(other) ? [] : [{ round, ours: value, base: other, ratio: value / other }];
+      return other === undefined || !Number.isFinite(value) || !Number.isFinite(other)
+        ? []
+        : [{ round, ours: value, base: other, ratio: value / other }];
     });
   }
 }
@@ -96,7 +100,8 @@ export function goalMet(book: RoundBook, row: Row): boolean | undefined {
 }
 
 const WIDTHS = [44, 11, 11, 8, 16] as const;
-const pad = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(WIDTHS[0]) : cell.padStart(WIDTHS[i] ?? 0))).join("");
+const pad = (cells: readonly string[]) =>
+  cells.map((cell, i) => (i === 0 ? cell.padEnd(WIDTHS[0]) : cell.padStart(WIDTHS[i] ?? 0))).join("");
 
 export function header(title: string, base: string): string {
   return `\n${title}\n${pad(["", "ours", base, "ratio", "goal"])}   ratio per round`;
@@ -105,11 +110,16 @@ export function header(title: string, base: string): string {
 export function formatRow(book: RoundBook, row: Row): string {
   const best = book.bestRound(row.ours, row.base, row.better);
   const met = holds(row.goal, best);
-  const goal = row.goal === undefined ? "" : `${row.goal.better === "higher" ? ">=" : "<="} ${row.goal.ratio} ${verdict(met === true)}`;
+  const goal =
+    row.goal === undefined
+      ? ""
+      : `${row.goal.better === "higher" ? ">=" : "<="} ${row.goal.ratio} ${verdict(met === true)}`;
   const perRound = book
     .roundRatios(row.ours, row.base)
     .map((r) => r.toFixed(2))
     .join(" ");
-  const [ours, base, ratio] = best ? [figure(best.ours, row.unit), figure(best.base, row.unit), best.ratio.toFixed(2)] : ["n/a", "n/a", "n/a"];
+  const [ours, base, ratio] = best
+    ? [figure(best.ours, row.unit), figure(best.base, row.unit), best.ratio.toFixed(2)]
+    : ["n/a", "n/a", "n/a"];
   return `${pad([row.label, ours, base, ratio, goal])}   ${perRound}`;
 }

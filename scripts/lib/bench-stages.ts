@@ -1,11 +1,12 @@
 // One round of `npm run bench`: each stage measures ours and the floor's
 // figure in turns of half a second or one batch (their order alternating at
 // every turn), so both see the same machine. Figures go into the round book by name.
-import { closedLoop, interleaved, type Operation } from "./bench-stats.ts";
+
 import type { RoundBook } from "./bench-rounds.ts";
-import { freshOrder, measured, settle, type Project } from "./bench-targets.ts";
-import type { Floor, FloorOrder } from "./floor.ts";
+import { closedLoop, interleaved, type Operation } from "./bench-stats.ts";
+import { freshOrder, measured, type Project, settle } from "./bench-targets.ts";
 import { trafficRunFigure } from "./bench-traffic-run.ts";
+import type { Floor, FloorOrder } from "./floor.ts";
 
 export interface Plan {
   readonly rounds: number;
@@ -57,7 +58,9 @@ async function loops(round: Round, sides: readonly (readonly [string, Operation]
   await settle(round.pid);
   for (let slice = 0; slice < slices; slice++) {
     for (const [name, operation] of inTurn(round, slice, sides)) {
-      const { result, cpuMs } = await measured(round.pid, () => closedLoop(CLIENTS, round.plan.seconds / slices, operation));
+      const { result, cpuMs } = await measured(round.pid, () =>
+        closedLoop(CLIENTS, round.plan.seconds / slices, operation),
+      );
       const total = totals.get(name)!;
       total.completed += result.completed;
       total.seconds += result.seconds;
@@ -168,6 +171,11 @@ export async function latencyStage(round: Round): Promise<void> {
     operations[`inner ${name}`] = callOf(inner, name, args);
     operations[`proxy ${name}`] = callOf(proxy, name, args);
   }
-  const figures = await interleaved(`c=1 calls, round ${round.index + 1}`, operations, round.plan.calls, round.plan.warmup);
+  const figures = await interleaved(
+    `c=1 calls, round ${round.index + 1}`,
+    operations,
+    round.plan.calls,
+    round.plan.warmup,
+  );
   for (const row of figures) round.book.record(`c1 ${row.name}`, row.p50);
 }

@@ -25,7 +25,12 @@ export type Operation = () => Promise<void>;
  * same machine conditions: on a busy 2-core machine, figures taken minutes
  * apart mostly measure the noise. The first `warmup` rounds are not counted.
  */
-export async function interleaved(label: string, operations: Record<string, Operation>, rounds: number, warmup: number): Promise<Figures[]> {
+export async function interleaved(
+  label: string,
+  operations: Record<string, Operation>,
+  rounds: number,
+  warmup: number,
+): Promise<Figures[]> {
   const times = new Map<string, number[]>(Object.keys(operations).map((name) => [name, []]));
   const every = Math.max(1, Math.ceil(rounds / 4));
   for (let round = -warmup; round < rounds; round++) {
@@ -49,7 +54,11 @@ export interface Throughput {
 }
 
 /** `clients` loops, each starting its next call as soon as the last one answers, for `seconds`. */
-export async function closedLoop(clients: number, seconds: number, next: (client: number, call: number) => Promise<void>): Promise<Throughput> {
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  next: (client: number, call: number) => Promise<void>,
+): Promise<Throughput> {
   let completed = 0;
   let errors = 0;
   const started = performance.now();

@@ -1,8 +1,8 @@
 // What `npm run bench` sends to the project, on either port: /health, raw
 // JSON-RPC, send_orders, and intake orders posted like any API client.
 import { randomUUID } from "node:crypto";
-import { rawRpc } from "./mcp.ts";
 import type { FloorOrder } from "./floor.ts";
+import { rawRpc } from "./mcp.ts";
 import { processCpuMs } from "./process-memory.ts";
 
 export interface Project {
@@ -35,7 +35,12 @@ export function project(baseUrl: string, token: string): Project {
     async listBody() {
       const response = await fetch(`${baseUrl}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       });
       return response.text();
@@ -51,9 +56,13 @@ export function project(baseUrl: string, token: string): Project {
     },
     async sendOrders(count) {
       const started = performance.now();
-      const tally = (await tool("send_orders", { count, seed: randomSeed() })) as { accepted?: number; requested?: number };
+      const tally = (await tool("send_orders", { count, seed: randomSeed() })) as {
+        accepted?: number;
+        requested?: number;
+      };
       const seconds = (performance.now() - started) / 1000;
-      if (tally.accepted !== count) throw new Error(`send_orders ${count}: only ${tally.accepted} of ${tally.requested} accepted`);
+      if (tally.accepted !== count)
+        throw new Error(`send_orders ${count}: only ${tally.accepted} of ${tally.requested} accepted`);
       return { accepted: count, seconds };
     },
   };

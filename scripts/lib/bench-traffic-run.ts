@@ -61,15 +61,19 @@ export async function trafficRunFigure(project: Project, rate: number, seconds: 
     duration_seconds: seconds,
     seed: Math.floor(Math.random() * 4_000_000_000),
   })) as RunAnswer;
-  if (!started.run_id) throw new Error(`start_traffic_run answered no run_id: ${JSON.stringify(started).slice(0, 300)}`);
+  if (!started.run_id)
+    throw new Error(`start_traffic_run answered no run_id: ${JSON.stringify(started).slice(0, 300)}`);
   let run = started;
   for (const deadline = Date.now() + (seconds + 30) * 1000; run.status === "running" && Date.now() < deadline; ) {
     await sleep(500);
     run = (await project.tool("get_traffic_run", { run_id: started.run_id })) as RunAnswer;
   }
-  if (run.status === "running") throw new Error(`traffic run ${started.run_id} still running ${seconds + 30} s after it started`);
+  if (run.status === "running")
+    throw new Error(`traffic run ${started.run_id} still running ${seconds + 30} s after it started`);
   if ((run.errors ?? 0) > 0 || (run.rejected ?? 0) > 0) {
-    throw new Error(`traffic run ${started.run_id}: ${run.errors} errors, ${run.rejected} rejected; ${run.limits?.join("; ")}`);
+    throw new Error(
+      `traffic run ${started.run_id}: ${run.errors} errors, ${run.rejected} rejected; ${run.limits?.join("; ")}`,
+    );
   }
   return {
     ordersPerSecond: sustainedRate(run, seconds),

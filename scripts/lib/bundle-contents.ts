@@ -12,5 +12,7 @@ export interface ModuleText {
 
 /** Each marker found, as "marker in module"; empty when the bundle is clean. */
 export function fixturesIn(modules: readonly ModuleText[]): string[] {
-  return modules.flatMap((module) => FIXTURE_MARKERS.filter((marker) => module.text.includes(marker)).map((marker) => `${marker} in ${module.name}`));
+  return modules.flatMap((module) =>
+    FIXTURE_MARKERS.filter((marker) => module.text.includes(marker)).map((marker) => `${marker} in ${module.name}`),
+  );
 }

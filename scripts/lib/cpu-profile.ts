@@ -18,7 +18,8 @@ export function profileReport(profile: CpuProfile, what: string, count: number, 
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
-  const label = (node: ProfileNode) => `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop() ?? ""}:${node.callFrame.lineNumber + 1}`;
+  const label = (node: ProfileNode) =>
+    `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop() ?? ""}:${node.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let active = 0;
@@ -42,7 +43,10 @@ export function profileReport(profile: CpuProfile, what: string, count: number, 
       .filter(([name]) => !name.startsWith("(root)"))
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, micros]) => `  ${(micros / 1000).toFixed(1).padStart(8)} ms ${((100 * micros) / active).toFixed(1).padStart(5)}%  ${name}`);
+      .map(
+        ([name, micros]) =>
+          `  ${(micros / 1000).toFixed(1).padStart(8)} ms ${((100 * micros) / active).toFixed(1).padStart(5)}%  ${name}`,
+      );
   return [
     `\n${what} x ${count}: ${(active / 1000).toFixed(0)} ms of CPU sampled in the isolate, ${(active / 1000 / count).toFixed(2)} ms per call`,
     `\nself time (the function's own code):`,

@@ -1,7 +1,7 @@
 // Starts `wrangler dev` on free ports with a throwaway local state directory,
 // waits until /health answers, and stops it again. Used by smoke and bench so
 // they never touch the developer's own `npm run dev` data.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";

@@ -6,7 +6,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export type VerifySignature = (secret: string, signatureHeader: string | undefined, rawBody: string, nowSeconds?: number) => boolean;
+export type VerifySignature = (
+  secret: string,
+  signatureHeader: string | undefined,
+  rawBody: string,
+  nowSeconds?: number,
+) => boolean;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PAGE = "docs/webhooks.md";

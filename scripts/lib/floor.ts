@@ -13,8 +13,14 @@ const FLOOR_WORKER = "order-ops-floor";
  * The two isolates on workerd's inspector, and how each is told apart in its
  * own global scope: the floor sets `orderOpsFloor` when it loads.
  */
-export const PROJECT_ISOLATE = { isolate: "core:user:order-ops-edge", marker: 'typeof orderOpsFloor === "undefined"' } as const;
-export const FLOOR_ISOLATE = { isolate: `core:user:${FLOOR_WORKER}`, marker: 'typeof orderOpsFloor !== "undefined"' } as const;
+export const PROJECT_ISOLATE = {
+  isolate: "core:user:order-ops-edge",
+  marker: 'typeof orderOpsFloor === "undefined"',
+} as const;
+export const FLOOR_ISOLATE = {
+  isolate: `core:user:${FLOOR_WORKER}`,
+  marker: 'typeof orderOpsFloor !== "undefined"',
+} as const;
 const ROUTE_TO_FLOOR = { "MF-Route-Override": FLOOR_WORKER };
 
 /** How the floor's object sends each order (bench/floor/worker.ts). */
@@ -70,16 +76,24 @@ export async function connectFloor(innerUrl: string): Promise<Floor> {
     read: async () => void (await (await call("GET", "/orders/ORD-setup-1")).arrayBuffer()),
     mcpRead: async () => {
       const answer = (await (
-        await call("POST", "/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "read_order", arguments: { order_id: "ORD-setup-1" } } })
+        await call("POST", "/mcp", {
+          jsonrpc: "2.0",
+          id: ++rpcId,
+          method: "tools/call",
+          params: { name: "read_order", arguments: { order_id: "ORD-setup-1" } },
+        })
       ).json()) as { result?: { structuredContent?: unknown; isError?: boolean } };
-      if (answer.result?.structuredContent === undefined || answer.result.isError) throw new Error(`floor POST /mcp: no order in ${JSON.stringify(answer).slice(0, 200)}`);
+      if (answer.result?.structuredContent === undefined || answer.result.isError)
+        throw new Error(`floor POST /mcp: no order in ${JSON.stringify(answer).slice(0, 200)}`);
     },
     storeSized: async (body) => void (await (await call("PUT", "/sized", body)).arrayBuffer()),
     sized: async () => void (await (await call("GET", "/sized")).json()),
     intake: async (order) => void (await (await call("POST", "/intake", order)).arrayBuffer()),
     send: async (way, count) => {
       const started = performance.now();
-      const result = (await (await call("POST", `/send?via=${way}&count=${count}&concurrency=8`)).json()) as { accepted: number };
+      const result = (await (await call("POST", `/send?via=${way}&count=${count}&concurrency=8`)).json()) as {
+        accepted: number;
+      };
       if (result.accepted !== count) throw new Error(`floor send ${way}: only ${result.accepted} of ${count} accepted`);
       return { accepted: result.accepted, seconds: (performance.now() - started) / 1000 };
     },

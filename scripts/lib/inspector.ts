@@ -20,11 +20,22 @@ const DEVTOOLS_ORIGIN = "https://devtools.devprod.cloudflare.dev";
  * (wrangler's inspector proxy lists one).
  */
 export async function connectInspector(port: number, target?: string): Promise<Inspector> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id?: string; webSocketDebuggerUrl?: string }[];
-  const url = targets.find((listed) => listed.webSocketDebuggerUrl && (target === undefined || listed.id === target))?.webSocketDebuggerUrl;
-  if (!url) throw new Error(`the inspector on port ${port} lists no debuggable Worker${target === undefined ? "" : ` named ${target}`}`);
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as {
+    id?: string;
+    webSocketDebuggerUrl?: string;
+  }[];
+  const url = targets.find(
+    (listed) => listed.webSocketDebuggerUrl && (target === undefined || listed.id === target),
+  )?.webSocketDebuggerUrl;
+  if (!url)
+    throw new Error(
+      `the inspector on port ${port} lists no debuggable Worker${target === undefined ? "" : ` named ${target}`}`,
+    );
   // Node's WebSocket takes headers as an undici extension.
-  const socket = target === undefined ? new WebSocket(url, { headers: { origin: DEVTOOLS_ORIGIN } } as unknown as string[]) : new WebSocket(url);
+  const socket =
+    target === undefined
+      ? new WebSocket(url, { headers: { origin: DEVTOOLS_ORIGIN } } as unknown as string[])
+      : new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener("open", () => resolve(), { once: true });
     socket.addEventListener("error", () => reject(new Error(`could not open the inspector at ${url}`)), { once: true });
@@ -33,7 +44,13 @@ export async function connectInspector(port: number, target?: string): Promise<I
   const waiting = new Map<number, (message: { result?: unknown; error?: { message?: string } }) => void>();
   const contexts: number[] = [];
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: { context?: { id?: number } }; result?: unknown; error?: { message?: string } };
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      method?: string;
+      params?: { context?: { id?: number } };
+      result?: unknown;
+      error?: { message?: string };
+    };
     if (message.id !== undefined) waiting.get(message.id)?.(message);
     const context = message.params?.context?.id;
     if (message.method === "Runtime.executionContextCreated" && context !== undefined) contexts.push(context);
@@ -110,11 +127,23 @@ export interface IsolateAddress {
  * answers and leaves wrangler's unanswered too. So wrangler's proxy is asked
  * first which isolate it holds; only another one is opened directly.
  */
-export async function connectIsolate({ runtimePort, wranglerPort, isolate, marker, nudge }: IsolateAddress): Promise<Inspector> {
+export async function connectIsolate({
+  runtimePort,
+  wranglerPort,
+  isolate,
+  marker,
+  nudge,
+}: IsolateAddress): Promise<Inspector> {
   const proxied = await connectInspector(wranglerPort);
   await sendNudged(proxied, "Runtime.enable", nudge, {}, 10_000);
   const contextId = proxied.contexts.at(-1);
-  const probe = await sendNudged<{ result?: { value?: unknown } }>(proxied, "Runtime.evaluate", nudge, { expression: marker, returnByValue: true, contextId }, 10_000);
+  const probe = await sendNudged<{ result?: { value?: unknown } }>(
+    proxied,
+    "Runtime.evaluate",
+    nudge,
+    { expression: marker, returnByValue: true, contextId },
+    10_000,
+  );
   if (probe.result?.value === true) return proxied;
   proxied.close();
   return connectInspector(runtimePort, isolate);

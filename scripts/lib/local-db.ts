@@ -30,7 +30,14 @@ export async function openLocalDatabase(persistTo?: string): Promise<LocalDataba
   // The full config would start the Worker's Durable Objects and entrypoints; the database is all this needs.
   const scratch = mkdtempSync(path.join(tmpdir(), "order-ops-db-"));
   const configPath = path.join(scratch, "wrangler.json");
-  writeFileSync(configPath, JSON.stringify({ name: "order-ops-local-db", compatibility_date: config.compatibility_date, d1_databases: [binding] }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      name: "order-ops-local-db",
+      compatibility_date: config.compatibility_date,
+      d1_databases: [binding],
+    }),
+  );
   const proxy = await getPlatformProxy<{ DB: AuditDatabase }>({ configPath, persist: { path: statePath } });
   return {
     db: proxy.env.DB,
@@ -43,7 +50,10 @@ export async function openLocalDatabase(persistTo?: string): Promise<LocalDataba
 }
 
 /** Opens the database, runs `read`, closes it again. */
-export async function withLocalDatabase<T>(persistTo: string | undefined, read: (db: AuditDatabase) => Promise<T>): Promise<T> {
+export async function withLocalDatabase<T>(
+  persistTo: string | undefined,
+  read: (db: AuditDatabase) => Promise<T>,
+): Promise<T> {
   const local = await openLocalDatabase(persistTo);
   try {
     return await read(local.db);

@@ -14,8 +14,13 @@ export async function connect(baseUrl: string, token: string): Promise<Client> {
 
 /** The v2 client pinned to protocol 2026-07-28 (server/discover, then stateless requests). */
 export async function connectModern(baseUrl: string, token: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: "order-ops-edge-script-2026", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  const transport = new ModernTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const client = new ModernClient(
+    { name: "order-ops-edge-script-2026", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  const transport = new ModernTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return client;
 }
@@ -31,8 +36,16 @@ interface ToolCaller {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
 }
 
-export async function callTool(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
-  const result = (await client.callTool({ name, arguments: args })) as { content?: unknown; isError?: boolean; structuredContent?: unknown };
+export async function callTool(
+  client: ToolCaller,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolOutcome> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content?: unknown;
+    isError?: boolean;
+    structuredContent?: unknown;
+  };
   const content = Array.isArray(result.content) ? result.content : [];
   const first = content[0] as { type?: string; text?: string } | undefined;
   return {
@@ -60,7 +73,13 @@ const ENVELOPE_2026 = {
  * Calls send_orders with a progress token over raw HTTP and times each SSE
  * event as it arrives, to show whether progress streams while the batch runs.
  */
-export async function timeProgress(baseUrl: string, token: string, protocol: "2025-11-25" | "2026-07-28", count: number, seed: number): Promise<ProgressTiming> {
+export async function timeProgress(
+  baseUrl: string,
+  token: string,
+  protocol: "2025-11-25" | "2026-07-28",
+  count: number,
+  seed: number,
+): Promise<ProgressTiming> {
   const modern = protocol === "2026-07-28";
   const meta = modern ? { ...ENVELOPE_2026, progressToken: "timing" } : { progressToken: "timing" };
   const headers: Record<string, string> = {
@@ -70,7 +89,12 @@ export async function timeProgress(baseUrl: string, token: string, protocol: "20
     "mcp-protocol-version": protocol,
     ...(modern ? { "mcp-method": "tools/call", "mcp-name": "send_orders" } : {}),
   };
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "send_orders", arguments: { count, seed }, _meta: meta } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "send_orders", arguments: { count, seed }, _meta: meta },
+  });
   const started = performance.now();
   const response = await fetch(`${baseUrl}/mcp`, { method: "POST", headers, body });
   let firstProgressMs: number | undefined;
@@ -84,7 +108,10 @@ export async function timeProgress(baseUrl: string, token: string, protocol: "20
     if (!chunk || chunk.done) break;
     buffer += decoder.decode(chunk.value, { stream: true });
     for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const data = buffer.slice(0, end).split("\n").find((line) => line.startsWith("data:"));
+      const data = buffer
+        .slice(0, end)
+        .split("\n")
+        .find((line) => line.startsWith("data:"));
       buffer = buffer.slice(end + 2);
       if (!data) continue;
       const message = JSON.parse(data.slice(5)) as { method?: string; id?: number };
@@ -108,7 +135,12 @@ let rawRequestId = 0;
  * the client side, so a timing measures the server. Throws on an HTTP error,
  * a JSON-RPC error or a tool result marked isError.
  */
-export async function rawRpc(baseUrl: string, token: string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function rawRpc(
+  baseUrl: string,
+  token: string,
+  method: string,
+  params?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: "POST",
     headers: {
@@ -120,7 +152,8 @@ export async function rawRpc(baseUrl: string, token: string, method: string, par
     body: JSON.stringify({ jsonrpc: "2.0", id: ++rawRequestId, method, ...(params ? { params } : {}) }),
   });
   const message = (await response.json()) as { result?: Record<string, unknown>; error?: { message?: string } };
-  if (!response.ok || message.error || !message.result) throw new Error(`${method}: HTTP ${response.status} ${message.error?.message ?? ""}`);
+  if (!response.ok || message.error || !message.result)
+    throw new Error(`${method}: HTTP ${response.status} ${message.error?.message ?? ""}`);
   if (message.result.isError === true) throw new Error(`${method}: ${JSON.stringify(message.result.content)}`);
   return message.result;
 }

@@ -7,7 +7,12 @@ export function header(request: IncomingMessage, name: string): string | null {
   return typeof value === "string" ? value : null;
 }
 
-export function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function answer(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }

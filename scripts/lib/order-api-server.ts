@@ -37,7 +37,13 @@ export async function startOrderApiServer(token?: string): Promise<OrderApiServe
   async function intake(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const authorization = header(request, "authorization");
     const record = (requestId: string, status: number) =>
-      received.push({ request_id: requestId, account: header(request, "x-order-ops-account"), actor: header(request, "x-order-ops-actor"), authorization, status });
+      received.push({
+        request_id: requestId,
+        account: header(request, "x-order-ops-account"),
+        actor: header(request, "x-order-ops-actor"),
+        authorization,
+        status,
+      });
     let order: { request_id?: unknown; total_cents?: unknown };
     try {
       order = JSON.parse(await readBody(request)) as typeof order;
@@ -51,7 +57,11 @@ export async function startOrderApiServer(token?: string): Promise<OrderApiServe
     }
     if (requestId === "" || typeof order.total_cents !== "number") {
       record(requestId, 422);
-      return answer(response, 422, { code: "validation_failed", message: "order rejected", errors: ["request_id and total_cents are required"] });
+      return answer(response, 422, {
+        code: "validation_failed",
+        message: "order rejected",
+        errors: ["request_id and total_cents are required"],
+      });
     }
     const key = `${header(request, "x-order-ops-account")}/${requestId}`;
     const known = orders.get(key);
@@ -65,7 +75,12 @@ export async function startOrderApiServer(token?: string): Promise<OrderApiServe
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path === "/received") return answer(response, 200, received);
     if (path.startsWith("/redirect/")) {
-      return answer(response, 307, { message: "moved" }, { location: `https://${REDIRECT_HOST}${path.slice("/redirect".length)}` });
+      return answer(
+        response,
+        307,
+        { message: "moved" },
+        { location: `https://${REDIRECT_HOST}${path.slice("/redirect".length)}` },
+      );
     }
     if (path.startsWith("/slow/")) {
       await new Promise((resolve) => setTimeout(resolve, SLOW_MS));

@@ -5,7 +5,7 @@
 // hand through `--test-scheduled`, must notice the lost messages and hand the
 // events over again, so each arrives, verified, exactly once with a 200.
 import type { DevServer } from "./dev-server.ts";
-import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "./webhook-receiver.ts";
+import { type Delivery, startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const SECRET = "restart-approvals-webhook-secret-0123456789";
 /** How long past a retry's due time the drain waits before it takes the message as lost: short, so the test sees it. */
@@ -23,7 +23,11 @@ export async function startCrashReceiver(): Promise<CrashReceiver> {
   const receiver = await startWebhookReceiver({ approvals: SECRET });
   return {
     receiver,
-    vars: { NOTIFY_WEBHOOK_URL: `${receiver.url}/approvals/fail-once/restart`, NOTIFY_WEBHOOK_SECRET: SECRET, OUTBOX_REDRIVE_SECONDS: String(REDRIVE_SECONDS) },
+    vars: {
+      NOTIFY_WEBHOOK_URL: `${receiver.url}/approvals/fail-once/restart`,
+      NOTIFY_WEBHOOK_SECRET: SECRET,
+      OUTBOX_REDRIVE_SECONDS: String(REDRIVE_SECONDS),
+    },
     args: ["--test-scheduled"],
   };
 }
@@ -38,7 +42,8 @@ function deliveriesOf(receiver: WebhookReceiver, proposalId: string): Map<string
   return byType;
 }
 
-const delivered = (attempts: readonly Delivery[] | undefined) => (attempts ?? []).filter((delivery) => delivery.status === 200 && delivery.verified).length;
+const delivered = (attempts: readonly Delivery[] | undefined) =>
+  (attempts ?? []).filter((delivery) => delivery.status === 200 && delivery.verified).length;
 
 type Check = (label: string, condition: boolean, detail?: string) => void;
 
@@ -47,7 +52,13 @@ type Check = (label: string, condition: boolean, detail?: string) => void;
  * `types` has been delivered, or a minute has passed; then checks that each
  * was answered 500 once before the crash and delivered exactly once after it.
  */
-export async function checkDeliveredAfterCrash(server: DevServer, { receiver }: CrashReceiver, proposalId: string, types: readonly string[], check: Check): Promise<void> {
+export async function checkDeliveredAfterCrash(
+  server: DevServer,
+  { receiver }: CrashReceiver,
+  proposalId: string,
+  types: readonly string[],
+  check: Check,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   const allDelivered = () => types.every((type) => delivered(deliveriesOf(receiver, proposalId).get(type)) >= 1);
   while (!allDelivered() && Date.now() < deadline) {
@@ -57,12 +68,18 @@ export async function checkDeliveredAfterCrash(server: DevServer, { receiver }: 
   // A moment more, so a second copy on its way would be seen.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const byType = deliveriesOf(receiver, proposalId);
-  const summary = types.map((type) => `${type}: ${(byType.get(type) ?? []).map((delivery) => delivery.status).join(" ")}`).join("; ");
+  const summary = types
+    .map((type) => `${type}: ${(byType.get(type) ?? []).map((delivery) => delivery.status).join(" ")}`)
+    .join("; ");
   check(
     "webhooks whose retry was pending at the crash still arrive: the drain hands the lost messages over again, each delivered once, signed",
     types.every((type) => {
       const attempts = byType.get(type) ?? [];
-      return attempts[0]?.status === 500 && delivered(attempts) === 1 && attempts.filter((delivery) => delivery.status === 200 && !delivery.repeat).length === 1;
+      return (
+        attempts[0]?.status === 500 &&
+        delivered(attempts) === 1 &&
+        attempts.filter((delivery) => delivery.status === 200 && !delivery.repeat).length === 1
+      );
     }),
     summary,
   );

@@ -1,7 +1,7 @@
 // The smoke run's traffic runs: a short run read back through its tool and
 // resources, and the load engine's honesty against a target that stalls.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startDevServer, type DevServer } from "./dev-server.ts";
+import { type DevServer, startDevServer } from "./dev-server.ts";
 import { callTool, connect, type ToolOutcome } from "./mcp.ts";
 
 type Check = (label: string, condition: boolean, detail?: string) => void;
@@ -48,18 +48,28 @@ export async function trafficRun(acme: Client, globex: Client, check: Check): Pr
 
   const acmeRuns = resourceText(await acme.readResource({ uri: "synthetic://runs" }));
   const globexRuns = resourceText(await globex.readResource({ uri: "synthetic://runs" }));
-  check("acme's synthetic://runs lists the run; globex's does not", acmeRuns.includes(`"run_id": "${runId}"`) && !globexRuns.includes(runId));
+  check(
+    "acme's synthetic://runs lists the run; globex's does not",
+    acmeRuns.includes(`"run_id": "${runId}"`) && !globexRuns.includes(runId),
+  );
   const one = resourceText(await acme.readResource({ uri: `synthetic://runs/${runId}` }));
   const theirs = await globex.readResource({ uri: `synthetic://runs/${runId}` }).then(
     () => "read",
     (error: Error) => error.message,
   );
-  check(`synthetic://runs/${runId} reads it for acme; globex gets "not found"`, one.includes('"status": "completed"') && theirs.includes("traffic run not found"), theirs);
+  check(
+    `synthetic://runs/${runId} reads it for acme; globex gets "not found"`,
+    one.includes('"status": "completed"') && theirs.includes("traffic run not found"),
+    theirs,
+  );
 
   const chart = await fetch(String(started.structured?.run_url), { redirect: "manual" });
-  check("run_url answers (the sign-in page, or a redirect to it)", chart.status === 200 || chart.status === 302, `${chart.status} ${String(started.structured?.run_url)}`);
+  check(
+    "run_url answers (the sign-in page, or a redirect to it)",
+    chart.status === 200 || chart.status === 302,
+    `${chart.status} ${String(started.structured?.run_url)}`,
+  );
 }
-
 
 /** A server whose built-in intake API freezes for the first second of every five (INTAKE_FAULTS). */
 export function startStallingServer(): Promise<DevServer> {
@@ -85,7 +95,15 @@ export async function checkHonestLatency(server: DevServer, check: Check): Promi
       return;
     }
     const run = await ended(client, String(started.structured?.run_id), 40_000);
-    const summary = run.structured as { status?: string; dropped?: number; latency?: { p99_ms?: number }; service?: { p50_ms?: number }; verdict?: { result?: string; failed?: string[] } } | undefined;
+    const summary = run.structured as
+      | {
+          status?: string;
+          dropped?: number;
+          latency?: { p99_ms?: number };
+          service?: { p50_ms?: number };
+          verdict?: { result?: string; failed?: string[] };
+        }
+      | undefined;
     const p99 = summary?.latency?.p99_ms ?? 0;
     check(
       "against an intake API that stalls 1 s every 5 s, the p99 latency from the scheduled send time is about a second",
@@ -95,7 +113,8 @@ export async function checkHonestLatency(server: DevServer, check: Check): Promi
     const failed = summary?.verdict?.failed ?? [];
     check(
       "and the verdict fails on p99_ms < 300, saying what was measured",
-      summary?.verdict?.result === "failed" && failed.some((sentence) => sentence.startsWith("p99_ms < 300 failed: measured")),
+      summary?.verdict?.result === "failed" &&
+        failed.some((sentence) => sentence.startsWith("p99_ms < 300 failed: measured")),
       failed.join("; "),
     );
   } finally {

@@ -1,9 +1,9 @@
 // The smoke run's second target: a tiny order API on this machine
 // (order-api-server.ts) and a second `wrangler dev` whose ORDER_API_URL points
 // at it. Started beside the main server, so it adds little to the run.
-import { startDevServer, type DevServer } from "./dev-server.ts";
+import { type DevServer, startDevServer } from "./dev-server.ts";
 import { callTool, connect } from "./mcp.ts";
-import { SECOND_API_HEALTH, startOrderApiServer, type OrderApiServer } from "./order-api-server.ts";
+import { type OrderApiServer, SECOND_API_HEALTH, startOrderApiServer } from "./order-api-server.ts";
 
 const ACME = "acme-dev-token";
 const SECOND_API_TOKEN = "smoke-second-api-token";
@@ -17,7 +17,10 @@ export interface UrlTargetStack {
 export async function startUrlTargetStack(): Promise<UrlTargetStack> {
   const api = await startOrderApiServer(SECOND_API_TOKEN);
   try {
-    const worker = await startDevServer({ quiet: true, vars: { ORDER_API_URL: api.url, ORDER_API_TOKEN: SECOND_API_TOKEN } });
+    const worker = await startDevServer({
+      quiet: true,
+      vars: { ORDER_API_URL: api.url, ORDER_API_TOKEN: SECOND_API_TOKEN },
+    });
     return { api, worker, stop: async () => void (await Promise.all([worker.stop(), api.close()])) };
   } catch (error) {
     await api.close();

@@ -5,7 +5,7 @@
 // one signed webhook whose signature the verifier in docs/webhooks.md accepts, and the
 // rest of the story (approved, applied) for approvers and downstream.
 import { loadDocumentedVerifier } from "./documented-verifier.ts";
-import { startWebhookReceiver, type Delivery, type WebhookReceiver } from "./webhook-receiver.ts";
+import { type Delivery, startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const SECRETS = { approvals: "smoke-approvals-webhook-secret", downstream: "smoke-downstream-webhook-secret" };
 
@@ -30,7 +30,11 @@ export async function startWebhookSink(): Promise<WebhookSink> {
 
 type Check = (label: string, condition: boolean, detail?: string) => void;
 
-async function waitForDeliveries(receiver: WebhookReceiver, done: (deliveries: readonly Delivery[]) => boolean, timeoutMs: number): Promise<readonly Delivery[]> {
+async function waitForDeliveries(
+  receiver: WebhookReceiver,
+  done: (deliveries: readonly Delivery[]) => boolean,
+  timeoutMs: number,
+): Promise<readonly Delivery[]> {
   const deadline = Date.now() + timeoutMs;
   while (!done(receiver.deliveries) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   return receiver.deliveries;
@@ -44,27 +48,41 @@ function proposalOf(delivery: Delivery | undefined): string | undefined {
 
 /** What the operator story (propose, approve, confirm) sent. */
 export async function checkWebhooks({ receiver }: WebhookSink, check: Check): Promise<void> {
-  const createdIn = (deliveries: readonly Delivery[]) => deliveries.filter((delivery) => delivery.event_type === "proposal.created");
-  const about = (deliveries: readonly Delivery[], proposalId: string | undefined) => deliveries.filter((delivery) => proposalId !== undefined && delivery.key?.includes(`/${proposalId}:`));
-  const storyDone = (deliveries: readonly Delivery[]) => about(deliveries, proposalOf(createdIn(deliveries)[0])).length >= 5;
+  const createdIn = (deliveries: readonly Delivery[]) =>
+    deliveries.filter((delivery) => delivery.event_type === "proposal.created");
+  const about = (deliveries: readonly Delivery[], proposalId: string | undefined) =>
+    deliveries.filter((delivery) => proposalId !== undefined && delivery.key?.includes(`/${proposalId}:`));
+  const storyDone = (deliveries: readonly Delivery[]) =>
+    about(deliveries, proposalOf(createdIn(deliveries)[0])).length >= 5;
   const deliveries = await waitForDeliveries(receiver, storyDone, 20_000);
   const created = createdIn(deliveries);
   const [first] = created;
   const proposalId = proposalOf(first);
   const verify = await loadDocumentedVerifier();
   const verifies = first !== undefined && verify(SECRETS.approvals, first.signature ?? undefined, first.raw_body);
-  const otherSecretFails = first !== undefined && !verify(SECRETS.downstream, first.signature ?? undefined, first.raw_body);
+  const otherSecretFails =
+    first !== undefined && !verify(SECRETS.downstream, first.signature ?? undefined, first.raw_body);
   check(
     "proposing sends one signed proposal.created webhook through the local queue; the verifier in docs/webhooks.md accepts it, and refuses it under another secret",
-    created.length === 1 && first?.status === 200 && verifies && otherSecretFails && first.key === (first.body as { id?: unknown }).id,
+    created.length === 1 &&
+      first?.status === 200 &&
+      verifies &&
+      otherSecretFails &&
+      first.key === (first.body as { id?: unknown }).id,
     first ? `${first.key} (${first.signature?.slice(0, 24)}…)` : "nothing arrived",
   );
   const arrived = about(deliveries, proposalId);
   const kinds = arrived.map((delivery) => `${delivery.path.split("/")[1]} ${delivery.event_type}`).sort();
   check(
     "approving and confirming reach approvers and downstream, each event once",
-    JSON.stringify(kinds) === JSON.stringify(["approvals proposal.applied", "approvals proposal.approved", "approvals proposal.created", "downstream order.updated", "downstream proposal.applied"]) &&
-      arrived.every((delivery) => delivery.verified && !delivery.repeat),
+    JSON.stringify(kinds) ===
+      JSON.stringify([
+        "approvals proposal.applied",
+        "approvals proposal.approved",
+        "approvals proposal.created",
+        "downstream order.updated",
+        "downstream proposal.applied",
+      ]) && arrived.every((delivery) => delivery.verified && !delivery.repeat),
     kinds.join(", "),
   );
 }

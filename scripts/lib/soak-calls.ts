@@ -31,7 +31,10 @@ export const countingFetch: typeof fetch = async (input, init) => {
 export async function connect(baseUrl: string, token: string): Promise<Client> {
   const client = new Client({ name: "order-ops-soak", version: "1.0.0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { fetch: countingFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      fetch: countingFetch,
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
   );
   return client;
 }
@@ -92,7 +95,9 @@ export async function postIntakeOrder(baseUrl: string, token: string): Promise<v
   if (Math.random() < 0.3) {
     const replay = await post("POST /api/orders (replay)");
     if (replay.status !== 200 || replay.orderId !== first.orderId) {
-      stats.mismatches.push(`replaying ${requestId} answered ${replay.status} ${replay.orderId ?? ""}, expected 200 ${first.orderId ?? ""}`);
+      stats.mismatches.push(
+        `replaying ${requestId} answered ${replay.status} ${replay.orderId ?? ""}, expected 200 ${first.orderId ?? ""}`,
+      );
     }
   }
 }
@@ -100,15 +105,20 @@ export async function postIntakeOrder(baseUrl: string, token: string): Promise<v
 /** An NDJSON export of the account's trail, taken while everything else writes: it must be an intact chain. */
 export async function exportAudit(baseUrl: string, approverToken: string): Promise<void> {
   const started = performance.now();
-  const response = await countingFetch(`${baseUrl}/api/audit`, { headers: { authorization: `Bearer ${approverToken}` } });
+  const response = await countingFetch(`${baseUrl}/api/audit`, {
+    headers: { authorization: `Bearer ${approverToken}` },
+  });
   const text = await response.text();
   record("GET /api/audit", performance.now() - started);
   if (response.status !== 200) return;
   const checker = await checkExportedChain(text);
-  if (checker.problems.length > 0) stats.mismatches.push(`an audit export under load does not verify: ${checker.problems[0]?.message}`);
+  if (checker.problems.length > 0)
+    stats.mismatches.push(`an audit export under load does not verify: ${checker.problems[0]?.message}`);
 }
 
 /** The approver's pending list, as the approval app reads it. */
 export function listApprovals(baseUrl: string, approverToken: string): Promise<void> {
-  return timedFetch("GET /api/approvals", `${baseUrl}/api/approvals`, { headers: { authorization: `Bearer ${approverToken}` } });
+  return timedFetch("GET /api/approvals", `${baseUrl}/api/approvals`, {
+    headers: { authorization: `Bearer ${approverToken}` },
+  });
 }

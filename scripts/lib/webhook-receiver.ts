@@ -14,8 +14,8 @@
 // A bad or missing signature is answered 401. GET /deliveries?under=<path
 // prefix> lists what arrived there, in order.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { answer, header, readBody } from "./node-http.ts";
 import { loadDocumentedVerifier } from "./documented-verifier.ts";
+import { answer, header, readBody } from "./node-http.ts";
 
 export interface Delivery {
   readonly path: string;
@@ -86,16 +86,38 @@ export async function startWebhookReceiver(secrets: Readonly<Record<string, stri
       }
     })();
     if (status === 200 && key !== null) taken.add(key);
-    deliveries.push({ path, key, event_type: header(request, "x-order-ops-event"), timestamp: header(request, "x-order-ops-timestamp"), signature, verified, repeat, status, body: parsed(raw), raw_body: raw });
-    if (status === 307) return answer(response, 307, { message: "moved" }, { location: "https://elsewhere.example/hooks" });
-    answer(response, status, status === 200 ? { received: key, duplicate: repeat } : { error: `answered ${status} (${verified ? behaviour : "bad signature"})` });
+    deliveries.push({
+      path,
+      key,
+      event_type: header(request, "x-order-ops-event"),
+      timestamp: header(request, "x-order-ops-timestamp"),
+      signature,
+      verified,
+      repeat,
+      status,
+      body: parsed(raw),
+      raw_body: raw,
+    });
+    if (status === 307)
+      return answer(response, 307, { message: "moved" }, { location: "https://elsewhere.example/hooks" });
+    answer(
+      response,
+      status,
+      status === 200
+        ? { received: key, duplicate: repeat }
+        : { error: `answered ${status} (${verified ? behaviour : "bad signature"})` },
+    );
   }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (request.method === "GET" && url.pathname === "/deliveries") {
       const under = url.searchParams.get("under") ?? "/";
-      return answer(response, 200, deliveries.filter((delivery) => delivery.path.startsWith(under)));
+      return answer(
+        response,
+        200,
+        deliveries.filter((delivery) => delivery.path.startsWith(under)),
+      );
     }
     if (request.method === "POST") return receive(request, response, url.pathname);
     answer(response, 404, { error: `no route ${request.method} ${url.pathname}` });

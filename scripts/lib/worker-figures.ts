@@ -39,7 +39,12 @@ export function bundleModules(outdir: string): BundleModule[] {
     .filter((file) => !file.endsWith(".map") && path.basename(file) !== "README.md")
     .map((file) => {
       const bytes = readFileSync(file);
-      return { name: path.relative(outdir, file), rawBytes: bytes.byteLength, gzipBytes: gzipSync(bytes, { level: 9 }).byteLength, text: bytes.toString("utf8") };
+      return {
+        name: path.relative(outdir, file),
+        rawBytes: bytes.byteLength,
+        gzipBytes: gzipSync(bytes, { level: 9 }).byteLength,
+        text: bytes.toString("utf8"),
+      };
     });
 }
 

@@ -48,7 +48,8 @@ async function answers(url: string, check: (body: unknown) => boolean): Promise<
 }
 
 const isHealth = (body: unknown) => (body as { status?: unknown } | null)?.status === "ok";
-const listsWorkers = (body: unknown) => Array.isArray(body) && body.some((target) => String((target as { id?: unknown }).id).startsWith("core:user:"));
+const listsWorkers = (body: unknown) =>
+  Array.isArray(body) && body.some((target) => String((target as { id?: unknown }).id).startsWith("core:user:"));
 
 /**
  * Finds the runtime among the workerd processes under `root` (the dev
@@ -68,5 +69,7 @@ export async function findWorkerdRuntime(root: number | undefined, publicPort: n
     }
     if (innerUrl !== undefined && inspectorPort !== undefined) return { pid, innerUrl, inspectorPort };
   }
-  throw new Error("found no workerd process under this wrangler dev with an entry port answering /health (this needs Linux /proc)");
+  throw new Error(
+    "found no workerd process under this wrangler dev with an entry port answering /health (this needs Linux /proc)",
+  );
 }

@@ -2,9 +2,9 @@ import { Agent } from "agents";
 import type { Config } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
 import { shardName } from "../runs/shard-state";
-import { FOREIGN_CALLER_MESSAGE, RPC_CALLS, type AccountCaller, type AccountFace } from "./account-calls";
-import type { AccountServices } from "./services";
+import { type AccountCaller, type AccountFace, FOREIGN_CALLER_MESSAGE, RPC_CALLS } from "./account-calls";
 import { SerialQueue } from "./serial-queue";
+import type { AccountServices } from "./services";
 import { migrateAccountStorage } from "./storage-schema";
 
 /**
@@ -32,7 +32,10 @@ export class AccountAgent extends Agent<Env> {
 
   static {
     // Prototype methods, as workerd's RPC requires: own properties of an instance are not callable over RPC.
-    const entries = Object.entries(RPC_CALLS) as [string, (services: AccountServices, caller: AccountCaller, ...args: unknown[]) => unknown][];
+    const entries = Object.entries(RPC_CALLS) as [
+      string,
+      (services: AccountServices, caller: AccountCaller, ...args: unknown[]) => unknown,
+    ][];
     for (const [name, call] of entries) {
       Object.defineProperty(AccountAgent.prototype, name, {
         configurable: true,
@@ -57,7 +60,10 @@ export class AccountAgent extends Agent<Env> {
     try {
       const config = await this.loadConfig();
       if (!config.ok) {
-        await this.failRun(payload.runId, `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again`);
+        await this.failRun(
+          payload.runId,
+          `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again`,
+        );
         return;
       }
       await (await this.services(config.value)).runs.tick(payload.runId);
@@ -81,7 +87,9 @@ export class AccountAgent extends Agent<Env> {
     try {
       const config = await this.loadConfig();
       if (!config.ok) {
-        console.error(`the apply reconciler cannot check proposal ${payload.proposalId} of account ${this.name}: ${config.error.message}`);
+        console.error(
+          `the apply reconciler cannot check proposal ${payload.proposalId} of account ${this.name}: ${config.error.message}`,
+        );
         return;
       }
       await (await this.services(config.value)).desk.reconcileApply(payload.proposalId);
@@ -99,9 +107,17 @@ export class AccountAgent extends Agent<Env> {
     const { RunStore } = await import("../runs/store");
     const store = new RunStore(this.ctx.storage.sql);
     if (!store.fail(runId, problem, new Date())) return;
-    const shards = this.ctx.storage.sql.exec<{ n: number | null }>("SELECT json_extract(state, '$.plan.shards') AS n FROM runs WHERE run_id = ?", runId).toArray()[0]?.n ?? 1;
+    const shards =
+      this.ctx.storage.sql
+        .exec<{ n: number | null }>(
+          "SELECT json_extract(state, '$.plan.shards') AS n FROM runs WHERE run_id = ?",
+          runId,
+        )
+        .toArray()[0]?.n ?? 1;
     await Promise.allSettled(
-      Array.from({ length: shards }, (_, index) => this.env.RUN_SHARD.get(this.env.RUN_SHARD.idFromName(shardName(this.name, runId, index))).stop()),
+      Array.from({ length: shards }, (_, index) =>
+        this.env.RUN_SHARD.get(this.env.RUN_SHARD.idFromName(shardName(this.name, runId, index))).stop(),
+      ),
     );
   }
 
@@ -116,20 +132,27 @@ export class AccountAgent extends Agent<Env> {
     const sql = this.ctx.storage.sql;
     const running = sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
     const checks = sql
-      .exec<{ proposal_id: string; at: string | null }>("SELECT proposal_id, json_extract(body, '$.provider_apply.next_check_at') AS at FROM proposals WHERE status = 'applying'")
+      .exec<{ proposal_id: string; at: string | null }>(
+        "SELECT proposal_id, json_extract(body, '$.provider_apply.next_check_at') AS at FROM proposals WHERE status = 'applying'",
+      )
       .toArray()
       .filter((row) => row.at !== null);
     if (running.length === 0 && checks.length === 0) return;
     const schedules = await this.listSchedules();
     const scheduled = (callback: string, field: string) =>
-      new Set(schedules.filter((schedule) => schedule.callback === callback).map((schedule) => (schedule.payload as Record<string, unknown> | undefined)?.[field]));
+      new Set(
+        schedules
+          .filter((schedule) => schedule.callback === callback)
+          .map((schedule) => (schedule.payload as Record<string, unknown> | undefined)?.[field]),
+      );
     const ticking = scheduled("runTick", "runId");
     for (const { run_id: runId } of running) {
       if (!ticking.has(runId)) await this.schedule(new Date(), "runTick", { runId });
     }
     const checking = scheduled("reconcileApply", "proposalId");
     for (const { proposal_id: proposalId, at } of checks) {
-      if (!checking.has(proposalId)) await this.schedule(new Date(Math.max(Date.now(), Date.parse(at ?? ""))), "reconcileApply", { proposalId });
+      if (!checking.has(proposalId))
+        await this.schedule(new Date(Math.max(Date.now(), Date.parse(at ?? ""))), "reconcileApply", { proposalId });
     }
   }
 

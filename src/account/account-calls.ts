@@ -13,7 +13,7 @@ import type { AddressInput } from "../orders/address";
 import type { Decision } from "../proposals/decision";
 import type { RunRequest } from "../runs/plan";
 import type { SendRequest } from "../synth/batch-sender";
-import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
+import { type BudgetAsk, runOrdersPerMinute } from "../synth/order-budget";
 import { ordered, type ProgressListener } from "./ordered-progress";
 import type { AccountServices } from "./services";
 
@@ -26,7 +26,11 @@ export interface AccountCaller {
 }
 
 /** One entry: the services of a checked account, the caller, then the call's own arguments. */
-type Entry<C extends AccountCaller> = (services: AccountServices, caller: C, ...args: never[]) => Result<unknown> | Promise<Result<unknown>>;
+type Entry<C extends AccountCaller> = (
+  services: AccountServices,
+  caller: C,
+  ...args: never[]
+) => Result<unknown> | Promise<Result<unknown>>;
 type Entries<C extends AccountCaller> = Readonly<Record<string, Entry<C>>>;
 
 /** What an operator's MCP tools ask for, through the bound face in mcp/account-context.ts. */
@@ -38,12 +42,16 @@ export const OPERATOR_CALLS = {
     return result;
   },
   recentBatches: (services, _caller: Operator) => ok(services.journal.recent()),
-  proposeResolution: (services, caller: Operator, orderId: string) => services.desk.proposeResolution(orderId, caller.operator),
-  prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) => services.desk.prepareAddressChange(orderId, address, caller.operator),
+  proposeResolution: (services, caller: Operator, orderId: string) =>
+    services.desk.proposeResolution(orderId, caller.operator),
+  prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) =>
+    services.desk.prepareAddressChange(orderId, address, caller.operator),
   getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
   /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
-  waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) => services.desk.awaitDecision(proposalId, timeoutMs),
-  confirmProposal: (services, caller: Operator, proposalId: string) => services.desk.confirm(proposalId, caller.operator),
+  waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) =>
+    services.desk.awaitDecision(proposalId, timeoutMs),
+  confirmProposal: (services, caller: Operator, proposalId: string) =>
+    services.desk.confirm(proposalId, caller.operator),
   /**
    * Meets a batch or a run with the account's synthetic order budget, counting
    * the runs running now at their pace, and books a batch's orders. The
@@ -57,7 +65,8 @@ export const OPERATOR_CALLS = {
   startTrafficRun: (services, caller: Operator, request: RunRequest) => services.runs.start(caller.operator, request),
   getTrafficRun: (services, _caller: Operator, runId: string) => services.runs.get(runId),
   stopTrafficRun: (services, caller: Operator, runId: string) => services.runs.stop(runId, caller.operator),
-  compareTrafficRuns: (services, _caller: Operator, runId: string, baselineId: string, tolerancePercent: number) => services.runs.compare(runId, baselineId, tolerancePercent),
+  compareTrafficRuns: (services, _caller: Operator, runId: string, baselineId: string, tolerancePercent: number) =>
+    services.runs.compare(runId, baselineId, tolerancePercent),
   recentRuns: (services, _caller: Operator) => ok(services.runs.recent()),
   /** The whole stored run, histograms included: the resource's view, and the run page's export (an approver's). */
   trafficRunRecord: (services, _caller: AccountCaller, runId: string) => services.runs.record(runId),
@@ -66,7 +75,8 @@ export const OPERATOR_CALLS = {
 /** What the approval app asks for, for a signed-in approver. */
 export const APPROVER_CALLS = {
   reviewProposal: (services, _caller: Approver, proposalId: string) => services.desk.review(proposalId),
-  decideProposal: (services, approver: Approver, proposalId: string, decision: Decision) => services.desk.decide(proposalId, decision, approver),
+  decideProposal: (services, approver: Approver, proposalId: string, decision: Decision) =>
+    services.desk.decide(proposalId, decision, approver),
   pendingProposals: async (services, _caller: Approver) => ok(await services.desk.pending()),
   /** The run page's view, for the chart. */
   runForApprover: (services, _caller: Approver, runId: string) => services.runs.chart(runId),
@@ -103,9 +113,13 @@ export const ACCOUNT_CALLS = {
 export const RPC_CALLS = { ...OPERATOR_CALLS, ...APPROVER_CALLS, ...ACCOUNT_CALLS };
 
 /** An entry as a method of the object: the services are the object's own, the caller is the first argument. */
-type Method<E> = E extends (services: AccountServices, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+type Method<E> = E extends (services: AccountServices, ...args: infer A) => infer R
+  ? (...args: A) => Promise<Awaited<R>>
+  : never;
 /** An entry with its caller fixed: the call's own arguments only. */
-type BoundCall<E> = E extends (services: AccountServices, caller: never, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+type BoundCall<E> = E extends (services: AccountServices, caller: never, ...args: infer A) => infer R
+  ? (...args: A) => Promise<Awaited<R>>
+  : never;
 
 /** The object's RPC methods, one per entry (merged into the AccountAgent class). */
 export type AccountFace = { [K in keyof typeof RPC_CALLS]: Method<(typeof RPC_CALLS)[K]> };
@@ -121,9 +135,15 @@ type StubFor<T, C> = { readonly [K in keyof T]: (caller: C, ...args: never[]) =>
  * first. The object still checks that caller's account on every call; the
  * holder of the result never sees the stub, so it cannot pass another caller.
  */
-export function bindCaller<C extends AccountCaller, T extends Entries<C>>(stub: StubFor<T, C>, caller: C, calls: T): CallerBound<T> {
+export function bindCaller<C extends AccountCaller, T extends Entries<C>>(
+  stub: StubFor<T, C>,
+  caller: C,
+  calls: T,
+): CallerBound<T> {
   // The one cast: an RPC stub's methods answer the entries' results wrapped in workerd's Rpc types.
-  const methods = stub as unknown as Readonly<Record<keyof T & string, (caller: C, ...args: unknown[]) => Promise<unknown>>>;
+  const methods = stub as unknown as Readonly<
+    Record<keyof T & string, (caller: C, ...args: unknown[]) => Promise<unknown>>
+  >;
   const names = Object.keys(calls) as (keyof T & string)[];
   const bound = names.map((name) => [name, (...args: unknown[]) => methods[name](caller, ...args)] as const);
   return Object.freeze(Object.fromEntries(bound)) as CallerBound<T>;

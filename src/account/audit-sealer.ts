@@ -1,6 +1,6 @@
+import type { ChainHead } from "../audit/chain";
 import { coalesced } from "../core/coalesce";
 import { fail, ok, type Result } from "../core/errors";
-import type { ChainHead } from "../audit/chain";
 import { sealAuditTrail } from "../store/audit-seal";
 
 interface AuditSealerDeps {
@@ -33,7 +33,11 @@ export class AuditSealer {
   }
 
   anchor(): ChainHead | null {
-    return this.deps.storage.exec<{ seq: number; hash: string }>("SELECT seq, hash FROM audit_anchor WHERE id = 1").toArray()[0] ?? null;
+    return (
+      this.deps.storage
+        .exec<{ seq: number; hash: string }>("SELECT seq, hash FROM audit_anchor WHERE id = 1")
+        .toArray()[0] ?? null
+    );
   }
 
   private record(head: ChainHead): void {
@@ -51,7 +55,10 @@ export class AuditSealer {
     try {
       let head = this.anchor();
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        const outcome = await sealAuditTrail(this.deps.db, this.deps.account, { anchor: this.anchor(), now: this.deps.now() });
+        const outcome = await sealAuditTrail(this.deps.db, this.deps.account, {
+          anchor: this.anchor(),
+          now: this.deps.now(),
+        });
         if (!outcome.ok) {
           console.error(`audit trail of ${this.deps.account} not sealed: ${outcome.error.message}`);
           return outcome;
@@ -62,7 +69,9 @@ export class AuditSealer {
       }
       return ok(head);
     } catch (error) {
-      console.error(`audit seal pass for ${this.deps.account} failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `audit seal pass for ${this.deps.account} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return fail("internal", "the audit trail could not be sealed right now; try again");
     }
   }

@@ -1,5 +1,5 @@
-import { BatchRecordSchema, type BatchOutcome, type BatchRecord } from "../synth/batch-summary";
 import type { BatchJournal } from "../synth/batch-sender";
+import { type BatchOutcome, type BatchRecord, BatchRecordSchema } from "../synth/batch-summary";
 import type { TallySnapshot } from "../synth/tally";
 
 const RECENT_BATCHES = 50;
@@ -34,7 +34,13 @@ export class SqlBatchJournal implements BatchJournal {
     this.rewrite(batchId, (record) => ({ ...record, ...counts(tally) }));
   }
 
-  close(batchId: string, tally: TallySnapshot, outcome: Exclude<BatchOutcome, "running" | "interrupted">, finishedAt: string, error: string | null): void {
+  close(
+    batchId: string,
+    tally: TallySnapshot,
+    outcome: Exclude<BatchOutcome, "running" | "interrupted">,
+    finishedAt: string,
+    error: string | null,
+  ): void {
     this.rewrite(batchId, (record) => ({ ...record, ...counts(tally), outcome, finished_at: finishedAt, error }));
     this.inFlight.delete(batchId);
   }
@@ -44,12 +50,15 @@ export class SqlBatchJournal implements BatchJournal {
    * instance, so a batch still marked running was cut short by a restart.
    */
   markInterrupted(): number {
-    const running = this.sql.exec<{ batch_id: string }>("SELECT batch_id FROM synthetic_batches WHERE outcome = 'running'").toArray();
+    const running = this.sql
+      .exec<{ batch_id: string }>("SELECT batch_id FROM synthetic_batches WHERE outcome = 'running'")
+      .toArray();
     for (const { batch_id } of running) {
       this.rewrite(batch_id, (record) => ({
         ...record,
         outcome: "interrupted",
-        error: "the server stopped while this batch was running; the tally shows what was answered before that. Send the same seed again to finish it without duplicates.",
+        error:
+          "the server stopped while this batch was running; the tally shows what was answered before that. Send the same seed again to finish it without duplicates.",
       }));
     }
     return running.length;
@@ -58,7 +67,10 @@ export class SqlBatchJournal implements BatchJournal {
   /** Newest first. */
   recent(limit: number = RECENT_BATCHES): BatchRecord[] {
     return this.sql
-      .exec<{ record: string }>("SELECT record FROM synthetic_batches ORDER BY started_at DESC, batch_id DESC LIMIT ?", limit)
+      .exec<{ record: string }>(
+        "SELECT record FROM synthetic_batches ORDER BY started_at DESC, batch_id DESC LIMIT ?",
+        limit,
+      )
       .toArray()
       .map((row) => BatchRecordSchema.parse(JSON.parse(row.record)));
   }
@@ -69,11 +81,18 @@ export class SqlBatchJournal implements BatchJournal {
     // The changes are typed tallies and outcomes; the record was checked when it was opened or read.
     const next = change(current);
     if (this.inFlight.has(batchId)) this.inFlight.set(batchId, next);
-    this.sql.exec("UPDATE synthetic_batches SET record = ?, outcome = ? WHERE batch_id = ?", JSON.stringify(next), next.outcome, batchId);
+    this.sql.exec(
+      "UPDATE synthetic_batches SET record = ?, outcome = ? WHERE batch_id = ?",
+      JSON.stringify(next),
+      next.outcome,
+      batchId,
+    );
   }
 
   private stored(batchId: string): BatchRecord | undefined {
-    const row = this.sql.exec<{ record: string }>("SELECT record FROM synthetic_batches WHERE batch_id = ?", batchId).toArray()[0];
+    const row = this.sql
+      .exec<{ record: string }>("SELECT record FROM synthetic_batches WHERE batch_id = ?", batchId)
+      .toArray()[0];
     return row ? BatchRecordSchema.parse(JSON.parse(row.record)) : undefined;
   }
 }

@@ -5,7 +5,10 @@ export type ProgressListener = (sent: number, total: number) => void | Promise<v
  * Progress reports leave in the order they were made, one at a time, without
  * holding up the batch; the caller waits for the last one before answering.
  */
-export function ordered(listener: ProgressListener): { report: (sent: number, total: number) => Promise<void>; drained: () => Promise<void> } {
+export function ordered(listener: ProgressListener): {
+  report: (sent: number, total: number) => Promise<void>;
+  drained: () => Promise<void>;
+} {
   let chain: Promise<void> = Promise.resolve();
   return {
     report: (sent, total) => {

@@ -27,7 +27,9 @@ export class RunShard extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS shard (id INTEGER PRIMARY KEY CHECK (id = 1), spec TEXT NOT NULL, state TEXT NOT NULL, stop INTEGER NOT NULL DEFAULT 0)");
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS shard (id INTEGER PRIMARY KEY CHECK (id = 1), spec TEXT NOT NULL, state TEXT NOT NULL, stop INTEGER NOT NULL DEFAULT 0)",
+    );
   }
 
   /** Starts sending; a second start of the same shard changes nothing. */
@@ -35,7 +37,11 @@ export class RunShard extends DurableObject<Env> {
     if (this.stored()) return;
     const { ShardPump } = await import("../runs/pump");
     const state = ShardPump.initialState(spec);
-    this.ctx.storage.sql.exec("INSERT INTO shard (id, spec, state) VALUES (1, ?, ?)", JSON.stringify(spec), JSON.stringify(state));
+    this.ctx.storage.sql.exec(
+      "INSERT INTO shard (id, spec, state) VALUES (1, ?, ?)",
+      JSON.stringify(spec),
+      JSON.stringify(state),
+    );
     await this.ctx.storage.setAlarm(Date.now());
   }
 
@@ -77,8 +83,12 @@ export class RunShard extends DurableObject<Env> {
   }
 
   private stored(): { spec: ShardSpec; state: ShardState; stop: boolean } | undefined {
-    const row = this.ctx.storage.sql.exec<{ spec: string; state: string; stop: number }>("SELECT spec, state, stop FROM shard WHERE id = 1").toArray()[0];
-    return row ? { spec: JSON.parse(row.spec) as ShardSpec, state: JSON.parse(row.state) as ShardState, stop: row.stop === 1 } : undefined;
+    const row = this.ctx.storage.sql
+      .exec<{ spec: string; state: string; stop: number }>("SELECT spec, state, stop FROM shard WHERE id = 1")
+      .toArray()[0];
+    return row
+      ? { spec: JSON.parse(row.spec) as ShardSpec, state: JSON.parse(row.state) as ShardState, stop: row.stop === 1 }
+      : undefined;
   }
 
   private write(state: ShardState): void {
@@ -95,7 +105,11 @@ export class RunShard extends DurableObject<Env> {
     ]);
     const config = loadConfig(this.env);
     if (!config.ok) {
-      this.write({ ...state, status: "failed", problem: `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again` });
+      this.write({
+        ...state,
+        status: "failed",
+        problem: `the server's configuration is not valid, so the run cannot go on (${config.error.message}); fix it, then start the run again`,
+      });
       return;
     }
     const pump = new ShardPump(spec, {
@@ -117,7 +131,8 @@ export class RunShard extends DurableObject<Env> {
         this.write({
           ...latest,
           status: "failed",
-          problem: "the run stopped on an unexpected error in the server; the server log has the details. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.",
+          problem:
+            "the run stopped on an unexpected error in the server; the server log has the details. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.",
         });
       })
       .finally(() => {

@@ -1,23 +1,23 @@
 import type { Config } from "../config/config";
+import { outboxWriter } from "../outbox/hand-off";
 import { ProposalDesk } from "../proposals/desk";
 import { ProposalStore } from "../proposals/store";
+import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
+import { STUB_PROVIDER } from "../provider/stub-provider";
+import { RunDesk, type ShardHandle } from "../runs/desk";
+import { planRun } from "../runs/plan";
+import { shardName } from "../runs/shard-state";
+import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { D1AccountOrders } from "../store/account-orders";
+import { accountDatabase } from "../store/databases";
 import { BatchSender } from "../synth/batch-sender";
 import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
 import { SyntheticBudget } from "../synth/order-budget";
 import { randomSeed } from "../synth/prng";
-import { RunDesk, type ShardHandle } from "../runs/desk";
-import { shardName } from "../runs/shard-state";
-import { planRun } from "../runs/plan";
-import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId } from "./ids";
 import { SerialQueue } from "./serial-queue";
-import { accountDatabase } from "../store/databases";
-import { outboxWriter } from "../outbox/hand-off";
-import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
-import { STUB_PROVIDER } from "../provider/stub-provider";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -63,7 +63,15 @@ function applyProvider(config: Config): ProviderSetup {
   }
 }
 
-export function buildServices({ ctx, env: currentEnv, account, config, transitions, scheduleTick, scheduleCheck }: ServiceDeps): AccountServices {
+export function buildServices({
+  ctx,
+  env: currentEnv,
+  account,
+  config,
+  transitions,
+  scheduleTick,
+  scheduleCheck,
+}: ServiceDeps): AccountServices {
   const env = currentEnv();
   const storage = ctx.storage.sql;
   const journal = new SqlBatchJournal(storage);
@@ -71,10 +79,22 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
   journal.markInterrupted();
   // The configured target as seen by `actor`; built at call time, with the binding of that moment.
   const target = (actor: string): OrderApiTarget => configuredTarget(currentEnv(), config, account, actor);
-  const sealer = new AuditSealer({ db: accountDatabase(env, account), account, storage, now: () => new Date(), minIntervalMs: SEAL_INTERVAL_MS });
+  const sealer = new AuditSealer({
+    db: accountDatabase(env, account),
+    account,
+    storage,
+    now: () => new Date(),
+    minIntervalMs: SEAL_INTERVAL_MS,
+  });
   const approvalUrl = (proposalId: string) => `${config.publicBaseUrl}/approvals/${encodeURIComponent(proposalId)}`;
   // Proposal changes announce themselves through the outbox, handed to the queue after each commit.
-  const outbox = outboxWriter({ config, queue: () => currentEnv().OUTBOX_QUEUE, db: accountDatabase(env, account), approvalUrl, defer: (task) => ctx.waitUntil(task) });
+  const outbox = outboxWriter({
+    config,
+    queue: () => currentEnv().OUTBOX_QUEUE,
+    db: accountDatabase(env, account),
+    approvalUrl,
+    defer: (task) => ctx.waitUntil(task),
+  });
 
   return {
     config,
@@ -97,7 +117,13 @@ export function buildServices({ ctx, env: currentEnv, account, config, transitio
     desk: new ProposalDesk({
       store: new ProposalStore(storage),
       // Events the desk writes are sealed right after, without holding up its answer.
-      orders: new D1AccountOrders(accountDatabase(env, account), account, () => new Date(), () => void sealer.seal(), outbox),
+      orders: new D1AccountOrders(
+        accountDatabase(env, account),
+        account,
+        () => new Date(),
+        () => void sealer.seal(),
+        outbox,
+      ),
       ttlMinutes: config.proposalTtlMinutes,
       maxOpen: config.maxOpenProposals,
       now: () => new Date(),

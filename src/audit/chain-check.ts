@@ -9,10 +9,17 @@
  * those import only the import-free event-fields.ts and core/encoding.ts:
  * keep them that way.
  */
-import { GENESIS_HASH, type ChainHead } from "./chain.ts";
-import { chainHash, type ChainEventContent } from "./chain-format.ts";
+import { type ChainHead, GENESIS_HASH } from "./chain.ts";
+import { type ChainEventContent, chainHash } from "./chain-format.ts";
 
-type ChainProblemKind = "edited" | "removed" | "missing" | "broken_link" | "duplicate" | "unsealed_inside" | "head_mismatch";
+type ChainProblemKind =
+  | "edited"
+  | "removed"
+  | "missing"
+  | "broken_link"
+  | "duplicate"
+  | "unsealed_inside"
+  | "head_mismatch";
 
 export interface ChainProblem {
   readonly kind: ChainProblemKind;
@@ -67,12 +74,20 @@ export class ChainChecker {
       const range = link.seq - 1 === expectedSeq ? `seq ${expectedSeq} is` : `seq ${expectedSeq}-${link.seq - 1} are`;
       this.report("missing", expectedSeq, `${range} missing: sealed events were removed`);
     } else if (link.prev_hash !== expectedPrev) {
-      this.report("broken_link", link.seq, `seq ${link.seq} does not link to seq ${link.seq - 1}: an event before it was replaced, or one was inserted`);
+      this.report(
+        "broken_link",
+        link.seq,
+        `seq ${link.seq} does not link to seq ${link.seq - 1}: an event before it was replaced, or one was inserted`,
+      );
     }
     if (!link.event) {
       this.report("removed", link.seq, `the event sealed as seq ${link.seq} is gone: it was removed`);
     } else if ((await chainHash(link.prev_hash, link.seq, link.event)) !== link.hash) {
-      this.report("edited", link.seq, `seq ${link.seq} (${link.event.event_id}) no longer matches its hash: it was edited`);
+      this.report(
+        "edited",
+        link.seq,
+        `seq ${link.seq} (${link.event.event_id}) no longer matches its hash: it was edited`,
+      );
     }
     this.previous = { seq: link.seq, hash: link.hash };
   }
@@ -82,9 +97,17 @@ export class ChainChecker {
     // Seq 0 is the empty chain (an export taken before anything was sealed): every chain starts there.
     if (anchor.seq === 0) hashAtAnchorSeq = GENESIS_HASH;
     if (hashAtAnchorSeq === null) {
-      this.report("head_mismatch", anchor.seq, `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`);
+      this.report(
+        "head_mismatch",
+        anchor.seq,
+        `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
+      );
     } else if (hashAtAnchorSeq !== anchor.hash) {
-      this.report("head_mismatch", anchor.seq, `seq ${anchor.seq} no longer has the hash recorded when it was sealed: the trail was rewritten`);
+      this.report(
+        "head_mismatch",
+        anchor.seq,
+        `seq ${anchor.seq} no longer has the hash recorded when it was sealed: the trail was rewritten`,
+      );
     }
   }
 }
@@ -96,7 +119,10 @@ export class ChainChecker {
  * still hold that link: a newer export goes past an older head, so the hash is
  * taken where the walk passes the anchor's seq, not from the file's last line.
  */
-export async function checkExportedChain(ndjson: string, options: { anchors?: readonly ChainHead[] } = {}): Promise<ChainChecker> {
+export async function checkExportedChain(
+  ndjson: string,
+  options: { anchors?: readonly ChainHead[] } = {},
+): Promise<ChainChecker> {
   const checker = new ChainChecker();
   const anchors = options.anchors ?? [];
   const seen = new Map<number, string>();

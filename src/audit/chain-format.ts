@@ -10,7 +10,7 @@
  * which import nothing, by their names with the .ts extension.
  */
 import { sha256Hex } from "../core/encoding.ts";
-import { AUDIT_EVENT_FIELDS, isStateField, type AuditEventFields } from "./event-fields.ts";
+import { AUDIT_EVENT_FIELDS, type AuditEventFields, isStateField } from "./event-fields.ts";
 
 /** Part of every hashed event, so a future format can never be mistaken for this one. */
 const CHAIN_FORMAT = 1;

@@ -5,7 +5,7 @@
  * Imports only chain-format.ts (by its .ts name): `npm run audit:verify`
  * loads this folder in Node as it is.
  */
-import { chainHash, type ChainEventContent } from "./chain-format.ts";
+import { type ChainEventContent, chainHash } from "./chain-format.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
 

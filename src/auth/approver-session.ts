@@ -52,7 +52,10 @@ export function sessionSigningSecret(config: Config): Promise<ArrayBuffer> {
   let secret = secrets.get(config);
   if (!secret) {
     const material = JSON.stringify([...config.approverTokens.entries()].sort(([a], [b]) => a.localeCompare(b)));
-    secret = crypto.subtle.digest("SHA-256", new TextEncoder().encode(`order-ops-edge approval sessions v2\n${material}`));
+    secret = crypto.subtle.digest(
+      "SHA-256",
+      new TextEncoder().encode(`order-ops-edge approval sessions v2\n${material}`),
+    );
     secrets.set(config, secret);
   }
   return secret;
@@ -69,7 +72,12 @@ function cookieOptions(c: Context<AppEnv>) {
 }
 
 /** Stores a new session for the approver and sets its cookie on the response. */
-export async function openSession(c: Context<AppEnv>, store: ApproverSessionStore, approver: Approver, now = new Date()): Promise<void> {
+export async function openSession(
+  c: Context<AppEnv>,
+  store: ApproverSessionStore,
+  approver: Approver,
+  now = new Date(),
+): Promise<void> {
   const sessionId = crypto.randomUUID();
   await store.insert({
     session_hash: await sha256Hex(sessionId),
@@ -87,7 +95,11 @@ export async function openSession(c: Context<AppEnv>, store: ApproverSessionStor
  * approver all still hold. Any route environment with the config will do: a
  * route that goes on with the session keeps it in its own variables.
  */
-export async function currentSession<E extends AppEnv>(c: Context<E>, store: ApproverSessionStore, now = new Date()): Promise<ApproverSession | undefined> {
+export async function currentSession<E extends AppEnv>(
+  c: Context<E>,
+  store: ApproverSessionStore,
+  now = new Date(),
+): Promise<ApproverSession | undefined> {
   const config = c.get("config");
   const sessionId = await getSignedCookie(c, await sessionSigningSecret(config), SESSION_COOKIE);
   if (typeof sessionId !== "string") return undefined;
@@ -95,13 +107,19 @@ export async function currentSession<E extends AppEnv>(c: Context<E>, store: App
   const row = await store.find(sessionHash, now.toISOString());
   if (!row) return undefined;
   // As configured now: a token removed ends its sessions, and a role changed applies at once.
-  const configured = [...config.approverTokens.values()].find((a) => a.account === row.account && a.approver === row.approver);
+  const configured = [...config.approverTokens.values()].find(
+    (a) => a.account === row.account && a.approver === row.approver,
+  );
   if (!configured) return undefined;
   return { approver: configured, csrfToken: row.csrf_token, expiresAt: new Date(row.expires_at), sessionHash };
 }
 
 /** Revokes the session on the server and clears its cookie. */
-export async function closeSession<E extends AppEnv>(c: Context<E>, store: ApproverSessionStore, session: ApproverSession): Promise<void> {
+export async function closeSession<E extends AppEnv>(
+  c: Context<E>,
+  store: ApproverSessionStore,
+  session: ApproverSession,
+): Promise<void> {
   await store.delete(session.sessionHash);
   deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH });
 }

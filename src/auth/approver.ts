@@ -21,7 +21,11 @@ const MCP_TOKEN_REFUSAL: Readonly<Record<ApproverUse, string>> = {
 };
 
 /** The approver a token belongs to. An MCP token gets its own refusal: it is the mistake people make. */
-export async function approverForToken(config: Config, token: string, use: ApproverUse = "approve"): Promise<Result<Approver>> {
+export async function approverForToken(
+  config: Config,
+  token: string,
+  use: ApproverUse = "approve",
+): Promise<Result<Approver>> {
   const approver = await lookupToken(config.approverTokens, token);
   if (approver) return ok(approver);
   const isMcpToken = (await lookupToken(config.mcpTokens, token)) !== undefined;
@@ -29,7 +33,11 @@ export async function approverForToken(config: Config, token: string, use: Appro
 }
 
 /** The approver behind `Authorization: Bearer <approver token>`. */
-export async function authenticateApprover(config: Config, authorization: string | undefined, use: ApproverUse = "approve"): Promise<Authenticated<Approver>> {
+export async function authenticateApprover(
+  config: Config,
+  authorization: string | undefined,
+  use: ApproverUse = "approve",
+): Promise<Authenticated<Approver>> {
   if (config.approverTokens.size === 0) return fail("not_configured", NO_APPROVERS_MESSAGE);
   return authenticateBearer(authorization, {
     challenge: APPROVER_CHALLENGE,
@@ -46,7 +54,8 @@ export async function authenticateApprover(config: Config, authorization: string
  */
 export function approverBearer(use: ApproverUse): CredentialCheck<Approver> {
   return {
-    authenticate: (config, request) => authenticateApprover(config, request.headers.get("authorization") ?? undefined, use),
+    authenticate: (config, request) =>
+      authenticateApprover(config, request.headers.get("authorization") ?? undefined, use),
     rateLimit: { surface: "approvals", key: (holder) => `${holder.account}:${holder.approver}` },
   };
 }

@@ -47,7 +47,9 @@ function v4Number(address: string): number {
 
 function isPublicV4(address: string): boolean {
   const n = v4Number(address);
-  return !NON_PUBLIC_V4.some(([first, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(v4Number(first) / 2 ** (32 - bits)));
+  return !NON_PUBLIC_V4.some(
+    ([first, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(v4Number(first) / 2 ** (32 - bits)),
+  );
 }
 
 /** The eight 16-bit groups of an IPv6 address as URL parsing writes it (no brackets, hex groups, at most one "::"). */
@@ -100,7 +102,8 @@ export function refusedHost(url: string): string | undefined {
     return isPublicV4(host) ? undefined : `${host} is not a public address`;
   }
   if (host.startsWith("[")) return isPublicV6(host.slice(1, -1)) ? undefined : `${host} is not a public address`;
-  if (host === "localhost" || !host.includes(".") || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return `${host} is a name only a local network resolves`;
+  if (host === "localhost" || !host.includes(".") || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
+    return `${host} is a name only a local network resolves`;
   return undefined;
 }
 
@@ -108,5 +111,8 @@ export function refusedHost(url: string): string | undefined {
 export function refusedClientId(clientId: string): string | undefined {
   if (!/^https:\/\//i.test(clientId)) return undefined;
   const why = refusedHost(clientId);
-  return why && `client_id ${clientId} cannot be fetched as a Client ID Metadata Document: ${why}; such a document must be served from a public domain`;
+  return (
+    why &&
+    `client_id ${clientId} cannot be fetched as a Client ID Metadata Document: ${why}; such a document must be served from a public domain`
+  );
 }

@@ -24,10 +24,16 @@ interface BearerCredential<T> {
 }
 
 /** The one Bearer check: the token from `Authorization: Bearer <token>` and its holder, or a 401 with the credential's challenge. */
-export async function authenticateBearer<T>(authorization: string | null | undefined, credential: BearerCredential<T>): Promise<Authenticated<T>> {
+export async function authenticateBearer<T>(
+  authorization: string | null | undefined,
+  credential: BearerCredential<T>,
+): Promise<Authenticated<T>> {
   const token = bearerToken(authorization);
   if (token === undefined) return challenged(credential.challenge, credential.missing);
   const holder = await credential.holderOf(token);
   if (holder.ok) return holder;
-  return { ...holder, challenge: credential.invalidToken ? `${credential.challenge}, error="invalid_token"` : credential.challenge };
+  return {
+    ...holder,
+    challenge: credential.invalidToken ? `${credential.challenge}, error="invalid_token"` : credential.challenge,
+  };
 }

@@ -1,8 +1,8 @@
 import type { Config } from "../config/config";
 import { AccountIdSchema } from "../core/account-id";
 import { fail, ok, type Result } from "../core/errors";
-import { ACCOUNT_HEADER, ACTOR_HEADER, type IntakeCaller } from "../orders/intake-schemas";
 import type { Authenticated } from "../http/respond";
+import { ACCOUNT_HEADER, ACTOR_HEADER, type IntakeCaller } from "../orders/intake-schemas";
 import { authenticateBearer, challenged } from "./credential";
 import { mcpTokenHolder, OPERATOR_CHALLENGE } from "./operator";
 
@@ -22,7 +22,8 @@ export const INTAKE_CHALLENGE = OPERATOR_CHALLENGE;
 export async function publicIntakeCaller(config: Config, request: Request): Promise<Authenticated<IntakeCaller>> {
   const authorization = request.headers.get("authorization");
   if (authorization === null) {
-    if (config.publicIntakeAccount) return ok({ account: config.publicIntakeAccount, actor: "unauthenticated intake caller" });
+    if (config.publicIntakeAccount)
+      return ok({ account: config.publicIntakeAccount, actor: "unauthenticated intake caller" });
     return challenged(INTAKE_CHALLENGE, "send Authorization: Bearer <token> with an MCP token of your account");
   }
   // A header that is present but unusable (even empty) is a failed login, not an anonymous call.
@@ -56,7 +57,10 @@ export async function bindingIntakeCaller(_config: Config, request: Request): Pr
   if (account === undefined) return fail("bad_request", `internal callers must send a valid ${ACCOUNT_HEADER} header`);
   let actor = "ORDER_API caller";
   try {
-    actor = decodeURIComponent(request.headers.get(ACTOR_HEADER) ?? "").trim().slice(0, 120) || actor;
+    actor =
+      decodeURIComponent(request.headers.get(ACTOR_HEADER) ?? "")
+        .trim()
+        .slice(0, 120) || actor;
   } catch {
     // A malformed actor header only loses the name, never the request.
   }

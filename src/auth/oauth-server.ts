@@ -48,7 +48,9 @@ export function resourceMetadataChallenge(oauth: OAuthSettings): string {
  */
 const failedChecks = new AsyncLocalStorage<string[]>();
 
-export async function withFailedChecks(answer: () => Promise<Response>): Promise<{ response: Response; failed: readonly string[] }> {
+export async function withFailedChecks(
+  answer: () => Promise<Response>,
+): Promise<{ response: Response; failed: readonly string[] }> {
   const failed: string[] = [];
   const response = await failedChecks.run(failed, answer);
   return { response, failed };
@@ -73,7 +75,9 @@ export function authorizationServer(oauth: OAuthSettings): OAuthAuthorizationSer
       clientIdMetadataDocumentEnabled: true,
       // The wire answer stays the library's; the log gets the exact check that failed, never a token.
       onError: ({ status, code, description, internal }) => {
-        console.warn(`OAuth error response: ${status} ${code} - ${description} (${internal.category}/${internal.reason})`);
+        console.warn(
+          `OAuth error response: ${status} ${code} - ${description} (${internal.category}/${internal.reason})`,
+        );
         failedChecks.getStore()?.push(internal.reason);
       },
     });

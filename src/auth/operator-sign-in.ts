@@ -18,7 +18,7 @@ import type { Config, McpTokenHolder } from "../config/config";
 import { AccountIdSchema } from "../core/account-id";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
-import { ScopeSchema, type Scope } from "../core/scopes";
+import { type Scope, ScopeSchema } from "../core/scopes";
 import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
 
 export interface SignedInOperator extends McpTokenHolder {
@@ -50,13 +50,22 @@ type SignInFields = z.output<typeof SignInFieldsSchema>;
  * MCP token typed into the form; the request is here for providers that
  * vouch for the person in headers or cookies instead (Cloudflare Access).
  */
-export async function signInOperator(config: Config, _request: Request, form: SignInFields): Promise<Result<SignedInOperator>> {
+export async function signInOperator(
+  config: Config,
+  _request: Request,
+  form: SignInFields,
+): Promise<Result<SignedInOperator>> {
   const trimmed = (form[SIGN_IN_FIELD.name] ?? "").trim();
   if (trimmed === "") return fail("unauthorized", "enter your MCP token to sign in");
   const holder = await lookupToken(config.mcpTokens, trimmed);
   if (!holder) {
     const isApprover = (await lookupToken(config.approverTokens, trimmed)) !== undefined;
-    return fail("unauthorized", isApprover ? "approver tokens cannot sign in here; use the MCP token of the operator this app will act for" : "that is not a valid MCP token");
+    return fail(
+      "unauthorized",
+      isApprover
+        ? "approver tokens cannot sign in here; use the MCP token of the operator this app will act for"
+        : "that is not a valid MCP token",
+    );
   }
   return ok({ ...holder, credential: base64url(await tokenDigest(trimmed)) });
 }
@@ -80,7 +89,11 @@ export async function grantStillValid(config: Config, props: GrantProps): Promis
 /** What may be granted: the scopes chosen on the page, within what the signed-in operator holds. */
 export function grantableScopes(chosen: readonly Scope[], operator: SignedInOperator): Result<Scope[]> {
   const beyond = chosen.filter((scope) => !operator.scopes.includes(scope));
-  if (beyond.length > 0) return fail("forbidden", `your token does not hold ${beyond.join(", ")}, so you cannot grant it; it holds ${operator.scopes.join(", ")}`);
+  if (beyond.length > 0)
+    return fail(
+      "forbidden",
+      `your token does not hold ${beyond.join(", ")}, so you cannot grant it; it holds ${operator.scopes.join(", ")}`,
+    );
   if (chosen.length === 0) return fail("bad_request", "choose at least one thing the app may do");
   return ok([...chosen]);
 }

@@ -3,8 +3,8 @@ import { fail, ok, type Result } from "../core/errors";
 import { knownScopes } from "../core/scopes";
 import type { Authenticated } from "../http/respond";
 import { authenticateBearer } from "./credential";
-import { authorizationServer, mcpResource, resourceMetadataChallenge, type OAuthSettings } from "./oauth-server";
-import { grantStillValid, GrantPropsSchema } from "./operator-sign-in";
+import { authorizationServer, mcpResource, type OAuthSettings, resourceMetadataChallenge } from "./oauth-server";
+import { GrantPropsSchema, grantStillValid } from "./operator-sign-in";
 import { lookupToken } from "./tokens";
 
 /** The challenge for MCP tokens on /api, which takes them but not OAuth tokens. */
@@ -27,7 +27,12 @@ export function mcpChallenge(config: Config): string {
  * grant still holds. A grant whose signing token was removed or rotated is
  * worth nothing.
  */
-async function oauthCaller(config: Config, oauth: OAuthSettings, env: Env, token: string): Promise<McpCaller | undefined> {
+async function oauthCaller(
+  config: Config,
+  oauth: OAuthSettings,
+  env: Env,
+  token: string,
+): Promise<McpCaller | undefined> {
   const validated = await authorizationServer(oauth).validateToken(mcpResource(oauth), token, env);
   if (!validated) return undefined;
   const props = GrantPropsSchema.safeParse(validated.props);
@@ -45,7 +50,11 @@ async function oauthCaller(config: Config, oauth: OAuthSettings, env: Env, token
  * token configured every call is refused (503): nobody could sign in to get
  * an OAuth token either, and failing closed beats an open /mcp.
  */
-export async function authenticateOperator(config: Config, env: Env, authorization: string | undefined): Promise<Authenticated<McpCaller>> {
+export async function authenticateOperator(
+  config: Config,
+  env: Env,
+  authorization: string | undefined,
+): Promise<Authenticated<McpCaller>> {
   if (config.mcpTokens.size === 0) {
     return fail(
       "not_configured",
@@ -57,7 +66,9 @@ export async function authenticateOperator(config: Config, env: Env, authorizati
     missing: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth",
     invalidToken: true,
     holderOf: async (token) => {
-      const holder = (await lookupToken(config.mcpTokens, token)) ?? (config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined);
+      const holder =
+        (await lookupToken(config.mcpTokens, token)) ??
+        (config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined);
       if (holder) return ok(holder);
       const isApprover = (await lookupToken(config.approverTokens, token)) !== undefined;
       return fail(

@@ -42,7 +42,10 @@ export async function lookupToken<T>(tokens: ReadonlyMap<string, T>, presented: 
 export const tokenDigest = sha256;
 
 /** The holder of the token whose SHA-256 is `presentedDigest`, with the same constant-time scan. */
-export async function lookupTokenDigest<T>(tokens: ReadonlyMap<string, T>, presentedDigest: ArrayBuffer): Promise<T | undefined> {
+export async function lookupTokenDigest<T>(
+  tokens: ReadonlyMap<string, T>,
+  presentedDigest: ArrayBuffer,
+): Promise<T | undefined> {
   const digests = await digestsOf(tokens);
   if (presentedDigest.byteLength !== 32) return undefined;
   const holders = [...tokens.values()];

@@ -21,9 +21,10 @@ export interface ApplyProviderConfig {
   readonly reconcileChecks: number;
 }
 
-
 export const ApplyProviderVars = {
-  APPLY_PROVIDER: z.enum(APPLY_PROVIDER_KINDS, { message: `use one of ${APPLY_PROVIDER_KINDS.join(", ")}` }).default("none"),
+  APPLY_PROVIDER: z
+    .enum(APPLY_PROVIDER_KINDS, { message: `use one of ${APPLY_PROVIDER_KINDS.join(", ")}` })
+    .default("none"),
   APPLY_PROVIDER_TIMEOUT_MS: boundedInt(1, 60_000).default(5000),
   APPLY_RECONCILE_SECONDS: boundedInt(1, 3600).default(30),
   APPLY_RECONCILE_CHECKS: boundedInt(1, 50).default(8),
@@ -41,7 +42,12 @@ export function applyProviderConfig(vars: Vars): ApplyProviderConfig {
 }
 
 /** A deployment whose changes are confirmed by a simulation has no provider at all: refused in production. */
-export function applyProviderProblems(environment: "development" | "production", kind: ApplyProviderConfig["kind"]): string[] {
+export function applyProviderProblems(
+  environment: "development" | "production",
+  kind: ApplyProviderConfig["kind"],
+): string[] {
   if (environment !== "production" || kind !== "stub") return [];
-  return ["APPLY_PROVIDER=stub sends approved changes to a simulated provider inside this Worker and is for development and tests; remove it (or set it to none) in production"];
+  return [
+    "APPLY_PROVIDER=stub sends approved changes to a simulated provider inside this Worker and is for development and tests; remove it (or set it to none) in production",
+  ];
 }

@@ -10,7 +10,7 @@ import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { applyProviderConfig, applyProviderProblems } from "./apply-provider";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
-import { EnvVarsSchema, envVarsInput, type EnvVars } from "./env-vars";
+import { type EnvVars, EnvVarsSchema, envVarsInput } from "./env-vars";
 import { fourEyesRule } from "./four-eyes";
 import { intakeFaultProblems } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems } from "./order-api-url";
@@ -33,10 +33,17 @@ const DEVELOPMENT_BASE_URL = "http://localhost:8787";
 const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"] as const;
 
 /** What is wrong across variables, each one sentence; only asked once every variable parsed by itself. */
-function crossFieldProblems(vars: EnvVars, mcpTokens: ReadonlyMap<string, McpTokenHolder>, approverTokens: ReadonlyMap<string, Approver>): string[] {
+function crossFieldProblems(
+  vars: EnvVars,
+  mcpTokens: ReadonlyMap<string, McpTokenHolder>,
+  approverTokens: ReadonlyMap<string, Approver>,
+): string[] {
   const problems: string[] = [];
   for (const token of mcpTokens.keys()) {
-    if (approverTokens.has(token)) problems.push("a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token");
+    if (approverTokens.has(token))
+      problems.push(
+        "a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token",
+      );
   }
   if (vars.ENVIRONMENT === "production") {
     for (const [token, who] of [...mcpTokens, ...approverTokens]) {
@@ -48,14 +55,22 @@ function crossFieldProblems(vars: EnvVars, mcpTokens: ReadonlyMap<string, McpTok
     }
   }
   if (vars.CONFORMANCE_FIXTURES && vars.ENVIRONMENT === "production") {
-    problems.push("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server");
+    problems.push(
+      "CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only; remove it, or set ENVIRONMENT=development on a local server",
+    );
   }
   problems.push(...orderApiUrlProblems(vars.ENVIRONMENT, vars.ORDER_API_URL, vars.ORDER_API_TOKEN));
   problems.push(...intakeFaultProblems(vars.ENVIRONMENT, vars.INTAKE_FAULTS, vars.INTAKE_FAULTS_IN_PRODUCTION));
   problems.push(...webhookProblems(vars.ENVIRONMENT, vars));
   problems.push(...applyProviderProblems(vars.ENVIRONMENT, vars.APPLY_PROVIDER));
   if (vars.ENVIRONMENT === "production") {
-    problems.push(...deploymentProblems({ hasOauthKv: vars.OAUTH_KV, publicBaseUrl: vars.PUBLIC_BASE_URL, tokens: [...mcpTokens.keys(), ...approverTokens.keys()] }));
+    problems.push(
+      ...deploymentProblems({
+        hasOauthKv: vars.OAUTH_KV,
+        publicBaseUrl: vars.PUBLIC_BASE_URL,
+        tokens: [...mcpTokens.keys(), ...approverTokens.keys()],
+      }),
+    );
   }
   return problems;
 }
@@ -132,7 +147,11 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
      */
     oauth:
       new URL(publicBaseUrl).protocol === "https:" || isLoopbackUrl(publicBaseUrl)
-        ? { issuer: publicBaseUrl, accessTokenTtlSeconds: vars.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: vars.OAUTH_REFRESH_TOKEN_TTL_SECONDS }
+        ? {
+            issuer: publicBaseUrl,
+            accessTokenTtlSeconds: vars.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+            refreshTokenTtlSeconds: vars.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+          }
         : undefined,
     /** Where synthetic traffic goes instead of the ORDER_API binding; undefined means the binding. */
     orderApiUrl: orderApiUrlConfig(vars.ORDER_API_URL, vars.ORDER_API_TOKEN),
@@ -156,7 +175,8 @@ export type Config = z.output<typeof ConfigSchema>;
 const CONFIG_HELP: Record<string, string> = {
   MCP_TOKENS:
     'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token',
-  APPROVER_TOKENS: 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
+  APPROVER_TOKENS:
+    'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}',
 };
 
 function withHelp(issue: string): string {

@@ -48,7 +48,9 @@ export function isKvBinding(binding: unknown): boolean {
 export function deploymentProblems(facts: DeploymentFacts): string[] {
   const problems: string[] = [];
   if (facts.publicBaseUrl === undefined) {
-    problems.push("PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev");
+    problems.push(
+      "PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
+    );
   } else if (isLoopbackUrl(facts.publicBaseUrl)) {
     // Approval links and the OAuth issuer would point at the machine of whoever opens them.
     problems.push(

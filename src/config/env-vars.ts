@@ -4,15 +4,15 @@
  * that span variables, and the Config the code reads, are in config.ts.
  */
 import { z } from "zod/v4";
-import { boundedInt } from "./whole-number";
 import { AccountIdSchema } from "../core/account-id";
-import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
-import { isKvBinding } from "./deployment-checks";
 import { ApplyProviderVars } from "./apply-provider";
+import { isKvBinding } from "./deployment-checks";
 import { FourEyesVars } from "./four-eyes";
 import { IntakeFaultsSchema } from "./intake-faults";
 import { OrderApiTokenSchema, OrderApiUrlSchema } from "./order-api-url";
+import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { WEBHOOK_VARS } from "./webhooks";
+import { boundedInt } from "./whole-number";
 
 /** The largest MAX_BATCH a deployment may configure. */
 const MAX_BATCH_CEILING = 10_000;
@@ -20,7 +20,6 @@ const MAX_BATCH_CEILING = 10_000;
 const onOff = z
   .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
   .transform((v) => v === "on" || v === "true" || v === "1");
-
 
 export const EnvVarsSchema = z.object({
   ...FourEyesVars,
@@ -47,13 +46,32 @@ export const EnvVarsSchema = z.object({
   APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
   ALLOWED_ORIGINS: z
     .string()
-    .transform((raw) => raw.split(",").map((o) => o.trim()).filter((o) => o !== ""))
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((o) => o.trim())
+        .filter((o) => o !== ""),
+    )
     .pipe(z.array(z.url({ message: "each origin must look like https://app.example.com" })))
     .optional(),
   ALLOWED_HOSTS: z
     .string()
-    .transform((raw) => raw.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
-    .pipe(z.array(z.string().regex(/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/, "each host must be a bare hostname like mcp.example.com, without scheme, port or path")))
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ""),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/,
+            "each host must be a bare hostname like mcp.example.com, without scheme, port or path",
+          ),
+      ),
+    )
     .optional(),
   CONFORMANCE_FIXTURES: onOff.default(false),
   PUBLIC_INTAKE_ACCOUNT: AccountIdSchema.optional(),
@@ -62,7 +80,10 @@ export const EnvVarsSchema = z.object({
     .transform((url, ctx) => {
       const parsed = new URL(url);
       if (parsed.pathname !== "/" || parsed.search !== "") {
-        ctx.addIssue({ code: "custom", message: "must be an origin without a path, like https://order-ops.example.com" });
+        ctx.addIssue({
+          code: "custom",
+          message: "must be an origin without a path, like https://order-ops.example.com",
+        });
         return z.NEVER;
       }
       // The canonical spelling (lowercase host, no default port): OAuth compares issuers and resources exactly.

@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import { RiskSchema, type Risk } from "../core/risk";
+import { type Risk, RiskSchema } from "../core/risk";
 
 /**
  * Four eyes: which proposals need two distinct approvers. Either rule may be
@@ -24,6 +24,9 @@ export const FourEyesVars = {
   FOUR_EYES_RISK: RiskSchema.optional(),
 };
 
-export function fourEyesRule(vars: { FOUR_EYES_OVER_CENTS?: number | undefined; FOUR_EYES_RISK?: Risk | undefined }): FourEyesRule {
+export function fourEyesRule(vars: {
+  FOUR_EYES_OVER_CENTS?: number | undefined;
+  FOUR_EYES_RISK?: Risk | undefined;
+}): FourEyesRule {
   return { overCents: vars.FOUR_EYES_OVER_CENTS ?? null, risk: vars.FOUR_EYES_RISK ?? null };
 }

@@ -37,7 +37,8 @@ const Stall = z
   .transform(([ms, everyMs]) => ({ ms, everyMs }) as const)
   .superRefine(({ ms, everyMs }, ctx) => {
     if (ms <= 0) ctx.addIssue({ code: "custom", message: "the stall must last longer than 0ms" });
-    if (ms >= everyMs) ctx.addIssue({ code: "custom", message: "the stall must be shorter than its period, or the API never answers" });
+    if (ms >= everyMs)
+      ctx.addIssue({ code: "custom", message: "the stall must be shorter than its period, or the API never answers" });
     if (everyMs > MAX_STALL_PERIOD_MS) ctx.addIssue({ code: "custom", message: "the period must be at most 1h" });
   });
 
@@ -54,7 +55,10 @@ export const IntakeFaultsSchema = z.string().transform((spec, ctx) => {
   for (const clause of spec.split(",").map((part) => part.trim())) {
     const [name = "", value, ...rest] = clause.split("=");
     if (!isClause(name) || value === undefined || rest.length > 0) {
-      ctx.addIssue({ code: "custom", message: `"${clause}" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. ${INTAKE_FAULTS_EXAMPLE}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `"${clause}" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. ${INTAKE_FAULTS_EXAMPLE}`,
+      });
       continue;
     }
     if (found[name] !== undefined) {
@@ -63,7 +67,8 @@ export const IntakeFaultsSchema = z.string().transform((spec, ctx) => {
     }
     const parsed = CLAUSES[name].safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: `${name}=${value}: ${issue.message}` });
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", message: `${name}=${value}: ${issue.message}` });
       continue;
     }
     Object.assign(found, { [name]: parsed.data });
@@ -82,7 +87,11 @@ export const IntakeFaultsSchema = z.string().transform((spec, ctx) => {
 export type IntakeFaults = z.output<typeof IntakeFaultsSchema>;
 
 /** A deployed API that fails on purpose is an outage: it takes a second, deliberate switch. */
-export function intakeFaultProblems(environment: "development" | "production", faults: IntakeFaults | undefined, allowedInProduction: boolean): string[] {
+export function intakeFaultProblems(
+  environment: "development" | "production",
+  faults: IntakeFaults | undefined,
+  allowedInProduction: boolean,
+): string[] {
   if (faults === undefined || environment !== "production" || allowedInProduction) return [];
   return [
     "INTAKE_FAULTS makes the built-in order API slow or fail on purpose and is refused in production; remove it, or also set INTAKE_FAULTS_IN_PRODUCTION=on if this deployment is meant for fault drills",

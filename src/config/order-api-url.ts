@@ -16,7 +16,9 @@ export const OrderApiUrlSchema = z.string().transform((raw, ctx) => {
   }
   const problems = [
     url.protocol === "https:" || url.protocol === "http:" ? undefined : "must start with https://",
-    url.username === "" && url.password === "" ? undefined : "must not hold a user name or password; put the credential in the ORDER_API_TOKEN secret",
+    url.username === "" && url.password === ""
+      ? undefined
+      : "must not hold a user name or password; put the credential in the ORDER_API_TOKEN secret",
     url.search === "" && url.hash === "" ? undefined : "must not have a query or a fragment",
   ].filter((problem) => problem !== undefined);
   for (const message of problems) ctx.addIssue({ code: "custom", message });
@@ -24,24 +26,39 @@ export const OrderApiUrlSchema = z.string().transform((raw, ctx) => {
 });
 
 /** Sent as `Authorization: Bearer <token>`, so it must be one header-safe word. */
-export const OrderApiTokenSchema = z.string().regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)");
+export const OrderApiTokenSchema = z
+  .string()
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)");
 
 /**
  * Plain http is for a second server on this machine during development;
  * a deployed Worker sends orders and its token over https only.
  */
-export function orderApiUrlProblems(environment: "development" | "production", url: string | undefined, token: string | undefined): string[] {
+export function orderApiUrlProblems(
+  environment: "development" | "production",
+  url: string | undefined,
+  token: string | undefined,
+): string[] {
   if (url === undefined) {
-    return token === undefined ? [] : ["ORDER_API_TOKEN is set but ORDER_API_URL is not; the token is sent only to ORDER_API_URL, so set ORDER_API_URL or remove the secret"];
+    return token === undefined
+      ? []
+      : [
+          "ORDER_API_TOKEN is set but ORDER_API_URL is not; the token is sent only to ORDER_API_URL, so set ORDER_API_URL or remove the secret",
+        ];
   }
   const { protocol, hostname } = new URL(url);
   if (environment === "production") {
     if (protocol !== "https:") return [`ORDER_API_URL must use https in production, not ${url}`];
-    if (isLoopbackHost(hostname)) return [`ORDER_API_URL points at this machine (${hostname}), which a deployed Worker cannot reach; use the order API's public https URL`];
+    if (isLoopbackHost(hostname))
+      return [
+        `ORDER_API_URL points at this machine (${hostname}), which a deployed Worker cannot reach; use the order API's public https URL`,
+      ];
     return [];
   }
   if (protocol !== "https:" && !isLoopbackHost(hostname)) {
-    return [`ORDER_API_URL may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`];
+    return [
+      `ORDER_API_URL may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`,
+    ];
   }
   return [];
 }

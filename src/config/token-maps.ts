@@ -1,7 +1,7 @@
 /** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
-import { SCOPES, ScopeSchema, type Scope } from "../core/scopes";
+import { SCOPES, type Scope, ScopeSchema } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
 /** What an MCP credential may do: read (viewer), also send traffic and propose (operator), also manage the account's grants (admin). */
@@ -23,15 +23,26 @@ export const McpTokenEntry = z
     // Absent: an operator, as every token was before roles existed.
     role: OperatorRoleSchema.default("operator"),
     // Absent means every scope the role allows: tokens configured before scopes existed keep working.
-    scopes: z.array(ScopeSchema).min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`).optional(),
+    scopes: z
+      .array(ScopeSchema)
+      .min(1, `list at least one scope, or leave scopes out for all of ${SCOPES.join(", ")}`)
+      .optional(),
   })
   .superRefine((entry, ctx) => {
-    const beyond = entry.role === "viewer" ? (entry.scopes ?? []).filter((scope) => !VIEWER_SCOPES.includes(scope)) : [];
-    if (beyond.length > 0) ctx.addIssue({ code: "custom", path: ["scopes"], message: `a viewer may hold only ${VIEWER_SCOPES.join(", ")}; ${beyond.join(", ")} needs the operator role` });
+    const beyond =
+      entry.role === "viewer" ? (entry.scopes ?? []).filter((scope) => !VIEWER_SCOPES.includes(scope)) : [];
+    if (beyond.length > 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["scopes"],
+        message: `a viewer may hold only ${VIEWER_SCOPES.join(", ")}; ${beyond.join(", ")} needs the operator role`,
+      });
   })
   .transform(({ scopes, ...entry }) => {
     const allowed = entry.role === "viewer" ? VIEWER_SCOPES : SCOPES;
-    const held: readonly Scope[] = SCOPES.filter((scope) => allowed.includes(scope) && (scopes ?? allowed).includes(scope));
+    const held: readonly Scope[] = SCOPES.filter(
+      (scope) => allowed.includes(scope) && (scopes ?? allowed).includes(scope),
+    );
     return { ...entry, scopes: held };
   });
 /** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
@@ -81,7 +92,8 @@ export function jsonTokenMap<T extends z.ZodType>(entry: T) {
       if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
       const holder = entry.safeParse(value);
       if (!holder.success) {
-        for (const problem of describeIssues(holder.error, "")) ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
+        for (const problem of describeIssues(holder.error, ""))
+          ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
         return;
       }
       holders.set(token, holder.data);

@@ -39,7 +39,9 @@ const WebhookUrlSchema = z.string().transform((raw, ctx) => {
   }
   const problems = [
     url.protocol === "https:" || url.protocol === "http:" ? undefined : "must start with https://",
-    url.username === "" && url.password === "" ? undefined : "must not hold a user name or password; deliveries are signed with the secret instead",
+    url.username === "" && url.password === ""
+      ? undefined
+      : "must not hold a user name or password; deliveries are signed with the secret instead",
     url.hash === "" ? undefined : "must not have a fragment",
   ].filter((problem) => problem !== undefined);
   for (const message of problems) ctx.addIssue({ code: "custom", message });
@@ -56,22 +58,38 @@ export const WEBHOOK_VARS = {
 
 type WebhookVars = { readonly [K in keyof typeof WEBHOOK_VARS]?: string | undefined };
 
-function destinationProblems(environment: "development" | "production", names: { url: string; secret: string }, url: string | undefined, secret: string | undefined): string[] {
+function destinationProblems(
+  environment: "development" | "production",
+  names: { url: string; secret: string },
+  url: string | undefined,
+  secret: string | undefined,
+): string[] {
   if (url === undefined) {
-    return secret === undefined ? [] : [`${names.secret} is set but ${names.url} is not; set ${names.url} to the receiver's URL or remove the secret`];
+    return secret === undefined
+      ? []
+      : [`${names.secret} is set but ${names.url} is not; set ${names.url} to the receiver's URL or remove the secret`];
   }
   const problems: string[] = [];
   if (secret === undefined) {
-    problems.push(`${names.secret} is required when ${names.url} is set: every delivery is signed with it (set it with \`wrangler secret put ${names.secret}\`, e.g. the output of \`openssl rand -hex 32\`)`);
+    problems.push(
+      `${names.secret} is required when ${names.url} is set: every delivery is signed with it (set it with \`wrangler secret put ${names.secret}\`, e.g. the output of \`openssl rand -hex 32\`)`,
+    );
   } else if (environment === "production" && secret.length < PRODUCTION_MIN_SECRET_LENGTH) {
-    problems.push(`${names.secret} is ${secret.length} characters; production needs at least ${PRODUCTION_MIN_SECRET_LENGTH} (try \`openssl rand -hex 32\`)`);
+    problems.push(
+      `${names.secret} is ${secret.length} characters; production needs at least ${PRODUCTION_MIN_SECRET_LENGTH} (try \`openssl rand -hex 32\`)`,
+    );
   }
   const { protocol, hostname } = new URL(url);
   if (environment === "production") {
     if (protocol !== "https:") problems.push(`${names.url} must use https in production, not ${url}`);
-    else if (isLoopbackHost(hostname)) problems.push(`${names.url} points at this machine (${hostname}), which a deployed Worker cannot reach; use the receiver's public https URL`);
+    else if (isLoopbackHost(hostname))
+      problems.push(
+        `${names.url} points at this machine (${hostname}), which a deployed Worker cannot reach; use the receiver's public https URL`,
+      );
   } else if (protocol !== "https:" && !isLoopbackHost(hostname)) {
-    problems.push(`${names.url} may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`);
+    problems.push(
+      `${names.url} may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`,
+    );
   }
   return problems;
 }

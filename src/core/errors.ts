@@ -46,5 +46,7 @@ export function statusOf(error: AppError): (typeof ERROR_STATUS)[ErrorCode] {
 
 /** The JSON body every HTTP error carries. */
 export function errorBody(error: AppError): { code: ErrorCode; message: string; errors?: readonly string[] } {
-  return error.errors ? { code: error.code, message: error.message, errors: error.errors } : { code: error.code, message: error.message };
+  return error.errors
+    ? { code: error.code, message: error.message, errors: error.errors }
+    : { code: error.code, message: error.message };
 }

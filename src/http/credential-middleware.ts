@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { Config } from "../config/config";
 import type { AppEnv } from "./app-env";
-import { withinRateLimit, type RateLimitedSurface } from "./rate-limit";
-import { errorResponse, refusalResponse, type Authenticated } from "./respond";
+import { type RateLimitedSurface, withinRateLimit } from "./rate-limit";
+import { type Authenticated, errorResponse, refusalResponse } from "./respond";
 
 /** AppEnv plus the credential holder that requireCredential resolved for the route. */
 export interface WithHolder<T> {

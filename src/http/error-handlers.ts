@@ -20,7 +20,8 @@ export function installErrorHandlers(app: Hono<AppEnv>): void {
   app.notFound((c) => errorResponse(c, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }));
   app.onError((error, c) => {
     const code = error instanceof HTTPException ? codeForStatus(error.status) : undefined;
-    if (code !== undefined && code !== "internal") return errorResponse(c, { code, message: error.message || `request refused (${code})` });
+    if (code !== undefined && code !== "internal")
+      return errorResponse(c, { code, message: error.message || `request refused (${code})` });
     // Internal detail goes to the log only; the caller gets a generic message.
     console.error(`unhandled error on ${c.req.method} ${c.req.path}:`, error);
     return errorResponse(c, { code: "internal", message: "internal error; the server log has the details" });

@@ -12,7 +12,12 @@ export function firstValues<S extends z.ZodType>(schema: S, lists: readonly stri
   return z.preprocess(
     (fields) =>
       typeof fields === "object" && fields !== null
-        ? Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, lists.includes(name) ? [value].flat() : Array.isArray(value) ? value[0] : value]))
+        ? Object.fromEntries(
+            Object.entries(fields).map(([name, value]) => [
+              name,
+              lists.includes(name) ? [value].flat() : Array.isArray(value) ? value[0] : value,
+            ]),
+          )
         : fields,
     schema,
   );
@@ -26,6 +31,9 @@ export function firstValues<S extends z.ZodType>(schema: S, lists: readonly stri
 export function validForm<S extends z.ZodType>(schema: S, refuse: BodyRefusal, lists: readonly string[] = []) {
   return zValidator("form", firstValues(schema, lists), (result, c) => {
     if (result.success) return undefined;
-    return refuse(c, { code: "validation_failed", message: result.error.issues.map((issue) => issue.message).join("; ") });
+    return refuse(c, {
+      code: "validation_failed",
+      message: result.error.issues.map((issue) => issue.message).join("; "),
+    });
   });
 }

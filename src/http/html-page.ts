@@ -51,7 +51,8 @@ label.choice input{margin-top:.35rem;width:1.1rem;height:1.1rem;flex:0 0 auto}
 `;
 
 export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
-  const refresh = options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">\n`;
+  const refresh =
+    options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">\n`;
   return html`<!doctype html>
 <html lang="en">
 <head>

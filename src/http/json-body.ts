@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import type { z } from "zod/v4";
-import { fail, ok, type AppError, type Result } from "../core/errors";
+import { type AppError, fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { errorResponse } from "./respond";
 
@@ -42,7 +42,10 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
 
 const WRONG_MEDIA_TYPE: Record<BodyKind, AppError> = {
-  json: { code: "unsupported_media_type", message: "send the body as JSON with the header content-type: application/json" },
+  json: {
+    code: "unsupported_media_type",
+    message: "send the body as JSON with the header content-type: application/json",
+  },
   form: { code: "unsupported_media_type", message: "post the form as application/x-www-form-urlencoded" },
 };
 
@@ -95,6 +98,10 @@ export function validJson<S extends z.ZodType>(schema: S) {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     const problems = describeIssues(result.error);
-    return errorResponse(c, { code: "validation_failed", message: `request body has ${problems.length} invalid field(s)`, errors: problems });
+    return errorResponse(c, {
+      code: "validation_failed",
+      message: `request body has ${problems.length} invalid field(s)`,
+      errors: problems,
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { Hono, type Context, type Env as HonoEnv } from "hono";
+import { type Context, Hono, type Env as HonoEnv } from "hono";
 import type { AppEnv } from "./app-env";
 import { installErrorHandlers } from "./error-handlers";
 
@@ -10,7 +10,11 @@ import { installErrorHandlers } from "./error-handlers";
  * Wrangler bundles a dynamic import() into the same script, so nothing is
  * fetched: the module's top level just runs later.
  */
-export function mountLazily<SubEnv extends HonoEnv>(app: Hono<AppEnv>, path: string, load: () => Promise<Hono<SubEnv>>): void {
+export function mountLazily<SubEnv extends HonoEnv>(
+  app: Hono<AppEnv>,
+  path: string,
+  load: () => Promise<Hono<SubEnv>>,
+): void {
   let mounted: Promise<Hono<AppEnv>> | undefined;
   const mount = (): Promise<Hono<AppEnv>> =>
     (mounted ??= load().then(
@@ -25,8 +29,7 @@ export function mountLazily<SubEnv extends HonoEnv>(app: Hono<AppEnv>, path: str
         throw error;
       },
     ));
-  const serve = async (c: Context<AppEnv>) =>
-    (await mount()).fetch(c.req.raw, c.env, c.executionCtx);
+  const serve = async (c: Context<AppEnv>) => (await mount()).fetch(c.req.raw, c.env, c.executionCtx);
   app.all(path, serve);
   app.all(`${path}/*`, serve);
 }

@@ -57,7 +57,10 @@ function hostRefusal(host: string, servedThing: string): string {
  * rebound page is same-origin with itself, so its posts carry
  * `Sec-Fetch-Site: same-origin` and pass any Fetch Metadata check.
  */
-export function servedHostOnly(servedThing: string, refuse: (c: Context<AppEnv>, message: string) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+export function servedHostOnly(
+  servedThing: string,
+  refuse: (c: Context<AppEnv>, message: string) => Response | Promise<Response>,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const host = hostOf(c);
     if (!isServedHost(host, c.get("config"))) return refuse(c, hostRefusal(host, servedThing));
@@ -70,7 +73,8 @@ export function originPolicy(servedThing: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const config = c.get("config");
     const host = hostOf(c);
-    if (!isServedHost(host, config)) return errorResponse(c, { code: "forbidden", message: hostRefusal(host, servedThing) });
+    if (!isServedHost(host, config))
+      return errorResponse(c, { code: "forbidden", message: hostRefusal(host, servedThing) });
     const origin = c.req.header("origin");
     if (origin !== undefined && !isAllowedOrigin(origin, config)) {
       return errorResponse(c, {

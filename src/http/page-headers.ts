@@ -32,6 +32,9 @@ export function pageSecureHeaders(options: { overwrite?: boolean } = {}) {
  */
 export function pagePolicy(formTargets: readonly string[]): string {
   return Object.entries({ ...PAGE_POLICY, formAction: [...PAGE_POLICY.formAction, ...formTargets] })
-    .map(([directive, sources]) => `${directive.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(" ")}`)
+    .map(
+      ([directive, sources]) =>
+        `${directive.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(" ")}`,
+    )
     .join("; ");
 }

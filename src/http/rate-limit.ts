@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "../config/config";
-import { fail, ok, type AppError, type Result } from "../core/errors";
+import { type AppError, fail, ok, type Result } from "../core/errors";
 import type { AppEnv } from "./app-env";
 import { errorHeaders, errorResponse, RETRY_AFTER_SECONDS } from "./respond";
 
@@ -30,7 +30,13 @@ const TOO_MANY = {
  * share of the current window. `calls` counts one request that carries
  * several (a JSON-RPC batch); counting stops at the first one over the share.
  */
-export async function withinRateLimit(env: Env, config: Config, surface: RateLimitedSurface, key: string, calls = 1): Promise<Result<void>> {
+export async function withinRateLimit(
+  env: Env,
+  config: Config,
+  surface: RateLimitedSurface,
+  key: string,
+  calls = 1,
+): Promise<Result<void>> {
   if (!config.rateLimits) return ok(undefined);
   const limiter = LIMITERS[surface];
   for (let call = 0; call < calls; call++) {
@@ -64,7 +70,12 @@ export function limitPerAddress(
   refuse: (c: Context<AppEnv>, error: AppError) => Response | Promise<Response> = errorResponse,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const allowed = await withinRateLimit(c.env, c.get("config"), "oauth", `${purpose}:${clientAddress(c.req.raw, c.get("config"))}`);
+    const allowed = await withinRateLimit(
+      c.env,
+      c.get("config"),
+      "oauth",
+      `${purpose}:${clientAddress(c.req.raw, c.get("config"))}`,
+    );
     if (!allowed.ok) {
       for (const [name, value] of Object.entries(errorHeaders(allowed.error))) c.header(name, value);
       return refuse(c, allowed.error);

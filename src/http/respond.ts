@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { errorBody, statusOf, type AppError } from "../core/errors";
+import { type AppError, errorBody, statusOf } from "../core/errors";
 
 /** Waiting this long always clears a limit: 60 s is the longest window the rate-limiting binding has. */
 export const RETRY_AFTER_SECONDS = 60;
@@ -18,10 +18,19 @@ const utf8 = new TextEncoder();
  * what it reads (the account's object reading the intake's answers) can then
  * read a declared body in one step instead of chunk by chunk.
  */
-export function sizedJson(c: Context, value: unknown, status: ContentfulStatusCode, headers?: Record<string, string>): Response {
+export function sizedJson(
+  c: Context,
+  value: unknown,
+  status: ContentfulStatusCode,
+  headers?: Record<string, string>,
+): Response {
   // encode() always returns a fresh ArrayBuffer; the DOM types only say ArrayBufferLike.
   const bytes = utf8.encode(JSON.stringify(value)) as Uint8Array<ArrayBuffer>;
-  return c.body(bytes, status, { ...headers, "content-type": "application/json", "content-length": String(bytes.byteLength) });
+  return c.body(bytes, status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": String(bytes.byteLength),
+  });
 }
 
 /** The one place an AppError becomes an HTTP response. */
@@ -39,7 +48,11 @@ export interface Refusal {
 export type Authenticated<T> = { readonly ok: true; readonly value: T } | ({ readonly ok: false } & Refusal);
 
 export function refusalResponse(c: Context, refusal: Refusal): Response {
-  return errorResponse(c, refusal.error, refusal.challenge === undefined ? undefined : { "WWW-Authenticate": refusal.challenge });
+  return errorResponse(
+    c,
+    refusal.error,
+    refusal.challenge === undefined ? undefined : { "WWW-Authenticate": refusal.challenge },
+  );
 }
 
 /** For routes that exist but not with this method: 405 with the Allow header. */
@@ -47,7 +60,10 @@ export function methodNotAllowed(allowed: readonly string[]) {
   return (c: Context): Response =>
     errorResponse(
       c,
-      { code: "method_not_allowed", message: `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}` },
+      {
+        code: "method_not_allowed",
+        message: `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
+      },
       { Allow: allowed.join(", ") },
     );
 }

@@ -24,7 +24,9 @@ const check = csrf({
   secFetchSite: ["same-origin", "none"],
 });
 
-export function sameOriginForms(refuse: (c: Context<AppEnv>) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+export function sameOriginForms(
+  refuse: (c: Context<AppEnv>) => Response | Promise<Response>,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.header("origin") === undefined && c.req.header("sec-fetch-site") === undefined) return next();
     try {

@@ -1,17 +1,17 @@
-import { bindCaller, OPERATOR_CALLS, type CallerBound } from "../account/account-calls";
+import { bindCaller, type CallerBound, OPERATOR_CALLS } from "../account/account-calls";
 import type { McpCaller } from "../auth/operator";
 import type { Config } from "../config/config";
 import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountOrders } from "../orders/port";
-import { D1AccountOrders } from "../store/account-orders";
-import { checkCount, type SendRequest } from "../synth/batch-sender";
-import { runOrdersPerMinute, type BudgetAsk } from "../synth/order-budget";
-import type { GeneratorMode } from "../synth/generators";
 import { planRun, type RunRequest } from "../runs/plan";
-import { configuredTarget, describeTarget } from "../synth/order-api-target";
-import { checkTarget, previewOrder, type Preview, type TargetStatus } from "../synth/target-check";
+import { D1AccountOrders } from "../store/account-orders";
 import { accountDatabase } from "../store/databases";
+import { checkCount, type SendRequest } from "../synth/batch-sender";
+import type { GeneratorMode } from "../synth/generators";
+import { configuredTarget, describeTarget } from "../synth/order-api-target";
+import { type BudgetAsk, runOrdersPerMinute } from "../synth/order-budget";
+import { checkTarget, type Preview, previewOrder, type TargetStatus } from "../synth/target-check";
 
 /**
  * What a tool may ask of the account's object: every operator entry of
@@ -48,8 +48,12 @@ export interface AccountToolContext {
  * that the account's object refuses anyway asks for nothing: the object's own
  * refusal, with the message users know, is the answer.
  */
-function budgetAsk(config: Config, ask: { readonly batch: SendRequest } | { readonly run: RunRequest }): BudgetAsk | undefined {
-  if ("batch" in ask) return checkCount(ask.batch.count, config.maxBatch).ok ? { kind: "batch", orders: ask.batch.count } : undefined;
+function budgetAsk(
+  config: Config,
+  ask: { readonly batch: SendRequest } | { readonly run: RunRequest },
+): BudgetAsk | undefined {
+  if ("batch" in ask)
+    return checkCount(ask.batch.count, config.maxBatch).ok ? { kind: "batch", orders: ask.batch.count } : undefined;
   const plan = planRun(ask.run, 0, config.runs);
   return plan.ok ? { kind: "run", ordersPerMinute: runOrdersPerMinute(plan.value) } : undefined;
 }
@@ -60,7 +64,11 @@ function budgetAsk(config: Config, ask: { readonly batch: SendRequest } | { read
  * The object checks the caller's account again on every call.
  */
 export function accountToolContext(env: Env, config: Config, { scopes, ...caller }: McpCaller): AccountToolContext {
-  const { chargeSyntheticBudget, ...agent } = bindCaller(env.ACCOUNT_AGENT.getByName(caller.account), caller, OPERATOR_CALLS);
+  const { chargeSyntheticBudget, ...agent } = bindCaller(
+    env.ACCOUNT_AGENT.getByName(caller.account),
+    caller,
+    OPERATOR_CALLS,
+  );
   // Counted per call, in the account's object: batches of calls and parallel isolates meet one budget.
   const withinBudget = async (ask: BudgetAsk | undefined): Promise<Result<void>> =>
     config.rateLimits && ask ? chargeSyntheticBudget(ask, config.syntheticOrdersPerMinute) : ok(undefined);
@@ -82,7 +90,11 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
       },
     },
     traffic: {
-      checkTarget: () => checkTarget(configuredTarget(env, config, caller.account, `${caller.operator} via check_target`), describeTarget(config)),
+      checkTarget: () =>
+        checkTarget(
+          configuredTarget(env, config, caller.account, `${caller.operator} via check_target`),
+          describeTarget(config),
+        ),
       preview: (mode, seed) => previewOrder(mode, seed),
     },
   };

@@ -1,10 +1,10 @@
 import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { CHANGE_KINDS } from "../orders/change-kinds";
-import { ProposalViewSchema, type ProposalView } from "../proposals/schemas";
+import { type ProposalView, ProposalViewSchema } from "../proposals/schemas";
 import { proposalCard } from "./cards/proposal.card";
 import { ProposalIdParam } from "./params";
-import { defineTool, type AccountTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-seam";
 
 /**
  * Waiting for the person instead of polling. The decision still comes only
@@ -17,7 +17,11 @@ import { defineTool, type AccountTool } from "./tool-seam";
 export const MAX_WAIT_SECONDS = 50;
 
 export const WaitResultSchema = ProposalViewSchema.extend({
-  decided: z.boolean().describe("false while the proposal still waits for a person; true once it was approved, rejected, applied, or can no longer be approved"),
+  decided: z
+    .boolean()
+    .describe(
+      "false while the proposal still waits for a person; true once it was approved, rejected, applied, or can no longer be approved",
+    ),
   waited_seconds: z.number().describe("How long this call waited"),
   next_step: z.string().describe("What to do now, in one sentence"),
 });
@@ -52,7 +56,13 @@ const waitForApproval = defineTool({
   description: `Use after propose_resolution or prepare_address_change: waits until a person approves or rejects the proposal in the approval app (or it expires), up to timeout_seconds (at most ${MAX_WAIT_SECONDS}), and answers the proposal as it then is, with decided and next_step. It cannot approve anything. Where your client can open links for the user, it first asks them to open the approval page. If decided is false, call it again, or ask the user to open approval_url.`,
   input: z.object({
     proposal_id: ProposalIdParam,
-    timeout_seconds: z.number().int().min(1).max(MAX_WAIT_SECONDS).default(30).describe(`How long to wait for the decision, 1-${MAX_WAIT_SECONDS} seconds (default 30)`),
+    timeout_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WAIT_SECONDS)
+      .default(30)
+      .describe(`How long to wait for the decision, 1-${MAX_WAIT_SECONDS} seconds (default 30)`),
   }),
   output: WaitResultSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -63,13 +73,21 @@ const waitForApproval = defineTool({
       if (!current.ok) return current;
       const proposal = current.value;
       if (proposal.status === "pending_approval") {
-        return openUrl.ask(proposal.approval_url, `Please approve or reject in the approval app: ${proposal.action} for ${proposal.order_id} (${proposal.change_summary}). Come back here when you have decided.`);
+        return openUrl.ask(
+          proposal.approval_url,
+          `Please approve or reject in the approval app: ${proposal.action} for ${proposal.order_id} (${proposal.change_summary}). Come back here when you have decided.`,
+        );
       }
     }
     const waited = await context.agent.waitForDecision(proposal_id, timeout_seconds * 1000);
     if (!waited.ok) return waited;
     const { proposal, waitedMs } = waited.value;
-    return ok({ ...proposal, decided: proposal.status !== "pending_approval", waited_seconds: Math.round(waitedMs / 100) / 10, next_step: nextStep(proposal) });
+    return ok({
+      ...proposal,
+      decided: proposal.status !== "pending_approval",
+      waited_seconds: Math.round(waitedMs / 100) / 10,
+      next_step: nextStep(proposal),
+    });
   },
 });
 

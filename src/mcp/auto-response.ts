@@ -50,16 +50,19 @@ export async function jsonUnlessStreamed(response: Response): Promise<Response> 
     }
     break;
   }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of received) controller.enqueue(chunk);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        for (const chunk of received) controller.enqueue(chunk);
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -19,7 +19,12 @@
  * refuses a second request ("Stateless transport cannot be reused"); proved
  * by test/mcp/connected-transport.test.ts and measured by `npm run bench`.
  */
-import { isJsonContentType, type JSONRPCMessage, type JSONRPCRequest, type Transport } from "@modelcontextprotocol/server";
+import {
+  isJsonContentType,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSIONS } from "./protocol-versions";
 
 type Answer = (message: JSONRPCMessage) => void;
@@ -46,9 +51,12 @@ export class ConnectedTransport implements Transport {
 
   /** The server's answer to `request`, as the SDK's transport would give it in JSON mode. */
   exchange(request: JSONRPCRequest, http: Request): Promise<Response> {
-    if (this.waiting.has(request.id)) throw new Error(`a connected transport was given request ${String(request.id)} while it still served it`);
+    if (this.waiting.has(request.id))
+      throw new Error(`a connected transport was given request ${String(request.id)} while it still served it`);
     return new Promise((resolve) => {
-      this.waiting.set(request.id, (answer) => resolve(Response.json(answer, { status: 200, headers: { "content-type": "application/json" } })));
+      this.waiting.set(request.id, (answer) =>
+        resolve(Response.json(answer, { status: 200, headers: { "content-type": "application/json" } })),
+      );
       this.onmessage?.(request, { request: http });
     });
   }

@@ -3,7 +3,7 @@
  * SDK-based checks in jsonrpc.ts, so the /mcp route can refuse a request
  * (rate limit, oversized body) without loading the MCP SDK.
  */
-import { statusOf, type AppError } from "../core/errors";
+import { type AppError, statusOf } from "../core/errors";
 import { errorHeaders } from "../http/respond";
 
 export const PARSE_ERROR = -32700;
@@ -25,5 +25,8 @@ export function jsonRpcError(id: JsonRpcId, code: number, message: string) {
  * http/respond.ts), so a rate limit carries its Retry-After here too.
  */
 export function jsonRpcRefusal(error: AppError, code: number, id: JsonRpcId = null): Response {
-  return Response.json(jsonRpcError(id, code, error.message), { status: statusOf(error), headers: errorHeaders(error) });
+  return Response.json(jsonRpcError(id, code, error.message), {
+    status: statusOf(error),
+    headers: errorHeaders(error),
+  });
 }

@@ -14,18 +14,26 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  specTypeSchemas,
   type JSONRPCRequest,
+  specTypeSchemas,
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
-import { INVALID_PARAMS, INVALID_REQUEST, jsonRpcError, jsonRpcRefusal, SERVER_ERROR, type JsonRpcId } from "./jsonrpc-errors";
+import {
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  type JsonRpcId,
+  jsonRpcError,
+  jsonRpcRefusal,
+  SERVER_ERROR,
+} from "./jsonrpc-errors";
 import { isModernMessage } from "./protocol-versions";
 
 /** The message in a body, or why there is none (the route answers it as a JSON-RPC parse error). */
 export function parseBody(body: string): Result<unknown> {
-  if (body.trim() === "") return fail("malformed_json", "Parse error: the request body is empty; send one JSON-RPC message");
+  if (body.trim() === "")
+    return fail("malformed_json", "Parse error: the request body is empty; send one JSON-RPC message");
   try {
     return ok(JSON.parse(body));
   } catch {
@@ -34,7 +42,8 @@ export function parseBody(body: string): Result<unknown> {
 }
 
 // Its status comes from its error code, like every other refusal's.
-const invalidRequest = (message: string, id?: JsonRpcId) => jsonRpcRefusal({ code: "bad_request", message }, INVALID_REQUEST, id);
+const invalidRequest = (message: string, id?: JsonRpcId) =>
+  jsonRpcRefusal({ code: "bad_request", message }, INVALID_REQUEST, id);
 
 type Classified = { kind: "request"; request: JSONRPCRequest } | { kind: "other" } | undefined;
 
@@ -90,7 +99,9 @@ const NAMED_BY_PARAMS: ReadonlyMap<string, string> = new Map([
 function prototypeNameProblem(request: { method: string; params?: unknown }): string | undefined {
   const kind = NAMED_BY_PARAMS.get(request.method);
   const name = (request.params as { name?: unknown } | undefined)?.name;
-  return kind !== undefined && typeof name === "string" && name in Object.prototype ? `${kind} ${name} not found` : undefined;
+  return kind !== undefined && typeof name === "string" && name in Object.prototype
+    ? `${kind} ${name} not found`
+    : undefined;
 }
 
 /**
@@ -109,7 +120,8 @@ function paramsProblem(request: { method: string; params?: unknown }, modern: bo
   const schema = PARAMS_BY_METHOD.get(request.method);
   if (!schema) return undefined;
   const checked = schema.safeParse(request.params);
-  if (!checked.success) return `Invalid params for ${request.method}: ${describeIssues(checked.error, "params").join("; ")}`;
+  if (!checked.success)
+    return `Invalid params for ${request.method}: ${describeIssues(checked.error, "params").join("; ")}`;
   return prototypeNameProblem(request);
 }
 
@@ -128,7 +140,11 @@ function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | unde
     const problem = problems[i];
     return problem !== undefined
       ? jsonRpcError(request.id, INVALID_PARAMS, problem)
-      : jsonRpcError(request.id, SERVER_ERROR, `Not run: request ${culprit} in the same batch has invalid params, and a batch runs only when every request in it is valid`);
+      : jsonRpcError(
+          request.id,
+          SERVER_ERROR,
+          `Not run: request ${culprit} in the same batch has invalid params, and a batch runs only when every request in it is valid`,
+        );
   });
   // Like any other error a handler answers: HTTP 200, the answers in request order.
   return Response.json(answers, { status: 200 });
@@ -140,23 +156,31 @@ function refuseBatchParams(requests: readonly JSONRPCRequest[]): Response | unde
  */
 export function refuseMalformed(message: unknown, protocolHeader: string | null): Response | undefined {
   if (Array.isArray(message)) {
-    if (message.length === 0) return invalidRequest("Invalid Request: an empty JSON-RPC batch; send at least one message");
+    if (message.length === 0)
+      return invalidRequest("Invalid Request: an empty JSON-RPC batch; send at least one message");
     const classified = message.map(classify);
-    if (classified.includes(undefined)) return invalidRequest("Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
+    if (classified.includes(undefined))
+      return invalidRequest("Invalid Request: every element of a JSON-RPC batch must be a JSON-RPC message");
     const revision = protocolHeader?.trim() || ASSUMED_REVISION;
     if (revision >= BATCHES_REMOVED_IN) {
-      return invalidRequest(`Invalid Request: protocol ${revision} has no JSON-RPC batches (${BATCHES_REMOVED_IN} removed them); send one message per request`);
+      return invalidRequest(
+        `Invalid Request: protocol ${revision} has no JSON-RPC batches (${BATCHES_REMOVED_IN} removed them); send one message per request`,
+      );
     }
     return refuseBatchParams(classified.flatMap((c) => (c?.kind === "request" ? [c.request] : [])));
   }
   const classified = classify(message);
   if (!classified) {
-    return invalidRequest("Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)", idOf(message));
+    return invalidRequest(
+      "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc, method or result/error, id)",
+      idOf(message),
+    );
   }
   if (classified.kind === "request") {
     const problem = paramsProblem(classified.request, isModernMessage(message, protocolHeader));
     // Like any other error a handler answers: HTTP 200 carrying the JSON-RPC error.
-    if (problem !== undefined) return Response.json(jsonRpcError(classified.request.id, INVALID_PARAMS, problem), { status: 200 });
+    if (problem !== undefined)
+      return Response.json(jsonRpcError(classified.request.id, INVALID_PARAMS, problem), { status: 200 });
   }
   return undefined;
 }

@@ -15,7 +15,10 @@ const UTF8 = new TextEncoder();
 export function isWholeListing(message: JSONRPCRequest): boolean {
   if (message.method !== "tools/list") return false;
   const params: unknown = message.params;
-  return params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params) && Object.keys(params).length === 0);
+  return (
+    params === undefined ||
+    (typeof params === "object" && params !== null && !Array.isArray(params) && Object.keys(params).length === 0)
+  );
 }
 
 /** `"result":…}`, the end of an answer the SDK gave, as bytes; undefined unless it was a plain result. */

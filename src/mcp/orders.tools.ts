@@ -17,7 +17,7 @@ import { exceptionQueueCard } from "./cards/exception-queue.card";
 import { orderCard } from "./cards/order.card";
 import { proposalCard } from "./cards/proposal.card";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
-import { defineTool, type AccountTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-seam";
 
 function found<T>(value: T | null): Result<T> {
   return value === null ? fail("not_found", ORDER_NOT_FOUND_MESSAGE) : ok(value);
@@ -92,7 +92,11 @@ const getOrderAuditLog = defineTool({
   annotations: READ,
   handler: async ({ order_id, cursor, limit }, context) => {
     const after = cursor === undefined ? null : decodeAuditCursor(cursor);
-    if (after === undefined) return fail("bad_request", "cursor is not a next_cursor from get_order_audit_log; omit it to start at the oldest event");
+    if (after === undefined)
+      return fail(
+        "bad_request",
+        "cursor is not a next_cursor from get_order_audit_log; omit it to start at the oldest event",
+      );
     return found(await context.orders.auditLog(order_id, { after, limit }));
   },
 });

@@ -13,10 +13,16 @@ export const SeedParam = z
   .min(0)
   .max(MAX_SEED)
   .optional()
-  .describe(`Generator seed, 0-${MAX_SEED}. Omit it and the server picks one and reports it; pass a reported seed back to replay exactly the same orders.`);
+  .describe(
+    `Generator seed, 0-${MAX_SEED}. Omit it and the server picks one and reports it; pass a reported seed back to replay exactly the same orders.`,
+  );
 
 export const EmptyInput = z.object({});
 
 export const OrderIdParam = z.string().min(1).max(140).describe("Public order id, e.g. ORD-1004");
 
-export const ProposalIdParam = z.string().min(1).max(100).describe("Proposal id returned by propose_resolution or prepare_address_change, e.g. prop_...");
+export const ProposalIdParam = z
+  .string()
+  .min(1)
+  .max(100)
+  .describe("Proposal id returned by propose_resolution or prepare_address_change, e.g. prop_...");

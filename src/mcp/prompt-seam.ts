@@ -31,7 +31,11 @@ export function definePrompt<Args extends z.ZodObject>(prompt: AccountPrompt<Arg
 }
 
 /** Whether this credential, in this configuration, may call every tool the prompt names. */
-export function mayRunPrompt(prompt: AccountPrompt, context: AccountToolContext, tools: readonly AccountTool[]): boolean {
+export function mayRunPrompt(
+  prompt: AccountPrompt,
+  context: AccountToolContext,
+  tools: readonly AccountTool[],
+): boolean {
   return prompt.tools.every((name) => {
     const tool = tools.find((t) => t.name === name);
     return tool !== undefined && isGranted(context.scopes, tool.scope) && (tool.enabled?.(context) ?? true);

@@ -7,7 +7,7 @@
 import { z } from "zod/v4";
 import { CHANGE_KINDS } from "../orders/change-kinds";
 import { OrderIdParam } from "./params";
-import { definePrompt, type AccountPrompt } from "./prompt-seam";
+import { type AccountPrompt, definePrompt } from "./prompt-seam";
 
 /** A whole number given as a prompt argument (prompt arguments are strings). */
 function wholeNumber(description: string) {
@@ -40,7 +40,8 @@ function steps(heading: string, items: readonly string[], closing = ""): string 
 const triageExceptions = definePrompt({
   name: "triage_exceptions",
   title: "Triage the exception queue",
-  description: "Lists this account's stuck orders, most urgent first, looks into the top few and reports what is wrong with each and what fix to consider. Changes nothing.",
+  description:
+    "Lists this account's stuck orders, most urgent first, looks into the top few and reports what is wrong with each and what fix to consider. Changes nothing.",
   args: z.object({ top: wholeNumber("How many of the most urgent orders to look into (default 3)") }),
   tools: ["list_order_exceptions", "get_order_details"],
   text: ({ top }) =>
@@ -58,7 +59,8 @@ const triageExceptions = definePrompt({
 const explainOrder = definePrompt({
   name: "explain_order",
   title: "Explain one order",
-  description: "Reads one order's details and audit log and explains in plain words what state it is in, what went wrong and the evidence. Changes nothing.",
+  description:
+    "Reads one order's details and audit log and explains in plain words what state it is in, what went wrong and the evidence. Changes nothing.",
   args: z.object({ order_id: OrderIdParam }),
   tools: ["get_order_details", "get_order_audit_log"],
   text: ({ order_id }) =>
@@ -88,25 +90,33 @@ const proposeAndWait = definePrompt({
       .optional()
       .describe("A new shipping address in one line, to propose an address change instead of the playbook's fix"),
   }),
-  tools: ["get_order_details", "propose_resolution", "prepare_address_change", "wait_for_approval", "confirm_resolution", "apply_approved_change", "get_order_audit_log"],
+  tools: [
+    "get_order_details",
+    "propose_resolution",
+    "prepare_address_change",
+    "wait_for_approval",
+    "confirm_resolution",
+    "apply_approved_change",
+    "get_order_audit_log",
+  ],
   text: ({ order_id, new_address }) => {
     const [propose, apply] = new_address
       ? [
           `Call prepare_address_change with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`,
           CHANGE_KINDS.address_change.confirmTool,
         ]
-      : [`Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`, CHANGE_KINDS.resolution.confirmTool];
-    return steps(
-      `Propose a fix for order ${order_id} and wait for a person to approve it.`,
-      [
-        `Call get_order_details with order_id "${order_id}" and tell me in two sentences what is wrong.`,
-        `${propose} A proposal changes nothing by itself.`,
-        "Give me the proposal's approval_url, its risk and when it expires. You cannot approve it: a person approves or rejects it in the approval app.",
-        "Call wait_for_approval with the proposal_id, and again while decided is false, telling me each time that it still waits.",
-        `Once it is decided: only if its status is approved, call ${apply} once and report the outcome. If it was rejected, expired, went stale or was replaced, say why and change nothing.`,
-        `Call get_order_audit_log with order_id "${order_id}" and show me this proposal's events.`,
-      ],
-    );
+      : [
+          `Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`,
+          CHANGE_KINDS.resolution.confirmTool,
+        ];
+    return steps(`Propose a fix for order ${order_id} and wait for a person to approve it.`, [
+      `Call get_order_details with order_id "${order_id}" and tell me in two sentences what is wrong.`,
+      `${propose} A proposal changes nothing by itself.`,
+      "Give me the proposal's approval_url, its risk and when it expires. You cannot approve it: a person approves or rejects it in the approval app.",
+      "Call wait_for_approval with the proposal_id, and again while decided is false, telling me each time that it still waits.",
+      `Once it is decided: only if its status is approved, call ${apply} once and report the outcome. If it was rejected, expired, went stale or was replaced, say why and change nothing.`,
+      `Call get_order_audit_log with order_id "${order_id}" and show me this proposal's events.`,
+    ]);
   },
 });
 
@@ -123,15 +133,12 @@ const loadTest = definePrompt({
   }),
   tools: ["check_target", "start_traffic_run", "get_traffic_run", "stop_traffic_run"],
   text: ({ rate_per_second, duration_seconds, p99_ms, ramp_seconds }, config) =>
-    steps(
-      "Run a load test against the configured order API and give me its verdict.",
-      [
-        "Call check_target. If the target is not reachable, stop and tell me why.",
-        `Call start_traffic_run with rate_per_second ${rate_per_second}, duration_seconds ${duration_seconds ?? "60"}${ramp_seconds ? `, ramp_seconds ${ramp_seconds}` : ""}, mode "seeded", and thresholds that fail the run if its p99 latency is over ${p99_ms ?? "500"} ms. This server allows at most ${config.runs.maxRate} orders per second and ${config.runs.maxSeconds} seconds; if the run is refused, tell me what to change. Give me its run_id, seed, total_orders and run_url (a live chart).`,
-        "Call get_traffic_run with the run_id every few seconds until its status is no longer running. If it pauses because the target stopped answering, tell me; call stop_traffic_run only if I ask you to stop.",
-        "Report the run's verdict: passed or failed, and which threshold it failed against. Add the orders sent, accepted and rejected, the latency it measured, the first rejection reasons, and the seed that replays exactly the same orders.",
-      ],
-    ),
+    steps("Run a load test against the configured order API and give me its verdict.", [
+      "Call check_target. If the target is not reachable, stop and tell me why.",
+      `Call start_traffic_run with rate_per_second ${rate_per_second}, duration_seconds ${duration_seconds ?? "60"}${ramp_seconds ? `, ramp_seconds ${ramp_seconds}` : ""}, mode "seeded", and thresholds that fail the run if its p99 latency is over ${p99_ms ?? "500"} ms. This server allows at most ${config.runs.maxRate} orders per second and ${config.runs.maxSeconds} seconds; if the run is refused, tell me what to change. Give me its run_id, seed, total_orders and run_url (a live chart).`,
+      "Call get_traffic_run with the run_id every few seconds until its status is no longer running. If it pauses because the target stopped answering, tell me; call stop_traffic_run only if I ask you to stop.",
+      "Report the run's verdict: passed or failed, and which threshold it failed against. Add the orders sent, accepted and rejected, the latency it measured, the first rejection reasons, and the seed that replays exactly the same orders.",
+    ]),
 });
 
 const rejectionDrill = definePrompt({
@@ -155,4 +162,10 @@ const rejectionDrill = definePrompt({
 });
 
 /** Every prompt this server offers, in the order hosts list them. */
-export const workflowPrompts: readonly AccountPrompt[] = [triageExceptions, explainOrder, proposeAndWait, loadTest, rejectionDrill];
+export const workflowPrompts: readonly AccountPrompt[] = [
+  triageExceptions,
+  explainOrder,
+  proposeAndWait,
+  loadTest,
+  rejectionDrill,
+];

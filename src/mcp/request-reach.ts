@@ -21,13 +21,25 @@ export interface RequestReach {
   readonly mayStream: boolean;
 }
 
-const NOTHING: RequestReach = { tool: () => false, resource: () => false, prompt: () => false, template: () => false, mayStream: false };
+const NOTHING: RequestReach = {
+  tool: () => false,
+  resource: () => false,
+  prompt: () => false,
+  template: () => false,
+  mayStream: false,
+};
 const TOOL_LIST: RequestReach = { ...NOTHING, tool: () => true };
 const RESOURCE_LIST: RequestReach = { ...NOTHING, resource: () => true, template: () => true };
 const PROMPT_LIST: RequestReach = { ...NOTHING, prompt: () => true };
 
 /** Batches (2025-03-26) and development fixtures see the whole server, as before. */
-export const EVERYTHING: RequestReach = { tool: () => true, resource: () => true, prompt: () => true, template: () => true, mayStream: true };
+export const EVERYTHING: RequestReach = {
+  tool: () => true,
+  resource: () => true,
+  prompt: () => true,
+  template: () => true,
+  mayStream: true,
+};
 
 /**
  * The methods answered from the server's capabilities alone. Only these get
@@ -39,7 +51,11 @@ const CAPABILITIES_ONLY: ReadonlySet<string> = new Set(["initialize", "ping", "s
 
 interface RequestShape {
   readonly method?: unknown;
-  readonly params?: { readonly name?: unknown; readonly uri?: unknown; readonly _meta?: { readonly progressToken?: unknown } };
+  readonly params?: {
+    readonly name?: unknown;
+    readonly uri?: unknown;
+    readonly _meta?: { readonly progressToken?: unknown };
+  };
 }
 
 export function reachOf(message: unknown): RequestReach {
@@ -47,10 +63,18 @@ export function reachOf(message: unknown): RequestReach {
   const { method, params } = message as RequestShape;
   switch (method) {
     case "tools/call":
-      return { ...NOTHING, tool: (name) => name === params?.name, mayStream: params?._meta?.progressToken !== undefined };
+      return {
+        ...NOTHING,
+        tool: (name) => name === params?.name,
+        mayStream: params?._meta?.progressToken !== undefined,
+      };
     case "resources/read": {
       const uri = params?.uri;
-      return { ...NOTHING, resource: (candidate) => candidate === uri, template: (matches) => typeof uri === "string" && matches(uri) };
+      return {
+        ...NOTHING,
+        resource: (candidate) => candidate === uri,
+        template: (matches) => typeof uri === "string" && matches(uri),
+      };
     }
     case "prompts/get":
       return { ...NOTHING, prompt: (name) => name === params?.name };
@@ -62,7 +86,8 @@ export function reachOf(message: unknown): RequestReach {
     case "resources/templates/list":
       return RESOURCE_LIST;
     default:
-      if (typeof method === "string" && (CAPABILITIES_ONLY.has(method) || method.startsWith("notifications/"))) return NOTHING;
+      if (typeof method === "string" && (CAPABILITIES_ONLY.has(method) || method.startsWith("notifications/")))
+        return NOTHING;
       return EVERYTHING;
   }
 }

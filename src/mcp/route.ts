@@ -3,10 +3,10 @@ import { authenticateOperator } from "../auth/operator";
 import { insufficientRole, insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
-import { mcpCors, originPolicy } from "../http/origin-guard";
-import { methodNotAllowed, refusalResponse } from "../http/respond";
 import { readLimitedText } from "../http/json-body";
+import { mcpCors, originPolicy } from "../http/origin-guard";
 import { withinRateLimit } from "../http/rate-limit";
+import { methodNotAllowed, refusalResponse } from "../http/respond";
 import { INVALID_REQUEST, jsonRpcRefusal, PARSE_ERROR, SERVER_ERROR } from "./jsonrpc-errors";
 
 /** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
@@ -17,8 +17,23 @@ export const MAX_MCP_BODY_BYTES = 1024 * 1024;
  * request, not at startup: /health, /api and the approval pages never pay
  * for building the protocol's schemas.
  */
-let server: Promise<[typeof import("./server"), typeof import("./account-context"), typeof import("./scope-gate"), typeof import("./jsonrpc")]> | undefined;
-const loadServer = () => (server ??= Promise.all([import("./server"), import("./account-context"), import("./scope-gate"), import("./jsonrpc")]));
+let server:
+  | Promise<
+      [
+        typeof import("./server"),
+        typeof import("./account-context"),
+        typeof import("./scope-gate"),
+        typeof import("./jsonrpc"),
+      ]
+    >
+  | undefined;
+const loadServer = () =>
+  (server ??= Promise.all([
+    import("./server"),
+    import("./account-context"),
+    import("./scope-gate"),
+    import("./jsonrpc"),
+  ]));
 
 /**
  * /mcp: authenticate the bearer token (static or OAuth), resolve it to
@@ -51,7 +66,11 @@ mcpRoutes.post("/", async (c) => {
   const outOfScope = outOfScopeCall(message.value, operator.value.scopes);
   if (outOfScope) {
     const { role, scopes } = operator.value;
-    return refusalResponse(c, insufficientRole(role, outOfScope.needed, outOfScope.what) ?? insufficientScope(config, scopes, outOfScope.needed, outOfScope.what));
+    return refusalResponse(
+      c,
+      insufficientRole(role, outOfScope.needed, outOfScope.what) ??
+        insufficientScope(config, scopes, outOfScope.needed, outOfScope.what),
+    );
   }
   return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));
 });

@@ -2,9 +2,23 @@ import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { ComparisonSchema } from "../runs/compare";
 import { exportOf, RunExportSchema } from "../runs/export";
-import { InvalidShareSchema, MAX_STAGES, MAX_THRESHOLDS, RunDetailSchema, RunSummarySchema, StageSchema, ThresholdSchema } from "../runs/schemas";
+import {
+  InvalidShareSchema,
+  MAX_STAGES,
+  MAX_THRESHOLDS,
+  RunDetailSchema,
+  RunSummarySchema,
+  StageSchema,
+  ThresholdSchema,
+} from "../runs/schemas";
 import { ModeParam, SeedParam } from "./params";
-import { defineTool, type AccountFixedResource, type AccountResource, type AccountResourceTemplate, type AccountTool } from "./tool-seam";
+import {
+  type AccountFixedResource,
+  type AccountResource,
+  type AccountResourceTemplate,
+  type AccountTool,
+  defineTool,
+} from "./tool-seam";
 
 const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");
 
@@ -13,7 +27,7 @@ const startTrafficRun = defineTool({
   scope: "traffic:send",
   title: "Start a load test (traffic run)",
   description:
-    "Starts a load test against the configured order API in the background and returns at once with a run_id, the seed and the plan. Orders arrive on a schedule (an open model): each leaves at its planned instant whether or not earlier ones were answered, and latency is timed from that instant, so a slow target shows up in the figures instead of slowing the test. Give the load either as rate_per_second with duration_seconds (and an optional ramp_seconds from 0), or as stages, linear between them, for ramp, step and spike profiles. Add thresholds (e.g. {metric:\"p99_ms\", op:\"<\", value:300}) and the finished run carries verdict.result passed or failed with what was measured; abort_on_fail stops it early. invalid_share breaks a share of orders on purpose by rejection reason and checks each comes back rejected for it. The server caps rate (MAX_RUN_RATE), length (MAX_RUN_SECONDS) and orders (MAX_RUN_ORDERS) and refuses, not clamps, anything over them; one run at a time per account unless configured otherwise. The same seed and plan send the same orders. Follow it with get_traffic_run until status is not running; compare_traffic_runs compares with an earlier run.",
+    'Starts a load test against the configured order API in the background and returns at once with a run_id, the seed and the plan. Orders arrive on a schedule (an open model): each leaves at its planned instant whether or not earlier ones were answered, and latency is timed from that instant, so a slow target shows up in the figures instead of slowing the test. Give the load either as rate_per_second with duration_seconds (and an optional ramp_seconds from 0), or as stages, linear between them, for ramp, step and spike profiles. Add thresholds (e.g. {metric:"p99_ms", op:"<", value:300}) and the finished run carries verdict.result passed or failed with what was measured; abort_on_fail stops it early. invalid_share breaks a share of orders on purpose by rejection reason and checks each comes back rejected for it. The server caps rate (MAX_RUN_RATE), length (MAX_RUN_SECONDS) and orders (MAX_RUN_ORDERS) and refuses, not clamps, anything over them; one run at a time per account unless configured otherwise. The same seed and plan send the same orders. Follow it with get_traffic_run until status is not running; compare_traffic_runs compares with an earlier run.',
   // The advertised bounds are this server's caps, so a model never plans a run it cannot start.
   // They are advertised, not enforced, by the schema: the handler refuses out-of-range values
   // with readable messages (runs/plan.ts), as send_orders does for count.
@@ -23,7 +37,9 @@ const startTrafficRun = defineTool({
         .number()
         .meta({ exclusiveMinimum: 0, maximum: caps.maxRate })
         .optional()
-        .describe(`Orders per second once any ramp is over, e.g. 20: more than 0 and at most ${caps.maxRate} (this server's MAX_RUN_RATE). Use with duration_seconds, or use stages instead.`),
+        .describe(
+          `Orders per second once any ramp is over, e.g. 20: more than 0 and at most ${caps.maxRate} (this server's MAX_RUN_RATE). Use with duration_seconds, or use stages instead.`,
+        ),
       duration_seconds: z
         .number()
         .int()
@@ -37,7 +53,9 @@ const startTrafficRun = defineTool({
         .int()
         .meta({ minimum: 0, maximum: caps.maxSeconds })
         .optional()
-        .describe("With rate_per_second: seconds over which the rate climbs from 0 to rate_per_second, at most duration_seconds; 0 or absent starts at full rate."),
+        .describe(
+          "With rate_per_second: seconds over which the rate climbs from 0 to rate_per_second, at most duration_seconds; 0 or absent starts at full rate.",
+        ),
       stages: z
         .array(StageSchema)
         .max(MAX_STAGES)
@@ -45,14 +63,20 @@ const startTrafficRun = defineTool({
         .describe(
           `Instead of rate_per_second: up to ${MAX_STAGES} stages, each {duration_seconds, rate_per_second}; the rate moves linearly from start_rate (or the previous stage's target) to each target. E.g. ramp, hold, spike: [{"duration_seconds":30,"rate_per_second":20},{"duration_seconds":60,"rate_per_second":20},{"duration_seconds":5,"rate_per_second":60}]. Rates at most ${caps.maxRate}, ${caps.maxSeconds} s in all.`,
         ),
-      start_rate: z.number().min(0).optional().describe("With stages: the rate at the start, in orders per second (default 0)."),
+      start_rate: z
+        .number()
+        .min(0)
+        .optional()
+        .describe("With stages: the rate at the start, in orders per second (default 0)."),
       mode: ModeParam,
       seed: SeedParam,
       thresholds: z
         .array(ThresholdSchema)
         .max(MAX_THRESHOLDS)
         .optional()
-        .describe("Conditions the run must meet, checked on the run-wide figures; the verdict lists each with its measured value."),
+        .describe(
+          "Conditions the run must meet, checked on the run-wide figures; the verdict lists each with its measured value.",
+        ),
       invalid_share: InvalidShareSchema.optional(),
     }),
   output: RunSummarySchema,
@@ -93,11 +117,19 @@ const compareTrafficRuns = defineTool({
   input: z.object({
     run_id: RunIdParam,
     baseline_run_id: RunIdParam.describe("The earlier run to compare against, e.g. the last good run"),
-    tolerance_percent: z.number().min(0).max(1000).default(10).describe("How much worse than the baseline a metric may get before it counts as a regression, in percent (default 10)"),
+    tolerance_percent: z
+      .number()
+      .min(0)
+      .max(1000)
+      .default(10)
+      .describe(
+        "How much worse than the baseline a metric may get before it counts as a regression, in percent (default 10)",
+      ),
   }),
   output: ComparisonSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id, baseline_run_id, tolerance_percent }, context) => context.agent.compareTrafficRuns(run_id, baseline_run_id, tolerance_percent),
+  handler: async ({ run_id, baseline_run_id, tolerance_percent }, context) =>
+    context.agent.compareTrafficRuns(run_id, baseline_run_id, tolerance_percent),
 });
 
 export const runTools: readonly AccountTool[] = [startTrafficRun, getTrafficRun, stopTrafficRun, compareTrafficRuns];
@@ -107,7 +139,8 @@ const runList: AccountFixedResource = {
   scope: "traffic:read",
   uri: "synthetic://runs",
   title: "Traffic runs",
-  description: "This account's most recent traffic runs, newest first, each with its status, seed, tally, verdict and link to its chart.",
+  description:
+    "This account's most recent traffic runs, newest first, each with its status, seed, tally, verdict and link to its chart.",
   read: async (context) => {
     const runs = await context.agent.recentRuns();
     return runs.ok ? ok({ runs: runs.value }) : runs;

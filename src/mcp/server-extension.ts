@@ -25,7 +25,8 @@ let warnedMissing = false;
 
 /** Called once, at the development entry's module load, before any request. */
 export function installMcpServerExtension(extension: McpServerExtension): void {
-  if (installed !== undefined && installed !== extension) throw new Error("an MCP server extension is already installed");
+  if (installed !== undefined && installed !== extension)
+    throw new Error("an MCP server extension is already installed");
   installed = extension;
 }
 
@@ -35,7 +36,9 @@ export function serverExtension(config: Config): McpServerExtension | undefined 
   if (installed === undefined && !warnedMissing) {
     // The switch alone adds nothing: the fixtures live only in the development entry.
     warnedMissing = true;
-    console.warn("CONFORMANCE_FIXTURES is on, but this Worker entry installs no fixtures; `npm run conformance` starts the one that does (conformance/worker.ts)");
+    console.warn(
+      "CONFORMANCE_FIXTURES is on, but this Worker entry installs no fixtures; `npm run conformance` starts the one that does (conformance/worker.ts)",
+    );
   }
   return installed;
 }

@@ -46,7 +46,12 @@ export function offerKey(visibleTools: readonly string[], context: AccountToolCo
  * The server returns to the pool only if `serve` settles normally; a server
  * that failed is dropped. One key always builds the same kind of server.
  */
-export async function withPooledServer<S, T>(context: AccountToolContext, key: string, build: (lending: Lending) => S, serve: (server: S) => Promise<T>): Promise<T> {
+export async function withPooledServer<S, T>(
+  context: AccountToolContext,
+  key: string,
+  build: (lending: Lending) => S,
+  serve: (server: S) => Promise<T>,
+): Promise<T> {
   let byKey = pools.get(context.config);
   if (!byKey) {
     byKey = new Map();

@@ -1,32 +1,39 @@
 import {
+  type CacheHint,
   createMcpHandler,
   isLegacyRequest,
-  McpServer,
-  WebStandardStreamableHTTPServerTransport,
-  type CacheHint,
   type JSONRPCRequest,
   type ListToolsResult,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
+import { isGranted } from "../auth/scope-check";
 import type { AccountToolContext } from "./account-context";
+import { approvalWaitTools } from "./approval-wait.tools";
+import { APPS_EXTENSION_ID } from "./apps";
 import { jsonUnlessStreamed } from "./auto-response";
+import { acceptedHeaders, ConnectedTransport } from "./connected-transport";
 import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
-import { APPS_EXTENSION_ID } from "./apps";
-import { approvalWaitTools } from "./approval-wait.tools";
+import { isWholeListing, ListingAnswer } from "./listing-answer";
 import { orderCards, orderTools } from "./orders.tools";
 import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
+import { PROTOCOL_VERSIONS, plainlyLegacy, toleratedHeaderMismatch } from "./protocol-versions";
+import { EVERYTHING, type RequestReach, reachOf } from "./request-reach";
 import { runResources, runTools } from "./runs.tools";
-import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { ConnectedTransport, acceptedHeaders } from "./connected-transport";
-import { isWholeListing, ListingAnswer } from "./listing-answer";
-import { offerKey, withPooledServer, type Lending } from "./server-pool";
-import { registerAccountResources, registerAccountTools, registerAppCards, type AccountResource, type AccountTool, type ContextOf } from "./tool-seam";
-import { plainlyLegacy, PROTOCOL_VERSIONS, toleratedHeaderMismatch } from "./protocol-versions";
-import { EVERYTHING, reachOf, type RequestReach } from "./request-reach";
 import { serverExtension } from "./server-extension";
-import { isGranted } from "../auth/scope-check";
+import { type Lending, offerKey, withPooledServer } from "./server-pool";
+import { syntheticResources, syntheticTools } from "./synthetic.tools";
+import {
+  type AccountResource,
+  type AccountTool,
+  type ContextOf,
+  registerAccountResources,
+  registerAccountTools,
+  registerAppCards,
+} from "./tool-seam";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -52,7 +59,11 @@ export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources,
  * An McpServer for one request: it holds what this request can reach
  * (request-reach.ts), which keeps it cheap to build.
  */
-export function createMcpServer(context: AccountToolContext, delivery?: ResponseDelivery, reach: RequestReach = EVERYTHING): McpServer {
+export function createMcpServer(
+  context: AccountToolContext,
+  delivery?: ResponseDelivery,
+  reach: RequestReach = EVERYTHING,
+): McpServer {
   return buildMcpServer(() => context, delivery, reach);
 }
 
@@ -67,9 +78,20 @@ function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undef
     // Declared, not defaulted: the SDK would otherwise promise list_changed notifications we never send.
     // MCP Apps is declared so hosts that render cards know to look for them; others ignore it.
     // Prompts are declared even when this credential may run none of them, so prompts/list answers an empty list.
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, extensions: { [APPS_EXTENSION_ID]: {} } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      extensions: { [APPS_EXTENSION_ID]: {} },
+    },
     ...extension?.options,
-    cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE, "prompts/list": LIST_CACHE, "server/discover": LIST_CACHE, ...extension?.options.cacheHints },
+    cacheHints: {
+      "tools/list": LIST_CACHE,
+      "resources/list": LIST_CACHE,
+      "prompts/list": LIST_CACHE,
+      "server/discover": LIST_CACHE,
+      ...extension?.options.cacheHints,
+    },
   });
   registerAccountTools(server, contextOf, ALL_TOOLS, delivery, reach);
   registerAccountResources(server, contextOf, ALL_RESOURCES, reach);
@@ -80,7 +102,6 @@ function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undef
   extension?.register(server);
   return server;
 }
-
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
@@ -102,7 +123,13 @@ function reportRejection(error: Error): void {
  * do that, so every other request is answered as JSON from the start. A client
  * that accepts only one of the two media types always gets that one.
  */
-async function serveLegacy(incoming: Request, message: unknown, body: string, context: AccountToolContext, reach: RequestReach): Promise<Response> {
+async function serveLegacy(
+  incoming: Request,
+  message: unknown,
+  body: string,
+  context: AccountToolContext,
+  reach: RequestReach,
+): Promise<Response> {
   const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
@@ -112,13 +139,18 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
     const key = offerKey(visibleTools(context), context);
     return withPooledServer(context, key, connectedServer, async (connected) => {
       await connected.ready;
-      return isWholeListing(message) ? connected.listing.answer(message, incoming) : connected.transport.exchange(message, incoming);
+      return isWholeListing(message)
+        ? connected.listing.answer(message, incoming)
+        : connected.transport.exchange(message, incoming);
     });
   }
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streams });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !streams,
+  });
   transport.onerror = reportRejection;
   const server = createMcpServer(context, delivery, reach);
   await server.connect(transport);
@@ -133,7 +165,12 @@ async function serveLegacy(incoming: Request, message: unknown, body: string, co
  * initialize is not lent one, since it records the client's capabilities on
  * the server; nor are the development fixtures, which talk back mid-call.
  */
-function lendable(message: unknown, reach: RequestReach, streams: boolean, context: AccountToolContext): message is JSONRPCRequest {
+function lendable(
+  message: unknown,
+  reach: RequestReach,
+  streams: boolean,
+  context: AccountToolContext,
+): message is JSONRPCRequest {
   if (streams || reach.mayStream || serverExtension(context.config) !== undefined) return false;
   // refuseMalformed has already let only well-formed messages through.
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
@@ -184,7 +221,9 @@ function listingOnce(server: McpServer): McpServer {
 
 /** The tools this credential sees, as a pooled server registers them. */
 function visibleTools(context: AccountToolContext): string[] {
-  return ALL_TOOLS.filter((tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context))).map((tool) => tool.name);
+  return ALL_TOOLS.filter(
+    (tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context)),
+  ).map((tool) => tool.name);
 }
 
 /** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
@@ -197,9 +236,18 @@ async function answerAsBatch(response: Response): Promise<Response> {
 }
 
 /** Protocol 2026-07-28: the SDK's handler, with a fresh server from the same factory. */
-async function serveModern(request: Request, message: unknown, context: AccountToolContext, reach: RequestReach): Promise<Response> {
+async function serveModern(
+  request: Request,
+  message: unknown,
+  context: AccountToolContext,
+  reach: RequestReach,
+): Promise<Response> {
   const delivery = new ResponseDelivery(true);
-  const handler = createMcpHandler(() => createMcpServer(context, delivery, reach), { legacy: "reject", responseMode: "auto", onerror: reportRejection });
+  const handler = createMcpHandler(() => createMcpServer(context, delivery, reach), {
+    legacy: "reject",
+    responseMode: "auto",
+    onerror: reportRejection,
+  });
   return delivery.track(await handler.fetch(request, { parsedBody: message }));
 }
 
@@ -209,11 +257,17 @@ async function serveModern(request: Request, message: unknown, context: AccountT
  * with the per-request `_meta` envelope) go to the SDK's handler; everything
  * else is a 2025 client, served statelessly.
  */
-export async function serveMcpRequest(incoming: Request, body: string, message: unknown, context: AccountToolContext): Promise<Response> {
+export async function serveMcpRequest(
+  incoming: Request,
+  body: string,
+  message: unknown,
+  context: AccountToolContext,
+): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
   const reach = serverExtension(context.config)?.reach ?? reachOf(message);
   const request = toleratedHeaderMismatch(incoming, message, body);
-  if (plainlyLegacy(message, request.headers.get("mcp-protocol-version")) || (await isLegacyRequest(request, message))) return serveLegacy(request, message, body, context, reach);
+  if (plainlyLegacy(message, request.headers.get("mcp-protocol-version")) || (await isLegacyRequest(request, message)))
+    return serveLegacy(request, message, body, context, reach);
   return serveModern(request, message, context, reach);
 }

@@ -4,7 +4,7 @@ import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
 import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
-import { defineTool, type AccountFixedResource, type AccountTool } from "./tool-seam";
+import { type AccountFixedResource, type AccountTool, defineTool } from "./tool-seam";
 
 const checkTarget = defineTool({
   name: "check_target",
@@ -79,7 +79,8 @@ export const syntheticResources: readonly AccountFixedResource[] = [
     scope: "traffic:read",
     uri: "synthetic://batches",
     title: "Batch history",
-    description: "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",
+    description:
+      "This account's most recent synthetic batches, newest first, each with its seed (for replay) and summary.",
     read: async (context) => {
       const batches = await context.agent.recentBatches();
       return batches.ok ? ok({ batches: batches.value }) : batches;

@@ -5,28 +5,28 @@
  * arguments, and never write their own try/catch.
  */
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  inputRequired,
-  inputResponse,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  ResourceTemplate,
   type CacheHint,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type InputRequiredResult,
+  inputRequired,
+  inputResponse,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
+  ResourceNotFoundError,
+  ResourceTemplate,
   type StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
-import type { Config } from "../config/config";
 import { isGranted } from "../auth/scope-check";
+import type { Config } from "../config/config";
 import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
-import { APP_MIME_TYPE, appToolMeta, CARD_RESOURCE_META, type AppCard } from "./apps";
+import { APP_MIME_TYPE, type AppCard, appToolMeta, CARD_RESOURCE_META } from "./apps";
 import type { ResponseDelivery } from "./delivery";
 import { publishedSchema } from "./published-schema";
 import { EVERYTHING, type RequestReach } from "./request-reach";
@@ -73,13 +73,19 @@ function isAskedToOpen(value: unknown): value is AskedToOpen {
   return typeof value === "object" && value !== null && "asked" in value;
 }
 
-function openUrlFor(ctx: { mcpReq: { envelope?: unknown; inputResponses?: Parameters<typeof inputResponse>[0] } }): OpenUrl | undefined {
+function openUrlFor(ctx: {
+  mcpReq: { envelope?: unknown; inputResponses?: Parameters<typeof inputResponse>[0] };
+}): OpenUrl | undefined {
   // The SDK types the envelope loosely; the capabilities are what the client declared on this request.
-  const declared = (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  const declared = (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
   if (declared?.elicitation?.url === undefined) return undefined;
   return {
     answered: inputResponse(ctx.mcpReq.inputResponses, OPEN_URL_KEY).kind === "elicit",
-    ask: (url, message) => ({ asked: inputRequired({ inputRequests: { [OPEN_URL_KEY]: inputRequired.elicitUrl({ message, url }) } }) }),
+    ask: (url, message) => ({
+      asked: inputRequired({ inputRequests: { [OPEN_URL_KEY]: inputRequired.elicitUrl({ message, url }) } }),
+    }),
   };
 }
 
@@ -98,7 +104,11 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   /** MCP Apps: the card a host that renders Apps shows this tool's result in. The result itself does not change. */
   readonly ui?: AppCard;
   // Method syntax keeps tools with different schemas assignable to one list.
-  handler(args: z.output<In>, context: AccountToolContext, extras: ToolCallExtras): Promise<Result<z.output<Out>> | AskedToOpen>;
+  handler(
+    args: z.output<In>,
+    context: AccountToolContext,
+    extras: ToolCallExtras,
+  ): Promise<Result<z.output<Out>> | AskedToOpen>;
 }
 
 export interface AccountFixedResource {
@@ -140,7 +150,9 @@ export function resourceMatches(resource: AccountResource, uri: string): boolean
 
 /** A read that failed; an id that does not exist (or is another account's) is the SDK's not-found error, with our sentence. */
 function readFailure(uri: string, error: AppError): ProtocolError {
-  return error.code === "not_found" ? new ResourceNotFoundError(uri, error.message) : new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  return error.code === "not_found"
+    ? new ResourceNotFoundError(uri, error.message)
+    : new ProtocolError(ProtocolErrorCode.InternalError, error.message);
 }
 
 function jsonContents(uri: string, value: unknown): ReadResourceResult {
@@ -148,7 +160,9 @@ function jsonContents(uri: string, value: unknown): ReadResourceResult {
 }
 
 /** Identity helper so each tool's handler is type-checked against its own schemas. */
-export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(tool: AccountTool<In, Out>): AccountTool<In, Out> {
+export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(
+  tool: AccountTool<In, Out>,
+): AccountTool<In, Out> {
   return tool;
 }
 
@@ -227,7 +241,10 @@ export function registerAccountTools(
             ? {}
             : {
                 reportProgress: async (progress: number, total: number, message: string) => {
-                  await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+                  await ctx.mcpReq.notify({
+                    method: "notifications/progress",
+                    params: { progressToken, progress, total, message },
+                  });
                   await delivery?.taken();
                 },
               }),
@@ -239,14 +256,22 @@ export function registerAccountTools(
           return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
         } catch (error) {
           console.error(`tool ${tool.name} failed for account ${caller.account}:`, error);
-          return toolFailure({ code: "internal", message: `${tool.name} failed unexpectedly; the server log has the details` });
+          return toolFailure({
+            code: "internal",
+            message: `${tool.name} failed unexpectedly; the server log has the details`,
+          });
         }
       },
     );
   }
 }
 
-export function registerAccountResources(server: McpServer, contextOf: ContextOf, resources: readonly AccountResource[], reach: RequestReach = EVERYTHING): void {
+export function registerAccountResources(
+  server: McpServer,
+  contextOf: ContextOf,
+  resources: readonly AccountResource[],
+  reach: RequestReach = EVERYTHING,
+): void {
   const { scopes } = contextOf();
   for (const resource of resources) {
     if ("uriTemplate" in resource) {
@@ -273,28 +298,53 @@ export function registerAccountResources(server: McpServer, contextOf: ContextOf
   }
 }
 
-function registerTemplate(server: McpServer, contextOf: ContextOf, resource: AccountResourceTemplate, reach: RequestReach): void {
+function registerTemplate(
+  server: McpServer,
+  contextOf: ContextOf,
+  resource: AccountResourceTemplate,
+  reach: RequestReach,
+): void {
   const template = templateOf(resource);
   if (!reach.template((uri) => template.uriTemplate.match(uri) !== null)) return;
   if (!isGranted(contextOf().scopes, resource.scope)) return;
-  server.registerResource(resource.name, template, { title: resource.title, description: resource.description, mimeType: "application/json" }, async (uri, variables): Promise<ReadResourceResult> => {
-    // A variable is a list only for exploded templates, which we do not use.
-    const values = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]));
-    const content = await resource.read(values, contextOf());
-    if (!content.ok) throw readFailure(uri.href, content.error);
-    return jsonContents(uri.href, content.value);
-  });
+  server.registerResource(
+    resource.name,
+    template,
+    { title: resource.title, description: resource.description, mimeType: "application/json" },
+    async (uri, variables): Promise<ReadResourceResult> => {
+      // A variable is a list only for exploded templates, which we do not use.
+      const values = Object.fromEntries(
+        Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]),
+      );
+      const content = await resource.read(values, contextOf());
+      if (!content.ok) throw readFailure(uri.href, content.error);
+      return jsonContents(uri.href, content.value);
+    },
+  );
 }
 
 /** The `ui://` cards that tools name in their `_meta`; registered once per server, like any resource. */
-export function registerAppCards(server: McpServer, cards: readonly AppCard[], cacheHint?: CacheHint, reach: RequestReach = EVERYTHING): void {
+export function registerAppCards(
+  server: McpServer,
+  cards: readonly AppCard[],
+  cacheHint?: CacheHint,
+  reach: RequestReach = EVERYTHING,
+): void {
   for (const card of cards) {
     if (!reach.resource(card.uri)) continue;
     server.registerResource(
       card.name,
       card.uri,
-      { title: card.title, description: card.description, mimeType: APP_MIME_TYPE, _meta: CARD_RESOURCE_META, ...(cacheHint === undefined ? {} : { cacheHint }) },
-      async (uri): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: APP_MIME_TYPE, text: card.html, _meta: CARD_RESOURCE_META }] }),
+      {
+        title: card.title,
+        description: card.description,
+        mimeType: APP_MIME_TYPE,
+        _meta: CARD_RESOURCE_META,
+        ...(cacheHint === undefined ? {} : { cacheHint }),
+      },
+      async (uri): Promise<ReadResourceResult> => ({
+        contents: [{ uri: uri.href, mimeType: APP_MIME_TYPE, text: card.html, _meta: CARD_RESOURCE_META }],
+      }),
     );
   }
 }

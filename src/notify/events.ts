@@ -65,7 +65,11 @@ export const WebhookBodySchema = z.object({
     actor: z.string(),
     reason: z.string(),
     approval_url: z.string().nullable(),
-    order_version: z.number().int().nullable().describe("the order's version after the change; null when the order did not change"),
+    order_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the order's version after the change; null when the order did not change"),
     state_before: OrderStateSchema.nullable(),
     state_after: OrderStateSchema.nullable(),
   }),
@@ -101,7 +105,9 @@ function eventId(event: NewAuditEvent, route: Route): string {
 
 /** The outbox rows that announce this audit event, one per configured destination and type. */
 export function outboxEventsFor(event: NewAuditEvent, context: OutboxContext): OutboxEvent[] {
-  const routes = (CATALOGUE[event.event_type] ?? []).filter((route) => context.destinations.includes(route.destination));
+  const routes = (CATALOGUE[event.event_type] ?? []).filter((route) =>
+    context.destinations.includes(route.destination),
+  );
   return routes.map((route) => {
     const id = eventId(event, route);
     const approvalUrl = event.proposal_id === null ? null : context.approvalUrl(event.proposal_id);
@@ -123,6 +129,13 @@ export function outboxEventsFor(event: NewAuditEvent, context: OutboxContext): O
         state_after: event.state_after,
       },
     };
-    return { event_id: id, account: event.account, destination: route.destination, event_type: route.type, payload: JSON.stringify(body), created_at: event.created_at };
+    return {
+      event_id: id,
+      account: event.account,
+      destination: route.destination,
+      event_type: route.type,
+      payload: JSON.stringify(body),
+      created_at: event.created_at,
+    };
   });
 }

@@ -18,7 +18,12 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
  */
 export const HAND_OFF_GRACE_SECONDS = 30;
 export type DeliveryAttempt =
-  | { readonly kind: "answered"; readonly status: number; readonly retryAfterSeconds: number | undefined; readonly detail: string }
+  | {
+      readonly kind: "answered";
+      readonly status: number;
+      readonly retryAfterSeconds: number | undefined;
+      readonly detail: string;
+    }
   | { readonly kind: "unreachable"; readonly detail: string };
 
 export type DeliveryVerdict =
@@ -37,7 +42,8 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 export function judgeDelivery(result: DeliveryAttempt, attempt: number): DeliveryVerdict {
-  if (result.kind === "unreachable") return { kind: "retry", delaySeconds: backoffSeconds(attempt), error: result.detail };
+  if (result.kind === "unreachable")
+    return { kind: "retry", delaySeconds: backoffSeconds(attempt), error: result.detail };
   const { status, detail } = result;
   const answered = `the receiver answered ${status}${detail === "" ? "" : `: ${detail}`}`;
   if (status >= 200 && status < 300) return { kind: "delivered" };
@@ -46,6 +52,10 @@ export function judgeDelivery(result: DeliveryAttempt, attempt: number): Deliver
     const asked = Math.min(result.retryAfterSeconds ?? 0, RETRY_MAX_DELAY_SECONDS);
     return { kind: "retry", delaySeconds: Math.max(backoffSeconds(attempt), asked), error: answered };
   }
-  if (status >= 300 && status < 400) return { kind: "dead", reason: `${answered}; redirects are not followed, so set the webhook URL to where it points` };
+  if (status >= 300 && status < 400)
+    return {
+      kind: "dead",
+      reason: `${answered}; redirects are not followed, so set the webhook URL to where it points`,
+    };
   return { kind: "dead", reason: `${answered}; a ${status} is not retried` };
 }

@@ -18,12 +18,20 @@ function hex(bytes: ArrayBuffer): string {
 /** Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` under `secret`. */
 export async function webhookSignature(secret: string, timestamp: number, body: string): Promise<string> {
   const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return hex(await crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${body}`)));
 }
 
 /** Every header of one delivery attempt; `now` is the attempt's time, so each retry is signed afresh. */
-export async function webhookHeaders(input: { eventId: string; eventType: string; body: string; secret: string; now: Date }): Promise<Record<string, string>> {
+export async function webhookHeaders(input: {
+  eventId: string;
+  eventType: string;
+  body: string;
+  secret: string;
+  now: Date;
+}): Promise<Record<string, string>> {
   const timestamp = Math.floor(input.now.getTime() / 1000);
   const signature = await webhookSignature(input.secret, timestamp, input.body);
   return {

@@ -36,7 +36,9 @@ export function webhookText(type: WebhookEventType, event: NewAuditEvent, approv
         return `Order ${event.order_id} was changed: ${why}.${link}`;
       case "order.updated": {
         const after = event.state_after;
-        return after ? `Order ${event.order_id} is now ${after.status} at version ${after.version}.` : `Order ${event.order_id} changed.`;
+        return after
+          ? `Order ${event.order_id} is now ${after.status} at version ${after.version}.`
+          : `Order ${event.order_id} changed.`;
       }
     }
   })();

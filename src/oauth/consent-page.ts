@@ -8,7 +8,7 @@ import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { html } from "hono/html";
 import { SIGN_IN_FIELD } from "../auth/operator-sign-in";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../core/scopes";
-import { layout, type Html } from "../http/html-page";
+import { type Html, layout } from "../http/html-page";
 
 interface ConsentPageOptions {
   readonly consent: ConsentDescription;
@@ -35,7 +35,9 @@ export function consentPage(options: ConsentPageOptions): Html {
   const loopback = consent.redirectIsLoopback
     ? html`<div class="card warning"><p>This sends access to <strong>an app on this computer</strong>. Any program on it could be listening, whatever name it gives; continue only if you just started connecting from it.</p></div>`
     : "";
-  const choices = SCOPES.map((scope) => scopeChoice(scope, options.checked.includes(scope), consent.scope.includes(scope)));
+  const choices = SCOPES.map((scope) =>
+    scopeChoice(scope, options.checked.includes(scope), consent.scope.includes(scope)),
+  );
   return layout(
     `Connect ${consent.clientName}`,
     html`<h1>Connect ${consent.clientName} to Order Ops Edge?</h1>
@@ -63,5 +65,8 @@ ${choices}
 
 /** A page for a request that cannot continue (and cannot safely be sent back to the client). */
 export function consentErrorPage(title: string, message: string): Html {
-  return layout(title, html`<h1>${title}</h1><div class="card error" role="alert">${message}</div><p class="muted">Start connecting again from the app.</p>`);
+  return layout(
+    title,
+    html`<h1>${title}</h1><div class="card error" role="alert">${message}</div><p class="muted">Start connecting again from the app.</p>`,
+  );
 }

@@ -8,14 +8,27 @@
  * one-time handle bound to this browser by a __Host- cookie (the library's),
  * no framing, no script, and an escaping template.
  */
-import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { Hono, type Context } from "hono";
-import { z } from "zod/v4";
+import {
+  AuthorizationError,
+  type AuthRequest,
+  authorizationErrorRedirect,
+  CimdFetchError,
+  type OAuthHelpers,
+} from "@cloudflare/workers-oauth-provider";
+import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod/v4";
 import { refusedClientId } from "../auth/client-id-host";
 import { oauthHelpers } from "../auth/oauth-server";
-import { grantableScopes, grantUserId, signInOperator, SignInFieldsSchema, type GrantProps, type SignedInOperator } from "../auth/operator-sign-in";
-import { ok, statusOf, type AppError, type Result } from "../core/errors";
+import {
+  type GrantProps,
+  grantableScopes,
+  grantUserId,
+  type SignedInOperator,
+  SignInFieldsSchema,
+  signInOperator,
+} from "../auth/operator-sign-in";
+import { type AppError, ok, type Result, statusOf } from "../core/errors";
 import { knownScopes, SCOPES, type Scope } from "../core/scopes";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
@@ -26,8 +39,8 @@ import { servedHostOnly } from "../http/origin-guard";
 import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
-import { oauthSettings, requireOAuth } from "./require-oauth";
 import { consentErrorPage, consentPage } from "./consent-page";
+import { oauthSettings, requireOAuth } from "./require-oauth";
 
 export const consentPages = new Hono<AppEnv>();
 
@@ -36,7 +49,10 @@ const MAX_FORM_BYTES = 16 * 1024;
 consentPages.use("*", requireConfig, requireOAuth);
 // The consent page sets its own policy (with the client's redirect origin); keep it.
 consentPages.use("*", pageSecureHeaders({ overwrite: false }));
-consentPages.use("*", servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)));
+consentPages.use(
+  "*",
+  servedHostOnly("this site", (c, message) => errorPage(c, "Refused", message, 403)),
+);
 // Before anyone has signed in: each opening stores a one-time handle in KV, and
 // each post is a sign-in attempt. Counted per client address, page and post together.
 consentPages.use(
@@ -55,15 +71,26 @@ function helpers(c: Context<AppEnv>): OAuthHelpers {
   return oauthHelpers(oauthSettings(c.get("config")), c.env);
 }
 
-function errorPage(c: Context, title: string, message: string, status: ContentfulStatusCode = 400): Response | Promise<Response> {
+function errorPage(
+  c: Context,
+  title: string,
+  message: string,
+  status: ContentfulStatusCode = 400,
+): Response | Promise<Response> {
   return c.html(consentErrorPage(title, message), status, { "Cache-Control": "no-store" });
 }
 
 /** Parse failures: back to the client when the library says that is safe, otherwise a page here. */
 function refusedRequest(c: Context<AppEnv>, error: unknown): Response | Promise<Response> {
   if (error instanceof AuthorizationError && error.redirectTo) return c.redirect(error.redirectTo, 302);
-  if (error instanceof AuthorizationError) return errorPage(c, "This connection request is not valid", `${error.code}: ${error.description}`);
-  if (error instanceof CimdFetchError) return errorPage(c, "This app could not be verified", "its client metadata document could not be fetched or is not valid");
+  if (error instanceof AuthorizationError)
+    return errorPage(c, "This connection request is not valid", `${error.code}: ${error.description}`);
+  if (error instanceof CimdFetchError)
+    return errorPage(
+      c,
+      "This app could not be verified",
+      "its client metadata document could not be fetched or is not valid",
+    );
   throw error;
 }
 
@@ -75,11 +102,20 @@ async function parseRequest(c: Context<AppEnv>, oauth: OAuthHelpers): Promise<Au
   } catch (error) {
     return refusedRequest(c, error);
   }
-  if (!request.codeChallenge) return c.redirect(authorizationErrorRedirect(request, "invalid_request", "code_challenge (PKCE with S256) is required"), 302);
+  if (!request.codeChallenge)
+    return c.redirect(
+      authorizationErrorRedirect(request, "invalid_request", "code_challenge (PKCE with S256) is required"),
+      302,
+    );
   return request;
 }
 
-async function renderConsent(c: Context<AppEnv>, oauth: OAuthHelpers, request: AuthRequest, options: { handle?: string; checked?: readonly Scope[]; error?: AppError }) {
+async function renderConsent(
+  c: Context<AppEnv>,
+  oauth: OAuthHelpers,
+  request: AuthRequest,
+  options: { handle?: string; checked?: readonly Scope[]; error?: AppError },
+) {
   let consent;
   try {
     consent = await oauth.describeConsent(request);
@@ -119,7 +155,10 @@ const ConsentForm = SignInFieldsSchema.extend({
 type ConsentForm = z.output<typeof ConsentForm>;
 
 /** Who signed in, and what they chose to grant, or the problem to show on the page. */
-async function signedInGrant(c: Context<AppEnv>, form: ConsentForm): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
+async function signedInGrant(
+  c: Context<AppEnv>,
+  form: ConsentForm,
+): Promise<Result<{ operator: SignedInOperator; scopes: Scope[] }>> {
   const operator = await signInOperator(c.get("config"), c.req.raw, form);
   if (!operator.ok) return operator;
   const scopes = grantableScopes(form.scope, operator.value);
@@ -160,12 +199,21 @@ consentPages.post(
         (client) => client?.clientName,
         () => undefined, // a metadata document that stopped resolving only costs the name in the grant list
       );
-      const props: GrantProps = { account: operator.account, operator: operator.operator, scopes, credential: operator.credential };
+      const props: GrantProps = {
+        account: operator.account,
+        operator: operator.operator,
+        scopes,
+        credential: operator.credential,
+      };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,
         userId: await grantUserId(operator),
         // Stored in clear beside the grant, for listing it: names only, never the credential.
-        metadata: { account: props.account, operator: props.operator, client_name: clientName ?? approved.request.clientId },
+        metadata: {
+          account: props.account,
+          operator: props.operator,
+          client_name: clientName ?? approved.request.clientId,
+        },
         scope: approved.request.scope,
         props,
       });

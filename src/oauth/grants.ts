@@ -7,7 +7,7 @@
  * published dev token must not let a rebound or foreign page list or revoke.
  */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { oauthHelpers } from "../auth/oauth-server";
 import { authenticateMcpToken } from "../auth/operator";
 import { grantUserId, readableGrantUserId } from "../auth/operator-sign-in";
@@ -50,8 +50,15 @@ async function grantsOf(oauth: OAuthHelpers, userId: string): Promise<GrantSumma
  * under (needed to revoke it): their own, or, for an admin, those of every
  * operator of their account that configuration names.
  */
-async function operatorGrants(oauth: OAuthHelpers, holder: McpTokenHolder, config: Config): Promise<Array<{ grant: GrantSummary; userId: string; operator: string }>> {
-  const operators = holder.role === "admin" ? [...new Set([...config.mcpTokens.values()].filter((h) => h.account === holder.account).map((h) => h.operator))] : [holder.operator];
+async function operatorGrants(
+  oauth: OAuthHelpers,
+  holder: McpTokenHolder,
+  config: Config,
+): Promise<Array<{ grant: GrantSummary; userId: string; operator: string }>> {
+  const operators =
+    holder.role === "admin"
+      ? [...new Set([...config.mcpTokens.values()].filter((h) => h.account === holder.account).map((h) => h.operator))]
+      : [holder.operator];
   const filed = await Promise.all(
     operators.flatMap((operator) => [
       grantUserId({ account: holder.account, operator }).then((userId) => ({ userId, operator })),
@@ -59,7 +66,9 @@ async function operatorGrants(oauth: OAuthHelpers, holder: McpTokenHolder, confi
     ]),
   );
   const lists = await Promise.all(filed.map(({ userId }) => grantsOf(oauth, userId)));
-  return lists.flatMap((grants, i) => grants.map((grant) => ({ grant, userId: filed[i]?.userId ?? "", operator: filed[i]?.operator ?? "" })));
+  return lists.flatMap((grants, i) =>
+    grants.map((grant) => ({ grant, userId: filed[i]?.userId ?? "", operator: filed[i]?.operator ?? "" })),
+  );
 }
 
 function grantView(grant: GrantSummary) {
@@ -85,8 +94,14 @@ grantRoutes.delete("/:grantId", async (c) => {
   const oauth = helpers(c);
   const grantId = c.req.param("grantId");
   // Only grants this holder may see: an id from anyone else's list is answered like an unknown one.
-  const found = (await operatorGrants(oauth, c.get("holder"), c.get("config"))).find(({ grant }) => grant.id === grantId);
-  if (!found) return errorResponse(c, { code: "not_found", message: `no grant ${grantId} belongs to you; GET /oauth/grants lists yours` });
+  const found = (await operatorGrants(oauth, c.get("holder"), c.get("config"))).find(
+    ({ grant }) => grant.id === grantId,
+  );
+  if (!found)
+    return errorResponse(c, {
+      code: "not_found",
+      message: `no grant ${grantId} belongs to you; GET /oauth/grants lists yours`,
+    });
   await oauth.revokeGrant(found.grant.id, found.userId);
   return c.json({ revoked: grantView(found.grant) });
 });

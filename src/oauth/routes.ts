@@ -4,7 +4,7 @@
  * browser-based clients call them). /authorize is the consent page
  * (consent.ts); /oauth/grants lets an operator list and revoke grants.
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { authorizationServer, oauthHelpers, protectedResourceMetadata } from "../auth/oauth-server";
 import type { AppEnv } from "../http/app-env";
@@ -17,14 +17,20 @@ import { oauthSettings, requireOAuth } from "./require-oauth";
 import { guardedTokenEndpoint } from "./token-guard";
 
 // Hono types its execution context more loosely than workers-types; it is the runtime's own object.
-const libraryAnswer = (c: Context<AppEnv>, request: Request) => authorizationServer(oauthSettings(c.get("config"))).fetch(request, c.env, c.executionCtx as ExecutionContext);
+const libraryAnswer = (c: Context<AppEnv>, request: Request) =>
+  authorizationServer(oauthSettings(c.get("config"))).fetch(request, c.env, c.executionCtx as ExecutionContext);
 const libraryAnswers = (c: Context<AppEnv>) => libraryAnswer(c, c.req.raw);
 
 /** The library's token endpoint, with refresh tokens that work once and a few PKCE tries per code (token-guard.ts). */
 const tokenEndpoint = (c: Context<AppEnv>) => {
   const settings = oauthSettings(c.get("config"));
   return guardedTokenEndpoint(
-    { kv: c.env.OAUTH_KV, oauth: oauthHelpers(settings, c.env), refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, answer: (request) => libraryAnswer(c, request) },
+    {
+      kv: c.env.OAUTH_KV,
+      oauth: oauthHelpers(settings, c.env),
+      refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+      answer: (request) => libraryAnswer(c, request),
+    },
     c.req.raw,
   );
 };
@@ -46,7 +52,10 @@ export const oauthEndpoints = new Hono<AppEnv>();
 oauthEndpoints.use("*", requireConfig, requireOAuth);
 // A rebound name is refused here as on /mcp. Origins are not: browser-based
 // clients call /oauth/token and /oauth/register cross-origin (the library's CORS).
-oauthEndpoints.use("*", servedHostOnly("this OAuth server", (c, message) => errorResponse(c, { code: "forbidden", message })));
+oauthEndpoints.use(
+  "*",
+  servedHostOnly("this OAuth server", (c, message) => errorResponse(c, { code: "forbidden", message })),
+);
 oauthEndpoints.route("/grants", grantRoutes);
 oauthEndpoints.all("/token", tokenEndpoint);
 // Anyone may register, and each registration is a KV write: counted per client address.

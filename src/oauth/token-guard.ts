@@ -54,7 +54,11 @@ export interface TokenGuardDeps {
 }
 
 async function tokenForm(request: Request): Promise<URLSearchParams | undefined> {
-  if (request.method !== "POST" || !(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return undefined;
+  if (
+    request.method !== "POST" ||
+    !(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")
+  )
+    return undefined;
   try {
     return new URLSearchParams(await request.clone().text());
   } catch {
@@ -71,7 +75,8 @@ async function revoke(deps: TokenGuardDeps, tokenOrCode: string, why: string): P
 
 async function refreshOnce(deps: TokenGuardDeps, request: Request, refreshToken: string): Promise<Response> {
   const key = await spentKey(refreshToken);
-  if ((await deps.kv.get(key)) !== null) await revoke(deps, refreshToken, "a refresh token that was already used came back");
+  if ((await deps.kv.get(key)) !== null)
+    await revoke(deps, refreshToken, "a refresh token that was already used came back");
   const response = await deps.answer(request);
   if (response.ok) await deps.kv.put(key, "spent", { expirationTtl: Math.max(60, deps.refreshTokenTtlSeconds) });
   return response;
@@ -122,7 +127,11 @@ function namedClientIds(request: Request, form: URLSearchParams): string[] {
 }
 
 /** Why the library must not be asked to fetch for this request, or undefined. */
-async function refusedFetch(deps: TokenGuardDeps, request: Request, form: URLSearchParams): Promise<string | undefined> {
+async function refusedFetch(
+  deps: TokenGuardDeps,
+  request: Request,
+  form: URLSearchParams,
+): Promise<string | undefined> {
   const clientIds = namedClientIds(request, form);
   for (const clientId of clientIds) {
     const why = refusedClientId(clientId);
@@ -137,7 +146,10 @@ async function refusedFetch(deps: TokenGuardDeps, request: Request, form: URLSea
 }
 
 function invalidClient(description: string): Response {
-  return Response.json({ error: "invalid_client", error_description: description }, { status: 401, headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { error: "invalid_client", error_description: description },
+    { status: 401, headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 /** The token endpoint, with these rules; everything else (RFC 7009 revocation, other grants) goes straight to the library. */

@@ -37,7 +37,9 @@ async function askUntilCaughtUp(env: Env, account: string, state: Asking): Promi
       if (!state.askAgain) break;
     }
   } catch (error) {
-    console.error(`audit seal request for ${account} failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `audit seal request for ${account} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     // In the same turn as the last check of askAgain: no order can slip between them.
     state.inFlight = undefined;

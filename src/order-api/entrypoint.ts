@@ -6,15 +6,17 @@ import { installErrorHandlers } from "../http/error-handlers";
 /** Built on the first call rather than at startup, like the Worker's own surfaces. */
 let internalApp: Promise<Hono<AppEnv>> | undefined;
 const loadInternalApp = (): Promise<Hono<AppEnv>> =>
-  (internalApp ??= Promise.all([import("../http/config-middleware"), import("../auth/intake-callers"), import("./routes")]).then(
-    ([{ requireConfig }, { bindingIntakeCaller }, { orderApiRoutes }]) => {
-      const app = new Hono<AppEnv>();
-      app.use("*", requireConfig);
-      app.route("/api", orderApiRoutes({ authenticate: bindingIntakeCaller }));
-      installErrorHandlers(app);
-      return app;
-    },
-  ));
+  (internalApp ??= Promise.all([
+    import("../http/config-middleware"),
+    import("../auth/intake-callers"),
+    import("./routes"),
+  ]).then(([{ requireConfig }, { bindingIntakeCaller }, { orderApiRoutes }]) => {
+    const app = new Hono<AppEnv>();
+    app.use("*", requireConfig);
+    app.route("/api", orderApiRoutes({ authenticate: bindingIntakeCaller }));
+    installErrorHandlers(app);
+    return app;
+  }));
 
 /**
  * The ORDER_API target: the intake contract (GET /api/health, POST

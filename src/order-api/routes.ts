@@ -1,16 +1,16 @@
 import { Hono } from "hono";
-import { requireCredential, type CredentialCheck, type WithHolder } from "../http/credential-middleware";
+import { type CredentialCheck, requireCredential, type WithHolder } from "../http/credential-middleware";
 import { limitedBody, validJson } from "../http/json-body";
 import { errorResponse, methodNotAllowed, sizedJson } from "../http/respond";
-import { referenceData } from "../orders/reference-data";
 import type { IntakeCaller } from "../orders/intake-schemas";
-import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
 import { OrderRequestSchema } from "../orders/intake-schemas";
+import { referenceData } from "../orders/reference-data";
 import { findOrderProblems } from "../orders/validate-order";
-import { requestAuditSeal } from "./audit-seal-request";
-import { healthReport } from "./health";
-import { intakeFaults } from "./fault-injection";
 import { accountDatabase } from "../store/databases";
+import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
+import { requestAuditSeal } from "./audit-seal-request";
+import { intakeFaults } from "./fault-injection";
+import { healthReport } from "./health";
 
 const MAX_ORDER_BODY_BYTES = 64 * 1024;
 
@@ -27,17 +27,28 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
   api.all("/health", methodNotAllowed(["GET"]));
 
   // Faults come first: a frozen API holds every order, whoever sends it.
-  api.post("/orders", intakeFaults(), caller, limitedBody("json", MAX_ORDER_BODY_BYTES), validJson(OrderRequestSchema), async (c) => {
-    const order = c.req.valid("json");
-    const problems = findOrderProblems(order, referenceData);
-    if (problems.length > 0) {
-      return errorResponse(c, { code: "validation_failed", message: `order rejected: ${problems.length} problem(s)`, errors: problems });
-    }
-    const stored = await storeIntakeOrder(accountDatabase(c.env, c.get("holder").account), c.get("holder"), order);
-    if (!stored.ok) return errorResponse(c, stored.error);
-    if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
-    return sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
-  });
+  api.post(
+    "/orders",
+    intakeFaults(),
+    caller,
+    limitedBody("json", MAX_ORDER_BODY_BYTES),
+    validJson(OrderRequestSchema),
+    async (c) => {
+      const order = c.req.valid("json");
+      const problems = findOrderProblems(order, referenceData);
+      if (problems.length > 0) {
+        return errorResponse(c, {
+          code: "validation_failed",
+          message: `order rejected: ${problems.length} problem(s)`,
+          errors: problems,
+        });
+      }
+      const stored = await storeIntakeOrder(accountDatabase(c.env, c.get("holder").account), c.get("holder"), order);
+      if (!stored.ok) return errorResponse(c, stored.error);
+      if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
+      return sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
+    },
+  );
   api.all("/orders", methodNotAllowed(["POST"]));
 
   api.get("/orders/:id", caller, async (c) => {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
-import { AddressSchema, type Address } from "./evidence";
+import { type Address, AddressSchema } from "./evidence";
 import type { OrderRecord } from "./order-record";
 
 export const AddressInputSchema = z.strictObject({
@@ -27,12 +27,32 @@ interface CountryRule {
 }
 
 const COUNTRIES: Record<string, CountryRule> = {
-  US: { postal: /^\d{5}(\d{4})?$/, example: "12345 or 12345-6789", format: (p) => (p.length === 9 ? `${p.slice(0, 5)}-${p.slice(5)}` : p), regionCode: true },
-  CA: { postal: /^[A-Z]\d[A-Z]\d[A-Z]\d$/, example: "K1A 0B1", format: (p) => `${p.slice(0, 3)} ${p.slice(3)}`, regionCode: true },
-  GB: { postal: /^[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}$/, example: "SW1A 1AA", format: (p) => `${p.slice(0, -3)} ${p.slice(-3)}`, regionCode: false },
+  US: {
+    postal: /^\d{5}(\d{4})?$/,
+    example: "12345 or 12345-6789",
+    format: (p) => (p.length === 9 ? `${p.slice(0, 5)}-${p.slice(5)}` : p),
+    regionCode: true,
+  },
+  CA: {
+    postal: /^[A-Z]\d[A-Z]\d[A-Z]\d$/,
+    example: "K1A 0B1",
+    format: (p) => `${p.slice(0, 3)} ${p.slice(3)}`,
+    regionCode: true,
+  },
+  GB: {
+    postal: /^[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}$/,
+    example: "SW1A 1AA",
+    format: (p) => `${p.slice(0, -3)} ${p.slice(-3)}`,
+    regionCode: false,
+  },
   DE: { postal: /^\d{5}$/, example: "10115", format: (p) => p, regionCode: false },
   FR: { postal: /^\d{5}$/, example: "75001", format: (p) => p, regionCode: false },
-  NL: { postal: /^\d{4}[A-Z]{2}$/, example: "1012 AB", format: (p) => `${p.slice(0, 4)} ${p.slice(4)}`, regionCode: false },
+  NL: {
+    postal: /^\d{4}[A-Z]{2}$/,
+    example: "1012 AB",
+    format: (p) => `${p.slice(0, 4)} ${p.slice(4)}`,
+    regionCode: false,
+  },
   SE: { postal: /^\d{5}$/, example: "111 22", format: (p) => `${p.slice(0, 3)} ${p.slice(3)}`, regionCode: false },
   AU: { postal: /^\d{4}$/, example: "2000", format: (p) => p, regionCode: true },
 };
@@ -62,7 +82,10 @@ function collapse(text: string): string {
  */
 function tidyCase(text: string): string {
   const words = text.split(" ");
-  const plainLetters = words.filter((word) => !/\d/.test(word)).join("").replace(/[^\p{L}]/gu, "");
+  const plainLetters = words
+    .filter((word) => !/\d/.test(word))
+    .join("")
+    .replace(/[^\p{L}]/gu, "");
   const singleCase = plainLetters === plainLetters.toUpperCase() || plainLetters === plainLetters.toLowerCase();
   return words
     .map((word) => {
@@ -98,7 +121,10 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
   if (rule && postalRaw !== "") {
     const compact = postalRaw.replace(/[\s-]/g, "");
     if (rule.postal.test(compact)) postal = rule.format(compact);
-    else problems.push(`address.postal_code ${postalRaw} is not a valid ${country} postal code (expected ${rule.example})`);
+    else
+      problems.push(
+        `address.postal_code ${postalRaw} is not a valid ${country} postal code (expected ${rule.example})`,
+      );
   }
   if (rule?.regionCode && region !== "" && !/^[A-Z]{2,3}$/.test(region)) {
     problems.push(`address.region ${region} should be a 2-3 letter ${country} state or province code`);
@@ -108,7 +134,8 @@ export function normalizeAddress(input: AddressInput): Result<Address> {
     const limit = LENGTH_LIMITS[field as keyof typeof LENGTH_LIMITS];
     if (value !== null && value.length > limit) problems.push(`address.${field} is longer than ${limit} characters`);
   }
-  if (problems.length > 0) return fail("validation_failed", `the address is not valid: ${problems.join("; ")}`, problems);
+  if (problems.length > 0)
+    return fail("validation_failed", `the address is not valid: ${problems.join("; ")}`, problems);
   // Parse, not trust: a normalized address that does not fit the stored shape is a bug here.
   return ok(AddressSchema.parse({ recipient, line1, line2, city, region, postal_code: postal, country }));
 }
@@ -122,7 +149,8 @@ const ADDRESS_LOCKED_STATUSES = new Set(["shipped", "partially_shipped", "delive
 
 /** Why this order's shipping address can no longer change, or undefined when it still can. */
 export function addressLock(order: OrderRecord): string | undefined {
-  if (ADDRESS_LOCKED_STATUSES.has(order.status)) return `order ${order.order_id} is ${order.status}; its shipping address can no longer change`;
+  if (ADDRESS_LOCKED_STATUSES.has(order.status))
+    return `order ${order.order_id} is ${order.status}; its shipping address can no longer change`;
   if (order.evidence?.inventory.allocations.some((a) => a.state === "shipped")) {
     return `part of order ${order.order_id} has already shipped; its shipping address can no longer change`;
   }

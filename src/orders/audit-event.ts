@@ -12,7 +12,9 @@ type ActorKind = z.infer<typeof ActorKindSchema>;
  * deterministic per state change and unique within the account. The fields
  * are the audit trail's one list (audit/event-fields.ts).
  */
-export type NewAuditEvent = Omit<AuditEventFields<OrderState | null>, "actor_kind"> & { readonly actor_kind: ActorKind };
+export type NewAuditEvent = Omit<AuditEventFields<OrderState | null>, "actor_kind"> & {
+  readonly actor_kind: ActorKind;
+};
 
 /** The same event as an account-scoped caller hands it over: the account comes from the scope. */
 export type AccountAuditEvent = Omit<NewAuditEvent, "account">;

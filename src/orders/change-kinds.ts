@@ -23,7 +23,11 @@ interface ChangeKindFacts {
 
 export const CHANGE_KINDS: Readonly<Record<ChangeKind, ChangeKindFacts>> = {
   resolution: { appliedEvent: "resolution_applied", confirmTool: "confirm_resolution", noun: "resolution" },
-  address_change: { appliedEvent: "address_change_applied", confirmTool: "apply_approved_change", noun: "address change" },
+  address_change: {
+    appliedEvent: "address_change_applied",
+    confirmTool: "apply_approved_change",
+    noun: "address change",
+  },
 };
 
 /** Every event type that records an applied proposal. */

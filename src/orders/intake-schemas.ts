@@ -8,7 +8,12 @@ import { z } from "zod/v4";
 export const OrderLineSchema = z.object({
   sku: z.string().min(1).max(64).describe("Catalog SKU, e.g. SKU-5510"),
   quantity: z.number().int().min(1).max(1000).describe("Units ordered, 1-1000"),
-  unit_price_cents: z.number().int().min(0).max(100_000_000).describe("Price per unit in cents; must match the catalog"),
+  unit_price_cents: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000_000)
+    .describe("Price per unit in cents; must match the catalog"),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 

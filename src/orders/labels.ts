@@ -7,8 +7,9 @@
  * states) fall back to the name with its underscores turned into spaces.
  * Proposal statuses are in proposals/status-labels.ts, one layer up.
  */
-import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
+
 import type { Risk } from "../core/risk";
+import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
 import type { ChangeAction } from "./playbook";
 
 export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
@@ -30,7 +31,11 @@ const EXCEPTION_LABELS: Readonly<Record<ExceptionType, string>> = {
   fraud_review: "Fraud review",
 };
 
-const EXCEPTION_STATE_LABELS: Readonly<Record<ExceptionState, string>> = { active: "open", resolved: "resolved", escalated: "escalated" };
+const EXCEPTION_STATE_LABELS: Readonly<Record<ExceptionState, string>> = {
+  active: "open",
+  resolved: "resolved",
+  escalated: "escalated",
+};
 
 const PAYMENT_LABELS: Readonly<Record<Payment["state"], string>> = {
   captured: "Charged",
@@ -123,7 +128,12 @@ export function fieldLabel(field: string): string {
 }
 
 /** Every labelled internal name, for words found inside free text. */
-const ANY_NAME: Readonly<Record<string, string>> = { ...STATE_LABELS, ...EXCEPTION_LABELS, ...ACTION_LABELS, ...DECLINE_LABELS };
+const ANY_NAME: Readonly<Record<string, string>> = {
+  ...STATE_LABELS,
+  ...EXCEPTION_LABELS,
+  ...ACTION_LABELS,
+  ...DECLINE_LABELS,
+};
 
 /** A snake_case name inside free text. */
 const NAME_IN_TEXT = /\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g;
@@ -160,16 +170,22 @@ export function changeValueLines(field: string, value: string): string[] {
       return [paymentLabel(value)];
     case "exception": {
       const [, type, state, team] = EXCEPTION_VALUE.exec(value) ?? [];
-      return type && state && team !== undefined ? [`${exceptionLabel(type)} (${exceptionStateLabel(state)}, ${team})`] : [humanizeText(value)];
+      return type && state && team !== undefined
+        ? [`${exceptionLabel(type)} (${exceptionStateLabel(state)}, ${team})`]
+        : [humanizeText(value)];
     }
     case "inventory":
       return value.split("; ").map((entry) => {
         const [, sku, quantity, state, warehouse] = ALLOCATION_VALUE.exec(entry) ?? [];
-        return sku && quantity && state && warehouse !== undefined ? `${sku} × ${quantity} ${allocationLabel(state)} at ${warehouse}` : humanizeText(entry);
+        return sku && quantity && state && warehouse !== undefined
+          ? `${sku} × ${quantity} ${allocationLabel(state)} at ${warehouse}`
+          : humanizeText(entry);
       });
     case "fulfillment": {
       const colon = value.indexOf(": ");
-      return colon > 0 ? [`${fulfillmentLabel(value.slice(0, colon))}: ${value.slice(colon + 2)}`] : [fulfillmentLabel(value)];
+      return colon > 0
+        ? [`${fulfillmentLabel(value.slice(0, colon))}: ${value.slice(colon + 2)}`]
+        : [fulfillmentLabel(value)];
     }
     default:
       return [humanizeText(value)];

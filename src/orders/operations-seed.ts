@@ -7,19 +7,19 @@
 import { z } from "zod/v4";
 import operationsJson from "../../seed/operations.json";
 import { AccountIdSchema } from "../core/account-id";
-import { OrderLineSchema } from "./intake-schemas";
-import type { OrderRecord } from "./order-record";
 import {
   AddressSchema,
   AllocationSchema,
   DuplicateEvidenceSchema,
+  type Evidence,
   ExceptionTypeSchema,
   FulfillmentSchema,
   PaymentAttemptSchema,
   PaymentSchema,
   PrioritySchema,
-  type Evidence,
 } from "./evidence";
+import { OrderLineSchema } from "./intake-schemas";
+import type { OrderRecord } from "./order-record";
 
 const minutesAgo = z.number().int().min(0);
 
@@ -77,7 +77,10 @@ function toEvidence(order: SeedOrder, anchorMs: number): Evidence {
     inventory: order.inventory,
     fulfillment: order.fulfillment,
     duplicate: order.duplicate,
-    timeline: order.timeline.map(({ at_minutes_ago, ...entry }) => ({ ...entry, at: isoMinutesBefore(anchorMs, at_minutes_ago) })),
+    timeline: order.timeline.map(({ at_minutes_ago, ...entry }) => ({
+      ...entry,
+      at: isoMinutesBefore(anchorMs, at_minutes_ago),
+    })),
   };
 }
 
@@ -113,4 +116,3 @@ export function seedRecord(order: SeedOrder, anchorMs: number): OrderRecord {
     updated_at: created,
   };
 }
-

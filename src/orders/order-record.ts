@@ -29,4 +29,3 @@ export interface OrderRecord {
   readonly created_at: string;
   readonly updated_at: string;
 }
-

@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import { AddressSchema, type Address } from "./evidence";
+import { type Address, AddressSchema } from "./evidence";
 import type { OrderRecord } from "./order-record";
 
 /** What an order looks like for the audit log and the approval page: the fields a change can touch. */
@@ -18,17 +18,29 @@ export function orderState(order: OrderRecord): OrderState {
   return {
     status: order.status,
     version: order.version,
-    exception: order.exception ? { type: order.exception.type, state: order.exception.state, team: order.exception.team } : null,
+    exception: order.exception
+      ? { type: order.exception.type, state: order.exception.state, team: order.exception.team }
+      : null,
     payment: order.evidence?.payment.state ?? null,
-    inventory: (order.evidence?.inventory.allocations ?? []).map((a) => `${a.sku} x${a.quantity} ${a.state} (${a.warehouse})`),
-    fulfillment: order.evidence ? `${order.evidence.fulfillment.state}: ${order.evidence.fulfillment.last_event}` : null,
+    inventory: (order.evidence?.inventory.allocations ?? []).map(
+      (a) => `${a.sku} x${a.quantity} ${a.state} (${a.warehouse})`,
+    ),
+    fulfillment: order.evidence
+      ? `${order.evidence.fulfillment.state}: ${order.evidence.fulfillment.last_event}`
+      : null,
     shipping_address: order.shipping_address,
   };
 }
 
 export function formatAddress(address: Address | null): string {
   if (!address) return "(none)";
-  return [address.recipient, address.line1, address.line2, `${address.city}, ${address.region} ${address.postal_code}`, address.country]
+  return [
+    address.recipient,
+    address.line1,
+    address.line2,
+    `${address.city}, ${address.region} ${address.postal_code}`,
+    address.country,
+  ]
     .filter((part) => part !== null && part !== "")
     .join(", ");
 }
@@ -43,7 +55,11 @@ export function diffStates(before: OrderState, after: OrderState): FieldChange[]
     if (a !== b) rows.push({ field, before: a, after: b });
   };
   add("status", before.status, after.status);
-  add("exception", before.exception ? `${before.exception.type} ${before.exception.state} (${before.exception.team})` : "none", after.exception ? `${after.exception.type} ${after.exception.state} (${after.exception.team})` : "none");
+  add(
+    "exception",
+    before.exception ? `${before.exception.type} ${before.exception.state} (${before.exception.team})` : "none",
+    after.exception ? `${after.exception.type} ${after.exception.state} (${after.exception.team})` : "none",
+  );
   add("payment", before.payment ?? "none", after.payment ?? "none");
   add("inventory", before.inventory.join("; ") || "none", after.inventory.join("; ") || "none");
   add("fulfillment", before.fulfillment ?? "none", after.fulfillment ?? "none");

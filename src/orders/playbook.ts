@@ -5,11 +5,11 @@
  * what an apply will write.
  */
 import { z } from "zod/v4";
+import type { Risk } from "../core/risk";
 import { CHANGE_KIND_NAMES } from "./change-kinds";
 import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
 import { formatAddress } from "./order-state";
-import type { Risk } from "../core/risk";
 
 const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
@@ -23,9 +23,11 @@ type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
 export type ChangeAction = z.infer<typeof ChangeActionSchema>;
 
-
 /** The actions that move the customer's money (a refund or a voided hold): the order's total is at stake. */
-const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set(["cancel_duplicate_order", "release_inventory_hold_and_cancel_order"]);
+const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set([
+  "cancel_duplicate_order",
+  "release_inventory_hold_and_cancel_order",
+]);
 
 export function movesMoney(action: ChangeAction): boolean {
   return MONEY_MOVING_ACTIONS.has(action);
@@ -36,7 +38,11 @@ export const ChangeKindSchema = z.enum(CHANGE_KIND_NAMES);
 
 export const OrderChangeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal(ChangeKindSchema.enum.resolution), action: ResolutionActionSchema }),
-  z.object({ kind: z.literal(ChangeKindSchema.enum.address_change), action: z.literal("change_shipping_address"), address: AddressSchema }),
+  z.object({
+    kind: z.literal(ChangeKindSchema.enum.address_change),
+    action: z.literal("change_shipping_address"),
+    address: AddressSchema,
+  }),
 ]);
 export type OrderChange = z.infer<typeof OrderChangeSchema>;
 
@@ -50,22 +56,26 @@ const PLAYBOOK: Partial<Record<ExceptionType, PlaybookEntry>> = {
   duplicate_order: {
     action: "cancel_duplicate_order",
     risk: "high",
-    rationale: "The order duplicates an earlier one; cancelling the later copy refunds the customer's double charge and frees its stock.",
+    rationale:
+      "The order duplicates an earlier one; cancelling the later copy refunds the customer's double charge and frees its stock.",
   },
   payment_declined_inventory_held: {
     action: "release_inventory_hold_and_cancel_order",
     risk: "high",
-    rationale: "Payment was declined, but stock is still held for the order; releasing the hold and cancelling returns the units to sale.",
+    rationale:
+      "Payment was declined, but stock is still held for the order; releasing the hold and cancelling returns the units to sale.",
   },
   fulfillment_hold_missing_sku: {
     action: "notify_customer_backorder",
     risk: "medium",
-    rationale: "A SKU on the order has no stock anywhere; telling the customer it is backordered sets expectations while it is restocked.",
+    rationale:
+      "A SKU on the order has no stock anywhere; telling the customer it is backordered sets expectations while it is restocked.",
   },
   fulfillment_incomplete_carrier_timeout: {
     action: "retry_fulfillment",
     risk: "medium",
-    rationale: "Part of the order never left because the carrier's label request timed out; resubmitting the remaining shipment completes it.",
+    rationale:
+      "Part of the order never left because the carrier's label request timed out; resubmitting the remaining shipment completes it.",
   },
 };
 
@@ -84,16 +94,23 @@ interface ResolutionPlan extends PlaybookEntry {
 function describeEvidence(order: OrderRecord): string[] {
   const evidence = order.evidence;
   const facts: string[] = [];
-  if (order.exception) facts.push(`${order.exception.type} (${order.exception.priority}, ${order.exception.team}): ${order.exception.summary}`);
+  if (order.exception)
+    facts.push(
+      `${order.exception.type} (${order.exception.priority}, ${order.exception.team}): ${order.exception.summary}`,
+    );
   if (!evidence) return facts;
   const declines = evidence.payment.attempts.filter((a) => a.outcome === "declined");
-  if (declines.length > 0) facts.push(`payment declined ${declines.length} time(s): ${declines.map((d) => d.decline_code ?? "unknown").join(", ")}`);
+  if (declines.length > 0)
+    facts.push(
+      `payment declined ${declines.length} time(s): ${declines.map((d) => d.decline_code ?? "unknown").join(", ")}`,
+    );
   for (const allocation of evidence.inventory.allocations) {
     if (allocation.state !== "allocated" && allocation.state !== "shipped") {
       facts.push(`${allocation.sku} x${allocation.quantity} is ${allocation.state} in ${allocation.warehouse}`);
     }
   }
-  if (evidence.duplicate) facts.push(`duplicate of ${evidence.duplicate.of_order_id}: ${evidence.duplicate.signals.join("; ")}`);
+  if (evidence.duplicate)
+    facts.push(`duplicate of ${evidence.duplicate.of_order_id}: ${evidence.duplicate.signals.join("; ")}`);
   facts.push(`fulfillment ${evidence.fulfillment.state}: ${evidence.fulfillment.last_event}`);
   return facts;
 }
@@ -117,7 +134,11 @@ function releaseHeld(evidence: Evidence): Evidence["inventory"] {
   };
 }
 
-function resolved(order: OrderRecord, state: Exclude<ExceptionState, "active">, team?: string): OrderRecord["exception"] {
+function resolved(
+  order: OrderRecord,
+  state: Exclude<ExceptionState, "active">,
+  team?: string,
+): OrderRecord["exception"] {
   return order.exception ? { ...order.exception, state, team: team ?? order.exception.team } : null;
 }
 
@@ -133,7 +154,14 @@ export function applyChange(order: OrderRecord, change: OrderChange, at: string)
       return {
         ...order,
         shipping_address: change.address,
-        evidence: evidence ? withTimeline(evidence, at, "address_changed", `shipping address changed to ${formatAddress(change.address)}`) : evidence,
+        evidence: evidence
+          ? withTimeline(
+              evidence,
+              at,
+              "address_changed",
+              `shipping address changed to ${formatAddress(change.address)}`,
+            )
+          : evidence,
       };
     case "cancel_duplicate_order": {
       if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
@@ -143,7 +171,14 @@ export function applyChange(order: OrderRecord, change: OrderChange, at: string)
             state: "refunded",
             attempts: [
               ...evidence.payment.attempts,
-              { attempt_id: `${order.order_id}-refund`, at, amount_cents: order.total_cents, method: evidence.payment.attempts.at(-1)?.method ?? "original method", outcome: "refunded", decline_code: null },
+              {
+                attempt_id: `${order.order_id}-refund`,
+                at,
+                amount_cents: order.total_cents,
+                method: evidence.payment.attempts.at(-1)?.method ?? "original method",
+                outcome: "refunded",
+                decline_code: null,
+              },
             ],
           }
         : { ...evidence.payment, state: evidence.payment.state === "authorized" ? "voided" : evidence.payment.state };
@@ -151,34 +186,79 @@ export function applyChange(order: OrderRecord, change: OrderChange, at: string)
         ...evidence,
         payment,
         inventory: releaseHeld(evidence),
-        fulfillment: { ...evidence.fulfillment, state: "cancelled", last_event: `cancelled as a duplicate of ${evidence.duplicate?.of_order_id ?? "an earlier order"}` },
+        fulfillment: {
+          ...evidence.fulfillment,
+          state: "cancelled",
+          last_event: `cancelled as a duplicate of ${evidence.duplicate?.of_order_id ?? "an earlier order"}`,
+        },
       };
-      return { ...order, status: "cancelled", evidence: withTimeline(next, at, "duplicate_cancelled", "cancelled the duplicate and returned the customer's money"), exception: resolved(order, "resolved") };
+      return {
+        ...order,
+        status: "cancelled",
+        evidence: withTimeline(
+          next,
+          at,
+          "duplicate_cancelled",
+          "cancelled the duplicate and returned the customer's money",
+        ),
+        exception: resolved(order, "resolved"),
+      };
     }
     case "release_inventory_hold_and_cancel_order": {
       if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
       const next: Evidence = {
         ...evidence,
         inventory: releaseHeld(evidence),
-        fulfillment: { ...evidence.fulfillment, state: "cancelled", last_event: "cancelled after payment was declined; held stock released" },
+        fulfillment: {
+          ...evidence.fulfillment,
+          state: "cancelled",
+          last_event: "cancelled after payment was declined; held stock released",
+        },
       };
-      return { ...order, status: "cancelled", evidence: withTimeline(next, at, "inventory_released", "released held stock and cancelled the unpaid order"), exception: resolved(order, "resolved") };
+      return {
+        ...order,
+        status: "cancelled",
+        evidence: withTimeline(next, at, "inventory_released", "released held stock and cancelled the unpaid order"),
+        exception: resolved(order, "resolved"),
+      };
     }
     case "notify_customer_backorder": {
       if (!evidence) return { ...order, status: "backordered", exception: resolved(order, "resolved") };
       const missing = evidence.inventory.allocations.filter((a) => a.state === "missing").map((a) => a.sku);
       const next: Evidence = {
         ...evidence,
-        inventory: { allocations: evidence.inventory.allocations.map((a) => (a.state === "missing" ? { ...a, state: "backordered" as const } : a)) },
-        fulfillment: { ...evidence.fulfillment, state: "backordered", last_event: `customer notified that ${missing.join(", ") || "an item"} is backordered` },
+        inventory: {
+          allocations: evidence.inventory.allocations.map((a) =>
+            a.state === "missing" ? { ...a, state: "backordered" as const } : a,
+          ),
+        },
+        fulfillment: {
+          ...evidence.fulfillment,
+          state: "backordered",
+          last_event: `customer notified that ${missing.join(", ") || "an item"} is backordered`,
+        },
       };
-      return { ...order, status: "backordered", evidence: withTimeline(next, at, "customer_notified", `backorder notice sent to the customer for ${missing.join(", ") || "the missing item"}`), exception: resolved(order, "resolved") };
+      return {
+        ...order,
+        status: "backordered",
+        evidence: withTimeline(
+          next,
+          at,
+          "customer_notified",
+          `backorder notice sent to the customer for ${missing.join(", ") || "the missing item"}`,
+        ),
+        exception: resolved(order, "resolved"),
+      };
     }
     case "retry_fulfillment": {
       if (!evidence) return { ...order, status: "processing", exception: resolved(order, "resolved") };
       const next: Evidence = {
         ...evidence,
-        fulfillment: { ...evidence.fulfillment, state: "retry_submitted", last_event: "label request for the remaining shipment resubmitted to the carrier" },
+        fulfillment: {
+          ...evidence.fulfillment,
+          state: "retry_submitted",
+          last_event: "label request for the remaining shipment resubmitted to the carrier",
+        },
       };
       // A parcel that already left keeps the order partially shipped (and its address locked).
       const shippedSomething = evidence.inventory.allocations.some((a) => a.state === "shipped");
@@ -192,7 +272,9 @@ export function applyChange(order: OrderRecord, change: OrderChange, at: string)
     case "escalate_to_human":
       return {
         ...order,
-        evidence: evidence ? withTimeline(evidence, at, "escalated_to_human", `handed to ${HUMAN_ESCALATION_TEAM}`) : evidence,
+        evidence: evidence
+          ? withTimeline(evidence, at, "escalated_to_human", `handed to ${HUMAN_ESCALATION_TEAM}`)
+          : evidence,
         exception: resolved(order, "escalated", HUMAN_ESCALATION_TEAM),
       };
   }

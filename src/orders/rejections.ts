@@ -21,10 +21,12 @@ export const rejectionMessage = {
   unknownCustomer: (customerId: string) => `unknown customer ${customerId}`,
   channelNotAllowed: (channel: string, customerId: string, allowed: readonly string[]) =>
     `channel ${channel} is not allowed for customer ${customerId} (allowed: ${allowed.join(", ")})`,
-  unsupportedCurrency: (currency: string, accepted: string) => `unsupported currency ${currency}; only ${accepted} is accepted`,
+  unsupportedCurrency: (currency: string, accepted: string) =>
+    `unsupported currency ${currency}; only ${accepted} is accepted`,
   unknownSku: (sku: string) => `unknown sku ${sku}`,
   outOfStock: (sku: string) => `sku ${sku} is out of stock`,
-  priceMismatch: (sku: string, sent: number, expected: number) => `price mismatch for ${sku}: sent ${sent}, expected ${expected}`,
+  priceMismatch: (sku: string, sent: number, expected: number) =>
+    `price mismatch for ${sku}: sent ${sent}, expected ${expected}`,
   totalMismatch: (sent: number, expected: number) => `total mismatch: sent ${sent}, expected ${expected}`,
 } as const;
 

@@ -1,5 +1,5 @@
-import type { ReferenceData } from "./reference-data";
 import type { OrderRequest } from "./intake-schemas";
+import type { ReferenceData } from "./reference-data";
 import { rejectionMessage as say } from "./rejections";
 
 export const ACCEPTED_CURRENCY = "USD";

@@ -1,11 +1,20 @@
 /** What the operations tools answer; the tool output schemas are these. */
 import { z } from "zod/v4";
-import { AddressSchema, DuplicateEvidenceSchema, ExceptionTypeSchema, PrioritySchema, FulfillmentSchema, InventorySchema, PaymentSchema, TimelineEntrySchema } from "./evidence";
-import { ChangeActionSchema } from "./playbook";
-import { FieldChangeSchema, OrderStateSchema } from "./order-state";
+import { ActorKindSchema } from "./audit-event";
+import {
+  AddressSchema,
+  DuplicateEvidenceSchema,
+  ExceptionTypeSchema,
+  FulfillmentSchema,
+  InventorySchema,
+  PaymentSchema,
+  PrioritySchema,
+  TimelineEntrySchema,
+} from "./evidence";
 import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
-import { ActorKindSchema } from "./audit-event";
+import { FieldChangeSchema, OrderStateSchema } from "./order-state";
+import { ChangeActionSchema } from "./playbook";
 import { referenceData } from "./reference-data";
 
 /** One message for "unknown" and "another account's": a caller cannot tell them apart. */
@@ -54,7 +63,13 @@ export const OrderDetailsSchema = z.object({
   inventory: InventorySchema.nullable(),
   fulfillment: FulfillmentSchema.nullable(),
   duplicate: DuplicateEvidenceSchema.extend({ other_order_status: z.string().nullable() }).nullable(),
-  exception: ExceptionSummarySchema.omit({ order_id: true, customer_name: true, created_at: true, order_value_cents: true, currency: true })
+  exception: ExceptionSummarySchema.omit({
+    order_id: true,
+    customer_name: true,
+    created_at: true,
+    order_value_cents: true,
+    currency: true,
+  })
     .extend({ state: z.string() })
     .nullable(),
   timeline: z.array(TimelineEntrySchema),
@@ -115,7 +130,10 @@ function minutesBetween(fromIso: string, now: Date): number {
 }
 
 /** What the exception queue reads of an order: no lines, address or evidence. */
-type QueuedOrder = Pick<OrderRecord, "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception">;
+type QueuedOrder = Pick<
+  OrderRecord,
+  "order_id" | "customer_id" | "created_at" | "total_cents" | "currency" | "exception"
+>;
 
 /** One row of the exception queue, or undefined for an order without an active exception. */
 function exceptionSummary(order: QueuedOrder, now: Date): ExceptionSummary | undefined {

@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "../config/config";
+import { type Config, loadConfig } from "../config/config";
 import { webhookUrlVar } from "../config/webhooks";
 import { judgeDelivery } from "../notify/retry-policy";
 import { accountDatabase } from "../store/databases";
@@ -56,7 +56,11 @@ async function deliverOne(message: Message<unknown>, env: Env, config: Config, d
       await deadLetter(db, row.event_id, { status, reason: verdict.reason, attempted: true, at });
       return message.ack();
     case "retry":
-      await recordFailedAttempt(db, row.event_id, { status, error: verdict.error, drainAfter: new Date(at.getTime() + (verdict.delaySeconds + config.outboxRedriveSeconds) * 1000) });
+      await recordFailedAttempt(db, row.event_id, {
+        status,
+        error: verdict.error,
+        drainAfter: new Date(at.getTime() + (verdict.delaySeconds + config.outboxRedriveSeconds) * 1000),
+      });
       return message.retry({ delaySeconds: verdict.delaySeconds });
   }
 }
@@ -71,7 +75,9 @@ export async function consumeOutbox(batch: MessageBatch<unknown>, env: Env, deps
   await Promise.all(
     batch.messages.map((message) =>
       deliverOne(message, env, config.value, deps).catch((error: unknown) => {
-        console.error(`outbox: delivery bookkeeping failed for message ${message.id}; it will be retried: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `outbox: delivery bookkeeping failed for message ${message.id}; it will be retried: ${error instanceof Error ? error.message : String(error)}`,
+        );
         message.retry({ delaySeconds: BOOKKEEPING_RETRY_SECONDS });
       }),
     ),
@@ -79,7 +85,11 @@ export async function consumeOutbox(batch: MessageBatch<unknown>, env: Env, deps
 }
 
 /** The dead-letter queue: messages the outbox queue gave up on after its retry limit. */
-export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env, now: () => Date = () => new Date()): Promise<void> {
+export async function consumeDeadLetters(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  now: () => Date = () => new Date(),
+): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       const named = messageOf(message);
@@ -89,11 +99,18 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env,
         const row = await readOutboxRow(db, named.event_id);
         if (row && row.delivered_at === null && row.dead_lettered_at === null) {
           const last = row.last_error ?? "no answer was recorded";
-          await deadLetter(db, row.event_id, { status: null, reason: `the queue gave up after ${row.attempts} attempt(s); the last: ${last}`, attempted: false, at: now() });
+          await deadLetter(db, row.event_id, {
+            status: null,
+            reason: `the queue gave up after ${row.attempts} attempt(s); the last: ${last}`,
+            attempted: false,
+            at: now(),
+          });
         }
         message.ack();
       } catch (error) {
-        console.error(`outbox: could not record dead letter ${named.event_id}; it will be retried: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `outbox: could not record dead letter ${named.event_id}; it will be retried: ${error instanceof Error ? error.message : String(error)}`,
+        );
         message.retry({ delaySeconds: BOOKKEEPING_RETRY_SECONDS });
       }
     }),

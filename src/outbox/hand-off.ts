@@ -12,17 +12,32 @@ const SEND_BATCH_LIMIT = 100;
  * alone for `redriveSeconds`. Throws if the queue refuses them: the rows stay
  * owed and the drain tries again.
  */
-export async function enqueueOwed(queue: Queue<OutboxMessage>, db: D1Database, events: readonly OwedEvent[], now: Date, redriveSeconds: number): Promise<void> {
+export async function enqueueOwed(
+  queue: Queue<OutboxMessage>,
+  db: D1Database,
+  events: readonly OwedEvent[],
+  now: Date,
+  redriveSeconds: number,
+): Promise<void> {
   for (let start = 0; start < events.length; start += SEND_BATCH_LIMIT) {
     const chunk = events.slice(start, start + SEND_BATCH_LIMIT);
-    await queue.sendBatch(chunk.map(({ event_id, account }) => ({ body: { event_id, account }, contentType: "json" as const })));
-    await markEnqueued(db, chunk.map((event) => event.event_id), now, new Date(now.getTime() + redriveSeconds * 1000));
+    await queue.sendBatch(
+      chunk.map(({ event_id, account }) => ({ body: { event_id, account }, contentType: "json" as const })),
+    );
+    await markEnqueued(
+      db,
+      chunk.map((event) => event.event_id),
+      now,
+      new Date(now.getTime() + redriveSeconds * 1000),
+    );
   }
 }
 
 /** The destinations this configuration delivers to. */
 export function configuredDestinations(config: Pick<Config, "webhooks">): Destination[] {
-  return (Object.keys(config.webhooks) as Destination[]).filter((destination) => config.webhooks[destination] !== undefined);
+  return (Object.keys(config.webhooks) as Destination[]).filter(
+    (destination) => config.webhooks[destination] !== undefined,
+  );
 }
 
 interface WriterDeps {
@@ -47,7 +62,9 @@ export function outboxWriter({ config, queue, db, approvalUrl, defer }: WriterDe
     handOff: (events) =>
       defer(
         enqueueOwed(queue(), db, events, new Date(), config.outboxRedriveSeconds).catch((error: unknown) => {
-          console.error(`outbox: ${events.length} event(s) not handed to the queue yet; the drain will retry: ${error instanceof Error ? error.message : String(error)}`);
+          console.error(
+            `outbox: ${events.length} event(s) not handed to the queue yet; the drain will retry: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }),
       ),
   };

@@ -11,7 +11,10 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promi
 
 /** The cron trigger: the drain, and the expiry sweep that gives proposal.expired its moment. */
 export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
-  const [{ enqueued }, expired] = await Promise.all([drainOutbox(env, new Date(controller.scheduledTime)), expireDueProposals(env)]);
+  const [{ enqueued }, expired] = await Promise.all([
+    drainOutbox(env, new Date(controller.scheduledTime)),
+    expireDueProposals(env),
+  ]);
   if (enqueued > 0) console.log(`outbox drain: handed ${enqueued} owed event(s) to the queue again`);
   if (expired > 0) console.log(`expiry sweep: ${expired} proposal(s) expired`);
 }
@@ -26,6 +29,8 @@ export async function expireDueProposals(env: Env): Promise<number> {
   if (!config.ok) return 0;
   const holders = [...config.value.mcpTokens.values(), ...config.value.approverTokens.values()];
   const accounts = [...new Set(holders.map((holder) => holder.account))];
-  const results = await Promise.all(accounts.map((account) => env.ACCOUNT_AGENT.getByName(account).expireDueProposals({ account })));
+  const results = await Promise.all(
+    accounts.map((account) => env.ACCOUNT_AGENT.getByName(account).expireDueProposals({ account })),
+  );
   return results.reduce((sum, result) => sum + (result.ok ? result.value : 0), 0);
 }

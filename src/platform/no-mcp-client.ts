@@ -6,7 +6,9 @@
  * Anything that tries to use it fails loudly instead of half-working.
  */
 function unavailable(name: string): never {
-  throw new Error(`${name} from @modelcontextprotocol/client is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge does not connect its Agent to other MCP servers`);
+  throw new Error(
+    `${name} from @modelcontextprotocol/client is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge does not connect its Agent to other MCP servers`,
+  );
 }
 
 export class Client {

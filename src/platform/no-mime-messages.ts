@@ -5,5 +5,7 @@
  * tenth of the bundle.
  */
 export function createMimeMessage(): never {
-  throw new Error("mimetext is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge does not reply to email");
+  throw new Error(
+    "mimetext is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge does not reply to email",
+  );
 }

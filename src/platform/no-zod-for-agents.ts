@@ -11,7 +11,9 @@ export const z: unknown = new Proxy(
   {},
   {
     get(_target, property) {
-      throw new Error(`zod.${String(property)} was used through the bare "zod" import, which this Worker's bundle leaves out (wrangler.toml [alias]); import from "zod/v4"`);
+      throw new Error(
+        `zod.${String(property)} was used through the bare "zod" import, which this Worker's bundle leaves out (wrangler.toml [alias]); import from "zod/v4"`,
+      );
     },
   },
 );

@@ -3,14 +3,27 @@ import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import type { ApplyRequest, CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
 import type { ProposalDeskDeps } from "./desk-deps";
-import { alreadyAppliedMessage, appliedMessage, applyingMessage, approvalRequired, confirmResult, movedOn, proposalEvent, refusal, type StepOccurrence } from "./lifecycle";
+import {
+  alreadyAppliedMessage,
+  appliedMessage,
+  applyingMessage,
+  approvalRequired,
+  confirmResult,
+  movedOn,
+  proposalEvent,
+  refusal,
+  type StepOccurrence,
+} from "./lifecycle";
 import type { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
 
 /** The reconciler's checks back off from APPLY_RECONCILE_SECONDS, doubling, up to this. */
 const MAX_CHECK_INTERVAL_MS = 60 * 60_000;
 
-type ConfirmationDeps = Pick<ProposalDeskDeps, "store" | "orders" | "now" | "exclusive" | "approvalUrl" | "provider" | "scheduleCheck"> & {
+type ConfirmationDeps = Pick<
+  ProposalDeskDeps,
+  "store" | "orders" | "now" | "exclusive" | "approvalUrl" | "provider" | "scheduleCheck"
+> & {
   readonly records: ProposalRecords;
 };
 
@@ -38,7 +51,13 @@ export class ProposalConfirmation {
       const proposal = current.value.proposal;
       switch (proposal.status) {
         case "pending_approval":
-          return ok(this.result(proposal, "approval_required", approvalRequired(proposal, this.deps.approvalUrl(proposal.proposal_id))));
+          return ok(
+            this.result(
+              proposal,
+              "approval_required",
+              approvalRequired(proposal, this.deps.approvalUrl(proposal.proposal_id)),
+            ),
+          );
         case "stale":
           return ok(this.result(proposal, "stale", refusal(proposal, "applied")));
         case "failed":
@@ -72,22 +91,42 @@ export class ProposalConfirmation {
       const call = stored?.provider_apply;
       if (!stored || stored.status !== "applying" || !call || call.next_check_at === null) return;
       if (!this.deps.provider) {
-        this.deps.records.transition(stored, "applying", "APPLY_PROVIDER is none now, so no one can ask the provider; configure it again, then confirm to resume the checks", {
-          provider_apply: { ...call, next_check_at: null },
-        });
+        this.deps.records.transition(
+          stored,
+          "applying",
+          "APPLY_PROVIDER is none now, so no one can ask the provider; configure it again, then confirm to resume the checks",
+          {
+            provider_apply: { ...call, next_check_at: null },
+          },
+        );
         return;
       }
       const { provider, config } = this.deps.provider;
       const checksLeft = call.checks_left - 1;
       const done = config.reconcileChecks - checksLeft;
-      const later = checksLeft > 0 ? new Date(this.deps.now().getTime() + Math.min(config.reconcileSeconds * 1000 * 2 ** done, MAX_CHECK_INTERVAL_MS)) : null;
+      const later =
+        checksLeft > 0
+          ? new Date(
+              this.deps.now().getTime() + Math.min(config.reconcileSeconds * 1000 * 2 ** done, MAX_CHECK_INTERVAL_MS),
+            )
+          : null;
       // Counted and re-armed before the call, like the first: a check that never returns still counts, and still has a successor.
-      let proposal = this.withCall(stored, { calls: call.calls + 1, checks_left: checksLeft, next_check_at: later?.toISOString() ?? null });
+      let proposal = this.withCall(stored, {
+        calls: call.calls + 1,
+        checks_left: checksLeft,
+        next_check_at: later?.toISOString() ?? null,
+      });
       if (later) await this.deps.scheduleCheck(later, proposalId);
       let answer = await provider.outcome(call.key);
       if (answer.kind === "unknown") {
         proposal = this.withCall(proposal, { calls: (proposal.provider_apply?.calls ?? 0) + 1 });
-        await this.event(proposal, { step: "apply_resent", ordinal: proposal.provider_apply?.calls ?? 1 }, "system", "apply reconciler", `the provider has no record of key ${call.key}, so the change never reached it; sent it again with the same key`);
+        await this.event(
+          proposal,
+          { step: "apply_resent", ordinal: proposal.provider_apply?.calls ?? 1 },
+          "system",
+          "apply reconciler",
+          `the provider has no record of key ${call.key}, so the change never reached it; sent it again with the same key`,
+        );
         answer = await provider.apply(this.request(proposal));
       }
       await this.settle(proposal, answer);
@@ -98,7 +137,9 @@ export class ProposalConfirmation {
   private withCall(proposal: Proposal, change: Partial<ProviderApply>): Proposal {
     const call = proposal.provider_apply;
     if (!call) throw new Error(`proposal ${proposal.proposal_id} has no provider call to update`);
-    return this.deps.records.transition(proposal, "applying", proposal.status_reason, { provider_apply: { ...call, ...change } });
+    return this.deps.records.transition(proposal, "applying", proposal.status_reason, {
+      provider_apply: { ...call, ...change },
+    });
   }
 
   private request(proposal: Proposal): ApplyRequest {
@@ -107,8 +148,16 @@ export class ProposalConfirmation {
     return { key, account: this.deps.orders.account, order_id: proposal.order_id, change: proposal.change };
   }
 
-  private async event(proposal: Proposal, step: StepOccurrence, actorKind: "operator" | "system", actor: string, reason: string): Promise<void> {
-    await this.deps.orders.recordEvent(proposalEvent({ proposal, ...step, actorKind, actor, reason, at: this.deps.now().toISOString() }));
+  private async event(
+    proposal: Proposal,
+    step: StepOccurrence,
+    actorKind: "operator" | "system",
+    actor: string,
+    reason: string,
+  ): Promise<void> {
+    await this.deps.orders.recordEvent(
+      proposalEvent({ proposal, ...step, actorKind, actor, reason, at: this.deps.now().toISOString() }),
+    );
   }
 
   private async sendToProvider(approved: Proposal, operator: string): Promise<Result<ConfirmResult>> {
@@ -129,7 +178,13 @@ export class ProposalConfirmation {
     const applying = this.deps.records.transition(approved, "applying", null, { provider_apply: call });
     if (applying.status !== "applying") return fail("conflict", refusal(applying, "applied"));
     await this.deps.scheduleCheck(firstCheck, approved.proposal_id);
-    await this.event(applying, { step: "apply_requested" }, "operator", operator, `${approved.action} sent to the provider with idempotency key ${call.key}`);
+    await this.event(
+      applying,
+      { step: "apply_requested" },
+      "operator",
+      operator,
+      `${approved.action} sent to the provider with idempotency key ${call.key}`,
+    );
     return ok(await this.settle(applying, await provider.apply(this.request(applying))));
   }
 
@@ -140,24 +195,53 @@ export class ProposalConfirmation {
     switch (answer.kind) {
       case "applied": {
         const confirmed = this.withCall(proposal, { provider_reference: answer.reference, next_check_at: null });
-        await this.event(confirmed, { step: "apply_confirmed" }, "system", "apply provider", `the provider made the change (reference ${answer.reference}, key ${call.key})`);
+        await this.event(
+          confirmed,
+          { step: "apply_confirmed" },
+          "system",
+          "apply provider",
+          `the provider made the change (reference ${answer.reference}, key ${call.key})`,
+        );
         const applied = await this.applyHere(confirmed, call.confirmed_by);
         if (applied.ok) return applied.value;
-        const gone = this.deps.records.transition(confirmed, "stale", `order ${proposal.order_id} no longer exists, but the provider already made the change (reference ${answer.reference}): reconcile it by hand`);
+        const gone = this.deps.records.transition(
+          confirmed,
+          "stale",
+          `order ${proposal.order_id} no longer exists, but the provider already made the change (reference ${answer.reference}): reconcile it by hand`,
+        );
         return this.result(gone, "stale", refusal(gone, "applied"));
       }
       case "refused": {
-        const failed = this.deps.records.transition(proposal, "failed", answer.reason, { provider_apply: { ...call, next_check_at: null } });
-        await this.event(failed, { step: "apply_refused" }, "system", "apply provider", `the provider refused the change (key ${call.key}): ${answer.reason}; nothing was changed`);
+        const failed = this.deps.records.transition(proposal, "failed", answer.reason, {
+          provider_apply: { ...call, next_check_at: null },
+        });
+        await this.event(
+          failed,
+          { step: "apply_refused" },
+          "system",
+          "apply provider",
+          `the provider refused the change (key ${call.key}): ${answer.reason}; nothing was changed`,
+        );
         return this.result(failed, "failed", refusal(failed, "applied"));
       }
       case "unknown":
       case "no_answer": {
         const problem = answer.kind === "no_answer" ? answer.problem : `the provider has no record of key ${call.key}`;
-        const stopped = call.next_check_at === null ? `the provider has not answered after ${call.calls} calls, so the checks stopped` : null;
+        const stopped =
+          call.next_check_at === null
+            ? `the provider has not answered after ${call.calls} calls, so the checks stopped`
+            : null;
         const unanswered = stopped ? this.deps.records.transition(proposal, "applying", stopped) : proposal;
-        const next = call.next_check_at ? `; the reconciler asks again at ${call.next_check_at}` : `; ${stopped ?? ""}: confirm again to resume, or ask the provider about key ${call.key}`;
-        await this.event(unanswered, { step: "apply_unanswered", ordinal: call.calls }, "system", "apply provider", `${problem} (call ${call.calls}, key ${call.key}); the change may or may not have been made${next}`);
+        const next = call.next_check_at
+          ? `; the reconciler asks again at ${call.next_check_at}`
+          : `; ${stopped ?? ""}: confirm again to resume, or ask the provider about key ${call.key}`;
+        await this.event(
+          unanswered,
+          { step: "apply_unanswered", ordinal: call.calls },
+          "system",
+          "apply provider",
+          `${problem} (call ${call.calls}, key ${call.key}); the change may or may not have been made${next}`,
+        );
         return this.result(unanswered, "applying", applyingMessage(unanswered, problem));
       }
     }
@@ -166,13 +250,24 @@ export class ProposalConfirmation {
   /** Confirm on a proposal already sent: its state, and if the reconciler had stopped, it asks again from now. */
   private async stillApplying(proposal: Proposal, operator: string): Promise<ConfirmResult> {
     const call = proposal.provider_apply;
-    if (!call || call.next_check_at !== null || !this.deps.provider) return this.result(proposal, "applying", applyingMessage(proposal, null));
+    if (!call || call.next_check_at !== null || !this.deps.provider)
+      return this.result(proposal, "applying", applyingMessage(proposal, null));
     const now = this.deps.now();
     const resumed = this.deps.records.transition(proposal, "applying", null, {
-      provider_apply: { ...call, checks_left: this.deps.provider.config.reconcileChecks, next_check_at: now.toISOString() },
+      provider_apply: {
+        ...call,
+        checks_left: this.deps.provider.config.reconcileChecks,
+        next_check_at: now.toISOString(),
+      },
     });
     await this.deps.scheduleCheck(now, proposal.proposal_id);
-    await this.event(resumed, { step: "checks_resumed", ordinal: call.calls }, "operator", operator, `confirmed again after the checks had stopped; the reconciler asks the provider about key ${call.key} again`);
+    await this.event(
+      resumed,
+      { step: "checks_resumed", ordinal: call.calls },
+      "operator",
+      operator,
+      `confirmed again after the checks had stopped; the reconciler asks the provider about key ${call.key} again`,
+    );
     return this.result(resumed, "applying", applyingMessage(resumed, null));
   }
 
@@ -193,10 +288,16 @@ export class ProposalConfirmation {
       case "already_applied": {
         // already_applied: an earlier apply landed but its answer never reached us.
         const done = this.deps.records.recordApplied(proposal, result.outcome);
-        return ok(this.result(done, "applied", result.kind === "applied" ? appliedMessage(done) : alreadyAppliedMessage(done)));
+        return ok(
+          this.result(done, "applied", result.kind === "applied" ? appliedMessage(done) : alreadyAppliedMessage(done)),
+        );
       }
       case "stale": {
-        const why = movedOn(proposal, result.current_version) + (madeElsewhere ? `, but the provider already made the change (reference ${madeElsewhere}): reconcile the order by hand` : "");
+        const why =
+          movedOn(proposal, result.current_version) +
+          (madeElsewhere
+            ? `, but the provider already made the change (reference ${madeElsewhere}): reconcile the order by hand`
+            : "");
         const stale = this.deps.records.transition(proposal, "stale", why);
         return ok(this.result(stale, "stale", refusal(stale, "applied")));
       }

@@ -1,20 +1,30 @@
 import type { Approver } from "../config/config";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
-import { addressLock, normalizeAddress, sameAddress, type AddressInput } from "../orders/address";
+import type { Risk } from "../core/risk";
+import { type AddressInput, addressLock, normalizeAddress, sameAddress } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import type { Risk } from "../core/risk";
-import { planResolution, type OrderChange } from "../orders/playbook";
+import { type OrderChange, planResolution } from "../orders/playbook";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import { approvedConflict, capRefusal, changeSummary, isOpen, newProposal, proposalEvent, refusal, type Plan, type StepOccurrence } from "./lifecycle";
 import { ProposalConfirmation } from "./confirmation";
-import type { ProposalDeskDeps } from "./desk-deps";
-import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
+import type { ProposalDeskDeps } from "./desk-deps";
 import { approvalRefusal, roleRefusal, secondApproverReason } from "./four-eyes";
+import {
+  approvedConflict,
+  capRefusal,
+  changeSummary,
+  isOpen,
+  newProposal,
+  type Plan,
+  proposalEvent,
+  refusal,
+  type StepOccurrence,
+} from "./lifecycle";
 import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
+import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import { ProposalStore } from "./store";
 
 function newProposalId(): string {
@@ -42,7 +52,11 @@ export class ProposalDesk {
   }
 
   view(proposal: Proposal): ProposalView {
-    return { ...proposal, approval_url: this.deps.approvalUrl(proposal.proposal_id), change_summary: changeSummary(proposal.change) };
+    return {
+      ...proposal,
+      approval_url: this.deps.approvalUrl(proposal.proposal_id),
+      change_summary: changeSummary(proposal.change),
+    };
   }
 
   async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
@@ -52,7 +66,10 @@ export class ProposalDesk {
       const plan = planResolution(order);
       if (!plan) {
         const state = order.exception ? `its exception is already ${order.exception.state}` : "it has no exception";
-        return fail("conflict", `order ${order.order_id} has no active exception (${state}), so there is nothing to resolve`);
+        return fail(
+          "conflict",
+          `order ${order.order_id} has no active exception (${state}), so there is nothing to resolve`,
+        );
       }
       return this.openProposal(order, { kind: "resolution", action: plan.action }, plan, operator);
     });
@@ -69,14 +86,18 @@ export class ProposalDesk {
       if (sameAddress(order.shipping_address, address.value)) {
         return fail("conflict", `order ${order.order_id} already ships to that address; there is nothing to change`);
       }
-      const risk: Risk = order.exception?.state === "active" && order.exception.type === "fraud_review" ? "high" : "medium";
+      const risk: Risk =
+        order.exception?.state === "active" && order.exception.type === "fraud_review" ? "high" : "medium";
       return this.openProposal(
         order,
         { kind: "address_change", action: "change_shipping_address", address: address.value },
         {
           risk,
           rationale: `Ship the order to ${address.value.recipient}, ${address.value.city} instead of the address on file.`,
-          evidence: [`order ${order.order_id} is ${order.status} at version ${order.version}`, `the current address is pinned as the "before" value`],
+          evidence: [
+            `order ${order.order_id} is ${order.status} at version ${order.version}`,
+            `the current address is pinned as the "before" value`,
+          ],
         },
         operator,
       );
@@ -92,9 +113,18 @@ export class ProposalDesk {
    * proposal of its kind is refused: two approved changes to one order would
    * leave the second to go stale the moment the first is applied.
    */
-  private async openProposal(order: OrderRecord, change: OrderChange, plan: Plan, operator: string): Promise<Result<ProposalView>> {
+  private async openProposal(
+    order: OrderRecord,
+    change: OrderChange,
+    plan: Plan,
+    operator: string,
+  ): Promise<Result<ProposalView>> {
     const now = this.deps.now();
-    for (const candidate of this.deps.store.findOpen(order.order_id, ProposalStore.changeKey({ change }), order.version)) {
+    for (const candidate of this.deps.store.findOpen(
+      order.order_id,
+      ProposalStore.changeKey({ change }),
+      order.version,
+    )) {
       const current = await this.records.expireIfDue(candidate, now);
       if (isOpen(current)) return ok(this.view(current));
     }
@@ -108,14 +138,31 @@ export class ProposalDesk {
 
     // Validated before anything is written: a proposal that cannot be stored writes nothing at all.
     const secondApprover = secondApproverReason(this.deps.fourEyes, { action: change.action, risk: plan.risk }, order);
-    const proposal = newProposal({ id: newProposalId(), order, change, plan, operator, now, ttlMinutes: this.deps.ttlMinutes, secondApprover });
+    const proposal = newProposal({
+      id: newProposalId(),
+      order,
+      change,
+      plan,
+      operator,
+      now,
+      ttlMinutes: this.deps.ttlMinutes,
+      secondApprover,
+    });
     // Stored, then audited; if the audit write fails the proposal is removed
     // again, so a proposal and its trail exist together or not at all.
     this.deps.store.insert(proposal);
     try {
       const reason = `${proposal.action} proposed (${proposal.risk} risk): ${changeSummary(change)}. ${proposal.rationale}`;
       await this.deps.orders.recordEvent(
-        proposalEvent({ proposal, step: "proposed", actorKind: "operator", actor: operator, reason, at: proposal.created_at, stateBefore: orderState(order) }),
+        proposalEvent({
+          proposal,
+          step: "proposed",
+          actorKind: "operator",
+          actor: operator,
+          reason,
+          at: proposal.created_at,
+          stateBefore: orderState(order),
+        }),
       );
     } catch (error) {
       this.deps.store.delete(proposal.proposal_id);
@@ -140,12 +187,26 @@ export class ProposalDesk {
   private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
     for (const older of this.deps.store.forOrder(newer.order_id, "pending_approval")) {
       if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
-      const superseded = this.records.transition(older, "superseded", `superseded by ${newer.proposal_id}, a newer proposal for the same order`, {
-        superseded_by: newer.proposal_id,
-      });
+      const superseded = this.records.transition(
+        older,
+        "superseded",
+        `superseded by ${newer.proposal_id}, a newer proposal for the same order`,
+        {
+          superseded_by: newer.proposal_id,
+        },
+      );
       if (superseded.status !== "superseded") continue;
       const reason = `replaced by ${newer.proposal_id}: ${changeSummary(newer.change)}`;
-      await this.deps.orders.recordEvent(proposalEvent({ proposal: older, step: "superseded", actorKind: "operator", actor: operator, reason, at: newer.created_at }));
+      await this.deps.orders.recordEvent(
+        proposalEvent({
+          proposal: older,
+          step: "superseded",
+          actorKind: "operator",
+          actor: operator,
+          reason,
+          at: newer.created_at,
+        }),
+      );
     }
   }
 
@@ -160,7 +221,10 @@ export class ProposalDesk {
    * decide: the decision comes only from the approval app, which wakes the
    * wait when it writes.
    */
-  async awaitDecision(proposalId: string, timeoutMs: number): Promise<Result<{ proposal: ProposalView; waitedMs: number }>> {
+  async awaitDecision(
+    proposalId: string,
+    timeoutMs: number,
+  ): Promise<Result<{ proposal: ProposalView; waitedMs: number }>> {
     const started = this.deps.now().getTime();
     for (;;) {
       const current = await this.records.current(proposalId);
@@ -168,7 +232,8 @@ export class ProposalDesk {
       const { proposal } = current.value;
       const now = this.deps.now().getTime();
       const left = Math.min(started + timeoutMs, Date.parse(proposal.expires_at)) - now;
-      if (proposal.status !== "pending_approval" || left <= 0) return ok({ proposal: this.view(proposal), waitedMs: now - started });
+      if (proposal.status !== "pending_approval" || left <= 0)
+        return ok({ proposal: this.view(proposal), waitedMs: now - started });
       await this.waiters.wait(proposalId, left);
     }
   }
@@ -208,12 +273,23 @@ export class ProposalDesk {
       const now = this.deps.now().toISOString();
       const refused = wanted === "approved" ? approvalRefusal(proposal, approver) : null;
       if (refused) return fail(refused.code, refused.message);
-      const approvals = wanted === "approved" ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }] : proposal.approvals;
+      const approvals =
+        wanted === "approved"
+          ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }]
+          : proposal.approvals;
       if (wanted === "approved" && approvals.length < proposal.approvals_required) {
         // One approval of two: recorded, and the proposal waits for a different person.
         const reason = `approval ${approvals.length} of ${proposal.approvals_required}: ${decision.reason}`;
         await this.deps.orders.recordEvent(
-          proposalEvent({ proposal, step: "approval_recorded", ordinal: approvals.length, actorKind: "approver", actor: approver.approver, reason, at: now }),
+          proposalEvent({
+            proposal,
+            step: "approval_recorded",
+            ordinal: approvals.length,
+            actorKind: "approver",
+            actor: approver.approver,
+            reason,
+            at: now,
+          }),
         );
         const partly: Proposal = { ...proposal, approvals };
         this.deps.store.update(partly, proposal.status);
@@ -221,9 +297,25 @@ export class ProposalDesk {
       }
       // The approval that decides a proposal is its first "approved" step; the ones before it were recorded apart.
       const step: StepOccurrence = wanted === "approved" ? { step: wanted, ordinal: 1 } : { step: wanted };
-      await this.deps.orders.recordEvent(proposalEvent({ proposal, ...step, actorKind: "approver", actor: approver.approver, reason: decision.reason, at: now }));
+      await this.deps.orders.recordEvent(
+        proposalEvent({
+          proposal,
+          ...step,
+          actorKind: "approver",
+          actor: approver.approver,
+          reason: decision.reason,
+          at: now,
+        }),
+      );
       const decidedBy = wanted === "approved" ? approvals.map((a) => a.approver).join(" and ") : approver.approver;
-      const decided: Proposal = { ...proposal, approvals, status: wanted, decided_by: decidedBy, decided_at: now, decision_reason: decision.reason };
+      const decided: Proposal = {
+        ...proposal,
+        approvals,
+        status: wanted,
+        decided_by: decidedBy,
+        decided_at: now,
+        decision_reason: decision.reason,
+      };
       this.deps.store.update(decided, proposal.status);
       this.waiters.wake(proposal.proposal_id);
       return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));

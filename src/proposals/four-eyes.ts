@@ -1,9 +1,9 @@
 import type { FourEyesRule } from "../config/four-eyes";
-import { roleOf, type Approver } from "../config/token-maps";
+import { type Approver, roleOf } from "../config/token-maps";
 import type { AppError } from "../core/errors";
 import type { Risk } from "../core/risk";
 import type { OrderRecord } from "../orders/order-record";
-import { movesMoney, type ChangeAction } from "../orders/playbook";
+import { type ChangeAction, movesMoney } from "../orders/playbook";
 import type { Proposal } from "./schemas";
 
 /**
@@ -18,7 +18,11 @@ function dollars(cents: number): string {
 }
 
 /** Why this change needs a second approver, or null when one is enough. */
-export function secondApproverReason(rule: FourEyesRule, change: { readonly action: ChangeAction; readonly risk: Risk }, order: Pick<OrderRecord, "total_cents">): string | null {
+export function secondApproverReason(
+  rule: FourEyesRule,
+  change: { readonly action: ChangeAction; readonly risk: Risk },
+  order: Pick<OrderRecord, "total_cents">,
+): string | null {
   if (rule.overCents !== null && movesMoney(change.action) && order.total_cents >= rule.overCents) {
     return `it moves ${dollars(order.total_cents)} of the customer's money, at or above the ${dollars(rule.overCents)} (FOUR_EYES_OVER_CENTS) that needs two approvers`;
   }
@@ -32,19 +36,28 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 
 /** Whether `approver` is the person who proposed: the same name, or the operator name their approver token declares. */
 export function isProposer(proposal: Pick<Proposal, "created_by">, approver: Approver): boolean {
-  return sameName(proposal.created_by, approver.approver) || (approver.operator !== undefined && sameName(proposal.created_by, approver.operator));
+  return (
+    sameName(proposal.created_by, approver.approver) ||
+    (approver.operator !== undefined && sameName(proposal.created_by, approver.operator))
+  );
 }
 
 /** A viewer sees the queue and decides nothing. */
 export function roleRefusal(approver: Approver): AppError | null {
   if (roleOf(approver) !== "viewer") return null;
-  return { code: "forbidden", message: `deciding a proposal needs the approver role; ${approver.approver} has the viewer role, which can only see the queue` };
+  return {
+    code: "forbidden",
+    message: `deciding a proposal needs the approver role; ${approver.approver} has the viewer role, which can only see the queue`,
+  };
 }
 
 /** Why this approver may not approve this proposal now (the proposer never may, nobody twice); null when they may. */
 export function approvalRefusal(proposal: Proposal, approver: Approver): AppError | null {
   if (isProposer(proposal, approver)) {
-    return { code: "forbidden", message: `you proposed this change (as ${proposal.created_by}), so you cannot also approve it; another approver must decide it` };
+    return {
+      code: "forbidden",
+      message: `you proposed this change (as ${proposal.created_by}), so you cannot also approve it; another approver must decide it`,
+    };
   }
   const mine = proposal.approvals.find((a) => sameName(a.approver, approver.approver));
   if (mine) {

@@ -2,13 +2,14 @@
  * The pure half of the proposal lifecycle: which states are open, when a
  * proposal has run out of time, and the sentences people and models read.
  */
+
+import type { Risk } from "../core/risk";
 import type { AccountAuditEvent } from "../orders/audit-event";
 import { CHANGE_KINDS } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
-import { diffStates, formatAddress, orderState, type OrderState } from "../orders/order-state";
-import type { Risk } from "../core/risk";
+import { diffStates, formatAddress, type OrderState, orderState } from "../orders/order-state";
 import { applyChange, type OrderChange } from "../orders/playbook";
-import { ProposalSchema, type ConfirmResult, type Proposal } from "./schemas";
+import { type ConfirmResult, type Proposal, ProposalSchema } from "./schemas";
 
 export function isOpen(proposal: Proposal): boolean {
   return proposal.status === "pending_approval" || proposal.status === "approved";
@@ -67,7 +68,12 @@ export function movedOn(proposal: Proposal, currentVersion: number): string {
 }
 
 /** What confirm_resolution and apply_approved_change answer about a proposal. */
-export function confirmResult(proposal: Proposal, status: ConfirmResult["status"], message: string, approvalUrl: string): ConfirmResult {
+export function confirmResult(
+  proposal: Proposal,
+  status: ConfirmResult["status"],
+  message: string,
+  approvalUrl: string,
+): ConfirmResult {
   const { proposal_id, order_id, action, expires_at, outcome } = proposal;
   return { status, proposal_id, order_id, action, message, approval_url: approvalUrl, expires_at, outcome };
 }
@@ -217,7 +223,9 @@ type Step = keyof typeof STEP_EVENTS;
 type RepeatableStep = { [S in Step]: (typeof STEP_EVENTS)[S]["repeats"] extends true ? S : never }[Step];
 
 /** A step that happens once, or one occurrence of a step that repeats, counted from 1 (the first approval is 1). */
-export type StepOccurrence = { readonly step: Exclude<Step, RepeatableStep> } | { readonly step: RepeatableStep; readonly ordinal: number };
+export type StepOccurrence =
+  | { readonly step: Exclude<Step, RepeatableStep> }
+  | { readonly step: RepeatableStep; readonly ordinal: number };
 
 /**
  * The id of a step's event: the proposal's and the step's, so a step retried
@@ -229,7 +237,8 @@ export type StepOccurrence = { readonly step: Exclude<Step, RepeatableStep> } | 
 export function proposalEventId(proposalId: string, occurrence: StepOccurrence): string {
   const id = `${proposalId}:${occurrence.step}`;
   if (!("ordinal" in occurrence)) return id;
-  if (!Number.isInteger(occurrence.ordinal) || occurrence.ordinal < 1) throw new Error(`a step's ordinal counts from 1, not ${occurrence.ordinal}`);
+  if (!Number.isInteger(occurrence.ordinal) || occurrence.ordinal < 1)
+    throw new Error(`a step's ordinal counts from 1, not ${occurrence.ordinal}`);
   return occurrence.ordinal === 1 ? id : `${id}:${occurrence.ordinal}`;
 }
 

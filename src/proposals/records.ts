@@ -6,7 +6,8 @@ import { isDue, isOpen, movedOn, proposalEvent } from "./lifecycle";
 import type { Proposal, ProposalStatus } from "./schemas";
 import type { ProposalStore } from "./store";
 
-export const PROPOSAL_NOT_FOUND_MESSAGE = "proposal not found; proposals are only visible to the account that created them";
+export const PROPOSAL_NOT_FOUND_MESSAGE =
+  "proposal not found; proposals are only visible to the account that created them";
 
 interface RecordsDeps {
   readonly store: ProposalStore;
@@ -29,7 +30,12 @@ export class ProposalRecords {
    * if the proposal is still in the state it was read in; otherwise the
    * stored proposal (changed meanwhile) is the answer.
    */
-  transition(proposal: Proposal, status: ProposalStatus, reason: string | null, extra: Partial<Proposal> = {}): Proposal {
+  transition(
+    proposal: Proposal,
+    status: ProposalStatus,
+    reason: string | null,
+    extra: Partial<Proposal> = {},
+  ): Proposal {
     const next: Proposal = { ...proposal, ...extra, status, status_reason: reason };
     if (this.deps.store.update(next, proposal.status)) return next;
     return this.deps.store.get(proposal.proposal_id) ?? proposal;
@@ -40,7 +46,14 @@ export class ProposalRecords {
     if (!isOpen(proposal) || !isDue(proposal, now)) return proposal;
     const expired = this.transition(proposal, "expired", `the approval window closed at ${proposal.expires_at}`);
     if (expired.status === "expired") {
-      const event = proposalEvent({ proposal, step: "expired", actorKind: "system", actor: "approval window", reason: expired.status_reason ?? "", at: now.toISOString() });
+      const event = proposalEvent({
+        proposal,
+        step: "expired",
+        actorKind: "system",
+        actor: "approval window",
+        reason: expired.status_reason ?? "",
+        at: now.toISOString(),
+      });
       await this.deps.orders.recordEvent(event);
     }
     return expired;

@@ -1,8 +1,8 @@
 import { z } from "zod/v4";
-import { ApplyOutcomeSchema } from "../orders/views";
 import { RiskSchema } from "../core/risk";
-import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/playbook";
 import { FieldChangeSchema } from "../orders/order-state";
+import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/playbook";
+import { ApplyOutcomeSchema } from "../orders/views";
 
 /**
  * Proposal states. Only an approver moves pending_approval to approved or
@@ -12,18 +12,44 @@ import { FieldChangeSchema } from "../orders/order-state";
  * reconciler's later) to applied or failed: applying is never left for
  * anything else, since the change may already have been made.
  */
-export const ProposalStatusSchema = z.enum(["pending_approval", "approved", "applying", "rejected", "applied", "failed", "expired", "stale", "superseded"]);
+export const ProposalStatusSchema = z.enum([
+  "pending_approval",
+  "approved",
+  "applying",
+  "rejected",
+  "applied",
+  "failed",
+  "expired",
+  "stale",
+  "superseded",
+]);
 export type ProposalStatus = z.infer<typeof ProposalStatusSchema>;
 
 /** How far the external provider's call has come (APPLY_PROVIDER other than none). */
 export const ProviderApplySchema = z.object({
-  key: z.string().describe("The idempotency key every call about this change carries: the provider makes the change at most once"),
+  key: z
+    .string()
+    .describe("The idempotency key every call about this change carries: the provider makes the change at most once"),
   confirmed_by: z.string(),
   requested_at: z.string(),
-  calls: z.number().int().min(0).describe("Calls made to the provider so far, the first apply and the reconciler's questions"),
-  checks_left: z.number().int().min(0).describe("How many more times the reconciler asks before it stops and leaves it to a person"),
-  next_check_at: z.string().nullable().describe("When the reconciler asks the provider next; null when no check is scheduled"),
-  provider_reference: z.string().nullable().describe("The provider's reference for the change, once it answered that it made it"),
+  calls: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Calls made to the provider so far, the first apply and the reconciler's questions"),
+  checks_left: z
+    .number()
+    .int()
+    .min(0)
+    .describe("How many more times the reconciler asks before it stops and leaves it to a person"),
+  next_check_at: z
+    .string()
+    .nullable()
+    .describe("When the reconciler asks the provider next; null when no check is scheduled"),
+  provider_reference: z
+    .string()
+    .nullable()
+    .describe("The provider's reference for the change, once it answered that it made it"),
 });
 export type ProviderApply = z.infer<typeof ProviderApplySchema>;
 
@@ -33,8 +59,13 @@ export const ProposalSchema = z.object({
   order_id: z.string(),
   kind: ChangeKindSchema,
   action: ChangeActionSchema.describe("Chosen by the server's allowlisted playbook, never by the caller"),
-  change: OrderChangeSchema.describe("The exact change pinned by this proposal: the action, and for an address change the normalized address"),
-  pinned_version: z.number().int().describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
+  change: OrderChangeSchema.describe(
+    "The exact change pinned by this proposal: the action, and for an address change the normalized address",
+  ),
+  pinned_version: z
+    .number()
+    .int()
+    .describe("The order version this proposal applies to; if the order changes first, the proposal goes stale"),
   status: ProposalStatusSchema,
   risk: RiskSchema,
   rationale: z.string(),
@@ -48,14 +79,32 @@ export const ProposalSchema = z.object({
   decision_reason: z.string().nullable(),
   outcome: ApplyOutcomeSchema.nullable().describe("Set once the change has been applied"),
   // Added after the first release; stored proposals without them read as null.
-  status_reason: z.string().nullable().default(null).describe("Why the proposal is stale, expired or superseded; null otherwise"),
-  superseded_by: z.string().nullable().default(null).describe("The newer proposal that replaced this one, when superseded"),
-  approvals_required: z.number().int().min(1).max(2).default(1).describe("How many distinct approvers must approve before it can be applied (2 under four eyes)"),
+  status_reason: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("Why the proposal is stale, expired or superseded; null otherwise"),
+  superseded_by: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("The newer proposal that replaced this one, when superseded"),
+  approvals_required: z
+    .number()
+    .int()
+    .min(1)
+    .max(2)
+    .default(1)
+    .describe("How many distinct approvers must approve before it can be applied (2 under four eyes)"),
   approvals: z
     .array(z.object({ approver: z.string(), at: z.string(), reason: z.string() }))
     .default([])
     .describe("Who has approved so far, oldest first"),
-  second_approver_reason: z.string().nullable().default(null).describe("Why this proposal needs a second approver; null when one is enough"),
+  second_approver_reason: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("Why this proposal needs a second approver; null when one is enough"),
   provider_apply: ProviderApplySchema.nullable()
     .default(null)
     .describe("The call to the external provider, once the proposal was confirmed with one configured; null otherwise"),
@@ -65,7 +114,9 @@ export type Proposal = z.infer<typeof ProposalSchema>;
 /** What tools and the approval API show of a proposal: all of it (including the pinned change) plus its link. */
 export const ProposalViewSchema = ProposalSchema.extend({
   approval_url: z.string().describe("Where a human approver reviews and approves or rejects this proposal"),
-  change_summary: z.string().describe("The change in one line, e.g. the new address; tells two proposals for one order apart"),
+  change_summary: z
+    .string()
+    .describe("The change in one line, e.g. the new address; tells two proposals for one order apart"),
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;
 

@@ -1,4 +1,4 @@
-import { ProposalSchema, type Proposal, type ProposalStatus } from "./schemas";
+import { type Proposal, ProposalSchema, type ProposalStatus } from "./schemas";
 
 /**
  * Proposals in the AccountAgent's own SQLite (tables: account/storage-schema.ts).
@@ -47,7 +47,9 @@ export class ProposalStore {
   }
 
   get(proposalId: string): Proposal | undefined {
-    const row = this.sql.exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId).toArray()[0];
+    const row = this.sql
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId)
+      .toArray()[0];
     return row ? ProposalSchema.parse(JSON.parse(row.body)) : undefined;
   }
 
@@ -69,7 +71,11 @@ export class ProposalStore {
   /** One order's proposals in one status, oldest first. */
   forOrder(orderId: string, status: ProposalStatus): Proposal[] {
     return this.sql
-      .exec<{ body: string }>("SELECT body FROM proposals WHERE order_id = ? AND status = ? ORDER BY created_at", orderId, status)
+      .exec<{ body: string }>(
+        "SELECT body FROM proposals WHERE order_id = ? AND status = ? ORDER BY created_at",
+        orderId,
+        status,
+      )
       .toArray()
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }
@@ -91,7 +97,10 @@ export class ProposalStore {
   byStatus(statuses: readonly ProposalStatus[]): Proposal[] {
     if (statuses.length === 0) return [];
     return this.sql
-      .exec<{ body: string }>(`SELECT body FROM proposals WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at DESC`, ...statuses)
+      .exec<{ body: string }>(
+        `SELECT body FROM proposals WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at DESC`,
+        ...statuses,
+      )
       .toArray()
       .map((row) => ProposalSchema.parse(JSON.parse(row.body)));
   }

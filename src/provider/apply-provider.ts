@@ -41,11 +41,19 @@ export interface BoundedProvider {
 async function bounded(call: () => Promise<ProviderAnswer>, timeoutMs: number): Promise<CallResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<CallResult>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "no_answer", problem: `the provider did not answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ kind: "no_answer", problem: `the provider did not answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([
-      call().catch((error: unknown): CallResult => ({ kind: "no_answer", problem: `the call to the provider failed (${error instanceof Error ? error.message : String(error)})` })),
+      call().catch(
+        (error: unknown): CallResult => ({
+          kind: "no_answer",
+          problem: `the call to the provider failed (${error instanceof Error ? error.message : String(error)})`,
+        }),
+      ),
       timedOut,
     ]);
   } finally {

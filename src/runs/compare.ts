@@ -6,7 +6,7 @@
  * baseline near zero does not turn every jitter into an infinite increase.
  */
 import { z } from "zod/v4";
-import { metricBetter, METRIC_NAMES, metricValue, METRICS, type MetricName } from "./metrics";
+import { METRIC_NAMES, METRICS, type MetricName, metricBetter, metricValue } from "./metrics";
 import type { RunRecord } from "./record";
 import { recordMeasures } from "./summary";
 
@@ -37,10 +37,20 @@ const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** pl
 
 function notesOn(current: RunRecord, baseline: RunRecord): string[] {
   const notes: string[] = [];
-  const shape = (r: RunRecord) => JSON.stringify({ start: r.plan.start_rate, stages: r.plan.stages, mode: r.plan.mode, share: r.plan.invalid_share });
-  if (shape(current) !== shape(baseline)) notes.push("the two runs had different plans (rates, stages, mode or invalid_share), so their figures were measured under different load");
-  for (const [name, record] of [["run", current], ["baseline", baseline]] as const) {
-    if (record.status !== "completed") notes.push(`the ${name} ${record.run_id} is ${record.status}, not completed: its figures cover only part of its plan`);
+  const shape = (r: RunRecord) =>
+    JSON.stringify({ start: r.plan.start_rate, stages: r.plan.stages, mode: r.plan.mode, share: r.plan.invalid_share });
+  if (shape(current) !== shape(baseline))
+    notes.push(
+      "the two runs had different plans (rates, stages, mode or invalid_share), so their figures were measured under different load",
+    );
+  for (const [name, record] of [
+    ["run", current],
+    ["baseline", baseline],
+  ] as const) {
+    if (record.status !== "completed")
+      notes.push(
+        `the ${name} ${record.run_id} is ${record.status}, not completed: its figures cover only part of its plan`,
+      );
   }
   return notes;
 }
@@ -66,7 +76,10 @@ export function compareRuns(current: RunRecord, baseline: RunRecord, tolerancePe
   });
   const regressions = metrics
     .filter((m) => m.regression)
-    .map((m) => `${m.metric} went from ${m.baseline} to ${m.current}${m.change_percent === null ? "" : ` (${m.change_percent > 0 ? "+" : ""}${m.change_percent} %)`}, worse than the ${tolerancePercent} % tolerance`);
+    .map(
+      (m) =>
+        `${m.metric} went from ${m.baseline} to ${m.current}${m.change_percent === null ? "" : ` (${m.change_percent > 0 ? "+" : ""}${m.change_percent} %)`}, worse than the ${tolerancePercent} % tolerance`,
+    );
   return {
     run_id: current.run_id,
     baseline_run_id: baseline.run_id,

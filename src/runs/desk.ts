@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../core/errors";
-import { compareRuns, type Comparison } from "./compare";
+import { type Comparison, compareRuns } from "./compare";
 import { emptyFigures, mergeFigures } from "./figures";
 import { anythingHappened, intervalBetween } from "./interval";
 import { ArrivalSchedule, type RunRequest } from "./plan";
@@ -10,7 +10,8 @@ import type { RunStore } from "./store";
 import { recordMeasures, summaryOf } from "./summary";
 import { abortingThreshold } from "./verdict";
 
-export const RUN_NOT_FOUND = "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
+export const RUN_NOT_FOUND =
+  "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
 
 /** How often the coordinator reads its shards. */
 export const TICK_MS = 1000;
@@ -77,7 +78,12 @@ export class RunDesk {
       problem: null,
       paused: null,
       figures: emptyFigures(),
-      shards: Array.from({ length: plan.value.shards }, () => ({ status: "running" as const, problem: null, dropped: 0, max_in_flight: 0 })),
+      shards: Array.from({ length: plan.value.shards }, () => ({
+        status: "running" as const,
+        problem: null,
+        dropped: 0,
+        max_in_flight: 0,
+      })),
       in_flight: 0,
       current_rate: 0,
       last_tick_ms: now,
@@ -87,12 +93,24 @@ export class RunDesk {
     const actor = `${operator} via start_traffic_run`;
     const started = await Promise.allSettled(
       record.shards.map((_, shard) =>
-        this.handle(record, shard).start({ run_id: record.run_id, account: this.deps.account, actor, shard, shards: record.shards.length, plan: plan.value, starts_at_ms: now }),
+        this.handle(record, shard).start({
+          run_id: record.run_id,
+          account: this.deps.account,
+          actor,
+          shard,
+          shards: record.shards.length,
+          plan: plan.value,
+          starts_at_ms: now,
+        }),
       ),
     );
     const refused = started.findIndex((outcome) => outcome.status === "rejected");
     if (refused >= 0) {
-      await this.end(record, "failed", `generator shard ${refused + 1} of ${record.shards.length} could not be started, so the run was not begun; try again`);
+      await this.end(
+        record,
+        "failed",
+        `generator shard ${refused + 1} of ${record.shards.length} could not be started, so the run was not begun; try again`,
+      );
       return ok(this.summaryOf(this.deps.runs.get(record.run_id) ?? record));
     }
     await this.deps.scheduleTick(new Date(now + TICK_MS), record.run_id);
@@ -133,7 +151,8 @@ export class RunDesk {
   }
 
   compare(runId: string, baselineId: string, tolerancePercent: number): Result<Comparison> {
-    if (runId === baselineId) return fail("bad_request", "baseline_run_id names the same run as run_id; compare a run with an earlier one");
+    if (runId === baselineId)
+      return fail("bad_request", "baseline_run_id names the same run as run_id; compare a run with an earlier one");
     const current = this.deps.runs.get(runId);
     const baseline = this.deps.runs.get(baselineId);
     if (!current || !baseline) return fail("not_found", RUN_NOT_FOUND);
@@ -164,7 +183,18 @@ export class RunDesk {
     const settled = next.shards.every((shard) => shard.status !== "running");
     if (record.status !== "running") {
       // Ended by a stop or an abort: only the figures still move.
-      this.deps.runs.update({ ...next, status: record.status, finished_at: record.finished_at, problem: record.problem, paused: null, in_flight: 0, current_rate: 0 }, record.status);
+      this.deps.runs.update(
+        {
+          ...next,
+          status: record.status,
+          finished_at: record.finished_at,
+          problem: record.problem,
+          paused: null,
+          in_flight: 0,
+          current_rate: 0,
+        },
+        record.status,
+      );
       await this.afterEnd(record, settled, now);
       return;
     }
@@ -183,14 +213,23 @@ export class RunDesk {
     const inFlight = parts.reduce((sum, part) => sum + part.in_flight, 0);
     if (anythingHappened(record.figures, figures)) {
       const plannedRate = new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed);
-      const interval = intervalBetween(record.figures, figures, { atSecond: (now - Date.parse(record.started_at)) / 1000, plannedRate, inFlight });
+      const interval = intervalBetween(record.figures, figures, {
+        atSecond: (now - Date.parse(record.started_at)) / 1000,
+        plannedRate,
+        inFlight,
+      });
       this.deps.runs.addInterval(record.run_id, interval, record.plan.duration_seconds);
     }
     const seconds = Math.max(0.001, (now - record.last_tick_ms) / 1000);
     return {
       ...record,
       figures,
-      shards: parts.map(({ state }) => ({ status: state.status, problem: state.problem, dropped: state.figures.dropped, max_in_flight: state.figures.max_in_flight })),
+      shards: parts.map(({ state }) => ({
+        status: state.status,
+        problem: state.problem,
+        dropped: state.figures.dropped,
+        max_in_flight: state.figures.max_in_flight,
+      })),
       paused: parts.find((part) => part.state.cursor.paused)?.state.cursor.paused ?? null,
       in_flight: inFlight,
       current_rate: Math.round((Math.max(0, figures.answered - record.figures.answered) / seconds) * 10) / 10,
@@ -202,7 +241,8 @@ export class RunDesk {
   /** Whether the run ends at this tick, and why; null while it goes on. */
   private ending(next: RunRecord, now: number): { status: RunStatus; problem: string | null } | null {
     const count = next.shards.length;
-    const named = (index: number, problem: string | null) => (count === 1 ? problem : `generator shard ${index + 1} of ${count}: ${problem ?? "ended"}`);
+    const named = (index: number, problem: string | null) =>
+      count === 1 ? problem : `generator shard ${index + 1} of ${count}: ${problem ?? "ended"}`;
     for (const status of ["failed", "interrupted"] as const) {
       const index = next.shards.findIndex((shard) => shard.status === status);
       if (index >= 0) return { status, problem: named(index, next.shards[index]?.problem ?? null) };
@@ -227,11 +267,27 @@ export class RunDesk {
     const missed = record.missed_ticks + 1;
     if (record.status === "running" && missed * TICK_MS >= SHARD_SILENCE_MS) {
       const problem = `generator shard ${lost + 1} of ${record.shards.length} stopped answering for ${Math.round(SHARD_SILENCE_MS / 1000)} s, so the run was ended; ${record.figures.answered} of ${record.plan.total_orders} orders had been answered`;
-      await this.end({ ...record, shards: record.shards.map((shard, i) => (i === lost ? { ...shard, status: "failed", problem } : shard)) }, "failed", problem);
+      await this.end(
+        {
+          ...record,
+          shards: record.shards.map((shard, i) => (i === lost ? { ...shard, status: "failed", problem } : shard)),
+        },
+        "failed",
+        problem,
+      );
       return;
     }
     if (record.status !== "running" && missed * TICK_MS >= SHARD_SILENCE_MS) {
-      this.deps.runs.update({ ...record, shards: record.shards.map((shard) => ({ ...shard, status: shard.status === "running" ? "stopped" : shard.status })) }, record.status);
+      this.deps.runs.update(
+        {
+          ...record,
+          shards: record.shards.map((shard) => ({
+            ...shard,
+            status: shard.status === "running" ? "stopped" : shard.status,
+          })),
+        },
+        record.status,
+      );
       return;
     }
     this.deps.runs.update({ ...record, missed_ticks: missed }, record.status);
@@ -240,9 +296,21 @@ export class RunDesk {
 
   /** Ends a running run: the status is written first, then the shards are told to stop sending. */
   private async end(record: RunRecord, status: RunStatus, problem: string | null): Promise<void> {
-    const ended: RunRecord = { ...record, status, problem, finished_at: new Date(this.deps.now()).toISOString(), paused: null, in_flight: 0, current_rate: 0 };
+    const ended: RunRecord = {
+      ...record,
+      status,
+      problem,
+      finished_at: new Date(this.deps.now()).toISOString(),
+      paused: null,
+      in_flight: 0,
+      current_rate: 0,
+    };
     if (!this.deps.runs.update(ended, "running")) return;
-    await Promise.allSettled(record.shards.map((shard, index) => (shard.status === "running" ? this.handle(record, index).stop() : Promise.resolve())));
+    await Promise.allSettled(
+      record.shards.map((shard, index) =>
+        shard.status === "running" ? this.handle(record, index).stop() : Promise.resolve(),
+      ),
+    );
   }
 
   private handle(record: RunRecord, index: number): ShardHandle {

@@ -6,7 +6,7 @@
  */
 import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
-import { reasonOf, RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
+import { type RejectionReason, RejectionReasonSchema, reasonOf } from "../orders/rejections";
 import { linesTotal } from "../orders/validate-order";
 import type { InvalidShare } from "./schemas";
 
@@ -34,7 +34,12 @@ function pick<T>(items: readonly T[], u: number): T | undefined {
 }
 
 /** A valid seeded order broken for exactly `reason`; null when the reference data cannot break it so (no out-of-stock SKU). */
-export function breakOrder(order: OrderRequest, reason: RejectionReason, reference: ReferenceData, u: number): OrderRequest | null {
+export function breakOrder(
+  order: OrderRequest,
+  reason: RejectionReason,
+  reference: ReferenceData,
+  u: number,
+): OrderRequest | null {
   const [first, ...rest] = order.lines;
   if (!first) return null;
   const withFirstLine = (line: OrderRequest["lines"][number]): OrderRequest => {
@@ -49,7 +54,9 @@ export function breakOrder(order: OrderRequest, reason: RejectionReason, referen
         reference.customerList.filter((c) => c.allowed_channels.length < 5),
         u,
       );
-      const channels = ["web", "mobile", "store", "partner", "phone"].filter((c) => !customer?.allowed_channels.includes(c as never));
+      const channels = ["web", "mobile", "store", "partner", "phone"].filter(
+        (c) => !customer?.allowed_channels.includes(c as never),
+      );
       const channel = pick(channels, u);
       return customer && channel ? { ...order, customer_id: customer.customer_id, channel } : null;
     }
@@ -58,7 +65,10 @@ export function breakOrder(order: OrderRequest, reason: RejectionReason, referen
     case "unknown_sku":
       return withFirstLine({ ...first, sku: `SKU-X${String(Math.floor(u * 1000)).padStart(3, "0")}` });
     case "out_of_stock": {
-      const sku = pick([...reference.skus.values()].filter((s) => !s.in_stock), u);
+      const sku = pick(
+        [...reference.skus.values()].filter((s) => !s.in_stock),
+        u,
+      );
       return sku ? withFirstLine({ ...first, sku: sku.sku, unit_price_cents: sku.unit_price_cents }) : null;
     }
     case "price_mismatch":
@@ -74,7 +84,13 @@ export interface DrilledOrder {
   readonly expect: RejectionReason | null;
 }
 
-export function drilled(order: OrderRequest, share: InvalidShare, seed: number, index: number, reference: ReferenceData): DrilledOrder {
+export function drilled(
+  order: OrderRequest,
+  share: InvalidShare,
+  seed: number,
+  index: number,
+  reference: ReferenceData,
+): DrilledOrder {
   const reason = drillReason(share, seed, index);
   if (reason === null) return { order, expect: null };
   const broken = breakOrder(order, reason, reference, unit(seed, index, 1));
@@ -82,7 +98,12 @@ export function drilled(order: OrderRequest, share: InvalidShare, seed: number, 
 }
 
 /** Whether an answer rejected a drill order for the expected reason; the finding's sentence when it did not. */
-export function drillFinding(expect: RejectionReason, index: number, status: number, problems: readonly string[]): string | null {
+export function drillFinding(
+  expect: RejectionReason,
+  index: number,
+  status: number,
+  problems: readonly string[],
+): string | null {
   const rejected = status >= 400 && status < 500;
   if (rejected && problems.some((problem) => reasonOf(problem) === expect)) return null;
   const answer = problems.length > 0 ? `${status} ${problems.join("; ")}` : String(status);

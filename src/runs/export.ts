@@ -4,9 +4,9 @@
  * and every interval as CSV.
  */
 import { z } from "zod/v4";
-import { bucketBounds, RELATIVE_ERROR, type HistogramData } from "./histogram";
+import { bucketBounds, type HistogramData, RELATIVE_ERROR } from "./histogram";
 import type { RunRecord } from "./record";
-import { RunSummarySchema, type RunInterval, type RunSummary } from "./schemas";
+import { type RunInterval, type RunSummary, RunSummarySchema } from "./schemas";
 
 const ExportedHistogramSchema = z.object({
   relative_error: z.number().describe("Every value in a bucket is within this share of the bucket's bounds"),
@@ -42,7 +42,10 @@ function exported(histogram: HistogramData): z.infer<typeof ExportedHistogramSch
 
 export function exportOf(summary: RunSummary, record: RunRecord): RunExport {
   const { latency, service, lateness } = record.figures;
-  return { ...summary, histograms: { latency: exported(latency), service: exported(service), lateness: exported(lateness) } };
+  return {
+    ...summary,
+    histograms: { latency: exported(latency), service: exported(service), lateness: exported(lateness) },
+  };
 }
 
 const CSV_COLUMNS = [

@@ -3,7 +3,7 @@ import { describeFailure, problemsOf } from "../synth/send-batch";
 import { drillFinding } from "./drill";
 import { Histogram } from "./histogram";
 import type { RunMeasures } from "./metrics";
-import { MAX_FINDINGS, MAX_RUN_REASONS, type Figures } from "./schemas";
+import { type Figures, MAX_FINDINGS, MAX_RUN_REASONS } from "./schemas";
 
 /**
  * A shard's running figures: counts, the first rejection reasons and drill
@@ -46,7 +46,14 @@ export class RunFigures {
   }
 
   /** An answer, timed from the scheduled moment and from the moment the order left. */
-  answered(answer: { status: number; body: unknown; latencyMs: number; serviceMs: number; index: number; expect: RejectionReason | null }): void {
+  answered(answer: {
+    status: number;
+    body: unknown;
+    latencyMs: number;
+    serviceMs: number;
+    index: number;
+    expect: RejectionReason | null;
+  }): void {
     const data = this.data;
     data.answered++;
     this.latency.record(answer.latencyMs);
@@ -59,7 +66,8 @@ export class RunFigures {
     } else {
       data.rejected++;
       const reason = describeFailure(answer.status, answer.body);
-      if (data.rejection_reasons.length < MAX_RUN_REASONS && !data.rejection_reasons.includes(reason)) data.rejection_reasons.push(reason);
+      if (data.rejection_reasons.length < MAX_RUN_REASONS && !data.rejection_reasons.includes(reason))
+        data.rejection_reasons.push(reason);
     }
     if (answer.expect === null) return;
     const tally = (data.drill[answer.expect] ??= { sent: 0, as_expected: 0, mismatched: 0 });
@@ -82,7 +90,12 @@ export class RunFigures {
   }
 
   toJSON(): Figures {
-    return { ...structuredClone(this.data), latency: this.latency.toJSON(), service: this.service.toJSON(), lateness: this.lateness.toJSON() };
+    return {
+      ...structuredClone(this.data),
+      latency: this.latency.toJSON(),
+      service: this.service.toJSON(),
+      lateness: this.lateness.toJSON(),
+    };
   }
 }
 
@@ -115,11 +128,16 @@ export function mergeFigures(parts: readonly Figures[]): Figures {
   const histograms = { latency: new Histogram(), service: new Histogram(), lateness: new Histogram() };
   for (const part of parts) {
     for (const key of COUNTS) total[key] += part[key];
-    for (const [status, count] of Object.entries(part.status_counts)) total.status_counts[status] = (total.status_counts[status] ?? 0) + count;
+    for (const [status, count] of Object.entries(part.status_counts))
+      total.status_counts[status] = (total.status_counts[status] ?? 0) + count;
     for (const reason of part.rejection_reasons) {
-      if (total.rejection_reasons.length < MAX_RUN_REASONS && !total.rejection_reasons.includes(reason)) total.rejection_reasons.push(reason);
+      if (total.rejection_reasons.length < MAX_RUN_REASONS && !total.rejection_reasons.includes(reason))
+        total.rejection_reasons.push(reason);
     }
-    for (const [reason, tally] of Object.entries(part.drill) as [RejectionReason, NonNullable<Figures["drill"][RejectionReason]>][]) {
+    for (const [reason, tally] of Object.entries(part.drill) as [
+      RejectionReason,
+      NonNullable<Figures["drill"][RejectionReason]>,
+    ][]) {
       const sum = (total.drill[reason] ??= { sent: 0, as_expected: 0, mismatched: 0 });
       sum.sent += tally.sent;
       sum.as_expected += tally.as_expected;
@@ -129,12 +147,20 @@ export function mergeFigures(parts: readonly Figures[]): Figures {
     total.max_in_flight = Math.max(total.max_in_flight, part.max_in_flight);
     for (const key of ["latency", "service", "lateness"] as const) histograms[key].add(Histogram.from(part[key]));
   }
-  return { ...total, latency: histograms.latency.toJSON(), service: histograms.service.toJSON(), lateness: histograms.lateness.toJSON() };
+  return {
+    ...total,
+    latency: histograms.latency.toJSON(),
+    service: histograms.service.toJSON(),
+    lateness: histograms.lateness.toJSON(),
+  };
 }
 
 /** The figures `metrics.ts` judges a run by; `activeSeconds` is the time it was sending. */
 export function measuresOf(figures: Figures, activeSeconds: number): RunMeasures {
-  const serverErrors = Object.entries(figures.status_counts).reduce((sum, [status, count]) => (Number(status) >= 500 ? sum + count : sum), 0);
+  const serverErrors = Object.entries(figures.status_counts).reduce(
+    (sum, [status, count]) => (Number(status) >= 500 ? sum + count : sum),
+    0,
+  );
   return {
     latency: Histogram.from(figures.latency).figures(),
     service: Histogram.from(figures.service).figures(),

@@ -140,7 +140,9 @@ export class Histogram {
 
   toJSON(): HistogramData {
     return {
-      buckets: Object.fromEntries([...this.counts.entries()].sort(([a], [b]) => a - b).map(([bucket, count]) => [String(bucket), count])),
+      buckets: Object.fromEntries(
+        [...this.counts.entries()].sort(([a], [b]) => a - b).map(([bucket, count]) => [String(bucket), count]),
+      ),
       zeros: this.zeros,
       count: this.total,
       max_ms: this.largest,

@@ -12,7 +12,8 @@ export function intervalBetween(
   after: Figures,
   at: { atSecond: number; plannedRate: number; inFlight: number },
 ): RunInterval {
-  const delta = (key: "answered" | "accepted" | "rejected" | "errors" | "dropped") => Math.max(0, after[key] - before[key]);
+  const delta = (key: "answered" | "accepted" | "rejected" | "errors" | "dropped") =>
+    Math.max(0, after[key] - before[key]);
   const latency = Histogram.from(after.latency).since(Histogram.from(before.latency));
   const service = Histogram.from(after.service).since(Histogram.from(before.service));
   return {
@@ -33,5 +34,10 @@ export function intervalBetween(
 
 /** Whether anything happened between the two readings; a paused or quiet stretch stores no interval, so it shows as a gap. */
 export function anythingHappened(before: Figures, after: Figures): boolean {
-  return after.launched !== before.launched || after.answered !== before.answered || after.errors !== before.errors || after.dropped !== before.dropped;
+  return (
+    after.launched !== before.launched ||
+    after.answered !== before.answered ||
+    after.errors !== before.errors ||
+    after.dropped !== before.dropped
+  );
 }

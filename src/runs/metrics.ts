@@ -43,11 +43,20 @@ const LATENCY_KEYS = [
 ] as const;
 type LatencyKey = (typeof LATENCY_KEYS)[number][0];
 
-function latencyMetrics<P extends string>(prefix: P, pick: (m: RunMeasures) => LatencyFigures, what: string): Record<`${P}${LatencyKey}`, MetricDefinition> {
+function latencyMetrics<P extends string>(
+  prefix: P,
+  pick: (m: RunMeasures) => LatencyFigures,
+  what: string,
+): Record<`${P}${LatencyKey}`, MetricDefinition> {
   return Object.fromEntries(
     LATENCY_KEYS.map(([key, name]) => [
       `${prefix}${key}`,
-      { description: `The ${name} ${what}, in ms`, better: "lower", unit: "ms", read: (m: RunMeasures) => pick(m)[key] } satisfies MetricDefinition,
+      {
+        description: `The ${name} ${what}, in ms`,
+        better: "lower",
+        unit: "ms",
+        read: (m: RunMeasures) => pick(m)[key],
+      } satisfies MetricDefinition,
     ]),
   ) as Record<`${P}${LatencyKey}`, MetricDefinition>;
 }
@@ -55,14 +64,24 @@ function latencyMetrics<P extends string>(prefix: P, pick: (m: RunMeasures) => L
 export const METRICS = {
   ...latencyMetrics("", (m) => m.latency, "latency from each order's scheduled send time to its answer"),
   ...latencyMetrics("service_", (m) => m.service, "service time, from the moment the order left to its answer"),
-  late_p99_ms: { description: "How late the 99th percentile order left after its scheduled time, in ms", better: "lower", unit: "ms", read: (m) => m.lateness.p99_ms },
+  late_p99_ms: {
+    description: "How late the 99th percentile order left after its scheduled time, in ms",
+    better: "lower",
+    unit: "ms",
+    read: (m) => m.lateness.p99_ms,
+  },
   error_rate: {
     description: "Share of orders the target failed: no answer (unreachable, timed out) or a 5xx answer",
     better: "lower",
     unit: "ratio",
     read: (m) => ratio(m.errors + m.server_errors, m.answered + m.errors),
   },
-  rejected_rate: { description: "Share of answered orders that were not accepted (any non-2xx answer)", better: "lower", unit: "ratio", read: (m) => ratio(m.rejected, m.answered) },
+  rejected_rate: {
+    description: "Share of answered orders that were not accepted (any non-2xx answer)",
+    better: "lower",
+    unit: "ratio",
+    read: (m) => ratio(m.rejected, m.answered),
+  },
   dropped_rate: {
     description: "Share of scheduled orders that could not leave within the allowed lateness and were not sent",
     better: "lower",

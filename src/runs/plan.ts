@@ -7,7 +7,7 @@
 import { fail, ok, type Result } from "../core/errors";
 import { RejectionReasonSchema } from "../orders/rejections";
 import type { GeneratorMode } from "../synth/generators";
-import { MAX_STAGES, MAX_THRESHOLDS, type InvalidShare, type RunPlan, type Stage, type Threshold } from "./schemas";
+import { type InvalidShare, MAX_STAGES, MAX_THRESHOLDS, type RunPlan, type Stage, type Threshold } from "./schemas";
 
 export interface RunRequest {
   readonly rate_per_second?: number | undefined;
@@ -33,8 +33,10 @@ export interface RunCaps {
 }
 
 function rateProblem(name: string, rate: number, caps: RunCaps, positive: boolean): string | undefined {
-  if (!Number.isFinite(rate) || (positive ? rate <= 0 : rate < 0)) return `${name} must be ${positive ? "more than 0" : "0 or more"}, got ${rate}`;
-  if (rate > caps.maxRate) return `${name} ${rate} exceeds the server's MAX_RUN_RATE of ${caps.maxRate}; ask for a lower rate or raise MAX_RUN_RATE in the server environment`;
+  if (!Number.isFinite(rate) || (positive ? rate <= 0 : rate < 0))
+    return `${name} must be ${positive ? "more than 0" : "0 or more"}, got ${rate}`;
+  if (rate > caps.maxRate)
+    return `${name} ${rate} exceeds the server's MAX_RUN_RATE of ${caps.maxRate}; ask for a lower rate or raise MAX_RUN_RATE in the server environment`;
   return undefined;
 }
 
@@ -45,7 +47,8 @@ function legacyStages(request: RunRequest, caps: RunCaps): Result<{ start: numbe
   const ramp = request.ramp_seconds ?? 0;
   const problem = rateProblem("rate_per_second", rate, caps, true);
   if (problem) return fail("bad_request", problem);
-  if (duration === undefined) return fail("bad_request", "duration_seconds is needed with rate_per_second (or give stages instead)");
+  if (duration === undefined)
+    return fail("bad_request", "duration_seconds is needed with rate_per_second (or give stages instead)");
   if (duration < 1) return fail("bad_request", `duration_seconds must be at least 1, got ${duration}`);
   if (duration > caps.maxSeconds) {
     return fail(
@@ -53,7 +56,8 @@ function legacyStages(request: RunRequest, caps: RunCaps): Result<{ start: numbe
       `duration_seconds ${duration} exceeds the server's MAX_RUN_SECONDS of ${caps.maxSeconds}; run for less time or raise MAX_RUN_SECONDS in the server environment`,
     );
   }
-  if (ramp < 0 || ramp > duration) return fail("bad_request", `ramp_seconds must be between 0 and duration_seconds (${duration}), got ${ramp}`);
+  if (ramp < 0 || ramp > duration)
+    return fail("bad_request", `ramp_seconds must be between 0 and duration_seconds (${duration}), got ${ramp}`);
   if (ramp === 0) return ok({ start: rate, stages: [{ duration_seconds: duration, rate_per_second: rate }] });
   const stages = [{ duration_seconds: ramp, rate_per_second: rate }];
   if (duration > ramp) stages.push({ duration_seconds: duration - ramp, rate_per_second: rate });
@@ -62,21 +66,32 @@ function legacyStages(request: RunRequest, caps: RunCaps): Result<{ start: numbe
 
 function stagedPlan(request: RunRequest, caps: RunCaps): Result<{ start: number; stages: Stage[] }> {
   const stages = request.stages ?? [];
-  if (stages.length === 0) return fail("bad_request", "stages must list at least one stage, e.g. [{\"duration_seconds\": 60, \"rate_per_second\": 20}]");
-  if (stages.length > MAX_STAGES) return fail("bad_request", `a run may have at most ${MAX_STAGES} stages, got ${stages.length}`);
+  if (stages.length === 0)
+    return fail(
+      "bad_request",
+      'stages must list at least one stage, e.g. [{"duration_seconds": 60, "rate_per_second": 20}]',
+    );
+  if (stages.length > MAX_STAGES)
+    return fail("bad_request", `a run may have at most ${MAX_STAGES} stages, got ${stages.length}`);
   const start = request.start_rate ?? 0;
   const startProblem = rateProblem("start_rate", start, caps, false);
   if (startProblem) return fail("bad_request", startProblem);
   for (const [i, stage] of stages.entries()) {
     if (!Number.isInteger(stage.duration_seconds) || stage.duration_seconds < 1) {
-      return fail("bad_request", `stages[${i}].duration_seconds must be a whole number of seconds, at least 1 (stages follow one another and cannot go back in time), got ${stage.duration_seconds}`);
+      return fail(
+        "bad_request",
+        `stages[${i}].duration_seconds must be a whole number of seconds, at least 1 (stages follow one another and cannot go back in time), got ${stage.duration_seconds}`,
+      );
     }
     const problem = rateProblem(`stages[${i}].rate_per_second`, stage.rate_per_second, caps, false);
     if (problem) return fail("bad_request", problem);
   }
   const total = stages.reduce((sum, stage) => sum + stage.duration_seconds, 0);
   if (total > caps.maxSeconds) {
-    return fail("bad_request", `the stages last ${total} s in all, over the server's MAX_RUN_SECONDS of ${caps.maxSeconds}; shorten them or raise MAX_RUN_SECONDS in the server environment`);
+    return fail(
+      "bad_request",
+      `the stages last ${total} s in all, over the server's MAX_RUN_SECONDS of ${caps.maxSeconds}; shorten them or raise MAX_RUN_SECONDS in the server environment`,
+    );
   }
   return ok({ start, stages: [...stages] });
 }
@@ -86,19 +101,24 @@ function invalidShareProblem(share: InvalidShare, mode: GeneratorMode): string |
   if (entries.length === 0) return undefined;
   if (mode !== "seeded") return "invalid_share needs mode seeded: simple mode already makes every order invalid";
   for (const [reason, value] of entries) {
-    if (!RejectionReasonSchema.safeParse(reason).success) return `invalid_share names an unknown reason ${JSON.stringify(reason)}; use one of ${RejectionReasonSchema.options.join(", ")}`;
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) return `invalid_share.${reason} must be a share between 0 and 1, got ${String(value)}`;
+    if (!RejectionReasonSchema.safeParse(reason).success)
+      return `invalid_share names an unknown reason ${JSON.stringify(reason)}; use one of ${RejectionReasonSchema.options.join(", ")}`;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1)
+      return `invalid_share.${reason} must be a share between 0 and 1, got ${String(value)}`;
   }
   const sum = entries.reduce((total, [, value]) => total + (value ?? 0), 0);
-  if (sum > 1 + 1e-9) return `the shares in invalid_share add up to ${Math.round(sum * 1000) / 1000}; together they can be at most 1`;
+  if (sum > 1 + 1e-9)
+    return `the shares in invalid_share add up to ${Math.round(sum * 1000) / 1000}; together they can be at most 1`;
   return undefined;
 }
 
 function thresholdProblem(thresholds: readonly Threshold[], duration: number): string | undefined {
-  if (thresholds.length > MAX_THRESHOLDS) return `a run may have at most ${MAX_THRESHOLDS} thresholds, got ${thresholds.length}`;
+  if (thresholds.length > MAX_THRESHOLDS)
+    return `a run may have at most ${MAX_THRESHOLDS} thresholds, got ${thresholds.length}`;
   for (const [i, threshold] of thresholds.entries()) {
     if (!Number.isFinite(threshold.value)) return `thresholds[${i}].value must be a number, got ${threshold.value}`;
-    if (threshold.grace_seconds > duration) return `thresholds[${i}].grace_seconds ${threshold.grace_seconds} is longer than the run (${duration} s)`;
+    if (threshold.grace_seconds > duration)
+      return `thresholds[${i}].grace_seconds ${threshold.grace_seconds} is longer than the run (${duration} s)`;
   }
   return undefined;
 }
@@ -107,18 +127,29 @@ function thresholdProblem(thresholds: readonly Threshold[], duration: number): s
 export function planRun(request: RunRequest, seed: number, caps: RunCaps): Result<RunPlan> {
   const legacy = request.rate_per_second !== undefined || request.ramp_seconds !== undefined;
   if (legacy && request.stages !== undefined) {
-    return fail("bad_request", "give the load either as stages or as rate_per_second with duration_seconds (and ramp_seconds), not both");
+    return fail(
+      "bad_request",
+      "give the load either as stages or as rate_per_second with duration_seconds (and ramp_seconds), not both",
+    );
   }
   if (!legacy && request.stages === undefined) {
-    return fail("bad_request", "say what load to send: rate_per_second with duration_seconds, or stages such as [{\"duration_seconds\": 60, \"rate_per_second\": 20}]");
+    return fail(
+      "bad_request",
+      'say what load to send: rate_per_second with duration_seconds, or stages such as [{"duration_seconds": 60, "rate_per_second": 20}]',
+    );
   }
-  if (!legacy && request.duration_seconds !== undefined) return fail("bad_request", "with stages, each stage has its own duration_seconds; leave the top-level duration_seconds out");
+  if (!legacy && request.duration_seconds !== undefined)
+    return fail(
+      "bad_request",
+      "with stages, each stage has its own duration_seconds; leave the top-level duration_seconds out",
+    );
   const shape = legacy ? legacyStages(request, caps) : stagedPlan(request, caps);
   if (!shape.ok) return shape;
   const { start, stages } = shape.value;
   const schedule = new ArrivalSchedule(start, stages);
   const total = schedule.totalOrders;
-  if (total < 1) return fail("bad_request", "that plan sends no order at all; ask for at least one order (rate x duration >= 1)");
+  if (total < 1)
+    return fail("bad_request", "that plan sends no order at all; ask for at least one order (rate x duration >= 1)");
   if (total > caps.maxOrders) {
     return fail(
       "bad_request",

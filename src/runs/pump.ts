@@ -2,7 +2,7 @@ import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
 import { orderStream } from "../synth/generators";
 import type { OrderApiTarget } from "../synth/order-api-target";
-import { drilled, type DrilledOrder } from "./drill";
+import { type DrilledOrder, drilled } from "./drill";
 import { emptyFigures, RunFigures } from "./figures";
 import { ArrivalSchedule } from "./plan";
 import type { ShardProgress, ShardSpec, ShardState, ShardStatus } from "./shard-state";
@@ -81,7 +81,10 @@ export class ShardPump {
 
   /** What the coordinator reads while the pump runs: the live figures, not the last checkpoint's. */
   progress(state: ShardState): ShardProgress {
-    return { state: { ...state, figures: this.figures.toJSON(), cursor: { ...state.cursor, in_flight: [...this.inFlight] } }, in_flight: this.inFlight.size };
+    return {
+      state: { ...state, figures: this.figures.toJSON(), cursor: { ...state.cursor, in_flight: [...this.inFlight] } },
+      in_flight: this.inFlight.size,
+    };
   }
 
   snapshot(): ShardProgress | undefined {
@@ -144,7 +147,10 @@ export class ShardPump {
     }
     // The schedule goes on from where the checkpoint left it: orders due during the downtime are sent, not dropped.
     const moved = Math.max(0, gap);
-    return { ...from, cursor: { ...from.cursor, schedule_start_ms: from.cursor.schedule_start_ms + moved, checkpoint_ms: now } };
+    return {
+      ...from,
+      cursor: { ...from.cursor, schedule_start_ms: from.cursor.schedule_start_ms + moved, checkpoint_ms: now },
+    };
   }
 
   /** How many of the plan's orders are this shard's. */
@@ -160,7 +166,8 @@ export class ShardPump {
   /** Sends (or drops) every order whose moment has come, as far as the in-flight cap allows. */
   private launchDue(state: ShardState, retries: number[], now: number): ShardState {
     const { max_in_flight: cap, max_lateness_ms: lateness, total_orders: total } = this.spec.plan;
-    while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped()) this.send(retries.shift() as number, now, now);
+    while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped())
+      this.send(retries.shift() as number, now, now);
     let next = state.cursor.next_index;
     while (next < total && !this.deps.stopped()) {
       const due = this.dueMs(state, next);
@@ -186,7 +193,14 @@ export class ShardPump {
       this.inFlight.delete(index);
       if (posted.ok) {
         this.window.answered++;
-        this.figures.answered({ status: posted.value.status, body: posted.value.body, latencyMs: done - dueMs, serviceMs: done - now, index, expect });
+        this.figures.answered({
+          status: posted.value.status,
+          body: posted.value.body,
+          latencyMs: done - dueMs,
+          serviceMs: done - now,
+          index,
+          expect,
+        });
       } else {
         this.window.failed++;
         this.window.lastFailure = posted.error.message;
@@ -217,7 +231,14 @@ export class ShardPump {
         problem: `no order reached the order API for ${Math.round(away / 1000)} s, although it answered its health check, so the run gave up: ${window.lastFailure}`,
       };
     }
-    return { ...state, cursor: { ...cursor, unreachable_since_ms: since, paused: { since: new Date(now).toISOString(), reason: window.lastFailure } } };
+    return {
+      ...state,
+      cursor: {
+        ...cursor,
+        unreachable_since_ms: since,
+        paused: { since: new Date(now).toISOString(), reason: window.lastFailure },
+      },
+    };
   }
 
   private async waitOutPause(state: ShardState): Promise<ShardState> {
@@ -231,25 +252,43 @@ export class ShardPump {
     if (!health.ok) {
       const away = now - (state.cursor.unreachable_since_ms ?? since);
       if (away >= this.deps.maxPauseSeconds * 1000) {
-        return { ...state, status: "failed", problem: `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}` };
+        return {
+          ...state,
+          status: "failed",
+          problem: `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}`,
+        };
       }
       const waiting = { ...state, cursor: { ...state.cursor, checkpoint_ms: now } };
       await this.deps.checkpoint(this.progress(waiting).state);
       return waiting;
     }
     this.figures.paused(now - since);
-    const resumed = { ...state, cursor: { ...state.cursor, paused: null, checkpoint_ms: now, schedule_start_ms: state.cursor.schedule_start_ms + (now - since) } };
+    const resumed = {
+      ...state,
+      cursor: {
+        ...state.cursor,
+        paused: null,
+        checkpoint_ms: now,
+        schedule_start_ms: state.cursor.schedule_start_ms + (now - since),
+      },
+    };
     await this.deps.checkpoint(this.progress(resumed).state);
     return resumed;
   }
 
   /** Sleeps until the next order is due, an answer frees a slot, or the next checkpoint, whichever comes first. */
-  private async waitForNext(state: ShardState, retries: readonly number[], now: number, nextCheckpoint: number): Promise<void> {
+  private async waitForNext(
+    state: ShardState,
+    retries: readonly number[],
+    now: number,
+    nextCheckpoint: number,
+  ): Promise<void> {
     const { max_in_flight: cap, total_orders: total } = this.spec.plan;
     let until = nextCheckpoint;
     const room = this.inFlight.size < cap;
     if (room && retries.length > 0) until = now;
-    else if (room && state.cursor.next_index < total) until = Math.min(until, this.dueMs(state, state.cursor.next_index));
+    else if (room && state.cursor.next_index < total)
+      until = Math.min(until, this.dueMs(state, state.cursor.next_index));
     if (until <= now && room) return;
     const answered = new Promise<void>((resolve) => (this.wake = resolve));
     await Promise.race([this.deps.clock.sleep(until - now), answered]);
@@ -260,7 +299,12 @@ export class ShardPump {
   private async finish(state: ShardState, status: ShardStatus, problem: string | null): Promise<ShardState> {
     while (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.wake = resolve));
     this.wake = undefined;
-    const final = { ...this.progress(state).state, status, problem, cursor: { ...state.cursor, in_flight: [], checkpoint_ms: this.deps.clock.now() } };
+    const final = {
+      ...this.progress(state).state,
+      status,
+      problem,
+      cursor: { ...state.cursor, in_flight: [], checkpoint_ms: this.deps.clock.now() },
+    };
     this.current = final;
     await this.deps.checkpoint(final);
     return final;
@@ -269,7 +313,8 @@ export class ShardPump {
   /** Order `index` of the run, drawing the seed's stream forward (rebuilt only when a resume goes back). */
   private orderAt(index: number): DrilledOrder {
     const { mode, seed, invalid_share: share } = this.spec.plan;
-    if (!this.stream || this.stream.position > index) this.stream = { orders: orderStream(mode, seed, this.deps.reference), position: 0 };
+    if (!this.stream || this.stream.position > index)
+      this.stream = { orders: orderStream(mode, seed, this.deps.reference), position: 0 };
     let order = this.stream.orders.next().value as OrderRequest;
     this.stream.position++;
     while (this.stream.position <= index) {

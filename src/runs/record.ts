@@ -20,7 +20,12 @@ export const RunRecordSchema = z.object({
   figures: FiguresSchema,
   /** Each shard's end, and what it dropped with how much in flight at most: one shard can be starved while another saturates the target. */
   shards: z.array(
-    z.object({ status: ShardStatusSchema, problem: z.string().nullable(), dropped: z.number().int().default(0), max_in_flight: z.number().int().default(0) }),
+    z.object({
+      status: ShardStatusSchema,
+      problem: z.string().nullable(),
+      dropped: z.number().int().default(0),
+      max_in_flight: z.number().int().default(0),
+    }),
   ),
   in_flight: z.number().int(),
   current_rate: z.number(),

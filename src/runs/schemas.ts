@@ -4,7 +4,7 @@
  * these shapes and the tools describe their output with them.
  */
 import { z } from "zod/v4";
-import { RejectionReasonSchema, type RejectionReason } from "../orders/rejections";
+import { type RejectionReason, RejectionReasonSchema } from "../orders/rejections";
 import { GeneratorModeSchema } from "../synth/generators";
 import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
 import { MetricNameSchema } from "./metrics";
@@ -27,7 +27,11 @@ export function chartBucketSeconds(durationSeconds: number): number {
 
 export const StageSchema = z.object({
   duration_seconds: z.number().int().describe("How long this stage lasts, in whole seconds (at least 1)"),
-  rate_per_second: z.number().describe("Orders per second at the end of this stage; the rate moves linearly to it from the previous stage's (or from start_rate)"),
+  rate_per_second: z
+    .number()
+    .describe(
+      "Orders per second at the end of this stage; the rate moves linearly to it from the previous stage's (or from start_rate)",
+    ),
 });
 export type Stage = z.infer<typeof StageSchema>;
 
@@ -35,18 +39,37 @@ export const ComparisonSchema = z.enum(["<", "<=", ">", ">="]);
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 export const ThresholdSchema = z.object({
-  metric: MetricNameSchema.describe("What to check, e.g. p99_ms (latency from the scheduled send time), error_rate, rejected_rate"),
+  metric: MetricNameSchema.describe(
+    "What to check, e.g. p99_ms (latency from the scheduled send time), error_rate, rejected_rate",
+  ),
   op: ComparisonSchema.describe("The condition the metric must meet, e.g. < for p99_ms < 300"),
   value: z.number().describe("The bound, in the metric's unit (ms for latency, 0..1 for rates)"),
-  abort_on_fail: z.boolean().default(false).describe("Stop the run as soon as the condition fails (after grace_seconds), instead of only failing the verdict at the end"),
-  grace_seconds: z.number().int().min(0).default(0).describe("With abort_on_fail: how long after the start the condition may fail without aborting"),
+  abort_on_fail: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Stop the run as soon as the condition fails (after grace_seconds), instead of only failing the verdict at the end",
+    ),
+  grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe("With abort_on_fail: how long after the start the condition may fail without aborting"),
 });
 export type Threshold = z.infer<typeof ThresholdSchema>;
 
 /** One optional share per rejection reason, so a model sees every reason it may ask for by name. */
 export const InvalidShareSchema = z
-  .strictObject(Object.fromEntries(RejectionReasonSchema.options.map((reason) => [reason, z.number().optional()])) as Record<RejectionReason, z.ZodOptional<z.ZodNumber>>)
-  .describe("Share (0..1) of orders made invalid on purpose, by rejection reason, e.g. {\"out_of_stock\": 0.05}; each must come back rejected for that reason");
+  .strictObject(
+    Object.fromEntries(RejectionReasonSchema.options.map((reason) => [reason, z.number().optional()])) as Record<
+      RejectionReason,
+      z.ZodOptional<z.ZodNumber>
+    >,
+  )
+  .describe(
+    'Share (0..1) of orders made invalid on purpose, by rejection reason, e.g. {"out_of_stock": 0.05}; each must come back rejected for that reason',
+  );
 export type InvalidShare = z.infer<typeof InvalidShareSchema>;
 
 export const RunPlanSchema = z.object({
@@ -61,7 +84,10 @@ export const RunPlanSchema = z.object({
   thresholds: z.array(ThresholdSchema),
   shards: z.number().int().describe("Generator objects sending this run's orders, each every shards-th order"),
   max_in_flight: z.number().int().describe("Requests one shard keeps in flight at most (MAX_IN_FLIGHT)"),
-  max_lateness_ms: z.number().int().describe("An order that cannot leave this long after its scheduled time is dropped (RUN_MAX_LATENESS_MS)"),
+  max_lateness_ms: z
+    .number()
+    .int()
+    .describe("An order that cannot leave this long after its scheduled time is dropped (RUN_MAX_LATENESS_MS)"),
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
@@ -113,14 +139,21 @@ export const RunIntervalSchema = z.object({
 export type RunInterval = z.infer<typeof RunIntervalSchema>;
 
 export const CheckSchema = z.object({
-  check: z.string().describe("What was checked, e.g. \"p99_ms < 300\""),
+  check: z.string().describe('What was checked, e.g. "p99_ms < 300"'),
   measured: z.number().nullable(),
   passed: z.boolean(),
 });
 
 export const VerdictSchema = z.object({
-  result: z.enum(["passed", "failed"]).nullable().describe("null while the run is still going; passed only if every check held"),
-  checks: z.array(CheckSchema).describe("Each threshold, the drill's expectations and whether the planned load was applied, with what was measured"),
+  result: z
+    .enum(["passed", "failed"])
+    .nullable()
+    .describe("null while the run is still going; passed only if every check held"),
+  checks: z
+    .array(CheckSchema)
+    .describe(
+      "Each threshold, the drill's expectations and whether the planned load was applied, with what was measured",
+    ),
   failed: z.array(z.string()).describe("One sentence per check that failed, with its measured value"),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
@@ -136,7 +169,10 @@ export const RunSummarySchema = z.object({
   accepted: z.number().int().describe("Answered 2xx (201 new, 200 already known)"),
   rejected: z.number().int(),
   errors: z.number().int().describe("Orders that got no answer: unreachable or timed out"),
-  dropped: z.number().int().describe("Orders that could not leave within max_lateness_ms of their scheduled time, so were not sent"),
+  dropped: z
+    .number()
+    .int()
+    .describe("Orders that could not leave within max_lateness_ms of their scheduled time, so were not sent"),
   status_counts: z.record(z.string(), z.number().int()).describe("HTTP status code -> number of orders"),
   current_rate: z.number().describe("Orders answered per second in the latest interval"),
   planned_rate: z.number().describe("Orders per second the plan asks for now"),
@@ -144,10 +180,20 @@ export const RunSummarySchema = z.object({
   latency: LatencyFiguresSchema.describe("Run-wide latency from each order's scheduled send time: queueing included"),
   service: LatencyFiguresSchema.describe("Run-wide service time, from the moment each order actually left"),
   lateness: LatencyFiguresSchema.describe("How late orders left after their scheduled time"),
-  rejection_reasons: z.array(z.string()).max(MAX_RUN_REASONS).describe(`The first ${MAX_RUN_REASONS} distinct reasons the target gave for rejecting orders`),
-  drill: z.partialRecord(RejectionReasonSchema, DrillTallySchema).describe("Per rejection reason asked for in invalid_share: how the target answered those orders"),
-  findings: z.array(z.string()).max(MAX_FINDINGS).describe("Drill orders the target did not reject as expected (the first few)"),
-  limits: z.array(z.string()).describe("What limited the run, in plain words: the generator, the in-flight cap, late orders"),
+  rejection_reasons: z
+    .array(z.string())
+    .max(MAX_RUN_REASONS)
+    .describe(`The first ${MAX_RUN_REASONS} distinct reasons the target gave for rejecting orders`),
+  drill: z
+    .partialRecord(RejectionReasonSchema, DrillTallySchema)
+    .describe("Per rejection reason asked for in invalid_share: how the target answered those orders"),
+  findings: z
+    .array(z.string())
+    .max(MAX_FINDINGS)
+    .describe("Drill orders the target did not reject as expected (the first few)"),
+  limits: z
+    .array(z.string())
+    .describe("What limited the run, in plain words: the generator, the in-flight cap, late orders"),
   verdict: VerdictSchema,
   paused: z
     .object({ since: z.string(), reason: z.string() })
@@ -159,6 +205,8 @@ export const RunSummarySchema = z.object({
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
 export const RunDetailSchema = RunSummarySchema.extend({
-  intervals: z.array(RunIntervalSchema).describe("Per-interval counts and latency, oldest first (the most recent ones when the run is long)"),
+  intervals: z
+    .array(RunIntervalSchema)
+    .describe("Per-interval counts and latency, oldest first (the most recent ones when the run is long)"),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;

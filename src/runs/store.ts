@@ -1,5 +1,5 @@
-import { RunRecordSchema, type RunRecord } from "./record";
-import { CHART_POINTS, chartBucketSeconds, RunIntervalSchema, type RunInterval, type RunStatus } from "./schemas";
+import { type RunRecord, RunRecordSchema } from "./record";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, RunIntervalSchema, type RunStatus } from "./schemas";
 
 const RECENT_RUNS = 20;
 /** get_traffic_run shows the latest intervals. */
@@ -162,7 +162,11 @@ export class RunStore {
   /** The latest `limit`, oldest first. */
   intervals(runId: string, limit: number): RunInterval[] {
     return this.sql
-      .exec<{ body: string }>("SELECT body FROM (SELECT seq, body FROM run_intervals WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq", runId, limit)
+      .exec<{ body: string }>(
+        "SELECT body FROM (SELECT seq, body FROM run_intervals WHERE run_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+        runId,
+        limit,
+      )
       .toArray()
       .map((row) => RunIntervalSchema.parse(JSON.parse(row.body)));
   }
@@ -171,7 +175,12 @@ export class RunStore {
   *allIntervals(runId: string, page = 500): Generator<RunInterval> {
     for (let after = 0; ; after += page) {
       const rows = this.sql
-        .exec<{ body: string }>("SELECT body FROM run_intervals WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?", runId, after, page)
+        .exec<{ body: string }>(
+          "SELECT body FROM run_intervals WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+          runId,
+          after,
+          page,
+        )
         .toArray();
       for (const row of rows) yield RunIntervalSchema.parse(JSON.parse(row.body));
       if (rows.length < page) return;

@@ -68,7 +68,9 @@ export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): Run
     dropped: figures.dropped,
     status_counts: figures.status_counts,
     current_rate: running ? record.current_rate : 0,
-    planned_rate: running ? Math.round(new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed) * 10) / 10 : 0,
+    planned_rate: running
+      ? Math.round(new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed) * 10) / 10
+      : 0,
     in_flight: running ? record.in_flight : 0,
     latency: measures.latency,
     service: measures.service,

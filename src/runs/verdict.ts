@@ -6,7 +6,7 @@
  * on the load it never sent; an aborted one has failed.
  */
 import type { RejectionReason } from "../orders/rejections";
-import { metricValue, METRICS, type RunMeasures } from "./metrics";
+import { METRICS, metricValue, type RunMeasures } from "./metrics";
 import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./schemas";
 
 const HOLDS: Record<Comparison, (measured: number, bound: number) => boolean> = {
@@ -55,14 +55,27 @@ export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, me
     checks.push({ check, measured: outcome.measured, passed: outcome.passed });
     if (!outcome.passed) failed.push(`${check} failed: measured ${measuredText(outcome.threshold, outcome.measured)}`);
   }
-  for (const [reason, tally] of Object.entries(figures.drill) as [RejectionReason, NonNullable<Figures["drill"][RejectionReason]>][]) {
+  for (const [reason, tally] of Object.entries(figures.drill) as [
+    RejectionReason,
+    NonNullable<Figures["drill"][RejectionReason]>,
+  ][]) {
     const passed = tally.mismatched === 0;
     checks.push({ check: `every ${reason} drill order rejected for ${reason}`, measured: tally.mismatched, passed });
-    if (!passed) failed.push(`${tally.mismatched} of ${tally.sent} orders broken for ${reason} were not rejected for it (see findings)`);
+    if (!passed)
+      failed.push(
+        `${tally.mismatched} of ${tally.sent} orders broken for ${reason} were not rejected for it (see findings)`,
+      );
   }
   const delivered = figures.dropped === 0;
-  checks.push({ check: "every planned order left within max_lateness_ms (none dropped)", measured: figures.dropped, passed: delivered });
-  if (!delivered) failed.push(`${figures.dropped} orders could not leave on time and were dropped, so the planned load was not applied (see limits)`);
+  checks.push({
+    check: "every planned order left within max_lateness_ms (none dropped)",
+    measured: figures.dropped,
+    passed: delivered,
+  });
+  if (!delivered)
+    failed.push(
+      `${figures.dropped} orders could not leave on time and were dropped, so the planned load was not applied (see limits)`,
+    );
 
   const decided = status === "completed" || status === "aborted";
   const result = !decided ? null : status === "aborted" || failed.length > 0 ? "failed" : "passed";

@@ -1,12 +1,19 @@
 import type { AccountAuditEvent } from "../orders/audit-event";
 import type { AuditPage } from "../orders/audit-page";
-import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
 import type { OrderRecord } from "../orders/order-record";
-import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "../orders/views";
+import type { AccountOrders, ApplyCommand, ApplyResult } from "../orders/port";
+import type {
+  ApplyOutcome,
+  AuditLog,
+  ExceptionSummary,
+  OrderDetails,
+  OrderStatus,
+  SimulatedFailure,
+} from "../orders/views";
 import { readAuditLog } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
-import { NO_OUTBOX, recordAuditEventWithOutbox, type OutboxWriter } from "./outbox";
+import { NO_OUTBOX, type OutboxWriter, recordAuditEventWithOutbox } from "./outbox";
 import { orderDatabase } from "./seed-loader";
 import { simulateFailure } from "./simulated-orders";
 

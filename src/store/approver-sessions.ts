@@ -11,13 +11,17 @@ export function d1ApproverSessions(db: D1Database): ApproverSessionStore {
       await db.batch([
         db.prepare("DELETE FROM approver_sessions WHERE expires_at <= ?").bind(row.created_at),
         db
-          .prepare("INSERT INTO approver_sessions (session_hash, account, approver, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+          .prepare(
+            "INSERT INTO approver_sessions (session_hash, account, approver, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+          )
           .bind(row.session_hash, row.account, row.approver, row.csrf_token, row.created_at, row.expires_at),
       ]);
     },
     find(sessionHash: string, now: string): Promise<ApproverSessionRow | null> {
       return db
-        .prepare("SELECT session_hash, account, approver, csrf_token, created_at, expires_at FROM approver_sessions WHERE session_hash = ? AND expires_at > ?")
+        .prepare(
+          "SELECT session_hash, account, approver, csrf_token, created_at, expires_at FROM approver_sessions WHERE session_hash = ? AND expires_at > ?",
+        )
         .bind(sessionHash, now)
         .first<ApproverSessionRow>();
     },

@@ -14,11 +14,16 @@ import { columnList } from "./sql-columns.ts";
 
 /** What the checks need of a database: D1, or wrangler's local proxy of it in a script. */
 export interface AuditDatabase {
-  prepare(query: string): { bind(...values: unknown[]): { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> } };
+  prepare(query: string): {
+    bind(...values: unknown[]): { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> };
+  };
 }
 
 /** A seal joined with its event; the event's columns are null when the event row is gone. */
-type SealedRow = { seq: number; entry: number; prev_hash: string; hash: string } & (StoredEventRow | { [K in keyof StoredEventRow]: null });
+type SealedRow = { seq: number; entry: number; prev_hash: string; hash: string } & (
+  | StoredEventRow
+  | { [K in keyof StoredEventRow]: null }
+);
 
 function sealedEventOf(row: SealedRow): SealedEvent {
   const { seq, prev_hash, hash } = row;
@@ -32,7 +37,12 @@ const SEALED_PAGE_SQL = `SELECT s.seq, s.entry, s.prev_hash, s.hash, ${columnLis
   WHERE s.account = ? AND s.seq > ? AND s.seq <= ? ORDER BY s.seq LIMIT ?`;
 
 /** Sealed links of one account with afterSeq < seq <= throughSeq, in order, a page at a time. */
-export async function* readSealedEvents(db: AuditDatabase, account: string, afterSeq: number, throughSeq: number): AsyncGenerator<SealedEvent> {
+export async function* readSealedEvents(
+  db: AuditDatabase,
+  account: string,
+  afterSeq: number,
+  throughSeq: number,
+): AsyncGenerator<SealedEvent> {
   let after = afterSeq;
   for (;;) {
     const { results } = await db.prepare(SEALED_PAGE_SQL).bind(account, after, throughSeq, PAGE).all<SealedRow>();
@@ -55,7 +65,12 @@ export interface ChainReport {
 }
 
 async function one<T>(db: AuditDatabase, sql: string, ...params: unknown[]): Promise<T | undefined> {
-  return (await db.prepare(sql).bind(...params).all<T>()).results[0];
+  return (
+    await db
+      .prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results[0];
 }
 
 /**
@@ -65,8 +80,16 @@ async function one<T>(db: AuditDatabase, sql: string, ...params: unknown[]): Pro
  * outside D1: the account object's, an export's X-Audit-Chain-Head), a
  * rewritten or cut-off end is caught as well; each one must still hold.
  */
-export async function verifyAuditChain(db: AuditDatabase, account: string, options: { anchors?: readonly ChainHead[] } = {}): Promise<ChainReport> {
-  const top = await one<{ seq: number; entry: number }>(db, "SELECT MAX(seq) AS seq, MAX(entry) AS entry FROM audit_seals WHERE account = ?", account);
+export async function verifyAuditChain(
+  db: AuditDatabase,
+  account: string,
+  options: { anchors?: readonly ChainHead[] } = {},
+): Promise<ChainReport> {
+  const top = await one<{ seq: number; entry: number }>(
+    db,
+    "SELECT MAX(seq) AS seq, MAX(entry) AS entry FROM audit_seals WHERE account = ?",
+    account,
+  );
   const lastSeq = top?.seq ?? 0;
   const lastEntry = top?.entry ?? 0;
   const checker = new ChainChecker();
@@ -81,13 +104,27 @@ export async function verifyAuditChain(db: AuditDatabase, account: string, optio
     .bind(account, lastEntry)
     .all<{ entry: number; event_id: string }>();
   for (const stray of strays.results) {
-    checker.report("unsealed_inside", null, `event ${stray.event_id} sits among sealed events without a seal: it was inserted behind the sealer`);
+    checker.report(
+      "unsealed_inside",
+      null,
+      `event ${stray.event_id} sits among sealed events without a seal: it was inserted behind the sealer`,
+    );
   }
   for (const anchor of options.anchors ?? []) {
-    const atAnchor = await one<{ hash: string }>(db, "SELECT hash FROM audit_seals WHERE account = ? AND seq = ?", account, anchor.seq);
+    const atAnchor = await one<{ hash: string }>(
+      db,
+      "SELECT hash FROM audit_seals WHERE account = ? AND seq = ?",
+      account,
+      anchor.seq,
+    );
     checker.expectHead(anchor, atAnchor?.hash ?? null);
   }
-  const unsealed = await one<{ n: number }>(db, "SELECT count(*) AS n FROM audit_events WHERE account = ? AND entry > ?", account, lastEntry);
+  const unsealed = await one<{ n: number }>(
+    db,
+    "SELECT count(*) AS n FROM audit_events WHERE account = ? AND entry > ?",
+    account,
+    lastEntry,
+  );
   return {
     account,
     ok: checker.problems.length === 0,

@@ -3,11 +3,12 @@
  * the migrations refuse UPDATE and DELETE), and each has a deterministic id
  * per state change, so a retried write cannot record one change twice.
  */
-import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
+
 import type { StoredEventRow } from "../audit/chain-format";
+import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
 import type { NewAuditEvent } from "../orders/audit-event";
-import { encodeAuditCursor, type AuditPage } from "../orders/audit-page";
-import { AuditEventSchema, type AuditEvent, type AuditLog } from "../orders/views";
+import { type AuditPage, encodeAuditCursor } from "../orders/audit-page";
+import { type AuditEvent, AuditEventSchema, type AuditLog } from "../orders/views";
 import { columnList, placeholders } from "./sql-columns";
 
 /** An event's values in AUDIT_EVENT_FIELDS order, its states as JSON text. */
@@ -29,7 +30,11 @@ const INSERT_GUARDED_EVENT_SQL = `${INSERT_EVENT} SELECT ${placeholders(AUDIT_EV
  * with one, it is written only when the guard holds, inside the same batch as
  * the change it records.
  */
-export function insertAuditEvent(db: D1Database, event: NewAuditEvent, guard?: { sql: string; params: unknown[] }): D1PreparedStatement {
+export function insertAuditEvent(
+  db: D1Database,
+  event: NewAuditEvent,
+  guard?: { sql: string; params: unknown[] },
+): D1PreparedStatement {
   if (!guard) return db.prepare(INSERT_EVENT_SQL).bind(...storedValues(event));
   return db.prepare(INSERT_GUARDED_EVENT_SQL + guard.sql).bind(...storedValues(event), ...guard.params);
 }
@@ -46,11 +51,22 @@ const SELECT_PAGE_SQL = `SELECT entry, ${columnList(AUDIT_EVENT_FIELDS)}
   FROM audit_events WHERE account = ?1 AND order_id = ?2 AND (created_at > ?3 OR (created_at = ?3 AND entry > ?4))
   ORDER BY created_at, entry LIMIT ?5`;
 
-export async function readAuditLog(db: D1Database, account: string, orderId: string, page: AuditPage): Promise<AuditLog | undefined> {
-  const exists = await db.prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?").bind(orderId, account).first();
+export async function readAuditLog(
+  db: D1Database,
+  account: string,
+  orderId: string,
+  page: AuditPage,
+): Promise<AuditLog | undefined> {
+  const exists = await db
+    .prepare("SELECT 1 AS present FROM orders WHERE order_id = ? AND account = ?")
+    .bind(orderId, account)
+    .first();
   if (!exists) return undefined;
   const after = page.after ?? { at: "", position: 0 };
-  const { results } = await db.prepare(SELECT_PAGE_SQL).bind(account, orderId, after.at, after.position, page.limit + 1).all<AuditRow>();
+  const { results } = await db
+    .prepare(SELECT_PAGE_SQL)
+    .bind(account, orderId, after.at, after.position, page.limit + 1)
+    .all<AuditRow>();
   const rows = results.slice(0, page.limit);
   const events: AuditEvent[] = rows.map((row) =>
     AuditEventSchema.parse({
@@ -66,6 +82,7 @@ export async function readAuditLog(db: D1Database, account: string, orderId: str
     }),
   );
   const last = rows.at(-1);
-  const next_cursor = results.length > page.limit && last ? encodeAuditCursor({ at: last.created_at, position: last.entry }) : null;
+  const next_cursor =
+    results.length > page.limit && last ? encodeAuditCursor({ at: last.created_at, position: last.entry }) : null;
   return { order_id: orderId, events, next_cursor };
 }

@@ -4,11 +4,12 @@
  * is extended by one writer; the triggers of migration 0005 refuse any seal
  * that does not extend it in order, so even a second writer could not fork it.
  */
-import { fail, ok, type Result } from "../core/errors";
-import { extendChain, type ChainHead } from "../audit/chain";
+
+import { type ChainHead, extendChain } from "../audit/chain";
 import { ChainChecker } from "../audit/chain-check";
 import { chainContentOf, type StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
+import { fail, ok, type Result } from "../core/errors";
 import { readSealedEvents } from "./audit-chain";
 import { orderDatabase } from "./seed-loader";
 import { columnList } from "./sql-columns";
@@ -35,12 +36,22 @@ interface HeadRow {
  * sealed (or a later one linked to it): otherwise the end of the trail was
  * cut off or rewritten, and extending it would bury that.
  */
-async function anchorProblem(db: D1Database, account: string, anchor: ChainHead, top: HeadRow | null): Promise<string | undefined> {
+async function anchorProblem(
+  db: D1Database,
+  account: string,
+  anchor: ChainHead,
+  top: HeadRow | null,
+): Promise<string | undefined> {
   const checker = new ChainChecker(anchor);
   const atAnchor =
     top?.seq === anchor.seq
       ? top.hash
-      : ((await db.prepare("SELECT hash FROM audit_seals WHERE account = ? AND seq = ?").bind(account, anchor.seq).first<{ hash: string }>())?.hash ?? null);
+      : ((
+          await db
+            .prepare("SELECT hash FROM audit_seals WHERE account = ? AND seq = ?")
+            .bind(account, anchor.seq)
+            .first<{ hash: string }>()
+        )?.hash ?? null);
   checker.expectHead(anchor, atAnchor);
   // Seals past the anchor were written without it being updated (an interrupted pass): they must link up.
   if (top && top.seq > anchor.seq && checker.problems.length === 0) {
@@ -63,7 +74,8 @@ export async function sealAuditTrail(
     .first<HeadRow>();
   if (options.anchor) {
     const problem = await anchorProblem(db, account, options.anchor, top);
-    if (problem) return fail("conflict", `the audit trail of ${account} fails verification, so it is not extended: ${problem}`);
+    if (problem)
+      return fail("conflict", `the audit trail of ${account} fails verification, so it is not extended: ${problem}`);
   }
 
   let head: ChainHead | null = top ? { seq: top.seq, hash: top.hash } : null;
@@ -72,7 +84,10 @@ export async function sealAuditTrail(
   const max = options.maxPerPass ?? DEFAULT_MAX_PER_PASS;
   while (sealed < max) {
     const wanted = Math.min(SEAL_PAGE, max - sealed);
-    const { results } = await db.prepare(UNSEALED_PAGE_SQL).bind(account, lastEntry, wanted).all<StoredEventRow & { entry: number }>();
+    const { results } = await db
+      .prepare(UNSEALED_PAGE_SQL)
+      .bind(account, lastEntry, wanted)
+      .all<StoredEventRow & { entry: number }>();
     if (results.length === 0) return ok({ head, sealed, more: false });
 
     const extended = await extendChain(
@@ -95,6 +110,9 @@ export async function sealAuditTrail(
     lastEntry = results.at(-1)?.entry ?? lastEntry;
     if (results.length < wanted) return ok({ head, sealed, more: false });
   }
-  const rest = await db.prepare("SELECT 1 AS present FROM audit_events WHERE account = ? AND entry > ? LIMIT 1").bind(account, lastEntry).first();
+  const rest = await db
+    .prepare("SELECT 1 AS present FROM audit_events WHERE account = ? AND entry > ? LIMIT 1")
+    .bind(account, lastEntry)
+    .first();
   return ok({ head, sealed, more: rest !== null });
 }

@@ -3,7 +3,7 @@
  * time. Each row carries its seal, so an unfiltered export is the chain
  * itself and can be verified by whoever receives it.
  */
-import { chainContentOf, type ChainEventContent, type StoredEventRow } from "../audit/chain-format";
+import { type ChainEventContent, chainContentOf, type StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
 import { columnList } from "./sql-columns";
 
@@ -15,7 +15,11 @@ export interface ExportFilter {
   readonly orderId: string | null;
 }
 
-export type ExportedEvent = { readonly seq: number; readonly prev_hash: string; readonly hash: string } & ChainEventContent;
+export type ExportedEvent = {
+  readonly seq: number;
+  readonly prev_hash: string;
+  readonly hash: string;
+} & ChainEventContent;
 
 const EXPORT_PAGE = 500;
 
@@ -26,14 +30,20 @@ const EXPORT_PAGE_SQL = `SELECT s.seq, s.prev_hash, s.hash, ${columnList(AUDIT_E
   ORDER BY s.seq LIMIT ?7`;
 
 /** Events sealed up to throughSeq (the head when the export began), so the export is one consistent prefix of the chain. */
-export async function* exportSealedEvents(db: D1Database, account: string, throughSeq: number, filter: ExportFilter): AsyncGenerator<ExportedEvent[]> {
+export async function* exportSealedEvents(
+  db: D1Database,
+  account: string,
+  throughSeq: number,
+  filter: ExportFilter,
+): AsyncGenerator<ExportedEvent[]> {
   let afterSeq = 0;
   for (;;) {
     const { results } = await db
       .prepare(EXPORT_PAGE_SQL)
       .bind(account, afterSeq, throughSeq, filter.from, filter.to, filter.orderId, EXPORT_PAGE)
       .all<StoredEventRow & { seq: number; prev_hash: string; hash: string }>();
-    if (results.length > 0) yield results.map((row) => ({ seq: row.seq, prev_hash: row.prev_hash, hash: row.hash, ...chainContentOf(row) }));
+    if (results.length > 0)
+      yield results.map((row) => ({ seq: row.seq, prev_hash: row.prev_hash, hash: row.hash, ...chainContentOf(row) }));
     const last = results.at(-1);
     if (!last || results.length < EXPORT_PAGE) return;
     afterSeq = last.seq;

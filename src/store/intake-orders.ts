@@ -8,11 +8,17 @@
 import { sha256Hex } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import type { NewAuditEvent } from "../orders/audit-event";
+import {
+  type IntakeCaller,
+  OrderLinesSchema,
+  type OrderReceipt,
+  type OrderRequest,
+  type OrderView,
+} from "../orders/intake-schemas";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { OrderLinesSchema, type IntakeCaller, type OrderReceipt, type OrderRequest, type OrderView } from "../orders/intake-schemas";
 import { insertAuditEvent } from "./audit-events";
-import { insertIntakeOrder, selectOrders, type OrderColumnsRow } from "./order-rows";
+import { insertIntakeOrder, type OrderColumnsRow, selectOrders } from "./order-rows";
 import { orderDatabase } from "./seed-loader";
 
 type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
@@ -34,7 +40,15 @@ export function candidateOrderId(requestId: string, attempt: number): string {
   return attempt === 1 ? `ORD-${requestId}` : `ORD-${requestId}-${attempt}`;
 }
 
-const STORED_INTAKE_COLUMNS = ["order_id", "customer_id", "channel", "currency", "lines", "total_cents", "request_hash"] as const;
+const STORED_INTAKE_COLUMNS = [
+  "order_id",
+  "customer_id",
+  "channel",
+  "currency",
+  "lines",
+  "total_cents",
+  "request_hash",
+] as const;
 type StoredIntakeRow = OrderColumnsRow<typeof STORED_INTAKE_COLUMNS>;
 const SELECT_BY_REQUEST_SQL = `${selectOrders(STORED_INTAKE_COLUMNS)}WHERE account = ? AND request_id = ?`;
 /** The order's id must still be this request's for its received event to be written. */
@@ -113,10 +127,21 @@ export async function storeIntakeOrder(
     // The order and its audit event land together; the event only if this request now owns the id.
     const [inserted] = await db.batch([
       insertIntakeOrder(db, record, { requestId: order.request_id, requestHash: null }),
-      insertAuditEvent(db, receivedEvent(caller, record, order.request_id), { sql: OWNS_ORDER_ID_SQL, params: [account, orderId, order.request_id] }),
+      insertAuditEvent(db, receivedEvent(caller, record, order.request_id), {
+        sql: OWNS_ORDER_ID_SQL,
+        params: [account, orderId, order.request_id],
+      }),
     ]);
     if (inserted?.meta.changes === 1) {
-      return ok({ kind: "created", receipt: { order_id: orderId, customer_id: order.customer_id, lines: order.lines.length, total_cents: order.total_cents } });
+      return ok({
+        kind: "created",
+        receipt: {
+          order_id: orderId,
+          customer_id: order.customer_id,
+          lines: order.lines.length,
+          total_cents: order.total_cents,
+        },
+      });
     }
     const previous = await db.prepare(SELECT_BY_REQUEST_SQL).bind(account, order.request_id).first<StoredIntakeRow>();
     if (previous) {
@@ -130,15 +155,34 @@ export async function storeIntakeOrder(
     }
     // Another request of this account holds this id: try the next candidate.
   }
-  return fail("conflict", `could not allocate an order id for request_id ${order.request_id}; use a request_id with a more distinctive prefix`);
+  return fail(
+    "conflict",
+    `could not allocate an order id for request_id ${order.request_id}; use a request_id with a more distinctive prefix`,
+  );
 }
 
-const ORDER_VIEW_COLUMNS = ["order_id", "customer_id", "channel", "currency", "status", "lines", "total_cents", "created_at"] as const;
+const ORDER_VIEW_COLUMNS = [
+  "order_id",
+  "customer_id",
+  "channel",
+  "currency",
+  "status",
+  "lines",
+  "total_cents",
+  "created_at",
+] as const;
 const SELECT_VIEW_SQL = `${selectOrders(ORDER_VIEW_COLUMNS)}WHERE order_id = ? AND account = ?`;
 
 /** Orders of other accounts are indistinguishable from unknown ones: both are undefined. */
-export async function findOrderView(database: D1Database, account: string, orderId: string): Promise<OrderView | undefined> {
-  const row = await (await orderDatabase(database)).prepare(SELECT_VIEW_SQL).bind(orderId, account).first<OrderColumnsRow<typeof ORDER_VIEW_COLUMNS>>();
+export async function findOrderView(
+  database: D1Database,
+  account: string,
+  orderId: string,
+): Promise<OrderView | undefined> {
+  const row = await (await orderDatabase(database))
+    .prepare(SELECT_VIEW_SQL)
+    .bind(orderId, account)
+    .first<OrderColumnsRow<typeof ORDER_VIEW_COLUMNS>>();
   if (!row) return undefined;
   return { ...row, lines: OrderLinesSchema.parse(JSON.parse(row.lines)) };
 }

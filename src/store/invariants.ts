@@ -19,7 +19,9 @@ const SAMPLE = 20;
 /** Every account with an order, an audit event or a seal. */
 export async function auditAccounts(db: AuditDatabase): Promise<string[]> {
   const { results } = await db
-    .prepare("SELECT account FROM audit_events UNION SELECT account FROM audit_seals UNION SELECT account FROM orders ORDER BY account")
+    .prepare(
+      "SELECT account FROM audit_events UNION SELECT account FROM audit_seals UNION SELECT account FROM orders ORDER BY account",
+    )
     .bind()
     .all<{ account: string }>();
   return results.map((r) => r.account);
@@ -81,5 +83,8 @@ export async function checkInvariants(db: AuditDatabase): Promise<InvariantRepor
 export function describeViolations(report: InvariantReport): string[] {
   return Object.entries(report)
     .filter(([, rows]) => rows.length > 0)
-    .map(([name, rows]) => `${name}: ${rows.length}${rows.length === SAMPLE ? "+" : ""} row(s), e.g. ${JSON.stringify(rows[0])}`);
+    .map(
+      ([name, rows]) =>
+        `${name}: ${rows.length}${rows.length === SAMPLE ? "+" : ""} row(s), e.g. ${JSON.stringify(rows[0])}`,
+    );
 }

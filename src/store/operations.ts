@@ -8,9 +8,24 @@ import { CHANGE_KINDS } from "../orders/change-kinds";
 import { diffStates, orderState } from "../orders/order-state";
 import { applyChange } from "../orders/playbook";
 import type { ApplyCommand, ApplyResult } from "../orders/port";
-import { ApplyOutcomeSchema, exceptionQueue, orderDetails, type ApplyOutcome, type ExceptionSummary, type OrderDetails } from "../orders/views";
+import {
+  type ApplyOutcome,
+  ApplyOutcomeSchema,
+  type ExceptionSummary,
+  exceptionQueue,
+  type OrderDetails,
+  orderDetails,
+} from "../orders/views";
 import { insertAuditEvent } from "./audit-events";
-import { columnValues, EXCEPTION_COLUMNS, exceptionFromRow, readOrderRecord, selectOrders, type OrderColumnsRow, type OrderRow } from "./order-rows";
+import {
+  columnValues,
+  EXCEPTION_COLUMNS,
+  exceptionFromRow,
+  type OrderColumnsRow,
+  type OrderRow,
+  readOrderRecord,
+  selectOrders,
+} from "./order-rows";
 import { batchWithOutbox, NO_OUTBOX, type OutboxWriter } from "./outbox";
 import { assignments } from "./sql-columns";
 
@@ -33,7 +48,12 @@ export async function listActiveExceptions(db: D1Database, account: string, now:
   );
 }
 
-export async function readOrderDetails(db: D1Database, account: string, orderId: string, now: Date): Promise<OrderDetails | undefined> {
+export async function readOrderDetails(
+  db: D1Database,
+  account: string,
+  orderId: string,
+  now: Date,
+): Promise<OrderDetails | undefined> {
   const order = await readOrderRecord(db, account, orderId);
   if (!order) return undefined;
   const duplicateOf = order.evidence?.duplicate?.of_order_id;
@@ -41,7 +61,11 @@ export async function readOrderDetails(db: D1Database, account: string, orderId:
   return orderDetails(order, other?.status ?? null, now);
 }
 
-async function readApplied(db: D1Database, account: string, proposalId: string): Promise<{ attempt_id: string; outcome: ApplyOutcome } | undefined> {
+async function readApplied(
+  db: D1Database,
+  account: string,
+  proposalId: string,
+): Promise<{ attempt_id: string; outcome: ApplyOutcome } | undefined> {
   const row = await db
     .prepare("SELECT attempt_id, outcome FROM applied_proposals WHERE account = ? AND proposal_id = ?")
     .bind(account, proposalId)
@@ -54,10 +78,17 @@ const INSERT_APPLICATION_SQL = `INSERT INTO applied_proposals (proposal_id, acco
   ON CONFLICT (account, proposal_id) DO NOTHING`;
 
 /** Only this attempt's application row lets the order update and the audit event through. */
-const OWNS_APPLICATION_SQL = "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)";
+const OWNS_APPLICATION_SQL =
+  "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)";
 
 /** The columns a change can write (see orders/playbook.ts applyChange); the version and updated_at move in SQL. */
-const CHANGED_COLUMNS = ["status", "shipping_address", "evidence", "exception_state", "exception_team"] as const satisfies readonly (keyof OrderRow)[];
+const CHANGED_COLUMNS = [
+  "status",
+  "shipping_address",
+  "evidence",
+  "exception_state",
+  "exception_team",
+] as const satisfies readonly (keyof OrderRow)[];
 const UPDATE_CHANGED_SQL = `UPDATE orders SET ${assignments(CHANGED_COLUMNS)}, version = version + 1, updated_at = ?
   WHERE order_id = ? AND account = ? AND version = ? AND ${OWNS_APPLICATION_SQL}`;
 
@@ -68,7 +99,13 @@ const UPDATE_CHANGED_SQL = `UPDATE orders SET ${assignments(CHANGED_COLUMNS)}, v
  * none does, and a second attempt finds the first one's row and changes nothing.
  * The outbox rows announcing the change join that batch under the same guard.
  */
-export async function applyProposalChange(db: D1Database, account: string, command: ApplyCommand, now: Date, outbox: OutboxWriter = NO_OUTBOX): Promise<ApplyResult> {
+export async function applyProposalChange(
+  db: D1Database,
+  account: string,
+  command: ApplyCommand,
+  now: Date,
+  outbox: OutboxWriter = NO_OUTBOX,
+): Promise<ApplyResult> {
   const prior = await readApplied(db, account, command.proposal_id);
   if (prior) return { kind: "already_applied", outcome: prior.outcome };
   const order = await readOrderRecord(db, account, command.order_id);
@@ -113,8 +150,27 @@ export async function applyProposalChange(db: D1Database, account: string, comma
     [
       db
         .prepare(INSERT_APPLICATION_SQL)
-        .bind(command.proposal_id, account, order.order_id, attemptId, JSON.stringify(outcome), at, order.order_id, account, order.version),
-      db.prepare(UPDATE_CHANGED_SQL).bind(...columnValues(next, CHANGED_COLUMNS), at, order.order_id, account, order.version, ...ownsApplication.params),
+        .bind(
+          command.proposal_id,
+          account,
+          order.order_id,
+          attemptId,
+          JSON.stringify(outcome),
+          at,
+          order.order_id,
+          account,
+          order.version,
+        ),
+      db
+        .prepare(UPDATE_CHANGED_SQL)
+        .bind(
+          ...columnValues(next, CHANGED_COLUMNS),
+          at,
+          order.order_id,
+          account,
+          order.version,
+          ...ownsApplication.params,
+        ),
       insertAuditEvent(db, event, ownsApplication),
     ],
     event,
@@ -128,6 +184,10 @@ export async function applyProposalChange(db: D1Database, account: string, comma
 }
 
 /** The stored outcome of this account's applied proposal, or null when it was never applied. */
-export async function appliedOutcome(db: D1Database, account: string, proposalId: string): Promise<ApplyOutcome | null> {
+export async function appliedOutcome(
+  db: D1Database,
+  account: string,
+  proposalId: string,
+): Promise<ApplyOutcome | null> {
   return (await readApplied(db, account, proposalId))?.outcome ?? null;
 }

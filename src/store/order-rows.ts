@@ -5,8 +5,8 @@
  * the compiler then names the way back to a record (recordFromRow).
  */
 import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
-import type { OrderException, OrderRecord } from "../orders/order-record";
 import { OrderLinesSchema } from "../orders/intake-schemas";
+import type { OrderException, OrderRecord } from "../orders/order-record";
 import type { OrderStatus } from "../orders/views";
 import { JsonColumn } from "./json-columns";
 import { columnList, placeholders } from "./sql-columns";
@@ -64,7 +64,11 @@ export type OrderColumnsRow<C extends readonly OrderColumn[]> = Pick<OrderRow & 
 const RECORD_COLUMNS = Object.keys(ORDER_COLUMNS) as (keyof OrderRow)[];
 
 /** Every column of the orders table: an intake order fills them all. */
-export const ORDERS_TABLE_COLUMNS = [...RECORD_COLUMNS, "request_id", "request_hash"] as const satisfies readonly OrderColumn[];
+export const ORDERS_TABLE_COLUMNS = [
+  ...RECORD_COLUMNS,
+  "request_id",
+  "request_hash",
+] as const satisfies readonly OrderColumn[];
 
 /** The value of each record column, in RECORD_COLUMNS order. */
 function recordValues(order: OrderRecord): unknown[] {
@@ -130,7 +134,8 @@ const INSERT_RECORD = `INTO orders (${columnList(RECORD_COLUMNS)}) VALUES (${pla
 const INSERT_RECORD_SQL = { ignore: `INSERT OR IGNORE ${INSERT_RECORD}`, fail: `INSERT ${INSERT_RECORD}` } as const;
 const INSERT_INTAKE_SQL = `INSERT INTO orders (${columnList(ORDERS_TABLE_COLUMNS)}) VALUES (${placeholders(ORDERS_TABLE_COLUMNS)}) ON CONFLICT DO NOTHING`;
 const SELECT_RECORD_SQL = `${selectOrders(RECORD_COLUMNS)}WHERE order_id = ? AND account = ?`;
-const STATUS_COLUMNS = ["order_id", "status", "version"] as const satisfies readonly (keyof OrderStatus & OrderColumn)[];
+const STATUS_COLUMNS = ["order_id", "status", "version"] as const satisfies readonly (keyof OrderStatus &
+  OrderColumn)[];
 const SELECT_STATUS_SQL = `${selectOrders(STATUS_COLUMNS)}WHERE order_id = ? AND account = ?`;
 const SELECT_VERSIONS_SQL = `${selectOrders(["order_id", "version"])}WHERE account = ? AND order_id IN (SELECT value FROM json_each(?))`;
 
@@ -138,7 +143,11 @@ const SELECT_VERSIONS_SQL = `${selectOrders(["order_id", "version"])}WHERE accou
  * The insert for a whole operations order. `ignore` keeps an existing row
  * untouched (seed loads); `fail` makes a clash an error (new orders).
  */
-export function insertOrderRecord(db: D1Database, order: OrderRecord, onConflict: "ignore" | "fail"): D1PreparedStatement {
+export function insertOrderRecord(
+  db: D1Database,
+  order: OrderRecord,
+  onConflict: "ignore" | "fail",
+): D1PreparedStatement {
   return db.prepare(INSERT_RECORD_SQL[onConflict]).bind(...recordValues(order));
 }
 
@@ -146,24 +155,43 @@ export function insertOrderRecord(db: D1Database, order: OrderRecord, onConflict
  * The insert for an intake order with its idempotency key. It does nothing
  * when the account already holds the order id or the request_id.
  */
-export function insertIntakeOrder(db: D1Database, order: OrderRecord, key: { requestId: string; requestHash: string | null }): D1PreparedStatement {
+export function insertIntakeOrder(
+  db: D1Database,
+  order: OrderRecord,
+  key: { requestId: string; requestHash: string | null },
+): D1PreparedStatement {
   return db.prepare(INSERT_INTAKE_SQL).bind(...recordValues(order), key.requestId, key.requestHash);
 }
 
 /** Another account's order reads exactly like a missing one: undefined. */
-export async function readOrderRecord(db: D1Database, account: string, orderId: string): Promise<OrderRecord | undefined> {
+export async function readOrderRecord(
+  db: D1Database,
+  account: string,
+  orderId: string,
+): Promise<OrderRecord | undefined> {
   const row = await db.prepare(SELECT_RECORD_SQL).bind(orderId, account).first<OrderRow>();
   return row ? recordFromRow(row) : undefined;
 }
 
 /** The three columns get_order_status answers with, without reading or parsing the rest of the order. */
-export async function readOrderStatus(db: D1Database, account: string, orderId: string): Promise<OrderStatus | undefined> {
+export async function readOrderStatus(
+  db: D1Database,
+  account: string,
+  orderId: string,
+): Promise<OrderStatus | undefined> {
   const row = await db.prepare(SELECT_STATUS_SQL).bind(orderId, account).first<OrderStatus>();
   return row ?? undefined;
 }
 
 /** Versions of many orders of one account in one statement (json_each sidesteps D1's bound-parameter limit). */
-export async function readOrderVersions(db: D1Database, account: string, orderIds: readonly string[]): Promise<Map<string, number>> {
-  const { results } = await db.prepare(SELECT_VERSIONS_SQL).bind(account, JSON.stringify(orderIds)).all<OrderColumnsRow<["order_id", "version"]>>();
+export async function readOrderVersions(
+  db: D1Database,
+  account: string,
+  orderIds: readonly string[],
+): Promise<Map<string, number>> {
+  const { results } = await db
+    .prepare(SELECT_VERSIONS_SQL)
+    .bind(account, JSON.stringify(orderIds))
+    .all<OrderColumnsRow<["order_id", "version"]>>();
   return new Map(results.map((row) => [row.order_id, row.version]));
 }

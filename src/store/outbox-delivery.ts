@@ -37,7 +37,12 @@ export async function readOutboxRow(db: D1Database, eventId: string): Promise<Ou
 }
 
 /** Handed to the queue at `at`; the drain leaves them alone until `drainAfter`. */
-export async function markEnqueued(db: D1Database, eventIds: readonly string[], at: Date, drainAfter: Date): Promise<void> {
+export async function markEnqueued(
+  db: D1Database,
+  eventIds: readonly string[],
+  at: Date,
+  drainAfter: Date,
+): Promise<void> {
   if (eventIds.length === 0) return;
   await db
     .prepare("UPDATE outbox SET enqueued_at = ?, drain_after = ? WHERE event_id IN (SELECT value FROM json_each(?))")
@@ -47,15 +52,23 @@ export async function markEnqueued(db: D1Database, eventIds: readonly string[], 
 
 export async function markDelivered(db: D1Database, eventId: string, status: number, at: Date): Promise<void> {
   await db
-    .prepare("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_status = ?, last_error = NULL WHERE event_id = ? AND delivered_at IS NULL")
+    .prepare(
+      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_status = ?, last_error = NULL WHERE event_id = ? AND delivered_at IS NULL",
+    )
     .bind(at.toISOString(), status, eventId)
     .run();
 }
 
 /** An attempt that will be retried; the drain waits until `drainAfter`, past the retry's own delay. */
-export async function recordFailedAttempt(db: D1Database, eventId: string, failure: { status: number | null; error: string; drainAfter: Date }): Promise<void> {
+export async function recordFailedAttempt(
+  db: D1Database,
+  eventId: string,
+  failure: { status: number | null; error: string; drainAfter: Date },
+): Promise<void> {
   await db
-    .prepare("UPDATE outbox SET attempts = attempts + 1, last_status = ?, last_error = ?, drain_after = ? WHERE event_id = ? AND delivered_at IS NULL")
+    .prepare(
+      "UPDATE outbox SET attempts = attempts + 1, last_status = ?, last_error = ?, drain_after = ? WHERE event_id = ? AND delivered_at IS NULL",
+    )
     .bind(failure.status, failure.error, failure.drainAfter.toISOString(), eventId)
     .run();
 }
@@ -66,7 +79,11 @@ export async function recordFailedAttempt(db: D1Database, eventId: string, failu
  * delivered (by another copy of its message) is left as it is.
  * `attempted` counts an attempt made just now, whose answer is `status`.
  */
-export async function deadLetter(db: D1Database, eventId: string, death: { status: number | null; reason: string; attempted: boolean; at: Date }): Promise<void> {
+export async function deadLetter(
+  db: D1Database,
+  eventId: string,
+  death: { status: number | null; reason: string; attempted: boolean; at: Date },
+): Promise<void> {
   const at = death.at.toISOString();
   await db.batch([
     db
@@ -109,6 +126,9 @@ export async function listDeadLetters(db: D1Database, account: string, limit = 5
 }
 
 export async function countDeadLetters(db: D1Database, account: string): Promise<number> {
-  const row = await db.prepare("SELECT count(*) AS n FROM dead_letters WHERE account = ?").bind(account).first<{ n: number }>();
+  const row = await db
+    .prepare("SELECT count(*) AS n FROM dead_letters WHERE account = ?")
+    .bind(account)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }

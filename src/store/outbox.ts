@@ -1,4 +1,4 @@
-import { outboxEventsFor, type OutboxContext, type OutboxEvent } from "../notify/events";
+import { type OutboxContext, type OutboxEvent, outboxEventsFor } from "../notify/events";
 import { HAND_OFF_GRACE_SECONDS } from "../notify/retry-policy";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
@@ -25,14 +25,32 @@ export const NO_OUTBOX: OutboxWriter = { destinations: [], approvalUrl: () => ""
 /** A condition the change's statements share (see insertAuditEvent): the rows are written only when it holds. */
 type Guard = { sql: string; params: unknown[] };
 
-function insertOutboxEvent(db: D1Database, event: OutboxEvent, drainAfter: string, guard: Guard | undefined): D1PreparedStatement {
+function insertOutboxEvent(
+  db: D1Database,
+  event: OutboxEvent,
+  drainAfter: string,
+  guard: Guard | undefined,
+): D1PreparedStatement {
   const columns = "event_id, account, destination, event_type, payload, created_at, drain_after";
-  const values = [event.event_id, event.account, event.destination, event.event_type, event.payload, event.created_at, drainAfter];
+  const values = [
+    event.event_id,
+    event.account,
+    event.destination,
+    event.event_type,
+    event.payload,
+    event.created_at,
+    drainAfter,
+  ];
   // ON CONFLICT rather than OR IGNORE: a repeated id is skipped, but a row the
   // table's checks refuse must fail the whole batch, not vanish from it.
-  if (!guard) return db.prepare(`INSERT INTO outbox (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`).bind(...values);
+  if (!guard)
+    return db
+      .prepare(`INSERT INTO outbox (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`)
+      .bind(...values);
   return db
-    .prepare(`INSERT INTO outbox (${columns}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${guard.sql} ON CONFLICT (event_id) DO NOTHING`)
+    .prepare(
+      `INSERT INTO outbox (${columns}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${guard.sql} ON CONFLICT (event_id) DO NOTHING`,
+    )
     .bind(...values, ...guard.params);
 }
 
@@ -41,7 +59,13 @@ function insertOutboxEvent(db: D1Database, event: OutboxEvent, drainAfter: strin
  * event's outbox rows as one batch, then hands the rows it wrote to the
  * writer. Returns the batch's results, `change`'s first.
  */
-export async function batchWithOutbox(db: D1Database, outbox: OutboxWriter, change: D1PreparedStatement[], event: NewAuditEvent, guard?: Guard): Promise<D1Result[]> {
+export async function batchWithOutbox(
+  db: D1Database,
+  outbox: OutboxWriter,
+  change: D1PreparedStatement[],
+  event: NewAuditEvent,
+  guard?: Guard,
+): Promise<D1Result[]> {
   const events = outboxEventsFor(event, outbox);
   // Bookkeeping runs on the wall clock, whatever clock stamped the event.
   const drainAfter = new Date(Date.now() + HAND_OFF_GRACE_SECONDS * 1000).toISOString();
@@ -52,6 +76,10 @@ export async function batchWithOutbox(db: D1Database, outbox: OutboxWriter, chan
 }
 
 /** Idempotent by event id, like recordAuditEvent, with the event's outbox rows in the same batch. */
-export async function recordAuditEventWithOutbox(db: D1Database, event: NewAuditEvent, outbox: OutboxWriter): Promise<void> {
+export async function recordAuditEventWithOutbox(
+  db: D1Database,
+  event: NewAuditEvent,
+  outbox: OutboxWriter,
+): Promise<void> {
   await batchWithOutbox(db, outbox, [insertAuditEvent(db, event)], event);
 }

@@ -4,8 +4,9 @@
  * event that says where it came from; on a database loaded by v1 the orders
  * are left untouched and only the missing events are added.
  */
-import { orderState } from "../orders/order-state";
+
 import { seedOrders, seedRecord } from "../orders/operations-seed";
+import { orderState } from "../orders/order-state";
 import { insertAuditEvent } from "./audit-events";
 import { insertOrderRecord } from "./order-rows";
 
@@ -16,12 +17,17 @@ export const SEED_VERSION = "operations-v2";
  * transaction), so concurrent first requests cannot interleave half-loads.
  */
 export async function loadSeed(db: D1Database, now: Date = new Date()): Promise<"loaded" | "already_loaded"> {
-  const existing = await db.prepare("SELECT 1 AS present FROM seed_runs WHERE seed_version = ?").bind(SEED_VERSION).first();
+  const existing = await db
+    .prepare("SELECT 1 AS present FROM seed_runs WHERE seed_version = ?")
+    .bind(SEED_VERSION)
+    .first();
   if (existing) return "already_loaded";
   const anchorMs = Math.floor(now.getTime() / 60_000) * 60_000;
   const records = seedOrders().map((order) => seedRecord(order, anchorMs));
   await db.batch([
-    db.prepare("INSERT OR IGNORE INTO seed_runs (seed_version, anchored_at) VALUES (?, ?)").bind(SEED_VERSION, new Date(anchorMs).toISOString()),
+    db
+      .prepare("INSERT OR IGNORE INTO seed_runs (seed_version, anchored_at) VALUES (?, ?)")
+      .bind(SEED_VERSION, new Date(anchorMs).toISOString()),
     ...records.map((record) => insertOrderRecord(db, record, "ignore")),
     ...records.map((record) =>
       insertAuditEvent(db, {

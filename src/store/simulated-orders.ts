@@ -23,11 +23,18 @@ async function allocateFreeOrderNumber(db: D1Database, account: string): Promise
            WHERE account = ? AND source = 'operations' AND order_id GLOB 'ORD-[0-9]*'`,
         )
         .bind(sequence, account),
-      db.prepare("UPDATE order_number_sequence SET next_value = next_value + 1 WHERE name = ? RETURNING next_value - 1 AS number").bind(sequence),
+      db
+        .prepare(
+          "UPDATE order_number_sequence SET next_value = next_value + 1 WHERE name = ? RETURNING next_value - 1 AS number",
+        )
+        .bind(sequence),
     ]);
     const number = allocated?.results[0]?.number;
     if (number === undefined) throw new Error(`could not allocate an order number for ${account}`);
-    const taken = await db.prepare("SELECT 1 AS present FROM orders WHERE account = ? AND order_id = ?").bind(account, `ORD-${number}`).first();
+    const taken = await db
+      .prepare("SELECT 1 AS present FROM orders WHERE account = ? AND order_id = ?")
+      .bind(account, `ORD-${number}`)
+      .first();
     if (!taken) return number;
   }
   throw new Error(`no free public order number after ${MAX_NUMBER_ALLOCATIONS} allocations`);
@@ -38,7 +45,12 @@ async function allocateFreeOrderNumber(db: D1Database, account: string): Promise
  * from one atomic UPDATE ... RETURNING, so concurrent calls never share one;
  * the order and its audit event are written together.
  */
-export async function simulateFailure(db: D1Database, account: string, actor: string, now: Date): Promise<SimulatedFailure> {
+export async function simulateFailure(
+  db: D1Database,
+  account: string,
+  actor: string,
+  now: Date,
+): Promise<SimulatedFailure> {
   const number = await allocateFreeOrderNumber(db, account);
   const order = simulatedOrder(account, number, now);
   const exception = order.exception;
@@ -59,5 +71,11 @@ export async function simulateFailure(db: D1Database, account: string, actor: st
       created_at: order.created_at,
     }),
   ]);
-  return { order_id: order.order_id, exception_type: exception.type, priority: exception.priority, summary: exception.summary, version: order.version };
+  return {
+    order_id: order.order_id,
+    exception_type: exception.type,
+    priority: exception.priority,
+    summary: exception.summary,
+    version: order.version,
+  };
 }

@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from "../core/errors";
-import { referenceData, type ReferenceData } from "../orders/reference-data";
+import { type ReferenceData, referenceData } from "../orders/reference-data";
 import type { BatchOutcome, BatchRecord, BatchSummary } from "./batch-summary";
-import { orderStream, type GeneratorMode } from "./generators";
+import { type GeneratorMode, orderStream } from "./generators";
 import { JOURNAL_INTERVAL_MS } from "./journal-interval";
 import type { OrderApiTarget } from "./order-api-target";
 import { randomSeed } from "./prng";
@@ -19,7 +19,13 @@ export interface BatchJournal {
   /** Written before the first order is sent, so a crash cannot lose the batch or its seed. */
   open(record: BatchRecord): void;
   update(batchId: string, tally: TallySnapshot): void;
-  close(batchId: string, tally: TallySnapshot, outcome: Exclude<BatchOutcome, "running" | "interrupted">, finishedAt: string, error: string | null): void;
+  close(
+    batchId: string,
+    tally: TallySnapshot,
+    outcome: Exclude<BatchOutcome, "running" | "interrupted">,
+    finishedAt: string,
+    error: string | null,
+  ): void;
 }
 
 interface BatchSenderDeps {
@@ -60,12 +66,23 @@ export class BatchSender {
     this.reference = deps.reference ?? referenceData;
   }
 
-  async send(request: SendRequest, operator: string, onProgress?: (sent: number, total: number) => void | Promise<void>): Promise<Result<BatchSummary>> {
+  async send(
+    request: SendRequest,
+    operator: string,
+    onProgress?: (sent: number, total: number) => void | Promise<void>,
+  ): Promise<Result<BatchSummary>> {
     const count = checkCount(request.count, this.deps.maxBatch);
     if (!count.ok) return count;
     const seed = request.seed ?? randomSeed();
     const batchId = this.deps.newBatchId();
-    const empty: TallySnapshot = { sent: 0, accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] };
+    const empty: TallySnapshot = {
+      sent: 0,
+      accepted: 0,
+      rejected: 0,
+      status_counts: {},
+      accepted_total_cents: 0,
+      sample_failures: [],
+    };
     const summaryOf = (tally: TallySnapshot): BatchSummary => {
       const { sent: _sent, ...counts } = tally;
       return { batch_id: batchId, mode: request.mode, seed, requested: count.value, ...counts };

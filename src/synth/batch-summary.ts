@@ -13,7 +13,10 @@ export const BatchSummarySchema = z.object({
   rejected: z.number().int(),
   status_counts: z.record(z.string(), z.number().int()).describe("HTTP status code -> number of orders"),
   accepted_total_cents: z.number().int(),
-  sample_failures: z.array(z.string()).max(MAX_SAMPLE_FAILURES).describe(`Up to ${MAX_SAMPLE_FAILURES} rejections with their reasons`),
+  sample_failures: z
+    .array(z.string())
+    .max(MAX_SAMPLE_FAILURES)
+    .describe(`Up to ${MAX_SAMPLE_FAILURES} rejections with their reasons`),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
@@ -29,7 +32,9 @@ export const BatchRecordSchema = BatchSummarySchema.extend({
   operator: z.string(),
   started_at: z.string(),
   finished_at: z.string().nullable().describe("null while the batch is running"),
-  outcome: BatchOutcomeSchema.describe("interrupted: the server stopped while the batch was running; replay its seed to finish it"),
+  outcome: BatchOutcomeSchema.describe(
+    "interrupted: the server stopped while the batch was running; replay its seed to finish it",
+  ),
   error: z.string().nullable(),
 });
 export type BatchRecord = z.infer<typeof BatchRecordSchema>;

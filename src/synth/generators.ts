@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import type { OrderLine, OrderRequest } from "../orders/intake-schemas";
-import { ACCEPTED_CURRENCY, linesTotal } from "../orders/validate-order";
 import { ChannelSchema, type ReferenceData } from "../orders/reference-data";
+import { ACCEPTED_CURRENCY, linesTotal } from "../orders/validate-order";
 import { Prng } from "./prng";
 
 /**
@@ -71,14 +71,23 @@ function simpleOrder(rng: Prng, reference: ReferenceData): OrderRequest {
  * An endless stream of orders from one PRNG: the same mode and seed always
  * give the same sequence, and its first order is the one preview_order shows.
  */
-export function* orderStream(mode: GeneratorMode, seed: number, reference: ReferenceData): Generator<OrderRequest, never> {
+export function* orderStream(
+  mode: GeneratorMode,
+  seed: number,
+  reference: ReferenceData,
+): Generator<OrderRequest, never> {
   const rng = new Prng(seed);
   const make = mode === "seeded" ? seededOrder : simpleOrder;
   for (;;) yield make(rng, reference);
 }
 
 /** The first `count` orders of the stream, as an array. */
-export function generateOrders(mode: GeneratorMode, seed: number, count: number, reference: ReferenceData): OrderRequest[] {
+export function generateOrders(
+  mode: GeneratorMode,
+  seed: number,
+  count: number,
+  reference: ReferenceData,
+): OrderRequest[] {
   const stream = orderStream(mode, seed, reference);
   return Array.from({ length: count }, () => stream.next().value);
 }

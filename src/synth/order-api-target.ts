@@ -7,7 +7,7 @@
 import type { Config } from "../config/config";
 import type { OrderApiUrl } from "../config/order-api-url";
 import { fail, ok, type Result } from "../core/errors";
-import { ACCOUNT_HEADER, ACTOR_HEADER, HealthSchema, type Health, type OrderRequest } from "../orders/intake-schemas";
+import { ACCOUNT_HEADER, ACTOR_HEADER, type Health, HealthSchema, type OrderRequest } from "../orders/intake-schemas";
 
 export const BINDING_TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
 /** A placeholder that service bindings ignore. */
@@ -65,7 +65,8 @@ function redirectHost(response: Response, from: string): string {
 
 async function readJson(response: Response): Promise<unknown> {
   const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > 0 && declared <= MAX_ANSWER_BYTES) return response.json().catch(() => null);
+  if (Number.isFinite(declared) && declared > 0 && declared <= MAX_ANSWER_BYTES)
+    return response.json().catch(() => null);
   const reader = response.body?.getReader();
   if (!reader) return null;
   const chunks: Uint8Array[] = [];
@@ -101,14 +102,22 @@ interface Transport {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-function httpTarget(transport: Transport, account: string, timeoutMs: number, actor: string | undefined): OrderApiTarget {
+function httpTarget(
+  transport: Transport,
+  account: string,
+  timeoutMs: number,
+  actor: string | undefined,
+): OrderApiTarget {
   // The same for every request of this target, and every order is one: built once.
   const callerHeaders: Record<string, string> = { ...transport.headers, [ACCOUNT_HEADER]: account };
   // Percent-encoded: operator names may hold characters a header value cannot.
   if (actor !== undefined) callerHeaders[ACTOR_HEADER] = encodeURIComponent(actor);
   const orderHeaders: Record<string, string> = { "content-type": "application/json", ...callerHeaders };
 
-  async function call(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Result<Response>> {
+  async function call(
+    path: string,
+    init: RequestInit & { headers: Record<string, string> },
+  ): Promise<Result<Response>> {
     try {
       const url = `${transport.base}${path}`;
       return ok(await transport.fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }));
@@ -125,7 +134,10 @@ function httpTarget(transport: Transport, account: string, timeoutMs: number, ac
       const answer = response.value;
       if (isRedirect(answer)) {
         await answer.body?.cancel();
-        return unreachable(`GET /api/health answered ${answer.status}, a redirect to ${redirectHost(answer, transport.base)}, which is not followed`, transport.name);
+        return unreachable(
+          `GET /api/health answered ${answer.status}, a redirect to ${redirectHost(answer, transport.base)}, which is not followed`,
+          transport.name,
+        );
       }
       const health = HealthSchema.safeParse(await readJson(answer));
       if (answer.status !== 200 || !health.success) {
@@ -134,13 +146,20 @@ function httpTarget(transport: Transport, account: string, timeoutMs: number, ac
       return ok(health.data);
     },
     async postOrder(order) {
-      const response = await call("/api/orders", { method: "POST", headers: orderHeaders, body: JSON.stringify(order) });
+      const response = await call("/api/orders", {
+        method: "POST",
+        headers: orderHeaders,
+        body: JSON.stringify(order),
+      });
       if (!response.ok) return response;
       const answer = response.value;
       // An answer all the same: the order API said where else to go, and traffic goes nowhere else.
       if (isRedirect(answer)) {
         await answer.body?.cancel();
-        return ok({ status: answer.status, body: { message: `redirect to ${redirectHost(answer, transport.base)} not followed` } });
+        return ok({
+          status: answer.status,
+          body: { message: `redirect to ${redirectHost(answer, transport.base)} not followed` },
+        });
       }
       return ok({ status: answer.status, body: await readJson(answer) });
     },
@@ -148,13 +167,23 @@ function httpTarget(transport: Transport, account: string, timeoutMs: number, ac
 }
 
 export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
-  const transport = { name: BINDING_TARGET_NAME, base: BINDING_BASE_URL, fetch: (url: string, init: RequestInit) => binding.fetch(url, init), headers: {} };
+  const transport = {
+    name: BINDING_TARGET_NAME,
+    base: BINDING_BASE_URL,
+    fetch: (url: string, init: RequestInit) => binding.fetch(url, init),
+    headers: {},
+  };
   return httpTarget(transport, account, timeoutMs, actor);
 }
 
 export function urlTarget(target: OrderApiUrl, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
   const headers: Record<string, string> = target.token === undefined ? {} : { authorization: `Bearer ${target.token}` };
-  const transport = { name: urlTargetName(target.url), base: target.url, fetch: (url: string, init: RequestInit) => fetch(url, init), headers };
+  const transport = {
+    name: urlTargetName(target.url),
+    base: target.url,
+    fetch: (url: string, init: RequestInit) => fetch(url, init),
+    headers,
+  };
   return httpTarget(transport, account, timeoutMs, actor);
 }
 
@@ -163,7 +192,12 @@ export function urlTarget(target: OrderApiUrl, account: string, timeoutMs: numbe
  * ORDER_API_URL is set, otherwise the ORDER_API binding. Call it per use, with
  * the env of that moment, since the binding is the way out of the object.
  */
-export function configuredTarget(env: { readonly ORDER_API: Fetcher }, config: Config, account: string, actor?: string): OrderApiTarget {
+export function configuredTarget(
+  env: { readonly ORDER_API: Fetcher },
+  config: Config,
+  account: string,
+  actor?: string,
+): OrderApiTarget {
   return config.orderApiUrl === undefined
     ? orderApiTarget(env.ORDER_API, account, TARGET_TIMEOUT_MS, actor)
     : urlTarget(config.orderApiUrl, account, TARGET_TIMEOUT_MS, actor);

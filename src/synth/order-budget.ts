@@ -30,7 +30,11 @@ export function runOrdersPerMinute(plan: { readonly peak_rate: number; readonly 
 function asked(ask: BudgetAsk): { orders: number; what: string; smaller: string } {
   return ask.kind === "batch"
     ? { orders: ask.orders, what: `a batch of ${ask.orders} orders`, smaller: "send fewer at a time" }
-    : { orders: ask.ordersPerMinute, what: `a run at ${ask.ordersPerMinute} orders a minute`, smaller: "start it at a lower rate" };
+    : {
+        orders: ask.ordersPerMinute,
+        what: `a run at ${ask.ordersPerMinute} orders a minute`,
+        smaller: "start it at a lower rate",
+      };
 }
 
 export class SyntheticBudget {
@@ -41,12 +45,22 @@ export class SyntheticBudget {
     this.spent = this.spent.filter((entry) => entry.at > now - WINDOW_MS);
     const { orders, what, smaller } = asked(ask);
     const budget = `this account's synthetic traffic budget of ${limits.perMinute} orders per minute (SYNTH_ORDERS_PER_MINUTE)`;
-    if (orders > limits.perMinute) return fail("rate_limited", `${what} is more than ${budget}; ${smaller}, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`);
+    if (orders > limits.perMinute)
+      return fail(
+        "rate_limited",
+        `${what} is more than ${budget}; ${smaller}, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`,
+      );
     const inBatches = this.spent.reduce((sum, entry) => sum + entry.orders, 0);
     const over = inBatches + limits.runsPerMinute + orders - limits.perMinute;
     if (over > 0) {
-      const used = [`${inBatches} orders went out in batches in the last minute`, ...(limits.runsPerMinute > 0 ? [`running traffic runs send ${limits.runsPerMinute} a minute`] : [])];
-      return fail("rate_limited", `${what} would go over ${budget}: ${used.join(" and ")}. ${this.whenToRetry(over, now)}`);
+      const used = [
+        `${inBatches} orders went out in batches in the last minute`,
+        ...(limits.runsPerMinute > 0 ? [`running traffic runs send ${limits.runsPerMinute} a minute`] : []),
+      ];
+      return fail(
+        "rate_limited",
+        `${what} would go over ${budget}: ${used.join(" and ")}. ${this.whenToRetry(over, now)}`,
+      );
     }
     if (ask.kind === "batch") this.spent.push({ at: now, orders });
     return ok(undefined);

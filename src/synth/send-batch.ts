@@ -1,7 +1,7 @@
 import type { AppError, Result } from "../core/errors";
 import type { OrderRequest } from "../orders/intake-schemas";
 import type { PostedOrder } from "./order-api-target";
-import { Tally, type Answer, type TallySnapshot } from "./tally";
+import { type Answer, Tally, type TallySnapshot } from "./tally";
 
 interface SendBatchOptions {
   /** The orders in batch order; drawn lazily, so a large batch is never held in memory at once. */

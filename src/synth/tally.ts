@@ -1,7 +1,9 @@
 import { MAX_SAMPLE_FAILURES } from "./batch-summary";
 
 /** What one order's answer contributes to a batch's tally. */
-export type Answer = { readonly kind: "accepted"; readonly status: number; readonly totalCents: number } | { readonly kind: "rejected"; readonly status: number; readonly reason: string };
+export type Answer =
+  | { readonly kind: "accepted"; readonly status: number; readonly totalCents: number }
+  | { readonly kind: "rejected"; readonly status: number; readonly reason: string };
 
 export interface TallySnapshot {
   readonly sent: number;

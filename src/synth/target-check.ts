@@ -1,14 +1,23 @@
 /** check_target and preview_order: neither writes anything, so neither needs the account's object. */
 import { z } from "zod/v4";
 import { OrderRequestSchema } from "../orders/intake-schemas";
-import { referenceData, type ReferenceData } from "../orders/reference-data";
-import { GeneratorModeSchema, orderStream, type GeneratorMode } from "./generators";
+import { type ReferenceData, referenceData } from "../orders/reference-data";
+import { type GeneratorMode, GeneratorModeSchema, orderStream } from "./generators";
 import type { OrderApiTarget, TargetDescription } from "./order-api-target";
 import { randomSeed } from "./prng";
 
 export const TargetStatusSchema = z.object({
-  target: z.string().describe("The configured target: the ORDER_API service binding, or the ORDER_API_URL; fixed by server configuration, never chosen by a tool"),
-  allowed_host: z.string().nullable().describe("The only host synthetic traffic may reach (redirects elsewhere are not followed); null for the ORDER_API service binding"),
+  target: z
+    .string()
+    .describe(
+      "The configured target: the ORDER_API service binding, or the ORDER_API_URL; fixed by server configuration, never chosen by a tool",
+    ),
+  allowed_host: z
+    .string()
+    .nullable()
+    .describe(
+      "The only host synthetic traffic may reach (redirects elsewhere are not followed); null for the ORDER_API service binding",
+    ),
   reachable: z.boolean(),
   skus: z.number().int().nullable().describe("SKU count the target reports; null when unreachable"),
   customers: z.number().int().nullable().describe("Customer count the target reports; null when unreachable"),
@@ -33,7 +42,11 @@ export async function checkTarget(target: OrderApiTarget, about: TargetDescripti
   return { ...named, reachable: true, skus: health.value.skus, customers: health.value.customers, problem: null };
 }
 
-export function previewOrder(mode: GeneratorMode, seed: number | undefined, reference: ReferenceData = referenceData): Preview {
+export function previewOrder(
+  mode: GeneratorMode,
+  seed: number | undefined,
+  reference: ReferenceData = referenceData,
+): Preview {
   const chosenSeed = seed ?? randomSeed();
   const order = orderStream(mode, chosenSeed, reference).next().value;
   return { mode, seed: chosenSeed, order, line_count: order.lines.length, total_cents: order.total_cents };

@@ -7,10 +7,10 @@
  * The frame and stylesheet are http/html-page.ts.
  */
 import { html } from "hono/html";
-import { layout, type Html } from "../http/html-page";
+import type { Approver } from "../config/token-maps";
+import { type Html, layout } from "../http/html-page";
 import type { Sentence } from "./approval/explain";
 import { absoluteTime, piecesOf, relativeTime } from "./format";
-import type { Approver } from "../config/token-maps";
 
 export interface SignedIn {
   readonly approver: string;
@@ -51,7 +51,9 @@ export function sentenceTag(sentence: Sentence, now: Date): Html {
   const parts = sentence.map((segment) => {
     if (typeof segment === "string") return textTag(segment);
     if ("at" in segment) return timeTag(segment.at, now);
-    return segment.link ? html`<a href="/approvals/${encodeURIComponent(segment.proposal)}">${idTag(segment.proposal)}</a>` : idTag(segment.proposal);
+    return segment.link
+      ? html`<a href="/approvals/${encodeURIComponent(segment.proposal)}">${idTag(segment.proposal)}</a>`
+      : idTag(segment.proposal);
   });
   return html`${parts}`;
 }
@@ -74,5 +76,8 @@ ${error}
 
 export function messagePage(title: string, message: string, session?: SignedIn): Html {
   const header = session ? pageHeader(session) : "";
-  return layout(title, html`${header}<h1>${title}</h1><div class="card">${message}</div><p><a href="/approvals">Back to pending proposals</a></p>`);
+  return layout(
+    title,
+    html`${header}<h1>${title}</h1><div class="card">${message}</div><p><a href="/approvals">Back to pending proposals</a></p>`,
+  );
 }

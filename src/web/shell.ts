@@ -9,10 +9,10 @@ import { NO_APPROVERS_MESSAGE } from "../auth/approver";
 import type { ApproverSession } from "../auth/approver-session";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import type { Html } from "../http/html-page";
 import { servedHostOnly } from "../http/origin-guard";
 import { pageSecureHeaders } from "../http/page-headers";
 import { d1ApproverSessions } from "../store/approver-sessions";
-import type { Html } from "../http/html-page";
 import { messagePage, type SignedIn } from "./pages";
 
 export function page(c: Context, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
@@ -20,7 +20,8 @@ export function page(c: Context, body: Html, status: ContentfulStatusCode = 200)
 }
 
 const approversConfigured: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get("config").approverTokens.size === 0) return page(c, messagePage("Approvals are not configured", NO_APPROVERS_MESSAGE), 503);
+  if (c.get("config").approverTokens.size === 0)
+    return page(c, messagePage("Approvals are not configured", NO_APPROVERS_MESSAGE), 503);
   await next();
 };
 
@@ -42,5 +43,7 @@ export function signedIn(session: ApproverSession): SignedIn {
 
 /** Redirect targets after sign-in: the approval app or a run page, nothing else. */
 export function safeNext(next: unknown): string {
-  return typeof next === "string" && /^(\/approvals(\/[A-Za-z0-9_\-%]*)?|\/runs\/[A-Za-z0-9_\-%]+)$/.test(next) ? next : "/approvals";
+  return typeof next === "string" && /^(\/approvals(\/[A-Za-z0-9_\-%]*)?|\/runs\/[A-Za-z0-9_\-%]+)$/.test(next)
+    ? next
+    : "/approvals";
 }

@@ -1,14 +1,13 @@
+import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getAgentByName } from "agents";
-import { env } from "cloudflare:workers";
-import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
-import type { BatchRecord } from "../../src/synth/batch-summary";
-import type { BatchSummary } from "../../src/synth/batch-summary";
+import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
+import { expectInvariantsHold } from "../helpers/orders";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf } from "../helpers/tool-results";
 
 // Generator state (batch history) and traffic belong to the account of the
@@ -86,7 +85,14 @@ describe("the AccountAgent itself", () => {
       stub.sendOrders(globexOperator, { count: 1, mode: "seeded", seed: 1 }),
       stub.recentBatches(globexOperator),
       stub.proposeResolution(globexOperator, "ORD-1016"),
-      stub.prepareAddressChange(globexOperator, "ORD-1016", { recipient: "A", line1: "1 Main St", city: "Austin", region: "TX", postal_code: "78701", country: "US" }),
+      stub.prepareAddressChange(globexOperator, "ORD-1016", {
+        recipient: "A",
+        line1: "1 Main St",
+        city: "Austin",
+        region: "TX",
+        postal_code: "78701",
+        country: "US",
+      }),
       stub.getProposal(globexOperator, "prop_x"),
       stub.confirmProposal(globexOperator, "prop_x"),
       stub.reviewProposal(globexApprover, "prop_x"),
@@ -173,7 +179,10 @@ describe("serialized sends", () => {
   it("control: batches of two different accounts sent at once do overlap, so the check above can see overlap", async () => {
     const acmeSeed = freshSeed();
     const globexSeed = freshSeed();
-    const [a, g] = await Promise.all([send(acme, { count: 30, seed: acmeSeed }), send(globex, { count: 30, seed: globexSeed })]);
+    const [a, g] = await Promise.all([
+      send(acme, { count: 30, seed: acmeSeed }),
+      send(globex, { count: 30, seed: globexSeed }),
+    ]);
     expect(a.accepted).toBe(30);
     expect(g.accepted).toBe(30);
     const acmeRecord = (await history(acme)).find((b) => b.seed === acmeSeed);
@@ -183,8 +192,19 @@ describe("serialized sends", () => {
   });
 
   it("the overlap check itself: touching intervals are fine, nested or crossing ones are reported", () => {
-    expect(overlappingPairs([{ seed: 1, start: 0, end: 5 }, { seed: 2, start: 5, end: 9 }])).toEqual([]);
-    expect(overlappingPairs([{ seed: 1, start: 0, end: 5 }, { seed: 2, start: 4, end: 9 }, { seed: 3, start: 1, end: 2 }])).toEqual([
+    expect(
+      overlappingPairs([
+        { seed: 1, start: 0, end: 5 },
+        { seed: 2, start: 5, end: 9 },
+      ]),
+    ).toEqual([]);
+    expect(
+      overlappingPairs([
+        { seed: 1, start: 0, end: 5 },
+        { seed: 2, start: 4, end: 9 },
+        { seed: 3, start: 1, end: 2 },
+      ]),
+    ).toEqual([
       [1, 2],
       [1, 3],
     ]);

@@ -1,7 +1,14 @@
-import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_CALLS, APPROVER_CALLS, bindCaller, FOREIGN_CALLER_MESSAGE, OPERATOR_CALLS, RPC_CALLS } from "../../src/account/account-calls";
+import {
+  ACCOUNT_CALLS,
+  APPROVER_CALLS,
+  bindCaller,
+  FOREIGN_CALLER_MESSAGE,
+  OPERATOR_CALLS,
+  RPC_CALLS,
+} from "../../src/account/account-calls";
 
 // The account object's RPC face is its table of entries: each entry becomes
 // a method behind the same check of the caller's account, and the Worker's
@@ -19,17 +26,26 @@ describe("the entries", () => {
   });
 
   it("every entry is a method of the object that refuses a caller of another account before reading its arguments", async () => {
-    const stub = (await getAgentByName(env.ACCOUNT_AGENT, "acme")) as unknown as Record<string, (caller: unknown) => Promise<unknown>>;
+    const stub = (await getAgentByName(env.ACCOUNT_AGENT, "acme")) as unknown as Record<
+      string,
+      (caller: unknown) => Promise<unknown>
+    >;
     const foreign = { ...GLOBEX, approver: "Gina Approver (globex, local dev)" };
-    const answers = await Promise.all(Object.keys(RPC_CALLS).map(async (name) => [name, await stub[name]?.(foreign)] as const));
-    expect(Object.fromEntries(answers)).toEqual(Object.fromEntries(Object.keys(RPC_CALLS).map((name) => [name, refusal])));
+    const answers = await Promise.all(
+      Object.keys(RPC_CALLS).map(async (name) => [name, await stub[name]?.(foreign)] as const),
+    );
+    expect(Object.fromEntries(answers)).toEqual(
+      Object.fromEntries(Object.keys(RPC_CALLS).map((name) => [name, refusal])),
+    );
   });
 });
 
 describe("bindCaller", () => {
   it("offers exactly the table's entries, and each passes the bound caller first, then the call's own arguments", async () => {
     const seen: unknown[][] = [];
-    const stub = Object.fromEntries(Object.keys(OPERATOR_CALLS).map((name) => [name, async (...args: unknown[]) => void seen.push([name, ...args])]));
+    const stub = Object.fromEntries(
+      Object.keys(OPERATOR_CALLS).map((name) => [name, async (...args: unknown[]) => void seen.push([name, ...args])]),
+    );
     const bound = bindCaller(stub as never, GLOBEX, OPERATOR_CALLS);
     expect(Object.keys(bound).sort()).toEqual(Object.keys(OPERATOR_CALLS).sort());
     expect(Object.isFrozen(bound)).toBe(true);

@@ -1,16 +1,16 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getAgentByName } from "agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountAgent } from "../../src/account/account-agent";
 import type { ChainHead } from "../../src/audit/chain";
 import { verifyAuditChain } from "../../src/store/audit-chain";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
-import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
+import { connectClient } from "../helpers/mcp-client";
+import { propose } from "../helpers/ops";
+import { postOrder, type Receipt, readJson, uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { waitFor } from "../helpers/wait-for";
 
 // The account's object is the one sealer: every writer asks it to seal, and
@@ -29,12 +29,16 @@ async function anchorOf(account: string): Promise<ChainHead | null> {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, account);
   return runInDurableObject(stub, (instance: AccountAgent, state) => {
     void instance;
-    return state.storage.sql.exec<{ seq: number; hash: string }>("SELECT seq, hash FROM audit_anchor").toArray()[0] ?? null;
+    return (
+      state.storage.sql.exec<{ seq: number; hash: string }>("SELECT seq, hash FROM audit_anchor").toArray()[0] ?? null
+    );
   });
 }
 
 async function sealOf(account: string, eventId: string): Promise<number | null> {
-  const row = await env.DB.prepare("SELECT s.seq FROM audit_seals s JOIN audit_events e USING (entry) WHERE e.account = ? AND e.event_id = ?")
+  const row = await env.DB.prepare(
+    "SELECT s.seq FROM audit_seals s JOIN audit_events e USING (entry) WHERE e.account = ? AND e.event_id = ?",
+  )
     .bind(account, eventId)
     .first<{ seq: number }>();
   return row?.seq ?? null;
@@ -61,13 +65,23 @@ describe("the account's sealer", () => {
 
   it("an intake order's event is sealed soon after the order is accepted, without anyone asking", async () => {
     const receipt = await readJson<Receipt>(await postOrder(validOrder(uniqueRequestId("sealed"))));
-    expect(await eventually(() => sealOf("acme", `${receipt.order_id}:received`), (seq) => seq !== null)).not.toBeNull();
+    expect(
+      await eventually(
+        () => sealOf("acme", `${receipt.order_id}:received`),
+        (seq) => seq !== null,
+      ),
+    ).not.toBeNull();
   });
 
   it("a proposal's event is sealed soon after it is created", async () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review" });
     const proposal = await propose(acme, orderId);
-    expect(await eventually(() => sealOf("acme", `${proposal.proposal_id}:proposed`), (seq) => seq !== null)).not.toBeNull();
+    expect(
+      await eventually(
+        () => sealOf("acme", `${proposal.proposal_id}:proposed`),
+        (seq) => seq !== null,
+      ),
+    ).not.toBeNull();
     expect((await verifyAuditChain(env.DB, "acme")).ok).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
-import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { SqlBatchJournal } from "../../src/account/batch-journal";
 import type { TallySnapshot } from "../../src/synth/tally";
@@ -13,7 +13,9 @@ import { runningBatch } from "../helpers/batch-records";
 
 function withJournal<R>(body: (journal: SqlBatchJournal, sql: SqlStorage) => R | Promise<R>): Promise<R> {
   return getAgentByName(env.ACCOUNT_AGENT, `journal-unit-${crypto.randomUUID()}`).then((stub) =>
-    runInDurableObject(stub, async (_instance, state) => body(new SqlBatchJournal(state.storage.sql), state.storage.sql)),
+    runInDurableObject(stub, async (_instance, state) =>
+      body(new SqlBatchJournal(state.storage.sql), state.storage.sql),
+    ),
   );
 }
 
@@ -28,7 +30,8 @@ const AFTER_40: TallySnapshot = {
 
 /** The outcome column the journal's own lookups use, beside the JSON record. */
 function outcomeColumn(sql: SqlStorage, batchId: string): string | undefined {
-  return sql.exec<{ outcome: string }>("SELECT outcome FROM synthetic_batches WHERE batch_id = ?", batchId).toArray()[0]?.outcome;
+  return sql.exec<{ outcome: string }>("SELECT outcome FROM synthetic_batches WHERE batch_id = ?", batchId).toArray()[0]
+    ?.outcome;
 }
 
 describe("the batch journal in the account's SQLite", () => {

@@ -1,6 +1,6 @@
-import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { expect, it } from "vitest";
 import { SqlBatchJournal } from "../../src/account/batch-journal";
 import type { BatchRecord } from "../../src/synth/batch-summary";
@@ -13,7 +13,6 @@ import { value } from "../helpers/results";
 
 const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
 
-
 it("a batch left running when the object restarts shows as interrupted, with its seed and what was answered", async () => {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, "globex");
   value(await stub.recentBatches(GLOBEX)); // the instance is up, its services built
@@ -22,13 +21,26 @@ it("a batch left running when the object restarts shows as interrupted, with its
   await runInDurableObject(stub, (_instance, state) => {
     const journal = new SqlBatchJournal(state.storage.sql);
     journal.open(runningBatch(batchId, seed, new Date().toISOString(), GLOBEX.operator));
-    journal.update(batchId, { sent: 30, accepted: 30, rejected: 0, status_counts: { "201": 30 }, accepted_total_cents: 123_00, sample_failures: [] });
+    journal.update(batchId, {
+      sent: 30,
+      accepted: 30,
+      rejected: 0,
+      status_counts: { "201": 30 },
+      accepted_total_cents: 123_00,
+      sample_failures: [],
+    });
   });
   // Throws the instance away mid-batch, as a crash would; what it wrote remains.
   await runInDurableObject(stub, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
 
   const after = await getAgentByName(env.ACCOUNT_AGENT, "globex");
   const cut = value(await after.recentBatches(GLOBEX)).find((batch: BatchRecord) => batch.batch_id === batchId);
-  expect(cut).toMatchObject({ seed, requested: 100, accepted: 30, status_counts: { "201": 30 }, outcome: "interrupted" });
+  expect(cut).toMatchObject({
+    seed,
+    requested: 100,
+    accepted: 30,
+    status_counts: { "201": 30 },
+    outcome: "interrupted",
+  });
   expect(cut?.error).toMatch(/the server stopped while this batch was running/);
 });

@@ -1,6 +1,6 @@
-import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { CHART_POINTS, type RunInterval } from "../../src/runs/schemas";
 import { CHART_ROWS, RunStore } from "../../src/runs/store";
@@ -13,7 +13,6 @@ import { plan, runRecord } from "../helpers/run-fakes";
 
 const APPROVER = { account: "acme", approver: "Avery (acme, local dev)" };
 const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
-
 
 /** A run of `durationSeconds` that has already ended, so no alarm and no slot are involved. */
 function storeEndedRun(store: RunStore, durationSeconds: number): string {
@@ -51,10 +50,14 @@ describe("the run page's read", () => {
     });
     const page = value(await stub.runForApprover(APPROVER, runId));
     expect(page.intervals.length).toBeLessThanOrEqual(CHART_POINTS);
-    expect(page.intervals.every((p) => p.sent === 10 && p.accepted === 9 && p.rejected === 1 && p.latency_p50_ms === 5)).toBe(true);
+    expect(
+      page.intervals.every((p) => p.sent === 10 && p.accepted === 9 && p.rejected === 1 && p.latency_p50_ms === 5),
+    ).toBe(true);
     expect(Math.max(...page.intervals.map((p) => p.latency_p95_ms))).toBe(999);
     // The tool answer still shows the latest intervals themselves.
-    expect(value(await stub.getTrafficRun(ACME, runId)).intervals.map((i) => i.at_second)).toEqual(Array.from({ length: 30 }, (_, i) => 871 + i));
+    expect(value(await stub.getTrafficRun(ACME, runId)).intervals.map((i) => i.at_second)).toEqual(
+      Array.from({ length: 30 }, (_, i) => 871 + i),
+    );
   });
 
   it("a run that went on far past its plan (pauses) still reads at most CHART_ROWS buckets, the latest", async () => {
@@ -74,8 +77,36 @@ describe("the run page's read", () => {
     const chart = await runInDurableObject(stub, (_instance, state) => {
       const store = new RunStore(state.storage.sql);
       const id = storeEndedRun(store, 60);
-      store.addInterval(id, { ...second(3.1), planned_rate: 4, sent: 3, accepted: 3, rejected: 0, dropped: 2, latency_p50_ms: 10, latency_p95_ms: 12, latency_p99_ms: 15 }, 60);
-      store.addInterval(id, { ...second(3.9), planned_rate: 2, sent: 1, accepted: 0, rejected: 1, in_flight: 9, latency_p50_ms: 50, latency_p95_ms: 70, latency_p99_ms: 90 }, 60);
+      store.addInterval(
+        id,
+        {
+          ...second(3.1),
+          planned_rate: 4,
+          sent: 3,
+          accepted: 3,
+          rejected: 0,
+          dropped: 2,
+          latency_p50_ms: 10,
+          latency_p95_ms: 12,
+          latency_p99_ms: 15,
+        },
+        60,
+      );
+      store.addInterval(
+        id,
+        {
+          ...second(3.9),
+          planned_rate: 2,
+          sent: 1,
+          accepted: 0,
+          rejected: 1,
+          in_flight: 9,
+          latency_p50_ms: 50,
+          latency_p95_ms: 70,
+          latency_p99_ms: 90,
+        },
+        60,
+      );
       return store.chart(id);
     });
     expect(chart).toEqual([

@@ -81,4 +81,3 @@ describe("SerialQueue", () => {
     expect(log).toEqual(["failing start", "failing end", "next start"]);
   });
 });
-

@@ -1,6 +1,6 @@
-import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { migrateAccountStorage, STORAGE_VERSION } from "../../src/account/storage-schema";
 
@@ -16,7 +16,9 @@ const VERSION_1 = [
 
 const tables = (sql: SqlStorage) =>
   sql
-    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name")
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+    )
     .toArray()
     .map((row) => row.name);
 
@@ -30,18 +32,36 @@ describe("the account object's storage schema", () => {
         for (const statement of VERSION_1) sql.exec(statement);
         sql.exec("CREATE TABLE account_schema (version INTEGER NOT NULL)");
         sql.exec("INSERT INTO account_schema (version) VALUES (1)");
-        sql.exec("INSERT INTO proposals VALUES ('prop_old', 'ORD-1001', 'k', 1, 'applied', '2026-11-01T00:00:00.000Z', '{}')");
+        sql.exec(
+          "INSERT INTO proposals VALUES ('prop_old', 'ORD-1001', 'k', 1, 'applied', '2026-11-01T00:00:00.000Z', '{}')",
+        );
         sql.exec("INSERT INTO synthetic_batches VALUES ('B-old', '{}', '2026-11-01T00:00:00.000Z')");
       });
 
       migrateAccountStorage(state.storage);
 
-      expect(sql.exec<{ version: number }>("SELECT version FROM account_schema").toArray()).toEqual([{ version: STORAGE_VERSION }]);
+      expect(sql.exec<{ version: number }>("SELECT version FROM account_schema").toArray()).toEqual([
+        { version: STORAGE_VERSION },
+      ]);
       expect(STORAGE_VERSION).toBeGreaterThan(1);
-      expect(tables(sql)).toEqual(expect.arrayContaining(["account_schema", "audit_anchor", "proposals", "run_chart", "run_intervals", "runs", "synthetic_batches"]));
-      expect(sql.exec("SELECT proposal_id, status FROM proposals").toArray()).toEqual([{ proposal_id: "prop_old", status: "applied" }]);
+      expect(tables(sql)).toEqual(
+        expect.arrayContaining([
+          "account_schema",
+          "audit_anchor",
+          "proposals",
+          "run_chart",
+          "run_intervals",
+          "runs",
+          "synthetic_batches",
+        ]),
+      );
+      expect(sql.exec("SELECT proposal_id, status FROM proposals").toArray()).toEqual([
+        { proposal_id: "prop_old", status: "applied" },
+      ]);
       // Version 2 added the outcome column; a batch journaled before it finished long ago.
-      expect(sql.exec("SELECT batch_id, outcome FROM synthetic_batches").toArray()).toEqual([{ batch_id: "B-old", outcome: "completed" }]);
+      expect(sql.exec("SELECT batch_id, outcome FROM synthetic_batches").toArray()).toEqual([
+        { batch_id: "B-old", outcome: "completed" },
+      ]);
     });
   });
 
@@ -50,8 +70,12 @@ describe("the account object's storage schema", () => {
     await runInDurableObject(stub, (_instance, state) => {
       const before = state.storage.sql.exec("SELECT type, name, sql FROM sqlite_master ORDER BY name").toArray();
       migrateAccountStorage(state.storage);
-      expect(state.storage.sql.exec("SELECT type, name, sql FROM sqlite_master ORDER BY name").toArray()).toEqual(before);
-      expect(state.storage.sql.exec("SELECT version FROM account_schema").toArray()).toEqual([{ version: STORAGE_VERSION }]);
+      expect(state.storage.sql.exec("SELECT type, name, sql FROM sqlite_master ORDER BY name").toArray()).toEqual(
+        before,
+      );
+      expect(state.storage.sql.exec("SELECT version FROM account_schema").toArray()).toEqual([
+        { version: STORAGE_VERSION },
+      ]);
     });
   });
 });

@@ -1,13 +1,13 @@
-import { getAgentByName } from "agents";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
 import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { shardName } from "../../src/runs/shard-state";
-import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 import { value } from "../helpers/results";
+import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 import { waitFor } from "../helpers/wait-for";
 
 // Traffic runs in the account's object and its RunShard objects, driven by
@@ -43,7 +43,10 @@ const ended = (run: RunDetail) => run.status !== "running";
  */
 async function settled(run: RunSummary): Promise<RunDetail> {
   const stub = await agent("acme");
-  const { record } = await waitFor(async () => value(await stub.trafficRunRecord(ACME, run.run_id)), ({ record }) => record.shards.every((shard) => shard.status !== "running"));
+  const { record } = await waitFor(
+    async () => value(await stub.trafficRunRecord(ACME, run.run_id)),
+    ({ record }) => record.shards.every((shard) => shard.status !== "running"),
+  );
   expect(record.shards.map((shard) => shard.status)).not.toContain("running");
   return value(await stub.getTrafficRun(ACME, run.run_id));
 }
@@ -53,7 +56,8 @@ async function settled(run: RunSummary): Promise<RunDetail> {
  * each shard's alarm, if it has one, and the coordinator's tick, run now.
  */
 async function timePasses(run: RunSummary): Promise<void> {
-  for (let shard = 0; shard < run.plan.shards; shard++) await runDurableObjectAlarm(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", run.run_id, shard))));
+  for (let shard = 0; shard < run.plan.shards; shard++)
+    await runDurableObjectAlarm(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", run.run_id, shard))));
   await runInDurableObject(await agent("acme"), (instance) => instance.runTick({ runId: run.run_id }));
 }
 
@@ -62,12 +66,21 @@ describe("a short run", () => {
     await stopAll();
     const seed = freshSeed();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 2, mode: "seeded", seed }));
+    const started = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 2, mode: "seeded", seed }),
+    );
     expect(started).toMatchObject({ status: "running", sent: 0, plan: { seed, total_orders: 10, shards: 2 } });
     expect(started.run_url).toBe(`http://localhost/runs/${started.run_id}`);
 
     const done = await until(started.run_id, ended);
-    expect(done).toMatchObject({ status: "completed", sent: 10, accepted: 10, rejected: 0, dropped: 0, status_counts: { "201": 10 } });
+    expect(done).toMatchObject({
+      status: "completed",
+      sent: 10,
+      accepted: 10,
+      rejected: 0,
+      dropped: 0,
+      status_counts: { "201": 10 },
+    });
     expect(done.latency.count).toBe(10);
     expect(done.verdict.result).toBe("passed");
     expect(done.intervals.reduce((sum, i) => sum + i.sent, 0)).toBe(10);
@@ -79,11 +92,23 @@ describe("a short run", () => {
     await stopAll();
     const seed = freshSeed();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { stages: [{ duration_seconds: 2, rate_per_second: 12 }], start_rate: 12, mode: "seeded", seed }));
+    const started = value(
+      await stub.startTrafficRun(ACME, {
+        stages: [{ duration_seconds: 2, rate_per_second: 12 }],
+        start_rate: 12,
+        mode: "seeded",
+        seed,
+      }),
+    );
     expect(started.plan.shards).toBe(3);
     const done = await until(started.run_id, ended);
     expect(done).toMatchObject({ status: "completed", sent: 24, status_counts: { "201": 24 } });
-    expect(await countRequestIds("acme", expectedOrders("seeded", seed, 24).map((o) => o.request_id))).toBe(24);
+    expect(
+      await countRequestIds(
+        "acme",
+        expectedOrders("seeded", seed, 24).map((o) => o.request_id),
+      ),
+    ).toBe(24);
   });
 });
 
@@ -92,7 +117,9 @@ describe("stopping", () => {
     await stopAll();
     const stub = await agent("acme");
     const seed = freshSeed();
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 60, mode: "seeded", seed }));
+    const started = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 5, duration_seconds: 60, mode: "seeded", seed }),
+    );
     await until(started.run_id, (run) => run.sent > 0);
     const stopped = value(await stub.stopTrafficRun(ACME, started.run_id));
     expect(stopped).toMatchObject({ status: "stopped", problem: "stopped by Ada Ops (acme, local dev)" });
@@ -101,7 +128,12 @@ describe("stopping", () => {
     const sent = (await settled(started)).sent;
     await timePasses(started);
     expect(value(await stub.getTrafficRun(ACME, started.run_id)).sent).toBe(sent);
-    expect(await countRequestIds("acme", expectedOrders("seeded", seed, started.plan.total_orders).map((o) => o.request_id))).toBe(sent);
+    expect(
+      await countRequestIds(
+        "acme",
+        expectedOrders("seeded", seed, started.plan.total_orders).map((o) => o.request_id),
+      ),
+    ).toBe(sent);
   });
 });
 
@@ -109,8 +141,12 @@ describe("one active run per account", () => {
   it("refuses a second run, naming the active one", async () => {
     await stopAll();
     const stub = await agent("acme");
-    const first = value(await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 60, mode: "seeded", seed: freshSeed() }));
-    expect(await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 5, mode: "seeded", seed: freshSeed() })).toEqual({
+    const first = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 60, mode: "seeded", seed: freshSeed() }),
+    );
+    expect(
+      await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 5, mode: "seeded", seed: freshSeed() }),
+    ).toEqual({
       ok: false,
       error: {
         code: "conflict",
@@ -134,7 +170,9 @@ describe("isolation", () => {
     await stopAll();
     const acme = await agent("acme");
     const globex = await agent("globex");
-    const started = value(await acme.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 30, mode: "seeded", seed: freshSeed() }));
+    const started = value(
+      await acme.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 30, mode: "seeded", seed: freshSeed() }),
+    );
     const notFound = {
       ok: false,
       error: { code: "not_found", message: RUN_NOT_FOUND },
@@ -144,7 +182,10 @@ describe("isolation", () => {
     const own = value(await globex.recentRuns(GLOBEX))[0]?.run_id ?? "R-none";
     expect(await globex.compareTrafficRuns(GLOBEX, own, started.run_id, 10)).toEqual(notFound);
     expect(value(await globex.recentRuns(GLOBEX)).map((r: RunSummary) => r.run_id)).not.toContain(started.run_id);
-    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({ ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } });
+    expect(await acme.stopTrafficRun(GLOBEX, started.run_id)).toEqual({
+      ok: false,
+      error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE },
+    });
     expect(value(await acme.getTrafficRun(ACME, started.run_id)).status).toBe("running");
     await acme.stopTrafficRun(ACME, started.run_id);
   });
@@ -155,16 +196,25 @@ describe("a restart", () => {
     await stopAll();
     const seed = freshSeed();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 6, duration_seconds: 4, mode: "seeded", seed }));
+    const started = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 6, duration_seconds: 4, mode: "seeded", seed }),
+    );
     await until(started.run_id, (run) => run.sent > 0);
     // Throws the instances and their memory away; storage and alarms remain.
-    const reset = (target: DurableObjectStub) => runInDurableObject(target, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
-    for (let shard = 0; shard < started.plan.shards; shard++) await reset(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", started.run_id, shard))));
+    const reset = (target: DurableObjectStub) =>
+      runInDurableObject(target, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
+    for (let shard = 0; shard < started.plan.shards; shard++)
+      await reset(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", started.run_id, shard))));
     await reset(stub);
 
     const done = await until(started.run_id, ended, 30_000);
     expect(done).toMatchObject({ status: "completed", sent: 24, accepted: 24 });
-    expect(await countRequestIds("acme", expectedOrders("seeded", seed, 24).map((o) => o.request_id))).toBe(24);
+    expect(
+      await countRequestIds(
+        "acme",
+        expectedOrders("seeded", seed, 24).map((o) => o.request_id),
+      ),
+    ).toBe(24);
   }, 40_000);
 });
 
@@ -172,7 +222,9 @@ describe("a tick that cannot go on", () => {
   it("ends the run failed, saying why, when the configuration no longer validates, and stops its shards", async () => {
     await stopAll();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 2, duration_seconds: 60, mode: "seeded", seed: freshSeed() }));
+    const started = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 2, duration_seconds: 60, mode: "seeded", seed: freshSeed() }),
+    );
     await runInDurableObject(stub, async (instance) => {
       const holder = instance as unknown as { env: Env };
       const original = holder.env;
@@ -185,7 +237,9 @@ describe("a tick that cannot go on", () => {
     });
     const run = value(await stub.getTrafficRun(ACME, started.run_id));
     expect(run).toMatchObject({ status: "failed", paused: null, current_rate: 0 });
-    expect(run.problem).toMatch(/^the server's configuration is not valid, so the run cannot go on \(configuration error: MAX_RUN_RATE.*\); fix it, then start the run again$/);
+    expect(run.problem).toMatch(
+      /^the server's configuration is not valid, so the run cannot go on \(configuration error: MAX_RUN_RATE.*\); fix it, then start the run again$/,
+    );
     // An answer in flight at the failure is still counted; then nothing moves.
     const sent = (await settled(started)).sent;
     await timePasses(started);
@@ -200,11 +254,15 @@ describe("waking up", () => {
   it("a running run whose tick was lost gets one again", async () => {
     await stopAll();
     const stub = await agent("acme");
-    const started = value(await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 60, mode: "seeded", seed: freshSeed() }));
+    const started = value(
+      await stub.startTrafficRun(ACME, { rate_per_second: 1, duration_seconds: 60, mode: "seeded", seed: freshSeed() }),
+    );
     const scheduled = await runInDurableObject(stub, async (instance) => {
       for (const schedule of await instance.listSchedules()) await instance.cancelSchedule(schedule.id);
       await instance.onStart();
-      return (await instance.listSchedules()).some((s) => s.callback === "runTick" && (s.payload as { runId?: string }).runId === started.run_id);
+      return (await instance.listSchedules()).some(
+        (s) => s.callback === "runTick" && (s.payload as { runId?: string }).runId === started.run_id,
+      );
     });
     expect(scheduled).toBe(true);
     await stopAll();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extendChain, formatChainHead, GENESIS_HASH } from "../../src/audit/chain";
 import { checkExportedChain } from "../../src/audit/chain-check";
-import { chainHash, type ChainEventContent } from "../../src/audit/chain-format";
+import { type ChainEventContent, chainHash } from "../../src/audit/chain-format";
 
 // The chain's rules without D1: what the sealer links is what the checks accept.
 

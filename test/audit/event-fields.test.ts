@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { chainHash, type ChainEventContent } from "../../src/audit/chain-format";
+import { type ChainEventContent, chainHash } from "../../src/audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../../src/audit/event-fields";
 import { AuditEventSchema } from "../../src/orders/views";
 import { csvHeader } from "../../src/web/audit/export-format";
@@ -39,9 +39,13 @@ describe("the audit event's fields", () => {
       "state_after",
     ]);
     // Hashes computed when the chain format was first written; they must never change.
-    expect(await chainHash("ab".repeat(32), 7, EVENT)).toBe("6e3f2b4dc1c616598f6974b90236501e619c7af2d941365050d95fb8bf6a09a0");
+    expect(await chainHash("ab".repeat(32), 7, EVENT)).toBe(
+      "6e3f2b4dc1c616598f6974b90236501e619c7af2d941365050d95fb8bf6a09a0",
+    );
     const withoutStates = { ...EVENT, proposal_id: null, state_before: undefined };
-    expect(await chainHash("0".repeat(64), 1, withoutStates)).toBe("e9825c42d236511a9f639a1f286ac385e7fd8c7d3f96b8f2bb290f9cab9d4e3c");
+    expect(await chainHash("0".repeat(64), 1, withoutStates)).toBe(
+      "e9825c42d236511a9f639a1f286ac385e7fd8c7d3f96b8f2bb290f9cab9d4e3c",
+    );
   });
 
   it("change the hash whichever of them changes", async () => {
@@ -52,7 +56,9 @@ describe("the audit event's fields", () => {
   });
 
   it("are the audit_events table's columns, beside its insertion number", async () => {
-    const { results } = await env.DB.prepare("SELECT name FROM pragma_table_info('audit_events')").all<{ name: string }>();
+    const { results } = await env.DB.prepare("SELECT name FROM pragma_table_info('audit_events')").all<{
+      name: string;
+    }>();
     expect(results.map((c) => c.name).sort()).toEqual(["entry", ...AUDIT_EVENT_FIELDS].sort());
   });
 
@@ -61,7 +67,9 @@ describe("the audit event's fields", () => {
   });
 
   it("are what the audit log shows, less the account and the order (the log is one order's), with created_at as `at`", () => {
-    const shown = AUDIT_EVENT_FIELDS.filter((field) => field !== "account" && field !== "order_id").map((field) => (field === "created_at" ? "at" : field));
+    const shown = AUDIT_EVENT_FIELDS.filter((field) => field !== "account" && field !== "order_id").map((field) =>
+      field === "created_at" ? "at" : field,
+    );
     expect(Object.keys(AuditEventSchema.shape).sort()).toEqual(shown.sort());
   });
 });

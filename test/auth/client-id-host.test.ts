@@ -48,7 +48,13 @@ describe("refused before any fetch", () => {
 });
 
 describe("fetched as before", () => {
-  it.each(["https://claude.ai/oauth/claude-code-client-metadata", "https://client.example.com/meta.json", "https://8.8.8.8/c", "https://[2606:4700::1111]/c", "https://localhost.example.com/c"])("%s", (url) => {
+  it.each([
+    "https://claude.ai/oauth/claude-code-client-metadata",
+    "https://client.example.com/meta.json",
+    "https://8.8.8.8/c",
+    "https://[2606:4700::1111]/c",
+    "https://localhost.example.com/c",
+  ])("%s", (url) => {
     expect(refusedHost(url)).toBeUndefined();
   });
 

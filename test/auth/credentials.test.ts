@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { APPROVER_CHALLENGE, authenticateApprover } from "../../src/auth/approver";
 import { INTAKE_CHALLENGE, publicIntakeCaller } from "../../src/auth/intake-callers";
 import { authenticateOperator, mcpChallenge, OPERATOR_CHALLENGE } from "../../src/auth/operator";
+import { type Config, parseConfig } from "../../src/config/config";
 import { SCOPES } from "../../src/core/scopes";
-import { parseConfig, type Config } from "../../src/config/config";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // Each kind of credential is checked by one function in auth/, which answers
@@ -21,7 +21,8 @@ function request(authorization?: string): Request {
 }
 
 describe("MCP operator tokens", () => {
-  const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
+  const MCP_CHALLENGE =
+    'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
 
   it("a valid token resolves to its account, operator, role and (unless narrowed) every scope", async () => {
     expect(await authenticateOperator(config(), env, `Bearer ${ACME_TOKEN}`)).toEqual({
@@ -34,16 +35,22 @@ describe("MCP operator tokens", () => {
     expect(mcpChallenge(config())).toBe(MCP_CHALLENGE);
   });
 
-  it.each([undefined, "", "Basic abc", "Bearer"])("no usable bearer token (%j): 401 with the discovery challenge", async (authorization) => {
-    const result = await authenticateOperator(config(), env, authorization);
-    expect(result).toEqual({
-      ok: false,
-      error: { code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth" },
-      challenge: MCP_CHALLENGE,
-    });
-  });
+  it.each([undefined, "", "Basic abc", "Bearer"])(
+    "no usable bearer token (%j): 401 with the discovery challenge",
+    async (authorization) => {
+      const result = await authenticateOperator(config(), env, authorization);
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          code: "unauthorized",
+          message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth",
+        },
+        challenge: MCP_CHALLENGE,
+      });
+    },
+  );
 
-  it("an unknown token: 401 with error=\"invalid_token\"", async () => {
+  it('an unknown token: 401 with error="invalid_token"', async () => {
     const result = await authenticateOperator(config(), env, "Bearer nope-nope-nope");
     expect(result.ok || result.challenge).toBe(`${MCP_CHALLENGE}, error="invalid_token"`);
   });
@@ -58,7 +65,9 @@ describe("MCP operator tokens", () => {
 
   it("an approver token is told it cannot be used for MCP", async () => {
     const result = await authenticateOperator(config(), env, `Bearer ${ACME_APPROVER_TOKEN}`);
-    expect(result.ok || result.error.message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
+    expect(result.ok || result.error.message).toBe(
+      "approver tokens cannot be used for MCP; approvals happen only in the approval app",
+    );
   });
 
   it("no MCP tokens configured: 503 without a challenge (there is nothing to present)", async () => {
@@ -70,7 +79,10 @@ describe("MCP operator tokens", () => {
 
 describe("approver tokens", () => {
   it("a valid token resolves to its approver", async () => {
-    expect(await authenticateApprover(config(), `Bearer ${ACME_APPROVER_TOKEN}`)).toEqual({ ok: true, value: { account: "acme", approver: "Avery Approver (acme, local dev)" } });
+    expect(await authenticateApprover(config(), `Bearer ${ACME_APPROVER_TOKEN}`)).toEqual({
+      ok: true,
+      value: { account: "acme", approver: "Avery Approver (acme, local dev)" },
+    });
   });
 
   it.each([
@@ -78,7 +90,11 @@ describe("approver tokens", () => {
     ["Bearer not-an-approver", "that is not a valid approver token"],
     [`Bearer ${ACME_TOKEN}`, "MCP tokens cannot approve proposals; sign in with an approver token"],
   ])("%j: 401 with the approvals challenge", async (authorization, message) => {
-    expect(await authenticateApprover(config(), authorization)).toEqual({ ok: false, error: { code: "unauthorized", message }, challenge: APPROVER_CHALLENGE });
+    expect(await authenticateApprover(config(), authorization)).toEqual({
+      ok: false,
+      error: { code: "unauthorized", message },
+      challenge: APPROVER_CHALLENGE,
+    });
   });
 
   it("an MCP token presented for the audit export is told so in the export's words, with the same challenge", async () => {
@@ -101,9 +117,16 @@ describe("intake callers on /api", () => {
   });
 
   it("no header: the public intake account when configured, a challenge when not", async () => {
-    expect(await publicIntakeCaller(config(), request())).toEqual({ ok: true, value: { account: "acme", actor: "unauthenticated intake caller" } });
+    expect(await publicIntakeCaller(config(), request())).toEqual({
+      ok: true,
+      value: { account: "acme", actor: "unauthenticated intake caller" },
+    });
     const closed = await publicIntakeCaller(config({ PUBLIC_INTAKE_ACCOUNT: "" }), request());
-    expect(closed).toEqual({ ok: false, error: { code: "unauthorized", message: "send Authorization: Bearer <token> with an MCP token of your account" }, challenge: INTAKE_CHALLENGE });
+    expect(closed).toEqual({
+      ok: false,
+      error: { code: "unauthorized", message: "send Authorization: Bearer <token> with an MCP token of your account" },
+      challenge: INTAKE_CHALLENGE,
+    });
   });
 
   it("an Authorization header whose value is empty, when a runtime delivers it, is a failed login: 401", async () => {
@@ -118,6 +141,9 @@ describe("intake callers on /api", () => {
 
   it("an unknown token: 401 with the challenge", async () => {
     const result = await publicIntakeCaller(config(), request("Bearer who-is-this"));
-    expect(!result.ok && [result.error.message, result.challenge]).toEqual(["the bearer token is not valid for this API", INTAKE_CHALLENGE]);
+    expect(!result.ok && [result.error.message, result.challenge]).toEqual([
+      "the bearer token is not valid for this API",
+      INTAKE_CHALLENGE,
+    ]);
   });
 });

@@ -2,7 +2,15 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
-import { getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import {
+  type ErrorBody,
+  getOrderWith,
+  postOrder,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 
 // A raw `Authorization: ` header (empty value) on /api must be a 401 like
@@ -53,7 +61,15 @@ describe("an empty Authorization header through the runtime", () => {
   });
 
   it.each([
-    ["/mcp", () => new Request("http://localhost/mcp", { method: "POST", headers: { ...mcpHeaders(), authorization: "" }, body: JSON.stringify(initializeRequest(1, "2025-06-18")) })],
+    [
+      "/mcp",
+      () =>
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { ...mcpHeaders(), authorization: "" },
+          body: JSON.stringify(initializeRequest(1, "2025-06-18")),
+        }),
+    ],
     ["/api/approvals", () => new Request("http://localhost/api/approvals", { headers: { authorization: "" } })],
     ["/api/audit", () => new Request("http://localhost/api/audit", { headers: { authorization: "" } })],
   ])("%s, which has no anonymous access, answers 401 either way", async (_path, build) => {
@@ -80,7 +96,11 @@ describe("an empty Authorization header that does arrive (the app called without
   it.each(["", "   "])("/api, /mcp, /api/approvals and /api/audit all answer %j with 401", async (value) => {
     const requests = [
       new Request("http://localhost/api/orders/ORD-1001", { headers: { authorization: value } }),
-      new Request("http://localhost/mcp", { method: "POST", headers: { ...mcpHeaders(), authorization: value }, body: JSON.stringify(initializeRequest(1, "2025-06-18")) }),
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { ...mcpHeaders(), authorization: value },
+        body: JSON.stringify(initializeRequest(1, "2025-06-18")),
+      }),
       new Request("http://localhost/api/approvals", { headers: { authorization: value } }),
       new Request("http://localhost/api/audit", { headers: { authorization: value } }),
     ];

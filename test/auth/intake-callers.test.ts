@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { bindingIntakeCaller } from "../../src/auth/intake-callers";
-import { getOrder, getOrderWith, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import {
+  type ErrorBody,
+  getOrder,
+  getOrderWith,
+  postOrder,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -58,14 +67,17 @@ describe("a present but malformed Authorization header", () => {
     expect(await countOrdersFor("globex", requestId)).toBe(0);
   });
 
-  it.each(headers)("%s on GET /api/orders/:id answers 401, even for an order of the public account", async (_label, authorization) => {
-    const created = await postOrder(validOrder(uniqueRequestId("badauthget")));
-    const { order_id } = await readJson<Receipt>(created);
-    expect((await getOrder(order_id)).status).toBe(200);
-    const response = await getOrderWith(order_id, { authorization });
-    expect(response.status).toBe(401);
-    expect(await readJson<ErrorBody>(response)).toEqual(malformed);
-  });
+  it.each(headers)(
+    "%s on GET /api/orders/:id answers 401, even for an order of the public account",
+    async (_label, authorization) => {
+      const created = await postOrder(validOrder(uniqueRequestId("badauthget")));
+      const { order_id } = await readJson<Receipt>(created);
+      expect((await getOrder(order_id)).status).toBe(200);
+      const response = await getOrderWith(order_id, { authorization });
+      expect(response.status).toBe(401);
+      expect(await readJson<ErrorBody>(response)).toEqual(malformed);
+    },
+  );
 
   it("a lowercase bearer scheme is still a bearer token", async () => {
     const requestId = uniqueRequestId("lowerbearer");
@@ -76,15 +88,24 @@ describe("a present but malformed Authorization header", () => {
 });
 
 describe("the binding's caller (bindingIntakeCaller)", () => {
-  const request = (account: string | undefined) => new Request("http://order-api/api/orders", { headers: account === undefined ? {} : { "x-order-ops-account": account } });
+  const request = (account: string | undefined) =>
+    new Request("http://order-api/api/orders", {
+      headers: account === undefined ? {} : { "x-order-ops-account": account },
+    });
   const config = {} as Parameters<typeof bindingIntakeCaller>[0];
-  const refused = { ok: false, error: { code: "bad_request", message: "internal callers must send a valid x-order-ops-account header" } };
+  const refused = {
+    ok: false,
+    error: { code: "bad_request", message: "internal callers must send a valid x-order-ops-account header" },
+  };
 
   // Valid account headers are remembered, so each is checked once: what is
   // remembered must never let an invalid one through, however they interleave.
   it("answers the same for a header however often it is sent, valid or not", async () => {
     for (let round = 0; round < 3; round++) {
-      expect(await bindingIntakeCaller(config, request("globex"))).toEqual({ ok: true, value: { account: "globex", actor: "ORDER_API caller" } });
+      expect(await bindingIntakeCaller(config, request("globex"))).toEqual({
+        ok: true,
+        value: { account: "globex", actor: "ORDER_API caller" },
+      });
       expect(await bindingIntakeCaller(config, request("Globex!"))).toEqual(refused);
       expect(await bindingIntakeCaller(config, request("glo bex"))).toEqual(refused);
       expect(await bindingIntakeCaller(config, request(""))).toEqual(refused);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonTokenMap, McpTokenEntry } from "../../src/config/token-maps";
-import { callToolRaw, connectWithOAuth, listedTools, oauthFetch, ORIGIN } from "../helpers/oauth";
+import { callToolRaw, connectWithOAuth, listedTools, ORIGIN, oauthFetch } from "../helpers/oauth";
 import { ACME_ADMIN_TOKEN, ACME_MCP_VIEWER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // MCP credentials carry a role: a viewer reads, an operator also sends traffic
@@ -35,13 +35,24 @@ describe("the role in MCP_TOKENS", () => {
 
   it("defaults to operator with every scope, and a viewer to the read scopes", () => {
     const operator = parse({ account: "acme", operator: "Ada" });
-    expect(operator.success && operator.data.get("some-long-token")).toMatchObject({ role: "operator", scopes: ["traffic:read", "traffic:send", "orders:read", "orders:propose"] });
+    expect(operator.success && operator.data.get("some-long-token")).toMatchObject({
+      role: "operator",
+      scopes: ["traffic:read", "traffic:send", "orders:read", "orders:propose"],
+    });
     const viewer = parse({ account: "acme", operator: "Val", role: "viewer" });
-    expect(viewer.success && viewer.data.get("some-long-token")).toMatchObject({ role: "viewer", scopes: ["traffic:read", "orders:read"] });
+    expect(viewer.success && viewer.data.get("some-long-token")).toMatchObject({
+      role: "viewer",
+      scopes: ["traffic:read", "orders:read"],
+    });
   });
 
   it("refuses a viewer given a scope that writes, naming the role it needs", () => {
-    const result = parse({ account: "acme", operator: "Val", role: "viewer", scopes: ["orders:read", "orders:propose"] });
+    const result = parse({
+      account: "acme",
+      operator: "Val",
+      role: "viewer",
+      scopes: ["orders:read", "orders:propose"],
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.message).join("; ")).toContain(
       "entry 1: scopes: a viewer may hold only traffic:read, orders:read; orders:propose needs the operator role",
@@ -51,7 +62,9 @@ describe("the role in MCP_TOKENS", () => {
   it("refuses an unknown role", () => {
     const result = parse({ account: "acme", operator: "Val", role: "owner" });
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.message).join("; ")).toMatch(/entry 1: role: .*viewer.*operator.*admin/);
+    expect(result.error?.issues.map((issue) => issue.message).join("; ")).toMatch(
+      /entry 1: role: .*viewer.*operator.*admin/,
+    );
   });
 });
 
@@ -89,15 +102,23 @@ describe("an admin and the account's grants", () => {
     expect(adasGrant?.operator).toBe("Ada Ops (acme, local dev)");
     expect((await grantsSeenBy(ACME_TOKEN)).map((grant) => grant.client_id)).not.toContain(admins.client.client_id);
 
-    const revoked = await oauthFetch(`${ORIGIN}/oauth/grants/${adasGrant?.grant_id}`, { method: "DELETE", headers: { authorization: `Bearer ${ACME_ADMIN_TOKEN}` } });
+    const revoked = await oauthFetch(`${ORIGIN}/oauth/grants/${adasGrant?.grant_id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ACME_ADMIN_TOKEN}` },
+    });
     expect(revoked.status).toBe(200);
     expect((await callToolRaw(ada.tokens.access_token, "list_order_exceptions")).status).toBe(401);
   });
 
   it("an operator cannot revoke the admin's grant", async () => {
     const admins = await connectWithOAuth(["orders:read"], ACME_ADMIN_TOKEN);
-    const grantId = (await grantsSeenBy(ACME_ADMIN_TOKEN)).find((grant) => grant.client_id === admins.client.client_id)?.grant_id;
-    const refused = await oauthFetch(`${ORIGIN}/oauth/grants/${grantId}`, { method: "DELETE", headers: { authorization: `Bearer ${ACME_TOKEN}` } });
+    const grantId = (await grantsSeenBy(ACME_ADMIN_TOKEN)).find(
+      (grant) => grant.client_id === admins.client.client_id,
+    )?.grant_id;
+    const refused = await oauthFetch(`${ORIGIN}/oauth/grants/${grantId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ACME_TOKEN}` },
+    });
     expect(refused.status).toBe(404);
     expect((await callToolRaw(admins.tokens.access_token, "list_order_exceptions")).status).toBe(200);
   });

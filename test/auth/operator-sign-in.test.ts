@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGN_IN_FIELD, signInOperator } from "../../src/auth/operator-sign-in";
-import { parseConfig, type Config } from "../../src/config/config";
+import { type Config, parseConfig } from "../../src/config/config";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // The sign-in seam the consent page calls: it gets the whole post (the request
@@ -19,7 +19,11 @@ const form = (fields: Record<string, string>) => fields;
 
 describe("signInOperator(config, request, form)", () => {
   it("signs in the operator whose MCP token is in the form's sign-in field, naming the credential by digest only", async () => {
-    const signedIn = await signInOperator(config(), consentPost, form({ [SIGN_IN_FIELD.name]: ` ${ACME_TOKEN} `, handle: "h" }));
+    const signedIn = await signInOperator(
+      config(),
+      consentPost,
+      form({ [SIGN_IN_FIELD.name]: ` ${ACME_TOKEN} `, handle: "h" }),
+    );
     if (!signedIn.ok) throw new Error(signedIn.error.message);
     expect(signedIn.value).toMatchObject({ account: "acme", operator: "Ada Ops (acme, local dev)" });
     expect(signedIn.value.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -28,7 +32,11 @@ describe("signInOperator(config, request, form)", () => {
 
   it.each([
     ["an empty field", {}, "enter your MCP token to sign in"],
-    ["an approver token", { [SIGN_IN_FIELD.name]: ACME_APPROVER_TOKEN }, "approver tokens cannot sign in here; use the MCP token of the operator this app will act for"],
+    [
+      "an approver token",
+      { [SIGN_IN_FIELD.name]: ACME_APPROVER_TOKEN },
+      "approver tokens cannot sign in here; use the MCP token of the operator this app will act for",
+    ],
     ["an unknown token", { [SIGN_IN_FIELD.name]: "nope" }, "that is not a valid MCP token"],
   ])("refuses %s with a readable reason", async (_label, fields, message) => {
     const signedIn = await signInOperator(config(), consentPost, form(fields));

@@ -1,8 +1,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { SCOPES } from "../../src/core/scopes";
 import type { AppError } from "../../src/core/errors";
+import { SCOPES } from "../../src/core/scopes";
 import app from "../../src/index";
 import { failure, parsed } from "../helpers/config";
 
@@ -19,7 +19,8 @@ const approverTokens = (token: string, account = "acme") => JSON.stringify({ [to
 // The help text every token-map problem ends with.
 const MCP_HELP =
   'set it with `wrangler secret put MCP_TOKENS`, value {"<token>":{"account":"acme","operator":"Ada"}}, optionally with "scopes":["orders:read",...] to narrow a token';
-const APPROVER_HELP = 'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}';
+const APPROVER_HELP =
+  'set it with `wrangler secret put APPROVER_TOKENS`, value {"<token>":{"account":"acme","approver":"Avery"}}';
 const ACCOUNT_ID_RULE = "account ids are 2-32 lowercase letters, digits or dashes, starting with a letter";
 
 describe("token maps", () => {
@@ -36,7 +37,9 @@ describe("token maps", () => {
   });
 
   it("malformed APPROVER_TOKENS JSON fails naming APPROVER_TOKENS and how to set it", () => {
-    expect(failure({ APPROVER_TOKENS: "[" }).errors).toEqual([`APPROVER_TOKENS: not valid JSON; expected {"<token>": {...}} (${APPROVER_HELP})`]);
+    expect(failure({ APPROVER_TOKENS: "[" }).errors).toEqual([
+      `APPROVER_TOKENS: not valid JSON; expected {"<token>": {...}} (${APPROVER_HELP})`,
+    ]);
   });
 
   it.each([
@@ -44,7 +47,9 @@ describe("token maps", () => {
     ["a string", '"acme-dev-token"'],
     ["null", "null"],
   ])("MCP_TOKENS holding JSON %s fails asking for an object", (_label, value) => {
-    expect(failure({ MCP_TOKENS: value }).errors).toEqual([`MCP_TOKENS: must be a JSON object of {"<token>": {...}} (${MCP_HELP})`]);
+    expect(failure({ MCP_TOKENS: value }).errors).toEqual([
+      `MCP_TOKENS: must be a JSON object of {"<token>": {...}} (${MCP_HELP})`,
+    ]);
   });
 
   it("a token present in both maps fails", () => {
@@ -57,7 +62,9 @@ describe("token maps", () => {
     const shortToken = "short-token-123";
     const problem = `the token for account acme is ${shortToken.length} characters; production tokens need at least 32 (try \`openssl rand -hex 32\`)`;
     expect(failure({ MCP_TOKENS: mcpTokens(shortToken) }).errors).toEqual([problem]);
-    expect(failure({ ENVIRONMENT: "production", APPROVER_TOKENS: approverTokens(shortToken) }).errors).toEqual([problem]);
+    expect(failure({ ENVIRONMENT: "production", APPROVER_TOKENS: approverTokens(shortToken) }).errors).toEqual([
+      problem,
+    ]);
   });
 
   it("a 32-character token is long enough for production", () => {
@@ -65,7 +72,9 @@ describe("token maps", () => {
   });
 
   it("in development short tokens are allowed", () => {
-    expect(parsed({ ENVIRONMENT: "development", MCP_TOKENS: mcpTokens("dev-token") }).mcpTokens.get("dev-token")?.account).toBe("acme");
+    expect(
+      parsed({ ENVIRONMENT: "development", MCP_TOKENS: mcpTokens("dev-token") }).mcpTokens.get("dev-token")?.account,
+    ).toBe("acme");
   });
 
   it("an invalid account id in a token entry fails naming MCP_TOKENS and the entry's number", () => {
@@ -116,7 +125,10 @@ describe("token maps", () => {
 describe("token names that are also Object.prototype names", () => {
   // Raw JSON throughout: in an object literal a "__proto__" key sets the prototype instead.
   it("a token literally named __proto__ survives as a key of mcpTokens", () => {
-    const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}' });
+    const config = parsed({
+      ENVIRONMENT: "development",
+      MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}',
+    });
     expect([...config.mcpTokens.keys()]).toEqual(["__proto__"]);
     expect(config.mcpTokens.get("__proto__")).toEqual(holder("acme"));
   });
@@ -137,7 +149,10 @@ describe("token names that are also Object.prototype names", () => {
   });
 
   it("an approver token named __proto__ survives too", () => {
-    const config = parsed({ ENVIRONMENT: "development", APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}' });
+    const config = parsed({
+      ENVIRONMENT: "development",
+      APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}',
+    });
     expect(config.approverTokens).toEqual(new Map([["__proto__", { account: "acme", approver: "Avery" }]]));
   });
 
@@ -147,7 +162,9 @@ describe("token names that are also Object.prototype names", () => {
       MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}',
       APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}',
     });
-    expect(error.errors).toEqual(["a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token"]);
+    expect(error.errors).toEqual([
+      "a token appears in both MCP_TOKENS and APPROVER_TOKENS; an approver credential must differ from every MCP token",
+    ]);
   });
 });
 
@@ -164,7 +181,10 @@ describe("token values never appear in a configuration error", () => {
     ["a missing operator", { [SECRET]: { account: "acme" } }],
     ["an empty operator", { [SECRET]: { account: "acme", operator: "" } }],
     ["a holder that is not an object", { [SECRET]: "acme" }],
-    ["a valid entry before the invalid one", { [LONG_A]: { account: "acme", operator: "Ada" }, [SECRET]: { account: "acme", operator: 7 } }],
+    [
+      "a valid entry before the invalid one",
+      { [LONG_A]: { account: "acme", operator: "Ada" }, [SECRET]: { account: "acme", operator: 7 } },
+    ],
   ])("MCP_TOKENS with %s names the entry, not the token", (_label, tokens) => {
     for (const environment of ["development", "production"]) {
       const error = failure({ ENVIRONMENT: environment, MCP_TOKENS: JSON.stringify(tokens) });
@@ -178,7 +198,9 @@ describe("token values never appear in a configuration error", () => {
 
   it("APPROVER_TOKENS with an invalid entry names the entry, not the token", () => {
     const error = failure({ APPROVER_TOKENS: JSON.stringify({ [SECRET]: { account: "acme", approver: ["Avery"] } }) });
-    expect(error.errors).toEqual([`APPROVER_TOKENS: entry 1: approver: Invalid input: expected string, received array (${APPROVER_HELP})`]);
+    expect(error.errors).toEqual([
+      `APPROVER_TOKENS: entry 1: approver: Invalid input: expected string, received array (${APPROVER_HELP})`,
+    ]);
     expect(everything(error)).not.toContain(SECRET);
   });
 
@@ -204,11 +226,19 @@ describe("token values never appear in a configuration error", () => {
     try {
       const tokens = JSON.stringify({ [SECRET]: { account: "ACME", operator: "Ada" } });
       // A fresh env object: config is parsed once per env object.
-      const response = await app.fetch(new Request("http://localhost/api/health"), { ...env, MCP_TOKENS: tokens }, createExecutionContext());
+      const response = await app.fetch(
+        new Request("http://localhost/api/health"),
+        { ...env, MCP_TOKENS: tokens },
+        createExecutionContext(),
+      );
       expect(response.status).toBe(503);
       const body = await response.text();
       const problem = `MCP_TOKENS: entry 1: account: ${ACCOUNT_ID_RULE} (${MCP_HELP})`;
-      expect(JSON.parse(body)).toEqual({ code: "not_configured", message: `configuration error: ${problem}`, errors: [problem] });
+      expect(JSON.parse(body)).toEqual({
+        code: "not_configured",
+        message: `configuration error: ${problem}`,
+        errors: [problem],
+      });
       expect(body).not.toContain(SECRET);
       expect(errorLog).toHaveBeenCalledWith(`configuration error: ${problem}`);
       expect(JSON.stringify(errorLog.mock.calls)).not.toContain(SECRET);

@@ -17,7 +17,17 @@ describe("defaults", () => {
       proposalTtlMinutes: 15,
       maxOpenProposals: 50,
       sendConcurrency: 8,
-      runs: { maxRate: 50, maxSeconds: 900, maxOrders: 20_000, maxActive: 1, pauseSeconds: 60, maxInFlight: 64, maxLatenessMs: 1000, shardRate: 250, maxShards: 8 },
+      runs: {
+        maxRate: 50,
+        maxSeconds: 900,
+        maxOrders: 20_000,
+        maxActive: 1,
+        pauseSeconds: 60,
+        maxInFlight: 64,
+        maxLatenessMs: 1000,
+        shardRate: 250,
+        maxShards: 8,
+      },
       demoTools: false,
       rateLimits: true,
       syntheticOrdersPerMinute: 6000,
@@ -73,8 +83,18 @@ describe("defaults", () => {
 
 describe("numbers and switches", () => {
   it("reads valid values, trimming whitespace", () => {
-    const config = parsed({ MAX_BATCH: " 250 ", PROPOSAL_TTL_MINUTES: "1440", SEND_CONCURRENCY: "32", DEMO_TOOLS: "on" });
-    expect([config.maxBatch, config.proposalTtlMinutes, config.sendConcurrency, config.demoTools]).toEqual([250, 1440, 32, true]);
+    const config = parsed({
+      MAX_BATCH: " 250 ",
+      PROPOSAL_TTL_MINUTES: "1440",
+      SEND_CONCURRENCY: "32",
+      DEMO_TOOLS: "on",
+    });
+    expect([config.maxBatch, config.proposalTtlMinutes, config.sendConcurrency, config.demoTools]).toEqual([
+      250,
+      1440,
+      32,
+      true,
+    ]);
   });
 
   it.each([
@@ -84,7 +104,11 @@ describe("numbers and switches", () => {
     ["1.5", "MAX_BATCH: must be a whole number"],
     ["10001", "MAX_BATCH: must be at most 10000"],
   ])("MAX_BATCH %s fails naming MAX_BATCH", (value, problem) => {
-    expect(failure({ MAX_BATCH: value })).toEqual({ code: "not_configured", message: `configuration error: ${problem}`, errors: [problem] });
+    expect(failure({ MAX_BATCH: value })).toEqual({
+      code: "not_configured",
+      message: `configuration error: ${problem}`,
+      errors: [problem],
+    });
   });
 
   it("SYNTH_ORDERS_PER_MINUTE is read, and 0 fails naming it", () => {
@@ -125,7 +149,10 @@ describe("numbers and switches", () => {
   });
 
   it("reports every bad variable at once", () => {
-    expect(failure({ MAX_BATCH: "0", DEMO_TOOLS: "yes" }).errors).toEqual(["MAX_BATCH: must be at least 1", 'DEMO_TOOLS: use "on" or "off"']);
+    expect(failure({ MAX_BATCH: "0", DEMO_TOOLS: "yes" }).errors).toEqual([
+      "MAX_BATCH: must be at least 1",
+      'DEMO_TOOLS: use "on" or "off"',
+    ]);
   });
 });
 
@@ -142,13 +169,19 @@ describe("other variables", () => {
       "https://a.example.com",
       "https://b.example.com",
     ]);
-    expect(failure({ ALLOWED_ORIGINS: "not a url" }).errors).toEqual(["ALLOWED_ORIGINS[0]: each origin must look like https://app.example.com"]);
+    expect(failure({ ALLOWED_ORIGINS: "not a url" }).errors).toEqual([
+      "ALLOWED_ORIGINS[0]: each origin must look like https://app.example.com",
+    ]);
   });
 });
 
 describe("allowed hosts (DNS-rebinding protection for /mcp)", () => {
   it("production answers to PUBLIC_BASE_URL's host and the custom domains in ALLOWED_HOSTS, lowercased", () => {
-    expect(parsed({ ALLOWED_HOSTS: "MCP.example.com, mcp.example.org," }).allowedHosts).toEqual(["ops.example.com", "mcp.example.com", "mcp.example.org"]);
+    expect(parsed({ ALLOWED_HOSTS: "MCP.example.com, mcp.example.org," }).allowedHosts).toEqual([
+      "ops.example.com",
+      "mcp.example.com",
+      "mcp.example.org",
+    ]);
   });
 
   it("development adds the names wrangler dev is reached by", () => {
@@ -156,9 +189,14 @@ describe("allowed hosts (DNS-rebinding protection for /mcp)", () => {
     expect([...config.allowedHosts].sort()).toEqual(["127.0.0.1", "[::1]", "localhost"]);
   });
 
-  it.each([["https://mcp.example.com"], ["mcp.example.com:443"], ["mcp.example.com/mcp"], ["*.example.com"]])("ALLOWED_HOSTS refuses %s: hostnames only", (value) => {
-    expect(failure({ ALLOWED_HOSTS: value }).errors).toEqual(["ALLOWED_HOSTS[0]: each host must be a bare hostname like mcp.example.com, without scheme, port or path"]);
-  });
+  it.each([["https://mcp.example.com"], ["mcp.example.com:443"], ["mcp.example.com/mcp"], ["*.example.com"]])(
+    "ALLOWED_HOSTS refuses %s: hostnames only",
+    (value) => {
+      expect(failure({ ALLOWED_HOSTS: value }).errors).toEqual([
+        "ALLOWED_HOSTS[0]: each host must be a bare hostname like mcp.example.com, without scheme, port or path",
+      ]);
+    },
+  );
 });
 
 describe("CONFORMANCE_FIXTURES", () => {
@@ -197,18 +235,28 @@ describe("PUBLIC_BASE_URL", () => {
     expect(parsed({ PUBLIC_BASE_URL: "https://Ops.Example.com:443" }).publicBaseUrl).toBe("https://ops.example.com");
   });
 
-  it.each([["ftp://ops.example.com"], ["ops.example.com"], ["https://ops.example.com/app"], ["https://ops.example.com/?x=1"]])("refuses %s", (value) => {
+  it.each([
+    ["ftp://ops.example.com"],
+    ["ops.example.com"],
+    ["https://ops.example.com/app"],
+    ["https://ops.example.com/?x=1"],
+  ])("refuses %s", (value) => {
     expect(failure({ PUBLIC_BASE_URL: value }).message).toMatch(/^configuration error: PUBLIC_BASE_URL: must be/);
   });
 });
 
 describe("four eyes", () => {
   it("reads a money bound and a risk level, and refuses anything else readably", () => {
-    expect(parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "50000", FOUR_EYES_RISK: "high" })).toMatchObject({ ok: true, value: { fourEyes: { overCents: 50000, risk: "high" } } });
+    expect(parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "50000", FOUR_EYES_RISK: "high" })).toMatchObject({
+      ok: true,
+      value: { fourEyes: { overCents: 50000, risk: "high" } },
+    });
     const bad = parseConfig({ ...BASE, FOUR_EYES_OVER_CENTS: "$500", FOUR_EYES_RISK: "extreme" });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.error.message).toContain("FOUR_EYES_OVER_CENTS: must be a whole number of cents, like 50000 for $500.00");
+    expect(bad.error.message).toContain(
+      "FOUR_EYES_OVER_CENTS: must be a whole number of cents, like 50000 for $500.00",
+    );
     expect(bad.error.message).toContain("FOUR_EYES_RISK");
   });
 });

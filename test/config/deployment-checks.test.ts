@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseConfig, type Config } from "../../src/config/config";
+import { type Config, parseConfig } from "../../src/config/config";
 import { DEVELOPMENT_TOKENS } from "../../src/config/deployment-checks";
 import type { AppError } from "../../src/core/errors";
 import { ACME_TOKEN } from "../helpers/tokens";
@@ -31,7 +31,10 @@ function problems(vars: Record<string, unknown>): readonly string[] {
 
 describe("development credentials", () => {
   it("the list knows every token .dev.vars ships (the test env is .dev.vars)", () => {
-    const shipped = [...Object.keys(JSON.parse(env.MCP_TOKENS) as object), ...Object.keys(JSON.parse(env.APPROVER_TOKENS) as object)];
+    const shipped = [
+      ...Object.keys(JSON.parse(env.MCP_TOKENS) as object),
+      ...Object.keys(JSON.parse(env.APPROVER_TOKENS) as object),
+    ];
     expect(shipped.length).toBeGreaterThan(0);
     expect(shipped.filter((token) => !DEVELOPMENT_TOKENS.has(token))).toEqual([]);
   });
@@ -66,14 +69,19 @@ describe("what production needs", () => {
     ]);
   });
 
-  it.each(["http://localhost:8787", "https://localhost", "http://127.0.0.1:8787", "http://[::1]:8787"])("not an address on this machine: %s", (url) => {
-    expect(problems({ ...PRODUCTION, PUBLIC_BASE_URL: url })).toEqual([
-      `PUBLIC_BASE_URL is ${url}, an address on this machine that nobody else can reach; set it to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev (to try the Worker locally, set ENVIRONMENT=development)`,
-    ]);
-  });
+  it.each(["http://localhost:8787", "https://localhost", "http://127.0.0.1:8787", "http://[::1]:8787"])(
+    "not an address on this machine: %s",
+    (url) => {
+      expect(problems({ ...PRODUCTION, PUBLIC_BASE_URL: url })).toEqual([
+        `PUBLIC_BASE_URL is ${url}, an address on this machine that nobody else can reach; set it to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev (to try the Worker locally, set ENVIRONMENT=development)`,
+      ]);
+    },
+  );
 
   it("trying the Worker locally is development, where http on this machine is fine and OAuth stays on", () => {
-    expect(parsed({ ...PRODUCTION, ENVIRONMENT: "development", PUBLIC_BASE_URL: "http://localhost:8787" }).oauth?.issuer).toBe("http://localhost:8787");
+    expect(
+      parsed({ ...PRODUCTION, ENVIRONMENT: "development", PUBLIC_BASE_URL: "http://localhost:8787" }).oauth?.issuer,
+    ).toBe("http://localhost:8787");
   });
 
   it("reports every missing piece at once", () => {
@@ -87,30 +95,44 @@ describe("OAuth settings", () => {
   });
 
   it("token lifetimes have defaults and bounds", () => {
-    expect(parsed({ ...PRODUCTION, OAUTH_ACCESS_TOKEN_TTL_SECONDS: "600", OAUTH_REFRESH_TOKEN_TTL_SECONDS: "86400" }).oauth).toEqual({
+    expect(
+      parsed({ ...PRODUCTION, OAUTH_ACCESS_TOKEN_TTL_SECONDS: "600", OAUTH_REFRESH_TOKEN_TTL_SECONDS: "86400" }).oauth,
+    ).toEqual({
       issuer: "https://ops.example.com",
       accessTokenTtlSeconds: 600,
       refreshTokenTtlSeconds: 86400,
     });
     // Cloudflare KV keeps nothing for less than 60 seconds.
-    expect(problems({ ...PRODUCTION, OAUTH_ACCESS_TOKEN_TTL_SECONDS: "30" })).toEqual(["OAUTH_ACCESS_TOKEN_TTL_SECONDS: must be at least 60"]);
+    expect(problems({ ...PRODUCTION, OAUTH_ACCESS_TOKEN_TTL_SECONDS: "30" })).toEqual([
+      "OAUTH_ACCESS_TOKEN_TTL_SECONDS: must be at least 60",
+    ]);
   });
 });
 
 describe("scopes on MCP_TOKENS entries", () => {
-  const withScopes = (scopes: unknown) => ({ ...PRODUCTION, MCP_TOKENS: JSON.stringify({ [LONG]: { account: "acme", operator: "Ada", scopes } }) });
+  const withScopes = (scopes: unknown) => ({
+    ...PRODUCTION,
+    MCP_TOKENS: JSON.stringify({ [LONG]: { account: "acme", operator: "Ada", scopes } }),
+  });
 
   it("narrow a token, kept in the canonical order", () => {
-    expect(parsed(withScopes(["orders:propose", "orders:read"])).mcpTokens.get(LONG)?.scopes).toEqual(["orders:read", "orders:propose"]);
+    expect(parsed(withScopes(["orders:propose", "orders:read"])).mcpTokens.get(LONG)?.scopes).toEqual([
+      "orders:read",
+      "orders:propose",
+    ]);
   });
 
   it("an unknown scope names the entry and the choices", () => {
     const [problem] = problems(withScopes(["orders:approve"]));
-    expect(problem).toMatch(/^MCP_TOKENS: entry 1: scopes\[0\]: use one of traffic:read, traffic:send, orders:read, orders:propose /);
+    expect(problem).toMatch(
+      /^MCP_TOKENS: entry 1: scopes\[0\]: use one of traffic:read, traffic:send, orders:read, orders:propose /,
+    );
   });
 
   it("an empty list is refused: leave scopes out for all of them", () => {
     const [problem] = problems(withScopes([]));
-    expect(problem).toMatch(/^MCP_TOKENS: entry 1: scopes: list at least one scope, or leave scopes out for all of traffic:read, traffic:send, orders:read, orders:propose /);
+    expect(problem).toMatch(
+      /^MCP_TOKENS: entry 1: scopes: list at least one scope, or leave scopes out for all of traffic:read, traffic:send, orders:read, orders:propose /,
+    );
   });
 });

@@ -37,13 +37,25 @@ describe("the INTAKE_FAULTS grammar", () => {
   });
 
   it.each([
-    ["an unknown fault", "stal=1s/5s", 'INTAKE_FAULTS: "stal=1s/5s" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. stall=1000ms/5s,latency=20ms,fail=2%'],
-    ["a bare word", "slow", 'INTAKE_FAULTS: "slow" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. stall=1000ms/5s,latency=20ms,fail=2%'],
+    [
+      "an unknown fault",
+      "stal=1s/5s",
+      'INTAKE_FAULTS: "stal=1s/5s" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. stall=1000ms/5s,latency=20ms,fail=2%',
+    ],
+    [
+      "a bare word",
+      "slow",
+      'INTAKE_FAULTS: "slow" is not a fault; write stall=<time>/<period>, latency=<time> or fail=<percent>, e.g. stall=1000ms/5s,latency=20ms,fail=2%',
+    ],
     ["a duration without a unit", "latency=20", "INTAKE_FAULTS: latency=20: must be a duration like 250ms or 2s"],
     ["a share without %", "fail=0.02", "INTAKE_FAULTS: fail=0.02: must be a percentage like 2% or 0.5%"],
     ["a share over 100%", "fail=150%", "INTAKE_FAULTS: fail=150%: must be at most 100%"],
     ["a stall without its period", "stall=1s", "INTAKE_FAULTS: stall=1s: must be <stall>/<period>, like 1000ms/5s"],
-    ["a stall as long as its period", "stall=5s/5s", "INTAKE_FAULTS: stall=5s/5s: the stall must be shorter than its period, or the API never answers"],
+    [
+      "a stall as long as its period",
+      "stall=5s/5s",
+      "INTAKE_FAULTS: stall=5s/5s: the stall must be shorter than its period, or the API never answers",
+    ],
     ["a stall of nothing", "stall=0ms/5s", "INTAKE_FAULTS: stall=0ms/5s: the stall must last longer than 0ms"],
     ["a latency over a minute", "latency=2000s", "INTAKE_FAULTS: latency=2000s: must be at most 60s"],
     ["the same fault twice", "latency=1ms,latency=2ms", "INTAKE_FAULTS: latency is given twice; give each fault once"],
@@ -67,7 +79,9 @@ describe("INTAKE_FAULTS in production", () => {
   });
 
   it("is applied when INTAKE_FAULTS_IN_PRODUCTION=on", () => {
-    expect(parsed({ INTAKE_FAULTS: "fail=1%", INTAKE_FAULTS_IN_PRODUCTION: "on" }).intakeFaults).toMatchObject({ failShare: 0.01 });
+    expect(parsed({ INTAKE_FAULTS: "fail=1%", INTAKE_FAULTS_IN_PRODUCTION: "on" }).intakeFaults).toMatchObject({
+      failShare: 0.01,
+    });
   });
 
   it("INTAKE_FAULTS_IN_PRODUCTION alone changes nothing", () => {

@@ -13,7 +13,9 @@ describe("ORDER_API_URL", () => {
   });
 
   it("an https URL is the target, its host the one allowed, and its token the credential", () => {
-    expect(parsed({ ORDER_API_URL: "https://Orders.Example.com/", ORDER_API_TOKEN: "s3cret-token" }).orderApiUrl).toEqual({
+    expect(
+      parsed({ ORDER_API_URL: "https://Orders.Example.com/", ORDER_API_TOKEN: "s3cret-token" }).orderApiUrl,
+    ).toEqual({
       url: "https://orders.example.com",
       host: "orders.example.com",
       token: "s3cret-token",
@@ -33,16 +35,26 @@ describe("ORDER_API_URL", () => {
   });
 
   it.each([
-    ["not a URL", "orders.example.com", "ORDER_API_URL: must be the order API's base URL, like https://orders.example.com"],
+    [
+      "not a URL",
+      "orders.example.com",
+      "ORDER_API_URL: must be the order API's base URL, like https://orders.example.com",
+    ],
     ["another scheme", "ftp://orders.example.com", "ORDER_API_URL: must start with https://"],
-    ["credentials in the URL", "https://ada:pw@orders.example.com", "ORDER_API_URL: must not hold a user name or password; put the credential in the ORDER_API_TOKEN secret"],
+    [
+      "credentials in the URL",
+      "https://ada:pw@orders.example.com",
+      "ORDER_API_URL: must not hold a user name or password; put the credential in the ORDER_API_TOKEN secret",
+    ],
     ["a query", "https://orders.example.com/?key=1", "ORDER_API_URL: must not have a query or a fragment"],
   ])("refuses %s", (_label, url, message) => {
     expect(failure({ ORDER_API_URL: url }).errors).toEqual([message]);
   });
 
   it("production refuses plain http, and this machine, which a deployed Worker cannot reach", () => {
-    expect(failure({ ORDER_API_URL: "http://orders.example.com" }).errors).toEqual(["ORDER_API_URL must use https in production, not http://orders.example.com"]);
+    expect(failure({ ORDER_API_URL: "http://orders.example.com" }).errors).toEqual([
+      "ORDER_API_URL must use https in production, not http://orders.example.com",
+    ]);
     expect(failure({ ORDER_API_URL: "https://127.0.0.1:9000" }).errors).toEqual([
       "ORDER_API_URL points at this machine (127.0.0.1), which a deployed Worker cannot reach; use the order API's public https URL",
     ]);
@@ -52,7 +64,9 @@ describe("ORDER_API_URL", () => {
     for (const url of ["http://127.0.0.1:9000", "http://localhost:9000", "http://[::1]:9000"]) {
       expect(parsed({ ...DEV, ORDER_API_URL: url }).orderApiUrl?.url).toBe(url);
     }
-    expect(parsed({ ...DEV, ORDER_API_URL: "https://orders.example.com" }).orderApiUrl?.host).toBe("orders.example.com");
+    expect(parsed({ ...DEV, ORDER_API_URL: "https://orders.example.com" }).orderApiUrl?.host).toBe(
+      "orders.example.com",
+    );
   });
 
   it("development refuses plain http to any other host", () => {
@@ -71,7 +85,9 @@ describe("ORDER_API_TOKEN", () => {
 
   it("must be one header-safe word, and the message never repeats it", () => {
     const error = failure({ ORDER_API_URL: "https://orders.example.com", ORDER_API_TOKEN: "two words\u00e9" });
-    expect(error.errors).toEqual(["ORDER_API_TOKEN: must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)"]);
+    expect(error.errors).toEqual([
+      "ORDER_API_TOKEN: must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)",
+    ]);
     expect(error.message).not.toContain("two words");
   });
 });

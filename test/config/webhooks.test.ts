@@ -28,7 +28,10 @@ describe("webhook configuration", () => {
   });
 
   it("one destination alone is fine", () => {
-    expect(parsed({ DOWNSTREAM_WEBHOOK_URL: "https://events.example.com/in", DOWNSTREAM_WEBHOOK_SECRET: SECRET }).webhooks.approvals).toBeUndefined();
+    expect(
+      parsed({ DOWNSTREAM_WEBHOOK_URL: "https://events.example.com/in", DOWNSTREAM_WEBHOOK_SECRET: SECRET }).webhooks
+        .approvals,
+    ).toBeUndefined();
   });
 
   it("a URL needs its secret, and a secret its URL", () => {
@@ -41,37 +44,57 @@ describe("webhook configuration", () => {
   });
 
   it.each([
-    ["not a URL", "hooks.example.com/in", "NOTIFY_WEBHOOK_URL: must be the receiver's URL, like https://hooks.example.com/order-ops"],
+    [
+      "not a URL",
+      "hooks.example.com/in",
+      "NOTIFY_WEBHOOK_URL: must be the receiver's URL, like https://hooks.example.com/order-ops",
+    ],
     ["another scheme", "ftp://hooks.example.com/in", "NOTIFY_WEBHOOK_URL: must start with https://"],
-    ["credentials in the URL", "https://ada:pw@hooks.example.com/in", "NOTIFY_WEBHOOK_URL: must not hold a user name or password; deliveries are signed with the secret instead"],
+    [
+      "credentials in the URL",
+      "https://ada:pw@hooks.example.com/in",
+      "NOTIFY_WEBHOOK_URL: must not hold a user name or password; deliveries are signed with the secret instead",
+    ],
     ["a fragment", "https://hooks.example.com/in#x", "NOTIFY_WEBHOOK_URL: must not have a fragment"],
   ])("refuses %s", (_label, url, message) => {
     expect(failure({ NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_SECRET: SECRET }).errors).toEqual([message]);
   });
 
   it("production refuses plain http and this machine, at startup", () => {
-    expect(failure({ NOTIFY_WEBHOOK_URL: "http://hooks.example.com/in", NOTIFY_WEBHOOK_SECRET: SECRET }).errors).toEqual([
-      "NOTIFY_WEBHOOK_URL must use https in production, not http://hooks.example.com/in",
-    ]);
-    expect(failure({ DOWNSTREAM_WEBHOOK_URL: "https://localhost:9443/in", DOWNSTREAM_WEBHOOK_SECRET: SECRET }).errors).toEqual([
+    expect(
+      failure({ NOTIFY_WEBHOOK_URL: "http://hooks.example.com/in", NOTIFY_WEBHOOK_SECRET: SECRET }).errors,
+    ).toEqual(["NOTIFY_WEBHOOK_URL must use https in production, not http://hooks.example.com/in"]);
+    expect(
+      failure({ DOWNSTREAM_WEBHOOK_URL: "https://localhost:9443/in", DOWNSTREAM_WEBHOOK_SECRET: SECRET }).errors,
+    ).toEqual([
       "DOWNSTREAM_WEBHOOK_URL points at this machine (localhost), which a deployed Worker cannot reach; use the receiver's public https URL",
     ]);
   });
 
   it("production wants a secret of 32 characters or more, and never repeats it", () => {
-    const error = failure({ NOTIFY_WEBHOOK_URL: "https://hooks.example.com/in", NOTIFY_WEBHOOK_SECRET: "short-secret" });
-    expect(error.errors).toEqual(["NOTIFY_WEBHOOK_SECRET is 12 characters; production needs at least 32 (try `openssl rand -hex 32`)"]);
+    const error = failure({
+      NOTIFY_WEBHOOK_URL: "https://hooks.example.com/in",
+      NOTIFY_WEBHOOK_SECRET: "short-secret",
+    });
+    expect(error.errors).toEqual([
+      "NOTIFY_WEBHOOK_SECRET is 12 characters; production needs at least 32 (try `openssl rand -hex 32`)",
+    ]);
     expect(error.message).not.toContain("short-secret");
   });
 
   it("development also allows plain http on this machine, and short secrets", () => {
     for (const url of ["http://127.0.0.1:9000/in", "http://localhost:9000/in", "http://[::1]:9000/in"]) {
-      expect(parsed({ ...DEV, NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_SECRET: "dev" }).webhooks.approvals).toEqual({ url, secret: "dev" });
+      expect(parsed({ ...DEV, NOTIFY_WEBHOOK_URL: url, NOTIFY_WEBHOOK_SECRET: "dev" }).webhooks.approvals).toEqual({
+        url,
+        secret: "dev",
+      });
     }
   });
 
   it("development refuses plain http to any other host", () => {
-    expect(failure({ ...DEV, NOTIFY_WEBHOOK_URL: "http://10.0.0.5:8080/in", NOTIFY_WEBHOOK_SECRET: "dev" }).errors).toEqual([
+    expect(
+      failure({ ...DEV, NOTIFY_WEBHOOK_URL: "http://10.0.0.5:8080/in", NOTIFY_WEBHOOK_SECRET: "dev" }).errors,
+    ).toEqual([
       "NOTIFY_WEBHOOK_URL may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for http://10.0.0.5:8080/in",
     ]);
   });
@@ -83,6 +106,8 @@ describe("webhook configuration", () => {
       NOTIFY_WEBHOOK_SECRET: SECRET,
     });
     expect(response.status).toBe(503);
-    expect(((await response.json()) as { message: string }).message).toContain("NOTIFY_WEBHOOK_URL must use https in production, not http://hooks.example.com/in");
+    expect(((await response.json()) as { message: string }).message).toContain(
+      "NOTIFY_WEBHOOK_URL must use https in production, not http://hooks.example.com/in",
+    );
   });
 });

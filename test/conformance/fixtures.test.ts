@@ -1,16 +1,16 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator as ModernValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../conformance/worker";
 import { FIXTURE_MARKERS } from "../../scripts/lib/bundle-contents.ts";
 import { connectClient, MCP_URL } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
-import { structuredOf, toolErrorOf, type ToolCallResult } from "../helpers/tool-results";
+import { structuredOf, type ToolCallResult, toolErrorOf } from "../helpers/tool-results";
 
 // The conformance suite's fixtures (conformance/), served by the development
 // entry conformance/worker.ts: off unless CONFORMANCE_FIXTURES=on, which only
@@ -53,16 +53,26 @@ describe("with CONFORMANCE_FIXTURES=on", () => {
   it("2026-07-28: a tool that needs input gets it in a retried call (input_required), no server state needed", async () => {
     const client = new ModernClient(
       { name: "fixtures-2026", version: "1.0.0" },
-      { capabilities: { elicitation: {} }, jsonSchemaValidator: new ModernValidator(), versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      {
+        capabilities: { elicitation: {} },
+        jsonSchemaValidator: new ModernValidator(),
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      },
     );
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
     await client.connect(new ModernTransport(new URL(MCP_URL), { fetch: fixtureFetch, requestInit }));
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(["check_target", "test_simple_text", "test_input_required_result_elicitation"]));
-      expect(textOf(await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} }))).toBe("Hello, Ada!");
+      expect(names).toEqual(
+        expect.arrayContaining(["check_target", "test_simple_text", "test_input_required_result_elicitation"]),
+      );
+      expect(textOf(await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} }))).toBe(
+        "Hello, Ada!",
+      );
       // The real tools behave as ever beside the fixtures.
-      expect(structuredOf<{ reachable: boolean }>(await client.callTool({ name: "check_target", arguments: {} })).reachable).toBe(true);
+      expect(
+        structuredOf<{ reachable: boolean }>(await client.callTool({ name: "check_target", arguments: {} })).reachable,
+      ).toBe(true);
     } finally {
       await client.close();
     }
@@ -79,7 +89,9 @@ describe("with CONFORMANCE_FIXTURES=on", () => {
     try {
       const error = toolErrorOf(await client.callTool({ name: "test_sampling", arguments: { prompt: "hi" } }));
       expect(error).toContain("per-request legacy serving cannot receive server-to-client requests");
-      expect(textOf(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe("This is a simple text response for testing.");
+      expect(textOf(await client.callTool({ name: "test_simple_text", arguments: {} }))).toBe(
+        "This is a simple text response for testing.",
+      );
     } finally {
       await client.close();
     }
@@ -103,10 +115,19 @@ describe("with CONFORMANCE_FIXTURES=on", () => {
   it("a production configuration refuses the switch", async () => {
     const response = await app.fetch(
       new Request("https://ops.example.com/api/health"),
-      { ...env, ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://ops.example.com", CONFORMANCE_FIXTURES: "on", MCP_TOKENS: "", APPROVER_TOKENS: "" },
+      {
+        ...env,
+        ENVIRONMENT: "production",
+        PUBLIC_BASE_URL: "https://ops.example.com",
+        CONFORMANCE_FIXTURES: "on",
+        MCP_TOKENS: "",
+        APPROVER_TOKENS: "",
+      },
       createExecutionContext(),
     );
     expect(response.status).toBe(503);
-    expect(((await response.json()) as { message: string }).message).toContain("CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only");
+    expect(((await response.json()) as { message: string }).message).toContain(
+      "CONFORMANCE_FIXTURES adds the MCP conformance suite's test tools and is for development only",
+    );
   });
 });

@@ -1,7 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, it } from "vitest";
 import app from "../../src/index";
 import { MCP_URL } from "../helpers/mcp-client";
@@ -16,7 +16,12 @@ it("the product's entry lists no fixture even with CONFORMANCE_FIXTURES=on", asy
   const client = new Client({ name: "product-entry", version: "1.0.0" });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
     await app.fetch(new Request(input, init), switchedOn, createExecutionContext());
-  await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch, requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(MCP_URL), {
+      fetch,
+      requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } },
+    }),
+  );
   try {
     const tools = (await client.listTools()).tools.map((t) => t.name);
     expect(tools).toContain("check_target");

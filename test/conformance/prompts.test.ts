@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../conformance/worker";
 import { MCP_URL } from "../helpers/mcp-client";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN } from "../helpers/tokens";
 
 // The development entry with CONFORMANCE_FIXTURES=on serves the suite's test
@@ -13,7 +13,11 @@ import { ACME_TOKEN } from "../helpers/tokens";
 const fixtureEnv = { ...env, CONFORMANCE_FIXTURES: "on" };
 
 async function answer(body: unknown): Promise<JsonRpcMessage> {
-  const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token: ACME_TOKEN }), body: JSON.stringify(body) });
+  const request = new Request(MCP_URL, {
+    method: "POST",
+    headers: mcpHeaders({ token: ACME_TOKEN }),
+    body: JSON.stringify(body),
+  });
   const response = await app.fetch(request, fixtureEnv, createExecutionContext());
   expect(response.status).toBe(200);
   return (await response.json()) as JsonRpcMessage;
@@ -24,9 +28,23 @@ describe("the workflow prompts beside the conformance fixtures", () => {
     const listed = await answer(rpc(1, "prompts/list"));
     const names = ((listed.result?.prompts ?? []) as { name: string }[]).map((p) => p.name);
     expect(names).toEqual(
-      expect.arrayContaining(["triage_exceptions", "explain_order", "propose_and_wait", "load_test", "rejection_drill", "test_simple_prompt", "test_prompt_with_arguments"]),
+      expect.arrayContaining([
+        "triage_exceptions",
+        "explain_order",
+        "propose_and_wait",
+        "load_test",
+        "rejection_drill",
+        "test_simple_prompt",
+        "test_prompt_with_arguments",
+      ]),
     );
-    const init = await answer(rpc(2, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "prompts", version: "1" } }));
+    const init = await answer(
+      rpc(2, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "prompts", version: "1" },
+      }),
+    );
     expect((init.result?.capabilities as { prompts?: unknown }).prompts).toEqual({ listChanged: false });
   });
 

@@ -8,14 +8,38 @@ import guide from "../../CONTRIBUTING.md?raw";
 // so a renamed table or function fails here instead of misleading the next
 // person who follows the recipe.
 
-const sources = import.meta.glob<string>(["../../src/**/*.ts", "../**/*.ts"], { query: "?raw", import: "default", eager: true });
+const sources = import.meta.glob<string>(["../../src/**/*.ts", "../**/*.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 /** Each file by its path from the repository's root. */
-const files = new Map(Object.entries(sources).map(([key, text]) => [key.startsWith("../../") ? key.slice(6) : `test/${key.slice(3)}`, text]));
+const files = new Map(
+  Object.entries(sources).map(([key, text]) => [
+    key.startsWith("../../") ? key.slice(6) : `test/${key.slice(3)}`,
+    text,
+  ]),
+);
 
-const RECIPES = ["Add a tool", "Add an approval-gated action", "Add a D1 column", "Add a configuration variable", "Add a Durable Object storage step"];
+const RECIPES = [
+  "Add a tool",
+  "Add an approval-gated action",
+  "Add a D1 column",
+  "Add a configuration variable",
+  "Add a Durable Object storage step",
+];
 
 /** The names the recipes invent for their examples: they exist only once someone follows the recipe. */
-const EXAMPLE_NAMES = new Set(["ping_account", "cancellation", "propose_cancellation", "apply_approved_cancellation", "gift_message", "orders", "PING_REPEAT", "pings"]);
+const EXAMPLE_NAMES = new Set([
+  "ping_account",
+  "cancellation",
+  "propose_cancellation",
+  "apply_approved_cancellation",
+  "gift_message",
+  "orders",
+  "PING_REPEAT",
+  "pings",
+]);
 
 interface Step {
   readonly recipe: string;
@@ -43,7 +67,8 @@ describe("CONTRIBUTING.md", () => {
   it("has the five recipes, in order, each a numbered list", () => {
     const headings = [...guide.matchAll(/^## (.*)$/gm)].map((match) => match[1]);
     expect(headings.filter((heading) => heading?.startsWith("Add "))).toEqual(RECIPES);
-    for (const recipe of RECIPES) expect(all.filter((step) => step.recipe === recipe).length, recipe).toBeGreaterThanOrEqual(3);
+    for (const recipe of RECIPES)
+      expect(all.filter((step) => step.recipe === recipe).length, recipe).toBeGreaterThanOrEqual(3);
   });
 
   it("every symbol a step names is in one of the source files that step names", () => {
@@ -52,7 +77,9 @@ describe("CONTRIBUTING.md", () => {
       const named = spans.filter((span) => files.has(span));
       if (named.length === 0) return [];
       const symbols = spans.filter((span) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(span) && !EXAMPLE_NAMES.has(span));
-      return symbols.filter((symbol) => !named.some((file) => new RegExp(`\\b${symbol}\\b`).test(files.get(file) ?? ""))).map((symbol) => `${recipe}: ${symbol} (${named.join(", ")})`);
+      return symbols
+        .filter((symbol) => !named.some((file) => new RegExp(`\\b${symbol}\\b`).test(files.get(file) ?? "")))
+        .map((symbol) => `${recipe}: ${symbol} (${named.join(", ")})`);
     });
     expect(missing).toEqual([]);
   });
@@ -61,7 +88,9 @@ describe("CONTRIBUTING.md", () => {
     const text = "1. `src/core/errors.ts`: `ok`, `fail` and `noSuchHelper`.";
     const [step] = steps(`## Add a tool\n${text}`);
     const spans = codeSpans(step?.text ?? "");
-    const absent = spans.filter((span) => /^[A-Za-z_]\w*$/.test(span) && !new RegExp(`\\b${span}\\b`).test(files.get("src/core/errors.ts") ?? ""));
+    const absent = spans.filter(
+      (span) => /^[A-Za-z_]\w*$/.test(span) && !new RegExp(`\\b${span}\\b`).test(files.get("src/core/errors.ts") ?? ""),
+    );
     expect(absent).toEqual(["noSuchHelper"]);
   });
 });

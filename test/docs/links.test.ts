@@ -6,7 +6,11 @@ import { codeWords, headingAnchors, linkTargets } from "../helpers/markdown";
 // and every npm script they name must exist. A page moved, a heading reworded
 // or a script renamed fails here, naming the page and what it points at.
 
-const loaded = import.meta.glob<string>(["../../README.md", "../../CONTRIBUTING.md", "../../docs/*.md"], { query: "?raw", import: "default", eager: true });
+const loaded = import.meta.glob<string>(["../../README.md", "../../CONTRIBUTING.md", "../../docs/*.md"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 /** Each page by its path from the repository's root. */
 const pages = new Map(Object.entries(loaded).map(([key, text]) => [key.replace(/^\.\.\/\.\.\//, ""), text]));
 const { paths, scripts } = inject("repoFiles");
@@ -28,7 +32,9 @@ function resolve(from: string, target: string): string {
 
 describe("the documentation", () => {
   it("has the pages the README's table of contents promises, and the README stays short", () => {
-    expect([...pages.keys()]).toEqual(expect.arrayContaining(["README.md", "docs/architecture.md", "docs/configuration.md"]));
+    expect([...pages.keys()]).toEqual(
+      expect.arrayContaining(["README.md", "docs/architecture.md", "docs/configuration.md"]),
+    );
     expect((pages.get("README.md") ?? "").split("\n").length).toBeLessThanOrEqual(250);
   });
 
@@ -39,7 +45,8 @@ describe("the documentation", () => {
       const [file = "", anchor] = target.split("#");
       const reached = file === "" ? page : resolve(page, file);
       if (file !== "" && !files.has(reached) && !files.has(`${reached}/`)) broken.push(`${target}: no such file`);
-      else if (anchor !== undefined && !headingAnchors(pages.get(reached) ?? "").has(anchor)) broken.push(`${target}: no heading #${anchor} in ${reached}`);
+      else if (anchor !== undefined && !headingAnchors(pages.get(reached) ?? "").has(anchor))
+        broken.push(`${target}: no heading #${anchor} in ${reached}`);
     }
     expect(broken).toEqual([]);
   });
@@ -53,7 +60,9 @@ describe("the documentation", () => {
 
   it.each([...pages.keys()])("%s: every npm script it runs is in package.json", (page) => {
     const words = codeWords(pages.get(page) ?? "");
-    const named = words.flatMap((word, at) => (word === "run" && words[at - 1] === "npm" && words[at + 1] !== undefined ? [words[at + 1] ?? ""] : []));
+    const named = words.flatMap((word, at) =>
+      word === "run" && words[at - 1] === "npm" && words[at + 1] !== undefined ? [words[at + 1] ?? ""] : [],
+    );
     expect(named.filter((name) => !scripts.includes(name.replace(/[`,.;:)]+$/, "")))).toEqual([]);
   });
 });

@@ -26,6 +26,8 @@ function walk(relative: string, into: string[]): void {
 export default function setup(project: TestProject): void {
   const paths: string[] = [];
   walk("", paths);
-  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
   project.provide("repoFiles", { paths, scripts: Object.keys(manifest.scripts ?? {}) });
 }

@@ -1,10 +1,10 @@
-import { getAgentByName } from "agents";
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import worker from "../../src/index";
 import { MCP_URL } from "./mcp-client";
+import { type JsonRpcMessage, type JsonRpcRequest, mcpHeaders } from "./mcp-raw";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "./tokens";
-import { mcpHeaders, type JsonRpcMessage, type JsonRpcRequest } from "./mcp-raw";
 
 /** Sends one JSON-RPC message to /mcp and returns the JSON answer. */
 export type AgentCall = (message: JsonRpcRequest) => Promise<JsonRpcMessage>;
@@ -18,7 +18,11 @@ const TOKENS: Record<string, string> = { acme: ACME_TOKEN, globex: GLOBEX_TOKEN 
  * out to the target, so this is how a test makes the target unreachable
  * without touching wrangler.toml.
  */
-export async function withOrderApi<R>(account: string, makeFetcher: (real: Fetcher) => Fetcher, body: (call: AgentCall) => Promise<R>): Promise<R> {
+export async function withOrderApi<R>(
+  account: string,
+  makeFetcher: (real: Fetcher) => Fetcher,
+  body: (call: AgentCall) => Promise<R>,
+): Promise<R> {
   const token = TOKENS[account];
   if (token === undefined) throw new Error(`no test token for ${account}`);
   const stub = await getAgentByName(env.ACCOUNT_AGENT, account);
@@ -31,7 +35,11 @@ export async function withOrderApi<R>(account: string, makeFetcher: (real: Fetch
     try {
       return await body(async (message) => {
         const ctx = createExecutionContext();
-        const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token, accept: "application/json" }), body: JSON.stringify(message) });
+        const request = new Request(MCP_URL, {
+          method: "POST",
+          headers: mcpHeaders({ token, accept: "application/json" }),
+          body: JSON.stringify(message),
+        });
         const response = await worker.fetch(request, edgeEnv, ctx);
         await waitOnExecutionContext(ctx);
         return (await response.json()) as JsonRpcMessage;

@@ -11,7 +11,12 @@ import { ACME_APPROVER, BASE_URL } from "./ops";
 
 /** The test's own escaper, so the expected markup does not come from the code under test. */
 export function escapeHtml(value: string | number | null): string {
-  return String(value ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return String(value ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /**
@@ -39,7 +44,8 @@ export interface Page {
 }
 
 /** The Content-Security-Policy of every approval app page. */
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The headers and markup every approval app page carries. */
 export function expectSafePage(p: Page): void {
@@ -63,7 +69,10 @@ export function get(path: string, cookie?: string, base = BASE_URL): Promise<Res
  * came from: Origin and the Fetch Metadata headers always travel together.
  * `Origin: null` is what an opaque origin (a sandboxed frame, a data: URL) sends.
  */
-export function formPostedFrom(origin: string, site: "same-origin" | "same-site" | "cross-site"): Record<string, string> {
+export function formPostedFrom(
+  origin: string,
+  site: "same-origin" | "same-site" | "cross-site",
+): Record<string, string> {
   return { origin, "sec-fetch-site": site, "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
 }
 
@@ -71,7 +80,12 @@ export function formPostedFrom(origin: string, site: "same-origin" | "same-site"
 export const FROM_OUR_PAGE = formPostedFrom(BASE_URL, "same-origin");
 
 /** `base` is where the browser thinks it is: it becomes the request's Host. */
-export function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}, base = BASE_URL): Promise<Response> {
+export function postForm(
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+  base = BASE_URL,
+): Promise<Response> {
   return workerFetch(`${base}${path}`, {
     method: "POST",
     // The Worker is called through a binding, which would otherwise follow a 303 itself.
@@ -81,7 +95,12 @@ export function postForm(path: string, fields: Record<string, string>, headers: 
   });
 }
 
-export function signIn(token: string, next: string, headers: Record<string, string> = {}, base = BASE_URL): Promise<Response> {
+export function signIn(
+  token: string,
+  next: string,
+  headers: Record<string, string> = {},
+  base = BASE_URL,
+): Promise<Response> {
   return postForm("/approvals/sign-in", { token, next }, headers, base);
 }
 
@@ -129,4 +148,3 @@ export async function storedSessionCookie(openedAt: Date): Promise<string> {
   const setCookie = await generateSignedCookie(SESSION_COOKIE, sessionId, await sessionSigningSecret(config.value));
   return setCookie.split(";")[0] ?? "";
 }
-

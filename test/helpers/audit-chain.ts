@@ -3,9 +3,10 @@
  * chain tests: the tampering tests drop the append-only triggers, which no
  * other test may ever see. Apply the migrations to it before use.
  */
+
+import type { ChainHead } from "../../src/audit/chain";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { insertAuditEvent } from "../../src/store/audit-events";
-import type { ChainHead } from "../../src/audit/chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
 import { scratchDb as db } from "./migrations";
 

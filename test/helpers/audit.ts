@@ -3,7 +3,11 @@ import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { insertAuditEvent } from "../../src/store/audit-events";
 
 /** Plain "note" events on one acme order at the given times, written straight to D1 as any writer would. */
-export async function insertNotes(orderId: string, times: readonly string[], overrides: Partial<NewAuditEvent> = {}): Promise<string[]> {
+export async function insertNotes(
+  orderId: string,
+  times: readonly string[],
+  overrides: Partial<NewAuditEvent> = {},
+): Promise<string[]> {
   const eventIds = times.map((_, i) => `${orderId}:note-${String(i).padStart(4, "0")}`);
   await env.DB.batch(
     times.map((at, i) =>

@@ -1,7 +1,12 @@
 import type { BatchRecord } from "../../src/synth/batch-summary";
 
 /** A 100-order batch as the journal holds it before its first answer: running, nothing tallied yet. */
-export function runningBatch(batchId: string, seed: number, startedAt = "2026-12-01T09:00:00.000Z", operator = "Ada"): BatchRecord {
+export function runningBatch(
+  batchId: string,
+  seed: number,
+  startedAt = "2026-12-01T09:00:00.000Z",
+  operator = "Ada",
+): BatchRecord {
   return {
     batch_id: batchId,
     mode: "seeded",

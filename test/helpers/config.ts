@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { parseConfig, type Config } from "../../src/config/config";
+import { type Config, parseConfig } from "../../src/config/config";
 import type { AppError } from "../../src/core/errors";
 
 /** Production refuses to start without a public base URL and the OAuth KV binding, so every production case has both. */

@@ -3,17 +3,18 @@
  * moves, and the real proposal table in a Durable Object's SQLite (each test
  * gets an object of its own, so nothing leaks between tests).
  */
-import { getAgentByName } from "agents";
+
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
+import type { FourEyesRule } from "../../src/config/four-eyes";
 import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
 import type { ApplyOutcome } from "../../src/orders/views";
-import type { FourEyesRule } from "../../src/config/four-eyes";
-import type { ProviderSetup } from "../../src/provider/apply-provider";
 import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
+import type { ProviderSetup } from "../../src/provider/apply-provider";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
 
 export const START = Date.parse("2026-12-01T09:00:00.000Z");
@@ -34,7 +35,15 @@ export function order(orderId: string, overrides: Partial<OrderRecord> = {}): Or
     lines: [{ sku: "SKU-2240", quantity: 1, unit_price_cents: 6600 }],
     shipping_address: DEFAULT_ADDRESS,
     evidence: null,
-    exception: { type: "fraud_review", state: "active", priority: "P1", team: "Risk", opened_at: new Date(START).toISOString(), sla_minutes: 30, summary: "risk" },
+    exception: {
+      type: "fraud_review",
+      state: "active",
+      priority: "P1",
+      team: "Risk",
+      opened_at: new Date(START).toISOString(),
+      sla_minutes: 30,
+      summary: "risk",
+    },
     created_at: new Date(START - 60_000).toISOString(),
     updated_at: new Date(START - 60_000).toISOString(),
     ...overrides,
@@ -64,7 +73,9 @@ export class FakeOrders implements AccountOrders {
   }
   async versions(orderIds: readonly string[]) {
     this.versionReads++;
-    return new Map(orderIds.flatMap((id) => (this.orders.has(id) ? [[id, this.orders.get(id)?.version ?? 0] as const] : [])));
+    return new Map(
+      orderIds.flatMap((id) => (this.orders.has(id) ? [[id, this.orders.get(id)?.version ?? 0] as const] : [])),
+    );
   }
   async recordEvent(event: AccountAuditEvent) {
     this.events.push(event);
@@ -127,7 +138,10 @@ export interface ScheduledCheck {
   readonly proposalId: string;
 }
 
-export async function withDesk<R>(body: (harness: Harness) => Promise<R>, options: { maxOpen?: number; fourEyes?: FourEyesRule; provider?: ProviderSetup } = {}): Promise<R> {
+export async function withDesk<R>(
+  body: (harness: Harness) => Promise<R>,
+  options: { maxOpen?: number; fourEyes?: FourEyesRule; provider?: ProviderSetup } = {},
+): Promise<R> {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-unit-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     let now = START;
@@ -153,7 +167,6 @@ export async function withDesk<R>(body: (harness: Harness) => Promise<R>, option
     return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued, checks });
   });
 }
-
 
 export function address(line1: string) {
   return { ...DEFAULT_ADDRESS, line1, line2: null };

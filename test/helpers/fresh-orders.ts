@@ -80,7 +80,10 @@ function shapeFor(kind: FreshOrderOptions["exception"]): Shape {
       return {
         status: "on_hold",
         payment: "authorized",
-        allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" }],
+        allocations: [
+          { sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" },
+          { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" },
+        ],
         fulfillment: { state: "on_hold", carrier: null, tracking: null, last_event: "hold: SKU-7720 has no stock" },
         duplicate: null,
         team: "Fulfillment Ops",
@@ -132,7 +135,8 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
   const kind = options.exception === undefined ? "fraud_review" : options.exception;
   const shape = shapeFor(kind);
   const now = Date.now();
-  const openedMs = options.openedAt === undefined ? now - (options.openedMinutesAgo ?? 30) * 60_000 : Date.parse(options.openedAt);
+  const openedMs =
+    options.openedAt === undefined ? now - (options.openedMinutesAgo ?? 30) * 60_000 : Date.parse(options.openedAt);
   const opened = new Date(openedMs).toISOString();
   const created = new Date(openedMs - 5 * 60_000).toISOString();
   const paymentState = options.paymentState ?? shape.payment;
@@ -210,8 +214,9 @@ export type RawRow = Record<string, unknown>;
 /** The whole D1 row, every column, for byte-for-byte before/after comparisons. */
 export async function readRow(account: string, orderId: string): Promise<RawRow> {
   await warmUp();
-  const row = await env.DB.prepare("SELECT * FROM orders WHERE account = ? AND order_id = ?").bind(account, orderId).first<RawRow>();
+  const row = await env.DB.prepare("SELECT * FROM orders WHERE account = ? AND order_id = ?")
+    .bind(account, orderId)
+    .first<RawRow>();
   if (!row) throw new Error(`no row for ${account}/${orderId}`);
   return row;
 }
-

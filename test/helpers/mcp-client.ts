@@ -1,9 +1,9 @@
+import { exports } from "cloudflare:workers";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator as ModernValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import { exports } from "cloudflare:workers";
 
 export const MCP_URL = "http://localhost/mcp";
 
@@ -51,9 +51,24 @@ export interface McpTestClient {
   listTools(): Promise<{ tools: unknown[] }>;
   listResources(): Promise<{ resources: { uri: string; mimeType?: string }[] }>;
   listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string; mimeType?: string }[] }>;
-  readResource(params: { uri: string }): Promise<{ contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }>;
-  listPrompts(): Promise<{ prompts: ReadonlyArray<{ name: string; title?: string; description?: string; arguments?: ReadonlyArray<{ name: string; description?: string; required?: boolean }> }> }>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ description?: string; messages: ReadonlyArray<{ role: string; content: { type: string; text?: string } }> }>;
+  readResource(params: {
+    uri: string;
+  }): Promise<{ contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }>;
+  listPrompts(): Promise<{
+    prompts: ReadonlyArray<{
+      name: string;
+      title?: string;
+      description?: string;
+      arguments?: ReadonlyArray<{ name: string; description?: string; required?: boolean }>;
+    }>;
+  }>;
+  getPrompt(params: {
+    name: string;
+    arguments?: Record<string, string>;
+  }): Promise<{
+    description?: string;
+    messages: ReadonlyArray<{ role: string; content: { type: string; text?: string } }>;
+  }>;
   getServerCapabilities(): { prompts?: { listChanged?: boolean } } | undefined;
   close(): Promise<void>;
 }

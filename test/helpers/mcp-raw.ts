@@ -41,11 +41,18 @@ export function rpc(id: number | string, method: string, params?: Record<string,
 }
 
 export function initializeRequest(id: number, protocolVersion: string): JsonRpcRequest {
-  return rpc(id, "initialize", { protocolVersion, capabilities: {}, clientInfo: { name: "raw-vitest", version: "1.0.0" } });
+  return rpc(id, "initialize", {
+    protocolVersion,
+    capabilities: {},
+    clientInfo: { name: "raw-vitest", version: "1.0.0" },
+  });
 }
 
 export function mcpHeaders(options: McpPostOptions = {}): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: options.accept ?? BOTH_MEDIA_TYPES };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: options.accept ?? BOTH_MEDIA_TYPES,
+  };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   if (options.origin !== undefined) headers.origin = options.origin;
   return { ...headers, ...options.headers };
@@ -107,5 +114,9 @@ export function modernRpc(id: number | string, method: string, params: Record<st
 
 /** The headers a 2026-07-28 client derives from its request body (SEP-2243). */
 export function modernHeaders(method: string, name?: string): Record<string, string> {
-  return { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) };
+  return {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  };
 }

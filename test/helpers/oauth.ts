@@ -6,8 +6,8 @@
 import { expect } from "vitest";
 import { SCOPES, type Scope } from "../../src/core/scopes";
 import { workerFetch } from "./mcp-client";
+import { type JsonRpcMessage, postMcp, rpc } from "./mcp-raw";
 import { ACME_TOKEN } from "./tokens";
-import { postMcp, rpc, type JsonRpcMessage } from "./mcp-raw";
 
 export const ORIGIN = "http://localhost";
 export const RESOURCE = `${ORIGIN}/mcp`;
@@ -24,18 +24,29 @@ export interface RegisteredClient {
   readonly client_secret?: string;
 }
 
-export async function registerClient(metadata: Record<string, unknown> = {}, via: Fetcher = oauthFetch): Promise<RegisteredClient> {
+export async function registerClient(
+  metadata: Record<string, unknown> = {},
+  via: Fetcher = oauthFetch,
+): Promise<RegisteredClient> {
   const response = await via(`${ORIGIN}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Test Client", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", ...metadata }),
+    body: JSON.stringify({
+      client_name: "Test Client",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "none",
+      ...metadata,
+    }),
   });
   expect(response.status, await response.clone().text()).toBe(201);
   return response.json();
 }
 
 function base64url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
@@ -100,12 +111,24 @@ export interface ConsentAnswer {
   readonly headers?: Record<string, string>;
 }
 
-export function submitConsent(page: ConsentPage, answer: ConsentAnswer = {}, via: Fetcher = oauthFetch): Promise<Response> {
-  const form = new URLSearchParams({ handle: answer.handle ?? page.handle, decision: answer.decision ?? "approve", token: answer.token ?? ACME_TOKEN });
+export function submitConsent(
+  page: ConsentPage,
+  answer: ConsentAnswer = {},
+  via: Fetcher = oauthFetch,
+): Promise<Response> {
+  const form = new URLSearchParams({
+    handle: answer.handle ?? page.handle,
+    decision: answer.decision ?? "approve",
+    token: answer.token ?? ACME_TOKEN,
+  });
   for (const scope of answer.scopes ?? SCOPES) form.append("scope", scope);
   return via(page.url, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: answer.cookie ?? page.cookie, ...answer.headers },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: answer.cookie ?? page.cookie,
+      ...answer.headers,
+    },
     body: form.toString(),
   });
 }
@@ -117,7 +140,12 @@ export interface IssuedCode {
 }
 
 /** Authorize as the acme operator with these scopes ticked, and return the code from the redirect. */
-export async function authorizeCode(client: RegisteredClient, scopes: readonly Scope[] = SCOPES, token = ACME_TOKEN, via: Fetcher = oauthFetch): Promise<IssuedCode> {
+export async function authorizeCode(
+  client: RegisteredClient,
+  scopes: readonly Scope[] = SCOPES,
+  token = ACME_TOKEN,
+  via: Fetcher = oauthFetch,
+): Promise<IssuedCode> {
   const { verifier, challenge } = await pkcePair();
   const page = await openConsent(authorizeUrl({ clientId: client.client_id, challenge, scope: SCOPES.join(" ") }), via);
   const answer = await submitConsent(page, { scopes, token }, via);
@@ -144,7 +172,12 @@ export interface TokenSet {
   readonly resource?: string;
 }
 
-export function exchangeCode(client: RegisteredClient, issued: IssuedCode, extra: Record<string, string> = {}, via: Fetcher = oauthFetch): Promise<Response> {
+export function exchangeCode(
+  client: RegisteredClient,
+  issued: IssuedCode,
+  extra: Record<string, string> = {},
+  via: Fetcher = oauthFetch,
+): Promise<Response> {
   return tokenRequest(
     {
       grant_type: "authorization_code",
@@ -160,7 +193,10 @@ export function exchangeCode(client: RegisteredClient, issued: IssuedCode, extra
 }
 
 /** The whole flow: a client, a grant with these scopes, and its tokens. */
-export async function connectWithOAuth(scopes: readonly Scope[] = SCOPES, token = ACME_TOKEN): Promise<{ client: RegisteredClient; tokens: TokenSet }> {
+export async function connectWithOAuth(
+  scopes: readonly Scope[] = SCOPES,
+  token = ACME_TOKEN,
+): Promise<{ client: RegisteredClient; tokens: TokenSet }> {
   const client = await registerClient();
   const issued = await authorizeCode(client, scopes, token);
   const response = await exchangeCode(client, issued);

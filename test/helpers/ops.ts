@@ -6,12 +6,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { type AuditLog, ORDER_NOT_FOUND_MESSAGE, type OrderDetails } from "../../src/orders/views";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import { ORDER_NOT_FOUND_MESSAGE, type AuditLog, type OrderDetails } from "../../src/orders/views";
-import { insertFreshOrder, type ExceptionKind } from "./fresh-orders";
-import { workerFetch, type McpTestClient } from "./mcp-client";
+import { type ExceptionKind, insertFreshOrder } from "./fresh-orders";
+import { type McpTestClient, workerFetch } from "./mcp-client";
 import { ACME_APPROVER_TOKEN } from "./tokens";
-import { structuredOf, toolErrorOf, type ToolCallResult } from "./tool-results";
+import { structuredOf, type ToolCallResult, toolErrorOf } from "./tool-results";
 
 export const BASE_URL = "http://localhost";
 export const ACME_OPERATOR = "Ada Ops (acme, local dev)";
@@ -24,7 +24,11 @@ export const PROPOSAL_TTL_MS = 15 * 60_000;
 /** The tool error for an order id the caller's account does not have. */
 export const ORDER_NOT_FOUND = ORDER_NOT_FOUND_MESSAGE;
 
-export async function callTool(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
+export async function callTool(
+  client: McpTestClient,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolCallResult> {
   return (await client.callTool({ name, arguments: args })) as ToolCallResult;
 }
 
@@ -32,7 +36,11 @@ export async function callOk<T>(client: McpTestClient, name: string, args: Recor
   return structuredOf<T>(await callTool(client, name, args));
 }
 
-export async function callError(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<string> {
+export async function callError(
+  client: McpTestClient,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<string> {
   return toolErrorOf(await callTool(client, name, args));
 }
 
@@ -58,20 +66,47 @@ export function expectWellFormed(proposal: ProposalView, orderId: string): void 
 }
 
 /** A fresh order with this exception, and the resolution proposed for it. */
-export async function proposalFor(client: McpTestClient, kind: ExceptionKind): Promise<{ orderId: string; proposal: ProposalView }> {
+export async function proposalFor(
+  client: McpTestClient,
+  kind: ExceptionKind,
+): Promise<{ orderId: string; proposal: ProposalView }> {
   const orderId = await insertFreshOrder({ exception: kind });
   return { orderId, proposal: await propose(client, orderId) };
 }
 
 /** An address change as a user might type it, and the normalized form the product pins. */
-export const RIVER_ROAD_ADDRESS = { recipient: "Maya Lindqvist", line1: "77 RIVER ROAD", line2: "", city: "bend", region: "or", postal_code: "97701", country: "US" };
-export const RIVER_ROAD_ADDRESS_NORMALIZED = { recipient: "Maya Lindqvist", line1: "77 River Road", line2: null, city: "Bend", region: "OR", postal_code: "97701", country: "US" };
+export const RIVER_ROAD_ADDRESS = {
+  recipient: "Maya Lindqvist",
+  line1: "77 RIVER ROAD",
+  line2: "",
+  city: "bend",
+  region: "or",
+  postal_code: "97701",
+  country: "US",
+};
+export const RIVER_ROAD_ADDRESS_NORMALIZED = {
+  recipient: "Maya Lindqvist",
+  line1: "77 River Road",
+  line2: null,
+  city: "Bend",
+  region: "OR",
+  postal_code: "97701",
+  country: "US",
+};
 
-export function prepareAddress(client: McpTestClient, orderId: string, address: Record<string, unknown>): Promise<ProposalView> {
+export function prepareAddress(
+  client: McpTestClient,
+  orderId: string,
+  address: Record<string, unknown>,
+): Promise<ProposalView> {
   return callOk<ProposalView>(client, "prepare_address_change", { order_id: orderId, address });
 }
 
-export function confirm(client: McpTestClient, proposalId: string, tool = "confirm_resolution"): Promise<ConfirmResult> {
+export function confirm(
+  client: McpTestClient,
+  proposalId: string,
+  tool = "confirm_resolution",
+): Promise<ConfirmResult> {
   return callOk<ConfirmResult>(client, tool, { proposal_id: proposalId });
 }
 
@@ -89,7 +124,10 @@ export function auditLog(client: McpTestClient, orderId: string): Promise<AuditL
 
 // --------------------------------------------------------- scripted approvals
 
-export function approvalApi(path: string, init: { token?: string; method?: string; body?: unknown; rawBody?: string; contentType?: string } = {}): Promise<Response> {
+export function approvalApi(
+  path: string,
+  init: { token?: string; method?: string; body?: unknown; rawBody?: string; contentType?: string } = {},
+): Promise<Response> {
   const headers: Record<string, string> = {};
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   let body: string | undefined;
@@ -97,15 +135,28 @@ export function approvalApi(path: string, init: { token?: string; method?: strin
     body = init.rawBody ?? JSON.stringify(init.body);
     headers["content-type"] = init.contentType ?? "application/json";
   }
-  return workerFetch(`${BASE_URL}/api/approvals${path}`, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, ...(body === undefined ? {} : { body }) });
+  return workerFetch(`${BASE_URL}/api/approvals${path}`, {
+    method: init.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
 }
 
-export function decide(proposalId: string, decision: string, reason: string, token = ACME_APPROVER_TOKEN): Promise<Response> {
+export function decide(
+  proposalId: string,
+  decision: string,
+  reason: string,
+  token = ACME_APPROVER_TOKEN,
+): Promise<Response> {
   return approvalApi(`/${encodeURIComponent(proposalId)}`, { token, body: { decision, reason } });
 }
 
 /** Approves through the scripted API and asserts it worked. */
-export async function approve(proposalId: string, reason = "checked the evidence, go ahead", token = ACME_APPROVER_TOKEN): Promise<ProposalView> {
+export async function approve(
+  proposalId: string,
+  reason = "checked the evidence, go ahead",
+  token = ACME_APPROVER_TOKEN,
+): Promise<ProposalView> {
   const response = await decide(proposalId, "approve", reason, token);
   const body = (await response.json()) as { proposal: ProposalView };
   expect(response.status, JSON.stringify(body)).toBe(200);
@@ -113,7 +164,11 @@ export async function approve(proposalId: string, reason = "checked the evidence
   return body.proposal;
 }
 
-export async function reject(proposalId: string, reason = "not this one", token = ACME_APPROVER_TOKEN): Promise<ProposalView> {
+export async function reject(
+  proposalId: string,
+  reason = "not this one",
+  token = ACME_APPROVER_TOKEN,
+): Promise<ProposalView> {
   const response = await decide(proposalId, "reject", reason, token);
   const body = (await response.json()) as { proposal: ProposalView };
   expect(response.status, JSON.stringify(body)).toBe(200);
@@ -124,9 +179,14 @@ export async function reject(proposalId: string, reason = "not this one", token 
 // ------------------------------------------------- the AccountAgent's storage
 
 /** The stored proposal JSON, straight from the AccountAgent's SQLite. */
-export async function storedProposal(account: string, proposalId: string): Promise<Record<string, unknown> | undefined> {
+export async function storedProposal(
+  account: string,
+  proposalId: string,
+): Promise<Record<string, unknown> | undefined> {
   return runInDurableObject(env.ACCOUNT_AGENT.getByName(account), (_instance, state) => {
-    const row = state.storage.sql.exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId).toArray()[0];
+    const row = state.storage.sql
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId)
+      .toArray()[0];
     return row ? (JSON.parse(row.body) as Record<string, unknown>) : undefined;
   });
 }
@@ -135,11 +195,17 @@ export async function storedProposal(account: string, proposalId: string): Promi
 export async function expireProposal(account: string, proposalId: string, minutesAgo = 1): Promise<string> {
   const expiresAt = new Date(Date.now() - minutesAgo * 60_000).toISOString();
   const updated = await runInDurableObject(env.ACCOUNT_AGENT.getByName(account), (_instance, state) => {
-    const row = state.storage.sql.exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId).toArray()[0];
+    const row = state.storage.sql
+      .exec<{ body: string }>("SELECT body FROM proposals WHERE proposal_id = ?", proposalId)
+      .toArray()[0];
     if (!row) return 0;
     const body = JSON.parse(row.body) as Record<string, unknown>;
     body.expires_at = expiresAt;
-    return state.storage.sql.exec("UPDATE proposals SET body = ? WHERE proposal_id = ?", JSON.stringify(body), proposalId).rowsWritten;
+    return state.storage.sql.exec(
+      "UPDATE proposals SET body = ? WHERE proposal_id = ?",
+      JSON.stringify(body),
+      proposalId,
+    ).rowsWritten;
   });
   expect(updated).toBe(1);
   return expiresAt;

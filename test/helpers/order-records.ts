@@ -6,14 +6,39 @@ import type { OrderChange } from "../../src/orders/playbook";
 export const AT = "2030-01-02T03:04:05.000Z";
 export const EARLIER = "2030-01-01T00:00:00.000Z";
 
-export const ADDRESS: Address = { recipient: "Jonas Becker", line1: "301 Lakeshore Drive", line2: null, city: "Chicago", region: "IL", postal_code: "60611", country: "US" };
-export const NEW_ADDRESS: Address = { recipient: "Jonas Becker", line1: "9 Harbor Road", line2: "Unit 2", city: "Evanston", region: "IL", postal_code: "60201-1234", country: "US" };
+export const ADDRESS: Address = {
+  recipient: "Jonas Becker",
+  line1: "301 Lakeshore Drive",
+  line2: null,
+  city: "Chicago",
+  region: "IL",
+  postal_code: "60611",
+  country: "US",
+};
+export const NEW_ADDRESS: Address = {
+  recipient: "Jonas Becker",
+  line1: "9 Harbor Road",
+  line2: "Unit 2",
+  city: "Evanston",
+  region: "IL",
+  postal_code: "60201-1234",
+  country: "US",
+};
 
 export function evidence(overrides: Partial<Evidence> = {}): Evidence {
   return {
     payment: {
       state: "captured",
-      attempts: [{ attempt_id: "PAY-1-1", at: EARLIER, amount_cents: 6600, method: "visa ending 9011", outcome: "captured", decline_code: null }],
+      attempts: [
+        {
+          attempt_id: "PAY-1-1",
+          at: EARLIER,
+          amount_cents: 6600,
+          method: "visa ending 9011",
+          outcome: "captured",
+          decline_code: null,
+        },
+      ],
     },
     inventory: {
       allocations: [
@@ -29,7 +54,15 @@ export function evidence(overrides: Partial<Evidence> = {}): Evidence {
 }
 
 export function exception(type: ExceptionType, state: OrderException["state"] = "active"): OrderException {
-  return { type, state, priority: "P2", team: "Customer Care", opened_at: EARLIER, sla_minutes: 120, summary: `summary of ${type}` };
+  return {
+    type,
+    state,
+    priority: "P2",
+    team: "Customer Care",
+    opened_at: EARLIER,
+    sla_minutes: 120,
+    summary: `summary of ${type}`,
+  };
 }
 
 export function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
@@ -56,4 +89,7 @@ export function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
   };
 }
 
-export const resolution = (action: Exclude<OrderChange["action"], "change_shipping_address">): OrderChange => ({ kind: "resolution", action });
+export const resolution = (action: Exclude<OrderChange["action"], "change_shipping_address">): OrderChange => ({
+  kind: "resolution",
+  action,
+});

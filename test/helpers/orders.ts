@@ -96,7 +96,9 @@ export function getOrder(orderId: string, token?: string): Promise<Response> {
 
 /** GET /api/orders/:id with a bearer token or a raw Authorization header value. */
 export function getOrderWith(orderId: string, options: { token?: string; authorization?: string }): Promise<Response> {
-  return exports.default.fetch(`http://localhost/api/orders/${encodeURIComponent(orderId)}`, { headers: authorizationHeader(options) });
+  return exports.default.fetch(`http://localhost/api/orders/${encodeURIComponent(orderId)}`, {
+    headers: authorizationHeader(options),
+  });
 }
 
 export async function readJson<T>(response: Response): Promise<T> {

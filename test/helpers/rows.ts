@@ -23,7 +23,9 @@ export function countRows(sql: string, ...params: unknown[]): Promise<number> {
 
 /** Every order row in D1 (of every account and source), or one account's. */
 export function countOrders(account?: string): Promise<number> {
-  return account === undefined ? countRows("SELECT count(*) AS n FROM orders") : countRows("SELECT count(*) AS n FROM orders WHERE account = ?", account);
+  return account === undefined
+    ? countRows("SELECT count(*) AS n FROM orders")
+    : countRows("SELECT count(*) AS n FROM orders WHERE account = ?", account);
 }
 
 export function countOrdersFor(account: string, requestId: string): Promise<number> {
@@ -44,11 +46,20 @@ export function countOrdersWithPrefix(prefix: string): Promise<number> {
 export function countAuditEvents(account: string, orderId: string, eventType?: string): Promise<number> {
   return eventType === undefined
     ? countRows("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ?", account, orderId)
-    : countRows("SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ? AND event_type = ?", account, orderId, eventType);
+    : countRows(
+        "SELECT count(*) AS n FROM audit_events WHERE account = ? AND order_id = ? AND event_type = ?",
+        account,
+        orderId,
+        eventType,
+      );
 }
 
 export function countProposalEvents(proposalId: string, eventType: string): Promise<number> {
-  return countRows("SELECT count(*) AS n FROM audit_events WHERE proposal_id = ? AND event_type = ?", proposalId, eventType);
+  return countRows(
+    "SELECT count(*) AS n FROM audit_events WHERE proposal_id = ? AND event_type = ?",
+    proposalId,
+    eventType,
+  );
 }
 
 export function countApplied(proposalId: string): Promise<number> {

@@ -3,9 +3,10 @@
  * with shards that run their pumps here on the virtual clock instead of in
  * objects of their own. `targetOf` gives each shard its order API.
  */
-import { getAgentByName } from "agents";
+
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { referenceData } from "../../src/orders/reference-data";
 import { RunDesk, type ShardHandle } from "../../src/runs/desk";
 import { planRun, type RunCaps } from "../../src/runs/plan";
@@ -39,7 +40,11 @@ export async function withDesk<T>(
     const handle = (_runId: string, index: number): ShardHandle => ({
       async start(spec) {
         const initial = ShardPump.initialState(spec);
-        const entry: { pump: ShardPump; final?: ShardState; stopped: boolean; last: ShardState } = { pump: undefined as never, stopped: false, last: initial };
+        const entry: { pump: ShardPump; final?: ShardState; stopped: boolean; last: ShardState } = {
+          pump: undefined as never,
+          stopped: false,
+          last: initial,
+        };
         entry.pump = new ShardPump(spec, {
           clock,
           target: targetOf(index),
@@ -82,7 +87,8 @@ export async function withDesk<T>(
             await clock.sleep(1000);
             await desk.tick(runId);
             const record = store.get(runId);
-            if (record && record.status !== "running" && record.shards.every((shard) => shard.status !== "running")) return;
+            if (record && record.status !== "running" && record.shards.every((shard) => shard.status !== "running"))
+              return;
           }
         })(),
       );

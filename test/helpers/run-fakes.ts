@@ -5,19 +5,27 @@
  */
 import { ok, type Result } from "../../src/core/errors";
 import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
-import { HEALTHY } from "./synth-fakes";
-import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
-import { planRun, type RunCaps, type RunRequest } from "../../src/runs/plan";
+import { findOrderProblems } from "../../src/orders/validate-order";
 import { emptyFigures } from "../../src/runs/figures";
+import { planRun, type RunCaps, type RunRequest } from "../../src/runs/plan";
 import { ShardPump } from "../../src/runs/pump";
 import type { RunRecord } from "../../src/runs/record";
 import type { RunPlan } from "../../src/runs/schemas";
 import type { ShardSpec, ShardState } from "../../src/runs/shard-state";
-import { unreachable, type OrderApiTarget, type PostedOrder } from "../../src/synth/order-api-target";
+import { type OrderApiTarget, type PostedOrder, unreachable } from "../../src/synth/order-api-target";
+import { HEALTHY } from "./synth-fakes";
 import type { VirtualClock } from "./virtual-clock";
 
-export const TEST_CAPS: RunCaps = { maxRate: 1000, maxSeconds: 900, maxOrders: 100_000, shardRate: 1000, maxShards: 8, maxInFlight: 64, maxLatenessMs: 1000 };
+export const TEST_CAPS: RunCaps = {
+  maxRate: 1000,
+  maxSeconds: 900,
+  maxOrders: 100_000,
+  shardRate: 1000,
+  maxShards: 8,
+  maxInFlight: 64,
+  maxLatenessMs: 1000,
+};
 
 export function plan(request: Partial<RunRequest> = {}, caps: Partial<RunCaps> = {}, seed = 4242): RunPlan {
   const legacy = request.stages === undefined ? { rate_per_second: 10, duration_seconds: 5 } : {};
@@ -27,7 +35,15 @@ export function plan(request: Partial<RunRequest> = {}, caps: Partial<RunCaps> =
 }
 
 export function spec(runPlan: RunPlan, clock: VirtualClock, shard = 0, shards = 1): ShardSpec {
-  return { run_id: "R-test", account: "acme", actor: "Ada via start_traffic_run", shard, shards, plan: runPlan, starts_at_ms: clock.now() };
+  return {
+    run_id: "R-test",
+    account: "acme",
+    actor: "Ada via start_traffic_run",
+    shard,
+    shards,
+    plan: runPlan,
+    starts_at_ms: clock.now(),
+  };
 }
 
 /** An order API on the virtual clock. `delay(sentAt)` is how long it takes to answer an order sent at that moment. */
@@ -94,7 +110,11 @@ export function rig(shardSpec: ShardSpec, api: OrderApiTarget, clock: VirtualClo
 }
 
 /** A stored run as the coordinator writes it, before its first tick. */
-export function runRecord(runPlan: RunPlan, runId = `R-${crypto.randomUUID().slice(0, 8)}`, startedAt = new Date()): RunRecord {
+export function runRecord(
+  runPlan: RunPlan,
+  runId = `R-${crypto.randomUUID().slice(0, 8)}`,
+  startedAt = new Date(),
+): RunRecord {
   return {
     run_id: runId,
     status: "running",
@@ -105,7 +125,12 @@ export function runRecord(runPlan: RunPlan, runId = `R-${crypto.randomUUID().sli
     problem: null,
     paused: null,
     figures: emptyFigures(),
-    shards: Array.from({ length: runPlan.shards }, () => ({ status: "running" as const, problem: null, dropped: 0, max_in_flight: 0 })),
+    shards: Array.from({ length: runPlan.shards }, () => ({
+      status: "running" as const,
+      problem: null,
+      dropped: 0,
+      max_in_flight: 0,
+    })),
     in_flight: 0,
     current_rate: 0,
     last_tick_ms: startedAt.getTime(),

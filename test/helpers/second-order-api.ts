@@ -2,14 +2,15 @@
  * The second order API that test/global/second-order-api.ts starts on this
  * machine before the suite, as the tests see it.
  */
-import { getAgentByName } from "agents";
+
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { inject } from "vitest";
 import worker from "../../src/index";
 import type { AgentCall } from "./account-agent";
 import { MCP_URL } from "./mcp-client";
-import { mcpHeaders, type JsonRpcMessage } from "./mcp-raw";
+import { type JsonRpcMessage, mcpHeaders } from "./mcp-raw";
 import { ACME_TOKEN } from "./tokens";
 
 export interface ReceivedOrder {
@@ -50,7 +51,11 @@ export async function withAcmeVars<R>(vars: Record<string, string>, body: (call:
     try {
       return await body(async (message) => {
         const ctx = createExecutionContext();
-        const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token: ACME_TOKEN, accept: "application/json" }), body: JSON.stringify(message) });
+        const request = new Request(MCP_URL, {
+          method: "POST",
+          headers: mcpHeaders({ token: ACME_TOKEN, accept: "application/json" }),
+          body: JSON.stringify(message),
+        });
         const response = await worker.fetch(request, edgeEnv, ctx);
         await waitOnExecutionContext(ctx);
         return (await response.json()) as JsonRpcMessage;

@@ -23,7 +23,9 @@ export function seed(orderId: string) {
 
 /** When the seed was loaded (epoch ms): its "minutes ago" count back from here. The seed must be loaded first. */
 export async function seedAnchorMs(): Promise<number> {
-  const anchor = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = ?").bind(SEED_VERSION).first<{ anchored_at: string }>();
+  const anchor = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = ?")
+    .bind(SEED_VERSION)
+    .first<{ anchored_at: string }>();
   if (!anchor) throw new Error("the seed was not loaded");
   return Date.parse(anchor.anchored_at);
 }

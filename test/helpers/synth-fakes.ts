@@ -5,7 +5,7 @@
  */
 import { ok, type Result } from "../../src/core/errors";
 import type { Health, OrderRequest } from "../../src/orders/intake-schemas";
-import { BatchSender, type BatchJournal } from "../../src/synth/batch-sender";
+import { type BatchJournal, BatchSender } from "../../src/synth/batch-sender";
 import type { BatchRecord, BatchSummary } from "../../src/synth/batch-summary";
 import type { OrderApiTarget, PostedOrder } from "../../src/synth/order-api-target";
 import type { TallySnapshot } from "../../src/synth/tally";
@@ -88,7 +88,14 @@ export function traffic(target: FakeTarget, concurrency = 1, now: () => Date = (
       const record = open.get(batchId);
       if (!record) throw new Error(`closed a batch that was never opened: ${batchId}`);
       const { sent: _sent, ...counts } = tally;
-      const { operator: _operator, started_at: _started, finished_at: _finished, outcome: _outcome, error: _error, ...summary } = record;
+      const {
+        operator: _operator,
+        started_at: _started,
+        finished_at: _finished,
+        outcome: _outcome,
+        error: _error,
+        ...summary
+      } = record;
       recorded.push({ kind: outcome, summary: { ...summary, ...counts }, error });
     },
   };

@@ -1,6 +1,6 @@
-import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
-import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
+import { findOrderProblems } from "../../src/orders/validate-order";
+import { type GeneratorMode, generateOrders } from "../../src/synth/generators";
 import { countOrdersFor } from "./rows";
 
 /** A seed no other test in the run is likely to use (D1 is shared between a file's tests). */

@@ -39,7 +39,11 @@ export function structuredOf<T>(call: unknown): T {
 
 /** The whole wire answer of a tool call, for byte-for-byte comparisons. */
 export function wire(result: ToolCallResult): string {
-  return JSON.stringify({ content: result.content, structuredContent: result.structuredContent, isError: result.isError });
+  return JSON.stringify({
+    content: result.content,
+    structuredContent: result.structuredContent,
+    isError: result.isError,
+  });
 }
 
 /** Asserts the call is a tool error (isError true, no structured content) and returns its message. */
@@ -51,7 +55,9 @@ export function toolErrorOf(call: unknown): string {
 }
 
 /** Parses the single JSON text content of a resource read. */
-export function resourceJson<T>(read: { contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })> }): T {
+export function resourceJson<T>(read: {
+  contents: ReadonlyArray<{ mimeType?: string } & ({ text: string } | { blob: string })>;
+}): T {
   expect(read.contents).toHaveLength(1);
   const [content] = read.contents;
   expect(content?.mimeType).toBe("application/json");

@@ -6,7 +6,7 @@ import type { Destination, OutboxEvent } from "../../src/notify/events";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
 import { OUTBOX_DEAD_LETTER_QUEUE_NAME, OUTBOX_QUEUE_NAME, type OutboxMessage } from "../../src/outbox/messages";
 import { batchWithOutbox, type OutboxWriter } from "../../src/store/outbox";
-import { readOutboxRow, type OutboxRow } from "../../src/store/outbox-delivery";
+import { type OutboxRow, readOutboxRow } from "../../src/store/outbox-delivery";
 
 /**
  * The local webhook receiver that test/global/webhook-receiver.ts starts, as
@@ -38,7 +38,11 @@ export function receiverPath(destination: Destination, behaviour: Behaviour, tag
 }
 
 /** The vars that aim both destinations at the receiver under `tag`. */
-export function webhookVars(behaviour: Behaviour, tag: string, downstream: Behaviour = behaviour): Record<string, string> {
+export function webhookVars(
+  behaviour: Behaviour,
+  tag: string,
+  downstream: Behaviour = behaviour,
+): Record<string, string> {
   const { url, secrets } = receiver();
   return {
     NOTIFY_WEBHOOK_URL: `${url}${receiverPath("approvals", behaviour, tag)}`,
@@ -54,7 +58,9 @@ export async function deliveriesUnder(prefix: string): Promise<Delivery[]> {
 }
 
 /** A writer for `destinations` that only records what it is handed (a Worker that stops right after the commit). */
-export function recordingWriter(destinations: readonly Destination[] = ["approvals", "downstream"]): OutboxWriter & { readonly handedOff: OutboxEvent[] } {
+export function recordingWriter(
+  destinations: readonly Destination[] = ["approvals", "downstream"],
+): OutboxWriter & { readonly handedOff: OutboxEvent[] } {
   const handedOff: OutboxEvent[] = [];
   return {
     destinations,
@@ -70,7 +76,15 @@ let sequence = 0;
 export function proposalAuditEvent(eventType: string, account = "acme"): NewAuditEvent {
   const proposalId = `prop_hook_${crypto.randomUUID().slice(0, 8)}_${++sequence}`;
   const applied = eventType.endsWith("_applied");
-  const state = { status: "on_hold", version: 3, exception: null, payment: "authorized", inventory: [], fulfillment: null, shipping_address: null };
+  const state = {
+    status: "on_hold",
+    version: 3,
+    exception: null,
+    payment: "authorized",
+    inventory: [],
+    fulfillment: null,
+    shipping_address: null,
+  };
   return {
     event_id: `${proposalId}:${eventType}`,
     account,
@@ -87,7 +101,10 @@ export function proposalAuditEvent(eventType: string, account = "acme"): NewAudi
 }
 
 /** Writes only the outbox rows of `event` (no audit event, no order), as a committed change would; returns them. */
-export async function writeOutboxRows(event: NewAuditEvent, destinations: readonly Destination[] = ["approvals", "downstream"]): Promise<OutboxEvent[]> {
+export async function writeOutboxRows(
+  event: NewAuditEvent,
+  destinations: readonly Destination[] = ["approvals", "downstream"],
+): Promise<OutboxEvent[]> {
   const writer = recordingWriter(destinations);
   await batchWithOutbox(env.DB, writer, [], event);
   return writer.handedOff;
@@ -128,7 +145,12 @@ export async function runQueue(
   const ids = messages.map(() => `msg-${++messageNumber}`);
   const batch = createMessageBatch(
     queue,
-    messages.map((message, index) => ({ id: ids[index] ?? "", timestamp: new Date(), attempts: message.attempts ?? 1, body: message.body })),
+    messages.map((message, index) => ({
+      id: ids[index] ?? "",
+      timestamp: new Date(),
+      attempts: message.attempts ?? 1,
+      body: message.body,
+    })),
   );
   const retried: { id: string; delaySeconds: number | undefined }[] = [];
   let retriedAll: { delaySeconds: number | undefined } | undefined;

@@ -1,5 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import type { AppError } from "../../src/core/errors";
@@ -13,24 +13,36 @@ import { limitedBody } from "../../src/http/json-body";
 
 const refuse = (c: Context, error: AppError) => c.text(`${error.code}: ${error.message}`, 422);
 
-const Form = z.object({ name: z.string().optional(), reason: z.string().min(3, "give a reason of at least 3 characters").prefault(""), scope: z.array(z.string()).default([]) });
+const Form = z.object({
+  name: z.string().optional(),
+  reason: z.string().min(3, "give a reason of at least 3 characters").prefault(""),
+  scope: z.array(z.string()).default([]),
+});
 
 const app = new Hono<AppEnv>();
 app.post("/form", limitedBody("form", 1024), validForm(Form, refuse, ["scope"]), (c) => c.json(c.req.valid("form")));
 app.get(
   "/query",
-  zValidator("query", firstValues(z.strictObject({ format: z.enum(["csv", "ndjson"]).optional() })), (result, c) => (result.success ? undefined : c.text("refused", 400))),
+  zValidator("query", firstValues(z.strictObject({ format: z.enum(["csv", "ndjson"]).optional() })), (result, c) =>
+    result.success ? undefined : c.text("refused", 400),
+  ),
   (c) => c.json(c.req.valid("query")),
 );
 
 function postForm(body: string): Promise<Response> {
-  return Promise.resolve(app.request("/form", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+  return Promise.resolve(
+    app.request("/form", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }),
+  );
 }
 
 describe("form fields", () => {
   it("a repeated field reads as its first value, like URLSearchParams.get", async () => {
     const body = "name=first&name=second&reason=because";
-    expect(await (await postForm(body)).json()).toEqual({ name: new URLSearchParams(body).get("name"), reason: "because", scope: [] });
+    expect(await (await postForm(body)).json()).toEqual({
+      name: new URLSearchParams(body).get("name"),
+      reason: "because",
+      scope: [],
+    });
   });
 
   it("a list keeps every value, like URLSearchParams.getAll, and a single one is a list of one", async () => {

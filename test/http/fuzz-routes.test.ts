@@ -36,26 +36,64 @@ const STATIC_ROUTES = [
   "/api/audit",
   "/api/orders",
 ];
-const PARAM_ROUTES = ["/oauth/grants/:id", "/approvals/:id", "/approvals/:id/decision", "/api/approvals/:id", "/api/orders/:id", "/runs/:id", "/:id"];
+const PARAM_ROUTES = [
+  "/oauth/grants/:id",
+  "/approvals/:id",
+  "/approvals/:id/decision",
+  "/api/approvals/:id",
+  "/api/orders/:id",
+  "/runs/:id",
+  "/:id",
+];
 
 /** The query fields the routes read, each given a name from Object.prototype or an instant no clock shows. */
-const KNOWN_FIELDS = ["from", "to", "format", "order_id", "next", "client_id", "response_type", "redirect_uri", "scope", "state", "resource", "code_challenge", "code_challenge_method"];
-const BAD_INSTANTS = ["2026-12-03T00:00:00+99:00", "2026-12-03T00:00:00+24:00", "2026-12-03T00:00:00-30:00", "9999-99-99"];
+const KNOWN_FIELDS = [
+  "from",
+  "to",
+  "format",
+  "order_id",
+  "next",
+  "client_id",
+  "response_type",
+  "redirect_uri",
+  "scope",
+  "state",
+  "resource",
+  "code_challenge",
+  "code_challenge_method",
+];
+const BAD_INSTANTS = [
+  "2026-12-03T00:00:00+99:00",
+  "2026-12-03T00:00:00+24:00",
+  "2026-12-03T00:00:00-30:00",
+  "9999-99-99",
+];
 
 function fuzzQuery(i: number): string {
   const query = new URLSearchParams();
   for (const name of NAMES) query.append(name, NAMES[(i + 1) % NAMES.length] ?? name);
-  KNOWN_FIELDS.forEach((field, j) => query.append(field, j < 2 ? (BAD_INSTANTS[i % BAD_INSTANTS.length] ?? "") : (NAMES[(i + j) % NAMES.length] ?? "")));
+  KNOWN_FIELDS.forEach((field, j) =>
+    query.append(field, j < 2 ? (BAD_INSTANTS[i % BAD_INSTANTS.length] ?? "") : (NAMES[(i + j) % NAMES.length] ?? "")),
+  );
   return query.toString();
 }
 
 const prototypeKeyed = () => Object.fromEntries(NAMES.map((name) => [name, { [name]: name }]));
 const BODIES: ReadonlyArray<{ type: string; body: string }> = [
-  { type: "application/json", body: JSON.stringify(prototypeKeyed()).replace('"__proto__":{"__proto__":"__proto__"}', '"__proto__":{"__proto__":"__proto__","polluted":true}') },
+  {
+    type: "application/json",
+    body: JSON.stringify(prototypeKeyed()).replace(
+      '"__proto__":{"__proto__":"__proto__"}',
+      '"__proto__":{"__proto__":"__proto__","polluted":true}',
+    ),
+  },
   { type: "application/json", body: JSON.stringify(NAMES) },
   { type: "application/json", body: '"__proto__"' },
   { type: "application/json", body: '{"__proto__":' },
-  { type: "application/x-www-form-urlencoded", body: new URLSearchParams(NAMES.map((name) => [name, name])).toString() },
+  {
+    type: "application/x-www-form-urlencoded",
+    body: new URLSearchParams(NAMES.map((name) => [name, name])).toString(),
+  },
   { type: "text/plain", body: "" },
 ];
 
@@ -69,7 +107,10 @@ async function credentials(): Promise<Credential[]> {
     { name: "none", headers: {} },
     { name: "mcp token", headers: { authorization: `Bearer ${ACME_TOKEN}` } },
     { name: "approver token", headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } },
-    { name: "approver session", headers: { cookie: await sessionFor(ACME_APPROVER_TOKEN), origin: BASE, "sec-fetch-site": "same-origin" } },
+    {
+      name: "approver session",
+      headers: { cookie: await sessionFor(ACME_APPROVER_TOKEN), origin: BASE, "sec-fetch-site": "same-origin" },
+    },
   ];
 }
 
@@ -84,7 +125,8 @@ interface Attempt {
  * surface goes alone, before requests run side by side.
  */
 beforeAll(async () => {
-  for (const path of [...STATIC_ROUTES, "/runs/R-1", "/no-such-route"]) await (await workerFetch(`${BASE}${path}`)).body?.cancel();
+  for (const path of [...STATIC_ROUTES, "/runs/R-1", "/no-such-route"])
+    await (await workerFetch(`${BASE}${path}`)).body?.cancel();
 });
 
 /** Runs the attempts a few at a time and names every one answered with a 5xx (or not at all). */
@@ -116,7 +158,10 @@ function attempt(method: string, path: string, credential: Credential, i: number
       new Request(url, {
         method,
         redirect: "manual",
-        headers: { ...credential.headers, ...(carriesBody ? { "content-type": body.type, accept: "application/json, text/event-stream" } : {}) },
+        headers: {
+          ...credential.headers,
+          ...(carriesBody ? { "content-type": body.type, accept: "application/json, text/event-stream" } : {}),
+        },
         ...(carriesBody ? { body: body.body } : {}),
       }),
   };
@@ -125,36 +170,76 @@ function attempt(method: string, path: string, credential: Credential, i: number
 describe("every route, every method, every credential", () => {
   it("static routes with Object.prototype names in the query and the body: no 5xx", { timeout: 120_000 }, async () => {
     const creds = await credentials();
-    const attempts = STATIC_ROUTES.flatMap((path, r) => METHODS.flatMap((method, m) => creds.map((credential, c) => attempt(method, path, credential, r + m + c))));
+    const attempts = STATIC_ROUTES.flatMap((path, r) =>
+      METHODS.flatMap((method, m) => creds.map((credential, c) => attempt(method, path, credential, r + m + c))),
+    );
     expect(await serverErrors(attempts)).toEqual([]);
   });
 
   it("routes with a path parameter, given each Object.prototype name: no 5xx", { timeout: 120_000 }, async () => {
     const creds = await credentials();
     const attempts = PARAM_ROUTES.flatMap((route) =>
-      NAMES.flatMap((name, n) => ["GET", "POST", "DELETE"].flatMap((method) => creds.map((credential, c) => attempt(method, route.replace(":id", encodeURIComponent(name)), credential, n + c)))),
+      NAMES.flatMap((name, n) =>
+        ["GET", "POST", "DELETE"].flatMap((method) =>
+          creds.map((credential, c) =>
+            attempt(method, route.replace(":id", encodeURIComponent(name)), credential, n + c),
+          ),
+        ),
+      ),
     );
     expect(await serverErrors(attempts)).toEqual([]);
   });
 });
 
 const REVISIONS = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
-const KNOWN_METHODS = ["initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "notifications/initialized", "notifications/cancelled"];
+const KNOWN_METHODS = [
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "notifications/initialized",
+  "notifications/cancelled",
+];
 
 /** Params that are missing, of the wrong type, or keyed by Object.prototype's names. */
-const SHAPELESS_PARAMS: readonly unknown[] = [undefined, null, NAMES, "__proto__", prototypeKeyed(), { name: "check_target", arguments: prototypeKeyed() }];
+const SHAPELESS_PARAMS: readonly unknown[] = [
+  undefined,
+  null,
+  NAMES,
+  "__proto__",
+  prototypeKeyed(),
+  { name: "check_target", arguments: prototypeKeyed() },
+];
 
 /** Params that carry one of Object.prototype's names where a name, a URI or an argument goes. */
 function namedParams(name: string): unknown[] {
-  return [{ name, uri: name, arguments: { [name]: name } }, { ref: { type: "ref/prompt", name }, argument: { name, value: name } }];
+  return [
+    { name, uri: name, arguments: { [name]: name } },
+    { ref: { type: "ref/prompt", name }, argument: { name, value: name } },
+  ];
 }
 
 function rpcAttempt(revision: string, message: Record<string, unknown>): Attempt {
   const modern = revision === "2026-07-28";
   const params = message.params;
-  const withEnvelope = modern && params !== null && typeof params === "object" && !Array.isArray(params) ? { ...message, params: { ...params, _meta: ENVELOPE_2026 } } : message;
+  const withEnvelope =
+    modern && params !== null && typeof params === "object" && !Array.isArray(params)
+      ? { ...message, params: { ...params, _meta: ENVELOPE_2026 } }
+      : message;
   const method = typeof message.method === "string" ? message.method : "";
-  const headers = { ...mcpHeaders({ token: ACME_TOKEN }), "mcp-protocol-version": revision, ...(modern ? { "mcp-method": method } : {}) };
+  const headers = {
+    ...mcpHeaders({ token: ACME_TOKEN }),
+    "mcp-protocol-version": revision,
+    ...(modern ? { "mcp-method": method } : {}),
+  };
   return {
     label: `${revision} ${JSON.stringify(message).slice(0, 120)}`,
     request: () => new Request(`${BASE}/mcp`, { method: "POST", headers, body: JSON.stringify(withEnvelope) }),
@@ -163,13 +248,24 @@ function rpcAttempt(revision: string, message: Record<string, unknown>): Attempt
 
 describe("/mcp with Object.prototype's names", () => {
   it("as method names, with any params, at every revision: no 5xx", { timeout: 120_000 }, async () => {
-    const attempts = REVISIONS.flatMap((revision) => NAMES.flatMap((method, i) => [rpcAttempt(revision, { jsonrpc: "2.0", id: i, method }), rpcAttempt(revision, { jsonrpc: "2.0", id: i, method, params: prototypeKeyed() })]));
+    const attempts = REVISIONS.flatMap((revision) =>
+      NAMES.flatMap((method, i) => [
+        rpcAttempt(revision, { jsonrpc: "2.0", id: i, method }),
+        rpcAttempt(revision, { jsonrpc: "2.0", id: i, method, params: prototypeKeyed() }),
+      ]),
+    );
     expect(await serverErrors(attempts)).toEqual([]);
   });
 
-  it("as tool names, URIs, arguments and params of every method the server knows, at every revision: no 5xx", { timeout: 120_000 }, async () => {
+  it("as tool names, URIs, arguments and params of every method the server knows, at every revision: no 5xx", {
+    timeout: 120_000,
+  }, async () => {
     const attempts = REVISIONS.flatMap((revision) =>
-      KNOWN_METHODS.flatMap((method, m) => [...SHAPELESS_PARAMS, ...NAMES.flatMap(namedParams)].map((params, p) => rpcAttempt(revision, { jsonrpc: "2.0", id: `${m}-${p}`, method, params }))),
+      KNOWN_METHODS.flatMap((method, m) =>
+        [...SHAPELESS_PARAMS, ...NAMES.flatMap(namedParams)].map((params, p) =>
+          rpcAttempt(revision, { jsonrpc: "2.0", id: `${m}-${p}`, method, params }),
+        ),
+      ),
     );
     expect(await serverErrors(attempts)).toEqual([]);
   });
@@ -177,7 +273,15 @@ describe("/mcp with Object.prototype's names", () => {
   it("in batches, and as ids: no 5xx", async () => {
     const batch = NAMES.map((name, i) => ({ jsonrpc: "2.0", id: i, method: name, params: { name } }));
     const attempts = [
-      { label: "a batch of prototype methods", request: () => new Request(`${BASE}/mcp`, { method: "POST", headers: mcpHeaders({ token: ACME_TOKEN }), body: JSON.stringify(batch) }) },
+      {
+        label: "a batch of prototype methods",
+        request: () =>
+          new Request(`${BASE}/mcp`, {
+            method: "POST",
+            headers: mcpHeaders({ token: ACME_TOKEN }),
+            body: JSON.stringify(batch),
+          }),
+      },
       ...NAMES.map((name) => rpcAttempt("2025-11-25", { jsonrpc: "2.0", id: { [name]: name }, method: "ping" })),
     ];
     expect(await serverErrors(attempts)).toEqual([]);

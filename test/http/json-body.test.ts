@@ -14,7 +14,9 @@ const Schema = z.object({ name: z.string().min(2), count: z.number().int() });
 
 const app = new Hono<AppEnv>();
 app.post("/json", limitedBody("json", 64), validJson(Schema), (c) => c.json({ got: c.req.valid("json") }));
-app.post("/form", limitedBody("form", 64), async (c) => c.json({ got: Object.fromEntries(new URLSearchParams(await c.req.text())) }));
+app.post("/form", limitedBody("form", 64), async (c) =>
+  c.json({ got: Object.fromEntries(new URLSearchParams(await c.req.text())) }),
+);
 app.get("/teapot", () => {
   throw new HTTPException(418, { message: "short and stout" });
 });
@@ -40,16 +42,25 @@ describe("JSON bodies", () => {
     expect((await post("/json", '{"name":"ok","count":2}', "application/vnd.api+json")).status).toBe(200);
   });
 
-  it.each(["text/plain", "text/x+json", "multipart/form-data; boundary=x", ""])("content type %j: 415", async (contentType) => {
-    const response = await post("/json", '{"name":"ok","count":2}', contentType);
-    expect(response.status).toBe(415);
-    expect(await response.json()).toEqual({ code: "unsupported_media_type", message: "send the body as JSON with the header content-type: application/json" });
-  });
+  it.each(["text/plain", "text/x+json", "multipart/form-data; boundary=x", ""])(
+    "content type %j: 415",
+    async (contentType) => {
+      const response = await post("/json", '{"name":"ok","count":2}', contentType);
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        code: "unsupported_media_type",
+        message: "send the body as JSON with the header content-type: application/json",
+      });
+    },
+  );
 
   it("over the limit: 413 before anything is parsed", async () => {
     const response = await post("/json", `{"name":"${"x".repeat(100)}"`, "application/json");
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ code: "payload_too_large", message: "request body is larger than 64 bytes" });
+    expect(await response.json()).toEqual({
+      code: "payload_too_large",
+      message: "request body is larger than 64 bytes",
+    });
   });
 
   it("malformed: 400 with the parser's reason", async () => {
@@ -71,13 +82,17 @@ describe("JSON bodies", () => {
 
 describe("form bodies", () => {
   it("urlencoded fields reach the handler", async () => {
-    expect(await (await post("/form", "a=1&b=two", "application/x-www-form-urlencoded")).json()).toEqual({ got: { a: "1", b: "two" } });
+    expect(await (await post("/form", "a=1&b=two", "application/x-www-form-urlencoded")).json()).toEqual({
+      got: { a: "1", b: "two" },
+    });
   });
 
   it("anything else is 415 naming the form encoding", async () => {
     const response = await post("/form", "a=1", "multipart/form-data; boundary=x");
     expect(response.status).toBe(415);
-    expect(((await response.json()) as { message: string }).message).toBe("post the form as application/x-www-form-urlencoded");
+    expect(((await response.json()) as { message: string }).message).toBe(
+      "post the form as application/x-www-form-urlencoded",
+    );
   });
 });
 

@@ -39,7 +39,11 @@ describe("JSON answers carry nosniff", () => {
     const refuseAll: RateLimit = { limit: () => Promise.resolve({ success: false }) };
     const request = new Request("http://localhost/mcp", {
       method: "POST",
-      headers: { authorization: `Bearer ${ACME_TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${ACME_TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify(rpc(3, "ping")),
     });
     const response = await fetchWithEnv(request, { RATE_LIMITS: "on", MCP_RATE_LIMITER: refuseAll });

@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
 import { exports } from "cloudflare:workers";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
+import { describe, expect, it } from "vitest";
 import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
-import { postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
-import { countOrdersFor } from "../helpers/rows";
 import { initializeRequest, mcpHeaders } from "../helpers/mcp-raw";
+import { type ErrorBody, postOrder, type Receipt, readJson, uniqueRequestId, validOrder } from "../helpers/orders";
+import { countOrdersFor } from "../helpers/rows";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 
 // /api, /api/approvals and /api/audit follow the same origin policy as /mcp: a request
 // that carries an Origin must come from an allowed one, and in development a
@@ -15,13 +15,19 @@ const EVIL = "https://evil.example";
 const REBOUND = "http://attacker.example:8787";
 
 function jsonPost(url: string, body: unknown, headers: Record<string, string> = {}): Request {
-  return new Request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe("/api in development", () => {
   it("a foreign Origin cannot create an order through the public intake account: 403, nothing stored", async () => {
     const requestId = uniqueRequestId("evil-origin");
-    const response = await exports.default.fetch(jsonPost("http://localhost/api/orders", validOrder(requestId), { origin: EVIL }));
+    const response = await exports.default.fetch(
+      jsonPost("http://localhost/api/orders", validOrder(requestId), { origin: EVIL }),
+    );
     expect(response.status).toBe(403);
     expect(await readJson<ErrorBody>(response)).toEqual({
       code: "forbidden",
@@ -39,20 +45,29 @@ describe("/api in development", () => {
     expect(response.status).toBe(403);
     const body = await readJson<ErrorBody>(response);
     expect(body.code).toBe("forbidden");
-    expect(body.message).toBe("host attacker.example:8787 is not one this API answers to; add it to ALLOWED_HOSTS if it should be");
+    expect(body.message).toBe(
+      "host attacker.example:8787 is not one this API answers to; add it to ALLOWED_HOSTS if it should be",
+    );
   });
 
   it("a rebound host name cannot create orders either", async () => {
     const requestId = uniqueRequestId("rebind-write");
-    const response = await exports.default.fetch(jsonPost(`${REBOUND}/api/orders`, validOrder(requestId), { origin: REBOUND }));
+    const response = await exports.default.fetch(
+      jsonPost(`${REBOUND}/api/orders`, validOrder(requestId), { origin: REBOUND }),
+    );
     expect(response.status).toBe(403);
     expect(await countOrdersFor("acme", requestId)).toBe(0);
   });
 
-  it.each(["http://localhost:5173", "http://127.0.0.1:8787", "http://[::1]:8787"])("a loopback Origin %s passes, as on /mcp", async (origin) => {
-    const response = await exports.default.fetch(jsonPost("http://localhost/api/orders", validOrder(uniqueRequestId("loopback")), { origin }));
-    expect(response.status).toBe(201);
-  });
+  it.each(["http://localhost:5173", "http://127.0.0.1:8787", "http://[::1]:8787"])(
+    "a loopback Origin %s passes, as on /mcp",
+    async (origin) => {
+      const response = await exports.default.fetch(
+        jsonPost("http://localhost/api/orders", validOrder(uniqueRequestId("loopback")), { origin }),
+      );
+      expect(response.status).toBe(201);
+    },
+  );
 
   it("requests to 127.0.0.1 and [::1] are served (the smoke and bench scripts use them)", async () => {
     for (const host of ["127.0.0.1:8787", "[::1]:8787"]) {
@@ -72,14 +87,20 @@ describe("/api in development", () => {
 describe("/api/approvals", () => {
   it("a foreign Origin is refused before the token is looked at: 403", async () => {
     const response = await exports.default.fetch(
-      jsonPost("http://localhost/api/approvals/prop_doesnotexist000000", { decision: "approve", reason: "from evil" }, { origin: EVIL, authorization: `Bearer ${ACME_APPROVER_TOKEN}` }),
+      jsonPost(
+        "http://localhost/api/approvals/prop_doesnotexist000000",
+        { decision: "approve", reason: "from evil" },
+        { origin: EVIL, authorization: `Bearer ${ACME_APPROVER_TOKEN}` },
+      ),
     );
     expect(response.status).toBe(403);
     expect((await readJson<ErrorBody>(response)).message).toContain(`origin ${EVIL} is not allowed`);
   });
 
   it("a rebound host name is refused: 403", async () => {
-    const response = await exports.default.fetch(new Request(`${REBOUND}/api/approvals`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    const response = await exports.default.fetch(
+      new Request(`${REBOUND}/api/approvals`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }),
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -87,19 +108,31 @@ describe("/api/approvals", () => {
 describe("/api/audit", () => {
   // A page that got an approver's token into the browser must not pull the whole trail from another origin.
   it("a foreign Origin is refused before the token is looked at: 403, nothing exported", async () => {
-    const response = await exports.default.fetch(new Request("http://localhost/api/audit", { headers: { origin: EVIL, authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    const response = await exports.default.fetch(
+      new Request("http://localhost/api/audit", {
+        headers: { origin: EVIL, authorization: `Bearer ${ACME_APPROVER_TOKEN}` },
+      }),
+    );
     expect(response.status).toBe(403);
     expect(response.headers.get("content-disposition")).toBeNull();
-    expect((await readJson<ErrorBody>(response)).message).toBe(`origin ${EVIL} is not allowed to call this API; add it to ALLOWED_ORIGINS if it should be`);
+    expect((await readJson<ErrorBody>(response)).message).toBe(
+      `origin ${EVIL} is not allowed to call this API; add it to ALLOWED_ORIGINS if it should be`,
+    );
   });
 
   it("a rebound host name is refused: 403", async () => {
-    const response = await exports.default.fetch(new Request(`${REBOUND}/api/audit`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    const response = await exports.default.fetch(
+      new Request(`${REBOUND}/api/audit`, { headers: { authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }),
+    );
     expect(response.status).toBe(403);
   });
 
   it("a loopback Origin passes, as on /api/approvals", async () => {
-    const response = await exports.default.fetch(new Request("http://localhost/api/audit", { headers: { origin: "http://localhost:5173", authorization: `Bearer ${ACME_APPROVER_TOKEN}` } }));
+    const response = await exports.default.fetch(
+      new Request("http://localhost/api/audit", {
+        headers: { origin: "http://localhost:5173", authorization: `Bearer ${ACME_APPROVER_TOKEN}` },
+      }),
+    );
     expect(response.status).toBe(200);
     await response.body?.cancel();
   });
@@ -107,7 +140,13 @@ describe("/api/audit", () => {
 
 describe("/mcp", () => {
   it("a rebound host name is refused in development: 403", async () => {
-    const response = await exports.default.fetch(new Request(`${REBOUND}/mcp`, { method: "POST", headers: mcpHeaders({ token: ACME_TOKEN }), body: JSON.stringify(initializeRequest(1, "2025-06-18")) }));
+    const response = await exports.default.fetch(
+      new Request(`${REBOUND}/mcp`, {
+        method: "POST",
+        headers: mcpHeaders({ token: ACME_TOKEN }),
+        body: JSON.stringify(initializeRequest(1, "2025-06-18")),
+      }),
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -118,16 +157,27 @@ describe("in production", () => {
   it("a localhost Origin is refused on /api unless it is in ALLOWED_ORIGINS", async () => {
     const origin = "http://localhost:5173";
     const order = validOrder(uniqueRequestId("prod-origin"));
-    const refused = await fetchWithEnv(jsonPost("https://ops.example.com/api/orders", order, { ...headers, origin }), PRODUCTION_ENV);
+    const refused = await fetchWithEnv(
+      jsonPost("https://ops.example.com/api/orders", order, { ...headers, origin }),
+      PRODUCTION_ENV,
+    );
     expect(refused.status).toBe(403);
-    const allowed = await fetchWithEnv(jsonPost("https://ops.example.com/api/orders", order, { ...headers, origin }), { ...PRODUCTION_ENV, ALLOWED_ORIGINS: origin });
+    const allowed = await fetchWithEnv(jsonPost("https://ops.example.com/api/orders", order, { ...headers, origin }), {
+      ...PRODUCTION_ENV,
+      ALLOWED_ORIGINS: origin,
+    });
     expect(allowed.status).toBe(201);
   });
 
   it("only PUBLIC_BASE_URL's host and ALLOWED_HOSTS are served: another name the Worker is reachable by must be listed", async () => {
     const other = new Request("https://order-ops-edge.someone.workers.dev/api/health", { headers });
     expect((await fetchWithEnv(other, PRODUCTION_ENV)).status).toBe(403);
-    expect((await fetchWithEnv(other.clone(), { ...PRODUCTION_ENV, ALLOWED_HOSTS: "order-ops-edge.someone.workers.dev" })).status).toBe(200);
-    expect((await fetchWithEnv(new Request("https://ops.example.com/api/health", { headers }), PRODUCTION_ENV)).status).toBe(200);
+    expect(
+      (await fetchWithEnv(other.clone(), { ...PRODUCTION_ENV, ALLOWED_HOSTS: "order-ops-edge.someone.workers.dev" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await fetchWithEnv(new Request("https://ops.example.com/api/health", { headers }), PRODUCTION_ENV)).status,
+    ).toBe(200);
   });
 });

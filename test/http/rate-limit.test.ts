@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
-import { initializeRequest, mcpHeaders, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
+import { initializeRequest, type JsonRpcMessage, mcpHeaders } from "../helpers/mcp-raw";
+import { type ErrorBody, readJson, uniqueRequestId, validOrder } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -30,7 +30,11 @@ function fakeLimiter(allow: number) {
 }
 
 function mcpRequest(token: string): Request {
-  return new Request("http://localhost/mcp", { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(initializeRequest(1, "2025-06-18")) });
+  return new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: mcpHeaders({ token }),
+    body: JSON.stringify(initializeRequest(1, "2025-06-18")),
+  });
 }
 
 function orderRequest(requestId: string, token?: string): Request {
@@ -61,7 +65,11 @@ function registerRequest(ip?: string, base = DEPLOYED): Request {
   return new Request(`${base}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json", ...from(ip) },
-    body: JSON.stringify({ client_name: "Limited Client", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" }),
+    body: JSON.stringify({
+      client_name: "Limited Client",
+      redirect_uris: ["http://127.0.0.1:9999/callback"],
+      token_endpoint_auth_method: "none",
+    }),
   });
 }
 
@@ -85,7 +93,11 @@ describe("over the limit", () => {
     const response = await fetchWithEnv(mcpRequest(ACME_TOKEN), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
-    expect(await readJson<JsonRpcMessage>(response)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: MESSAGE } });
+    expect(await readJson<JsonRpcMessage>(response)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: MESSAGE },
+    });
   });
 
   it("/api answers 429 with Retry-After and our error body, and stores nothing", async () => {
@@ -100,7 +112,10 @@ describe("over the limit", () => {
 
   it("/api/approvals answers 429 with Retry-After", async () => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), { RATE_LIMITS: "on", APPROVAL_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), {
+      RATE_LIMITS: "on",
+      APPROVAL_RATE_LIMITER: limiter,
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect((await readJson<ErrorBody>(response)).code).toBe("rate_limited");
@@ -108,7 +123,10 @@ describe("over the limit", () => {
 
   it("/api/audit answers 429 with Retry-After, before anything is sealed or read", async () => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(auditRequest(ACME_APPROVER_TOKEN), { RATE_LIMITS: "on", APPROVAL_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(auditRequest(ACME_APPROVER_TOKEN), {
+      RATE_LIMITS: "on",
+      APPROVAL_RATE_LIMITER: limiter,
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect(response.headers.get("content-disposition")).toBeNull();
@@ -137,7 +155,10 @@ describe("what is counted", () => {
 
   it("a refused credential is answered 401 and not counted", async () => {
     const { limiter, seen } = fakeLimiter(0);
-    const response = await fetchWithEnv(mcpRequest("not-a-token-at-all"), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(mcpRequest("not-a-token-at-all"), {
+      RATE_LIMITS: "on",
+      MCP_RATE_LIMITER: limiter,
+    });
     expect(response.status).toBe(401);
     expect(seen.size).toBe(0);
   });
@@ -152,7 +173,14 @@ describe("what is counted", () => {
 
   it("RATE_LIMITS=off (local development) never asks the limiter", async () => {
     const { limiter, seen } = fakeLimiter(0);
-    expect((await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), { RATE_LIMITS: "off", APPROVAL_RATE_LIMITER: limiter })).status).toBe(200);
+    expect(
+      (
+        await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), {
+          RATE_LIMITS: "off",
+          APPROVAL_RATE_LIMITER: limiter,
+        })
+      ).status,
+    ).toBe(200);
     expect(seen.size).toBe(0);
   });
 });
@@ -160,23 +188,34 @@ describe("what is counted", () => {
 describe("before any credential: OAuth registration and the consent page, per client address", () => {
   it("POST /oauth/register answers 429 with Retry-After and our error body", async () => {
     const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(registerRequest("203.0.113.7"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
+    const response = await fetchWithEnv(registerRequest("203.0.113.7"), {
+      ...PRODUCTION_ENV,
+      RATE_LIMITS: "on",
+      OAUTH_RATE_LIMITER: limiter,
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
     expect(await readJson<ErrorBody>(response)).toEqual({ code: "rate_limited", message: ADDRESS_MESSAGE });
   });
 
-  it.each(["GET", "POST"] as const)("%s /authorize answers a 429 page a person can read, still unframeable", async (method) => {
-    const { limiter } = fakeLimiter(0);
-    const response = await fetchWithEnv(consentRequest(method, "203.0.113.7"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter });
-    expect(response.status).toBe(429);
-    expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
-    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(response.headers.get("x-frame-options")).toBe("DENY");
-    const page = await response.text();
-    expect(page).toContain("Too many tries");
-    expect(page).toContain("too many requests from this address; wait 60 seconds and try again");
-  });
+  it.each(["GET", "POST"] as const)(
+    "%s /authorize answers a 429 page a person can read, still unframeable",
+    async (method) => {
+      const { limiter } = fakeLimiter(0);
+      const response = await fetchWithEnv(consentRequest(method, "203.0.113.7"), {
+        ...PRODUCTION_ENV,
+        RATE_LIMITS: "on",
+        OAUTH_RATE_LIMITER: limiter,
+      });
+      expect(response.status).toBe(429);
+      expect(response.headers.get("retry-after")).toBe(RETRY_AFTER);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      const page = await response.text();
+      expect(page).toContain("Too many tries");
+      expect(page).toContain("too many requests from this address; wait 60 seconds and try again");
+    },
+  );
 
   it("each address has its own count, and registration and the consent page are counted apart", async () => {
     const { limiter, seen } = fakeLimiter(1);
@@ -214,9 +253,15 @@ describe("before any credential: OAuth registration and the consent page, per cl
   it("the token endpoint and discovery are not counted: tokens come from client back ends that many people share", async () => {
     const { limiter, seen } = fakeLimiter(0);
     const overrides = { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: limiter };
-    const token = new Request(`${DEPLOYED}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...from("203.0.113.7") }, body: "grant_type=refresh_token&refresh_token=x" });
+    const token = new Request(`${DEPLOYED}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...from("203.0.113.7") },
+      body: "grant_type=refresh_token&refresh_token=x",
+    });
     expect((await fetchWithEnv(token, overrides)).status).not.toBe(429);
-    expect((await fetchWithEnv(new Request(`${DEPLOYED}/.well-known/oauth-authorization-server`), overrides)).status).toBe(200);
+    expect(
+      (await fetchWithEnv(new Request(`${DEPLOYED}/.well-known/oauth-authorization-server`), overrides)).status,
+    ).toBe(200);
     expect(seen.size).toBe(0);
   });
 });
@@ -226,7 +271,10 @@ describe("the rate-limiting binding itself", () => {
     const tiny = (env as unknown as { TINY_RATE_LIMITER: RateLimit }).TINY_RATE_LIMITER;
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), { RATE_LIMITS: "on", APPROVAL_RATE_LIMITER: tiny });
+      const response = await fetchWithEnv(approvalsRequest(ACME_APPROVER_TOKEN), {
+        RATE_LIMITS: "on",
+        APPROVAL_RATE_LIMITER: tiny,
+      });
       statuses.push(response.status);
       await response.body?.cancel();
     }
@@ -241,7 +289,11 @@ describe("the OAuth limit through a real binding", () => {
     const tiny = (env as unknown as { TINY_RATE_LIMITER: RateLimit }).TINY_RATE_LIMITER;
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await fetchWithEnv(registerRequest("192.0.2.55"), { ...PRODUCTION_ENV, RATE_LIMITS: "on", OAUTH_RATE_LIMITER: tiny });
+      const response = await fetchWithEnv(registerRequest("192.0.2.55"), {
+        ...PRODUCTION_ENV,
+        RATE_LIMITS: "on",
+        OAUTH_RATE_LIMITER: tiny,
+      });
       statuses.push(response.status);
       await response.body?.cancel();
     }

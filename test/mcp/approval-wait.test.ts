@@ -1,11 +1,11 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator as ModernValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod/v4";
 import type { WaitResultSchema } from "../../src/mcp/approval-wait.tools";
-import { MCP_URL, connectClient, workerFetch } from "../helpers/mcp-client";
+import { connectClient, MCP_URL, workerFetch } from "../helpers/mcp-client";
 import { approve, callError, callOk, proposalFor, reject } from "../helpers/ops";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
-import type { z } from "zod/v4";
 
 // The agent waits for the person instead of polling: the call is held until
 // the approval app records a decision, or a bounded timeout; a client that
@@ -26,18 +26,26 @@ afterAll(async () => {
 describe("wait_for_approval (any client: a long poll)", () => {
   it("answers as soon as a person approves, and says what to call next", async () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
-    const waiting = callOk<WaitResult>(acme, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 20 });
+    const waiting = callOk<WaitResult>(acme, "wait_for_approval", {
+      proposal_id: proposal.proposal_id,
+      timeout_seconds: 20,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await approve(proposal.proposal_id);
     const waited = await waiting;
     expect(waited).toMatchObject({ proposal_id: proposal.proposal_id, status: "approved", decided: true });
     expect(waited.waited_seconds).toBeLessThan(10);
-    expect(waited.next_step).toBe("A person approved it: call confirm_resolution with this proposal_id to apply it exactly once.");
+    expect(waited.next_step).toBe(
+      "A person approved it: call confirm_resolution with this proposal_id to apply it exactly once.",
+    );
   });
 
   it("a rejection ends the wait too, with the reason", async () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
-    const waiting = callOk<WaitResult>(acme, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 20 });
+    const waiting = callOk<WaitResult>(acme, "wait_for_approval", {
+      proposal_id: proposal.proposal_id,
+      timeout_seconds: 20,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await reject(proposal.proposal_id, "the customer called to cancel");
     const waited = await waiting;
@@ -47,20 +55,27 @@ describe("wait_for_approval (any client: a long poll)", () => {
 
   it("without a decision it answers at its timeout, still pending, and cannot approve", async () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
-    const waited = await callOk<WaitResult>(acme, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 1 });
+    const waited = await callOk<WaitResult>(acme, "wait_for_approval", {
+      proposal_id: proposal.proposal_id,
+      timeout_seconds: 1,
+    });
     expect(waited).toMatchObject({ status: "pending_approval", decided: false });
     expect(waited.waited_seconds).toBeGreaterThanOrEqual(0.9);
-    expect(waited.next_step).toBe(`Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`);
+    expect(waited.next_step).toBe(
+      `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`,
+    );
   });
 
   it("the timeout is bounded, and another account's proposal reads as not found", async () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
-    expect(await callError(acme, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 600 })).toMatch(/timeout_seconds/);
+    expect(
+      await callError(acme, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 600 }),
+    ).toMatch(/timeout_seconds/);
     const globex = await connectClient(GLOBEX_TOKEN, "wait-globex");
     try {
-      expect(await callError(globex, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 1 })).toBe(
-        "proposal not found; proposals are only visible to the account that created them",
-      );
+      expect(
+        await callError(globex, "wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 1 }),
+      ).toBe("proposal not found; proposals are only visible to the account that created them");
     } finally {
       await globex.close();
     }
@@ -72,7 +87,11 @@ describe("wait_for_approval at 2026-07-28 with URL elicitation", () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
     const client = new ModernClient(
       { name: "wait-2026", version: "1.0.0" },
-      { capabilities: { elicitation: { url: {} } }, jsonSchemaValidator: new ModernValidator(), versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      {
+        capabilities: { elicitation: { url: {} } },
+        jsonSchemaValidator: new ModernValidator(),
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      },
     );
     const asked: { mode?: string; url?: string; message?: string }[] = [];
     // The host shows the page; the person approves there; then the host says it is done.
@@ -81,9 +100,17 @@ describe("wait_for_approval at 2026-07-28 with URL elicitation", () => {
       await approve(proposal.proposal_id);
       return { action: "accept" };
     });
-    await client.connect(new ModernTransport(new URL(MCP_URL), { fetch: workerFetch, requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } } }));
+    await client.connect(
+      new ModernTransport(new URL(MCP_URL), {
+        fetch: workerFetch,
+        requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } },
+      }),
+    );
     try {
-      const result = (await client.callTool({ name: "wait_for_approval", arguments: { proposal_id: proposal.proposal_id, timeout_seconds: 10 } })) as {
+      const result = (await client.callTool({
+        name: "wait_for_approval",
+        arguments: { proposal_id: proposal.proposal_id, timeout_seconds: 10 },
+      })) as {
         structuredContent?: WaitResult;
       };
       expect(asked).toHaveLength(1);
@@ -97,10 +124,21 @@ describe("wait_for_approval at 2026-07-28 with URL elicitation", () => {
 
   it("a client that declares no URL elicitation is not asked: it waits as any client does", async () => {
     const { proposal } = await proposalFor(acme, "fulfillment_hold_missing_sku");
-    const client = new ModernClient({ name: "wait-2026-plain", version: "1.0.0" }, { jsonSchemaValidator: new ModernValidator(), versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new ModernTransport(new URL(MCP_URL), { fetch: workerFetch, requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } } }));
+    const client = new ModernClient(
+      { name: "wait-2026-plain", version: "1.0.0" },
+      { jsonSchemaValidator: new ModernValidator(), versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(
+      new ModernTransport(new URL(MCP_URL), {
+        fetch: workerFetch,
+        requestInit: { headers: { authorization: `Bearer ${ACME_TOKEN}` } },
+      }),
+    );
     try {
-      const result = (await client.callTool({ name: "wait_for_approval", arguments: { proposal_id: proposal.proposal_id, timeout_seconds: 1 } })) as { structuredContent?: WaitResult };
+      const result = (await client.callTool({
+        name: "wait_for_approval",
+        arguments: { proposal_id: proposal.proposal_id, timeout_seconds: 1 },
+      })) as { structuredContent?: WaitResult };
       expect(result.structuredContent).toMatchObject({ status: "pending_approval", decided: false });
     } finally {
       await client.close();

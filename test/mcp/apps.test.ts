@@ -2,11 +2,11 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelc
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID, appToolMeta } from "../../src/mcp/apps";
 import { orderCards } from "../../src/mcp/orders.tools";
-import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { initializeRequest, modernHeaders, modernRpc, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
-import { callTool, propose } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
+import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
+import { initializeRequest, type JsonRpcMessage, modernHeaders, modernRpc, postMcp } from "../helpers/mcp-raw";
+import { callTool, propose } from "../helpers/ops";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
 // MCP Apps (io.modelcontextprotocol/ui): which tools name a card, what the
@@ -48,7 +48,9 @@ describe("the documented constants", () => {
   it("match the maintained MCP Apps SDK's", () => {
     expect(APPS_EXTENSION_ID).toBe(EXTENSION_ID);
     expect(APP_MIME_TYPE).toBe(RESOURCE_MIME_TYPE);
-    expect(Object.keys(appToolMeta(orderCards[0] ?? { name: "", uri: "ui://x", title: "", description: "", html: "" }))).toContain(RESOURCE_URI_META_KEY);
+    expect(
+      Object.keys(appToolMeta(orderCards[0] ?? { name: "", uri: "ui://x", title: "", description: "", html: "" })),
+    ).toContain(RESOURCE_URI_META_KEY);
   });
 
   it("each card has its own ui:// URI and name", () => {
@@ -71,13 +73,23 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   });
 
   it("exactly the queue, order and proposal tools name a card", () => {
-    const named = Object.fromEntries(tools.filter((t) => t._meta !== undefined).map((t) => [t.name, (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri]));
+    const named = Object.fromEntries(
+      tools
+        .filter((t) => t._meta !== undefined)
+        .map((t) => [t.name, (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri]),
+    );
     expect(named).toEqual(EXPECTED_CARDS);
   });
 
-  it.each(Object.entries(EXPECTED_CARDS))("%s: _meta.ui names %s, the legacy key agrees, and no card may call it", (name, uri) => {
-    expect(tools.find((t) => t.name === name)?._meta).toEqual({ ui: { resourceUri: uri, visibility: ["model"] }, "ui/resourceUri": uri });
-  });
+  it.each(Object.entries(EXPECTED_CARDS))(
+    "%s: _meta.ui names %s, the legacy key agrees, and no card may call it",
+    (name, uri) => {
+      expect(tools.find((t) => t.name === name)?._meta).toEqual({
+        ui: { resourceUri: uri, visibility: ["model"] },
+        "ui/resourceUri": uri,
+      });
+    },
+  );
 
   it("lists each card once as an MCP Apps resource with an empty CSP", async () => {
     const { resources } = await client.listResources();
@@ -93,7 +105,11 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     const read = await client.readResource({ uri });
     expect(read.contents).toHaveLength(1);
     const content = read.contents[0] as UiContent;
-    expect(content).toMatchObject({ uri, mimeType: APP_MIME_TYPE, _meta: { ui: { csp: NO_DOMAINS, prefersBorder: true } } });
+    expect(content).toMatchObject({
+      uri,
+      mimeType: APP_MIME_TYPE,
+      _meta: { ui: { csp: NO_DOMAINS, prefersBorder: true } },
+    });
     const html = content.text ?? "";
     expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
@@ -104,7 +120,10 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     // Data is never parsed as HTML.
     expect(html).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
     // The only requests a card makes: the handshake, and asking the host to open a link.
-    expect([...new Set([...html.matchAll(/request\("([^"]+)"/g)].map((m) => m[1]))].sort()).toEqual(["ui/initialize", "ui/open-link"]);
+    expect([...new Set([...html.matchAll(/request\("([^"]+)"/g)].map((m) => m[1]))].sort()).toEqual([
+      "ui/initialize",
+      "ui/open-link",
+    ]);
     expect(html).not.toContain("tools/call");
     // A few kilobytes of inline script, not an SDK bundle.
     expect(html.length).toBeLessThan(24_000);
@@ -113,7 +132,14 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   it("every card tool still answers text that is exactly JSON.stringify(structuredContent), and nothing else", async () => {
     const orderId = await insertFreshOrder({ exception: "fulfillment_hold_missing_sku" });
     const proposal = await propose(client, orderId);
-    const address = { recipient: "Ada Lovelace", line1: "12 Pine St", city: "Austin", region: "TX", postal_code: "78701", country: "US" };
+    const address = {
+      recipient: "Ada Lovelace",
+      line1: "12 Pine St",
+      city: "Austin",
+      region: "TX",
+      postal_code: "78701",
+      country: "US",
+    };
     const calls: [string, Record<string, unknown>][] = [
       ["list_order_exceptions", {}],
       ["get_order_details", { order_id: orderId }],
@@ -131,17 +157,31 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       // 2026-07-28 results carry the protocol's own _meta (serverInfo); nothing of ours is added.
       const { _meta: meta, ...rest } = result as ToolCallResult & { _meta?: Record<string, unknown> };
       expect(Object.keys(rest).sort(), name).toEqual(["content", "structuredContent"]);
-      expect(Object.keys(meta ?? {}).filter((key) => !key.startsWith("io.modelcontextprotocol/")), name).toEqual([]);
+      expect(
+        Object.keys(meta ?? {}).filter((key) => !key.startsWith("io.modelcontextprotocol/")),
+        name,
+      ).toEqual([]);
     }
   });
 });
 
 describe("a client that renders Apps and one that does not", () => {
-  async function call(capabilities: Record<string, unknown>, name: string, args: Record<string, unknown>): Promise<unknown> {
-    const response = await postMcp(modernRpc(1, "tools/call", { name, arguments: args, _meta: { "io.modelcontextprotocol/clientCapabilities": capabilities } }), {
-      token: ACME_TOKEN,
-      headers: modernHeaders("tools/call", name),
-    });
+  async function call(
+    capabilities: Record<string, unknown>,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<unknown> {
+    const response = await postMcp(
+      modernRpc(1, "tools/call", {
+        name,
+        arguments: args,
+        _meta: { "io.modelcontextprotocol/clientCapabilities": capabilities },
+      }),
+      {
+        token: ACME_TOKEN,
+        headers: modernHeaders("tools/call", name),
+      },
+    );
     const body = (await response.json()) as JsonRpcMessage;
     expect(body.error).toBeUndefined();
     return body.result;
@@ -149,7 +189,10 @@ describe("a client that renders Apps and one that does not", () => {
 
   it("get the same result, byte for byte", async () => {
     const client = await connectClient(ACME_TOKEN, "apps-compare");
-    const proposal = await propose(client, await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout" }));
+    const proposal = await propose(
+      client,
+      await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout" }),
+    );
     await client.close();
     const withApps = { extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } };
     for (const [name, args] of [
@@ -165,13 +208,19 @@ describe("a client that renders Apps and one that does not", () => {
 
 describe("the server declares the extension", () => {
   it("in server/discover (2026-07-28)", async () => {
-    const response = await postMcp(modernRpc(1, "server/discover"), { token: ACME_TOKEN, headers: modernHeaders("server/discover") });
+    const response = await postMcp(modernRpc(1, "server/discover"), {
+      token: ACME_TOKEN,
+      headers: modernHeaders("server/discover"),
+    });
     const body = (await response.json()) as JsonRpcMessage;
     expect(body.result?.capabilities).toMatchObject({ extensions: { [APPS_EXTENSION_ID]: {} } });
   });
 
   it("in the initialize result (2025-11-25)", async () => {
-    const response = await postMcp(initializeRequest(1, "2025-11-25"), { token: ACME_TOKEN, accept: "application/json" });
+    const response = await postMcp(initializeRequest(1, "2025-11-25"), {
+      token: ACME_TOKEN,
+      accept: "application/json",
+    });
     const body = (await response.json()) as JsonRpcMessage;
     expect(body.result?.capabilities).toMatchObject({ extensions: { [APPS_EXTENSION_ID]: {} } });
   });

@@ -2,10 +2,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditLog } from "../../src/orders/views";
 import { insertNotes } from "../helpers/audit";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { callError, callOk, callTool } from "../helpers/ops";
 import { insertFreshOrder } from "../helpers/fresh-orders";
+import { connectClient } from "../helpers/mcp-client";
+import { callError, callOk, callTool } from "../helpers/ops";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // get_order_audit_log pages through long logs: cursor in, next_cursor out.
 
@@ -20,7 +20,9 @@ afterAll(async () => {
 /** An order with `count` events; every three share one timestamp, so pages must break ties. */
 async function orderWithEvents(count: number): Promise<{ orderId: string; eventIds: string[] }> {
   const orderId = await insertFreshOrder({ exception: null, originEvent: false });
-  const times = Array.from({ length: count }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 3))).toISOString());
+  const times = Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 3))).toISOString(),
+  );
   return { orderId, eventIds: await insertNotes(orderId, times) };
 }
 
@@ -66,7 +68,9 @@ describe("get_order_audit_log paging", () => {
 
   it("refuses a cursor it did not hand out, and a limit out of range", async () => {
     const { orderId } = await orderWithEvents(1);
-    expect(await callError(acme, "get_order_audit_log", { order_id: orderId, cursor: "not-a-cursor" })).toMatch(/cursor is not a next_cursor/);
+    expect(await callError(acme, "get_order_audit_log", { order_id: orderId, cursor: "not-a-cursor" })).toMatch(
+      /cursor is not a next_cursor/,
+    );
     for (const limit of [0, 201, 2.5]) {
       const result = await callTool(acme, "get_order_audit_log", { order_id: orderId, limit });
       expect(result.isError).toBe(true);

@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
 import { MCP_URL, workerFetch } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
-import { BOTH_MEDIA_TYPES, initializeRequest, mcpHeaders, postMcp, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { BOTH_MEDIA_TYPES, initializeRequest, type JsonRpcMessage, mcpHeaders, postMcp } from "../helpers/mcp-raw";
 import type { ErrorBody } from "../helpers/orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_TOKEN, PRODUCTION_TOKEN } from "../helpers/tokens";
 
 // Who may call /mcp: bearer tokens, origin checks and CORS, and failing closed.
 
@@ -43,14 +43,18 @@ function preflight(origin: string): Promise<Response> {
 }
 
 /** Names the resource metadata (RFC 9728), which is where an OAuth client's discovery starts. */
-const MCP_CHALLENGE = 'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
+const MCP_CHALLENGE =
+  'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
 
 describe("bearer tokens", () => {
   it("no Authorization header: 401 with a Bearer challenge that points at the resource metadata", async () => {
     const response = await postMcp(initialize());
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe(MCP_CHALLENGE);
-    expect(await errorBody(response)).toEqual({ code: "unauthorized", message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth" });
+    expect(await errorBody(response)).toEqual({
+      code: "unauthorized",
+      message: "send Authorization: Bearer <token> with your MCP token, or connect with OAuth",
+    });
   });
 
   it("a non-Bearer Authorization header is treated as missing", async () => {
@@ -59,7 +63,7 @@ describe("bearer tokens", () => {
     expect(response.headers.get("www-authenticate")).toBe(MCP_CHALLENGE);
   });
 
-  it("a wrong token: 401 with error=\"invalid_token\"", async () => {
+  it('a wrong token: 401 with error="invalid_token"', async () => {
     const response = await postMcp(initialize(), { token: "not-a-real-token-at-all" });
     expect(response.status).toBe(401);
     const challenge = response.headers.get("www-authenticate") ?? "";
@@ -67,7 +71,8 @@ describe("bearer tokens", () => {
     expect(challenge).toContain('error="invalid_token"');
     expect(await errorBody(response)).toEqual({
       code: "unauthorized",
-      message: "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
+      message:
+        "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
     });
   });
 
@@ -94,12 +99,18 @@ describe("bearer tokens", () => {
 });
 
 describe("methods", () => {
-  it.each(["GET", "DELETE"])("%s /mcp: 405 with Allow: POST (stateless server, no SSE stream or session)", async (method) => {
-    const response = await workerFetch(MCP_URL, { method, headers: { authorization: `Bearer ${ACME_TOKEN}`, accept: BOTH_MEDIA_TYPES } });
-    expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("POST");
-    expect((await errorBody(response)).code).toBe("method_not_allowed");
-  });
+  it.each(["GET", "DELETE"])(
+    "%s /mcp: 405 with Allow: POST (stateless server, no SSE stream or session)",
+    async (method) => {
+      const response = await workerFetch(MCP_URL, {
+        method,
+        headers: { authorization: `Bearer ${ACME_TOKEN}`, accept: BOTH_MEDIA_TYPES },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect((await errorBody(response)).code).toBe("method_not_allowed");
+    },
+  );
 });
 
 describe("Origin guard and CORS", () => {
@@ -109,7 +120,8 @@ describe("Origin guard and CORS", () => {
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
     expect(await errorBody(response)).toEqual({
       code: "forbidden",
-      message: "origin https://evil.example is not allowed to call this MCP server; add it to ALLOWED_ORIGINS if it should be",
+      message:
+        "origin https://evil.example is not allowed to call this MCP server; add it to ALLOWED_ORIGINS if it should be",
     });
   });
 
@@ -133,11 +145,14 @@ describe("Origin guard and CORS", () => {
     await expectInitialized(response);
   });
 
-  it.each(["http://127.0.0.1:6274", "http://[::1]:6274"])("loopback Origin %s passes in development", async (origin) => {
-    const response = await postMcp(initialize(), { token: ACME_TOKEN, origin });
-    expect(response.headers.get("access-control-allow-origin")).toBe(origin);
-    await expectInitialized(response);
-  });
+  it.each(["http://127.0.0.1:6274", "http://[::1]:6274"])(
+    "loopback Origin %s passes in development",
+    async (origin) => {
+      const response = await postMcp(initialize(), { token: ACME_TOKEN, origin });
+      expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+      await expectInitialized(response);
+    },
+  );
 
   it("a 401 to an allowed Origin still carries CORS headers, so the browser can read the challenge", async () => {
     const response = await postMcp(initialize(), { origin: INSPECTOR_ORIGIN });
@@ -151,17 +166,27 @@ describe("Origin guard and CORS", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe(INSPECTOR_ORIGIN);
     // Only what /mcp serves: GET and DELETE answer 405, so a browser is not told otherwise.
     expect(headerList(response, "access-control-allow-methods")).toEqual(["post", "options"]);
-    expect(headerList(response, "access-control-allow-headers")).toEqual(["authorization", "content-type", "mcp-protocol-version"]);
+    expect(headerList(response, "access-control-allow-headers")).toEqual([
+      "authorization",
+      "content-type",
+      "mcp-protocol-version",
+    ]);
     expect(await response.text()).toBe("");
   });
 
   it.each(["GET", "DELETE"])("an OPTIONS preflight asking for %s is still told only POST, OPTIONS", async (method) => {
-    const response = await workerFetch(MCP_URL, { method: "OPTIONS", headers: { origin: INSPECTOR_ORIGIN, "access-control-request-method": method } });
+    const response = await workerFetch(MCP_URL, {
+      method: "OPTIONS",
+      headers: { origin: INSPECTOR_ORIGIN, "access-control-request-method": method },
+    });
     expect(headerList(response, "access-control-allow-methods")).toEqual(["post", "options"]);
   });
 
   it("an OPTIONS preflight without requested headers: 204 allowing POST, and no header it did not ask for", async () => {
-    const response = await workerFetch(MCP_URL, { method: "OPTIONS", headers: { origin: INSPECTOR_ORIGIN, "access-control-request-method": "POST" } });
+    const response = await workerFetch(MCP_URL, {
+      method: "OPTIONS",
+      headers: { origin: INSPECTOR_ORIGIN, "access-control-request-method": "POST" },
+    });
     expect(response.status).toBe(204);
     expect(headerList(response, "access-control-allow-methods")).toEqual(["post", "options"]);
     expect(response.headers.get("access-control-allow-headers")).toBeNull();
@@ -212,9 +237,15 @@ describe("configuration seen by /mcp", () => {
   it("a token literally named __proto__ is a working MCP token, not a lost one", async () => {
     // Raw JSON: an object literal with a "__proto__" key would set the prototype instead.
     const tokens = '{"__proto__": {"account": "acme", "operator": "Proto Ops"}}';
-    const response = await callApp({ MCP_TOKENS: tokens, ENVIRONMENT: "development", APPROVER_TOKENS: "" }, mcpHeaders({ token: "__proto__" }));
+    const response = await callApp(
+      { MCP_TOKENS: tokens, ENVIRONMENT: "development", APPROVER_TOKENS: "" },
+      mcpHeaders({ token: "__proto__" }),
+    );
     await expectInitialized(response);
-    const wrong = await callApp({ MCP_TOKENS: tokens, ENVIRONMENT: "development", APPROVER_TOKENS: "" }, mcpHeaders({ token: "constructor" }));
+    const wrong = await callApp(
+      { MCP_TOKENS: tokens, ENVIRONMENT: "development", APPROVER_TOKENS: "" },
+      mcpHeaders({ token: "constructor" }),
+    );
     expect(wrong.status).toBe(401);
   });
 
@@ -224,7 +255,10 @@ describe("configuration seen by /mcp", () => {
     const refused = await callApp(production, mcpHeaders({ token: PRODUCTION_TOKEN, origin: INSPECTOR_ORIGIN }));
     expect(refused.status).toBe(403);
 
-    const allowed = await callApp({ ...production, ALLOWED_ORIGINS: INSPECTOR_ORIGIN }, mcpHeaders({ token: PRODUCTION_TOKEN, origin: INSPECTOR_ORIGIN }));
+    const allowed = await callApp(
+      { ...production, ALLOWED_ORIGINS: INSPECTOR_ORIGIN },
+      mcpHeaders({ token: PRODUCTION_TOKEN, origin: INSPECTOR_ORIGIN }),
+    );
     expect(allowed.headers.get("access-control-allow-origin")).toBe(INSPECTOR_ORIGIN);
     await expectInitialized(allowed);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { readJson } from "../helpers/orders";
 import { GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -23,7 +23,11 @@ function countingLimiter(allow: number) {
 }
 
 function post(body: unknown): Request {
-  return new Request("http://localhost/mcp", { method: "POST", headers: mcpHeaders({ token: GLOBEX_TOKEN, accept: "application/json" }), body: JSON.stringify(body) });
+  return new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: mcpHeaders({ token: GLOBEX_TOKEN, accept: "application/json" }),
+    body: JSON.stringify(body),
+  });
 }
 
 const pings = (n: number) => Array.from({ length: n }, (_, i) => rpc(i + 1, "ping"));
@@ -50,7 +54,9 @@ describe("a JSON-RPC batch is counted call by call", () => {
 
   it("20 send_orders calls in one batch cannot pass as one request", async () => {
     const { limiter, seen } = countingLimiter(10);
-    const batch = Array.from({ length: 20 }, (_, i) => rpc(i + 1, "tools/call", { name: "send_orders", arguments: { count: 1 } }));
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      rpc(i + 1, "tools/call", { name: "send_orders", arguments: { count: 1 } }),
+    );
     const response = await fetchWithEnv(post(batch), { RATE_LIMITS: "on", MCP_RATE_LIMITER: limiter });
     expect(response.status).toBe(429);
     // Counting stops at the first call over the share.

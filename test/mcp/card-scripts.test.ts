@@ -10,7 +10,9 @@ import { orderCards } from "../../src/mcp/orders.tools";
 
 const cardSources = import.meta.glob<string>("../../cards/**/*.ts", { query: "?raw", import: "default", eager: true });
 const serverSources = import.meta.glob<string>("../../src/**/*.ts", { query: "?raw", import: "default", eager: true });
-const byPath = new Map(Object.entries({ ...cardSources, ...serverSources }).map(([key, text]) => [key.replace(/^\.\.\/\.\.\//, ""), text]));
+const byPath = new Map(
+  Object.entries({ ...cardSources, ...serverSources }).map(([key, text]) => [key.replace(/^\.\.\/\.\.\//, ""), text]),
+);
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -21,7 +23,9 @@ const REBUILD = "changed since the last `npm run cards`: run it and commit src/m
 
 describe("the built card scripts", () => {
   it("were built from the sources as they are now", async () => {
-    expect(Object.keys(CARD_SOURCES)).toEqual(expect.arrayContaining(["cards/host.ts", "src/orders/labels.ts", "src/proposals/status-labels.ts"]));
+    expect(Object.keys(CARD_SOURCES)).toEqual(
+      expect.arrayContaining(["cards/host.ts", "src/orders/labels.ts", "src/proposals/status-labels.ts"]),
+    );
     const changed = [];
     for (const [file, hash] of Object.entries(CARD_SOURCES)) {
       const text = byPath.get(file);
@@ -32,13 +36,17 @@ describe("the built card scripts", () => {
 
   it("cover every file of cards/ and one script per card entry, each served by a card", () => {
     const files = Object.keys(cardSources).map((key) => key.replace(/^\.\.\/\.\.\//, ""));
-    expect(files.filter((file) => !Object.hasOwn(CARD_SOURCES, file)), REBUILD).toEqual([]);
+    expect(
+      files.filter((file) => !Object.hasOwn(CARD_SOURCES, file)),
+      REBUILD,
+    ).toEqual([]);
     const entries = files.flatMap((file) => /^cards\/([a-z0-9-]+-card)\.ts$/.exec(file)?.[1] ?? []).sort();
     expect(Object.keys(CARD_SCRIPTS).sort(), REBUILD).toEqual(entries);
     expect(orderCards.map((card) => card.name).sort()).toEqual(entries);
   });
 
   it("each card's document carries its own script", () => {
-    for (const card of orderCards) expect(card.html).toContain(`<script>${CARD_SCRIPTS[card.name as keyof typeof CARD_SCRIPTS]}</script>`);
+    for (const card of orderCards)
+      expect(card.html).toContain(`<script>${CARD_SCRIPTS[card.name as keyof typeof CARD_SCRIPTS]}</script>`);
   });
 });

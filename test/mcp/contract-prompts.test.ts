@@ -18,18 +18,32 @@ interface ExpectedPrompt {
 
 const EXPECTED_PROMPTS: Readonly<Record<string, ExpectedPrompt>> = {
   triage_exceptions: { arguments: { top: false }, sample: {}, tools: ["list_order_exceptions", "get_order_details"] },
-  explain_order: { arguments: { order_id: true }, sample: { order_id: "ORD-1008" }, tools: ["get_order_details", "get_order_audit_log"] },
+  explain_order: {
+    arguments: { order_id: true },
+    sample: { order_id: "ORD-1008" },
+    tools: ["get_order_details", "get_order_audit_log"],
+  },
   propose_and_wait: {
     arguments: { order_id: true, new_address: false },
     sample: { order_id: "ORD-1017" },
-    tools: ["get_order_details", "propose_resolution", "wait_for_approval", "confirm_resolution", "get_order_audit_log"],
+    tools: [
+      "get_order_details",
+      "propose_resolution",
+      "wait_for_approval",
+      "confirm_resolution",
+      "get_order_audit_log",
+    ],
   },
   load_test: {
     arguments: { rate_per_second: true, duration_seconds: false, p99_ms: false, ramp_seconds: false },
     sample: { rate_per_second: "20", duration_seconds: "300", p99_ms: "250", ramp_seconds: "60" },
     tools: ["check_target", "start_traffic_run", "get_traffic_run", "stop_traffic_run"],
   },
-  rejection_drill: { arguments: { count: false }, sample: { count: "5" }, tools: ["check_target", "preview_order", "send_orders"] },
+  rejection_drill: {
+    arguments: { count: false },
+    sample: { count: "5" },
+    tools: ["check_target", "preview_order", "send_orders"],
+  },
 };
 
 /** The listed tools' names that occur in `text`, in the order each first occurs. */
@@ -74,22 +88,31 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const expected = EXPECTED_PROMPTS[prompt.name];
       expect((prompt.title ?? "").length, prompt.name).toBeGreaterThanOrEqual(8);
       expect((prompt.description ?? "").length, prompt.name).toBeGreaterThanOrEqual(60);
-      expect(Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, a.required ?? false])), prompt.name).toEqual(expected?.arguments);
-      for (const argument of prompt.arguments ?? []) expect((argument.description ?? "").length, `${prompt.name}.${argument.name}`).toBeGreaterThan(10);
+      expect(
+        Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, a.required ?? false])),
+        prompt.name,
+      ).toEqual(expected?.arguments);
+      for (const argument of prompt.arguments ?? [])
+        expect((argument.description ?? "").length, `${prompt.name}.${argument.name}`).toBeGreaterThan(10);
     }
   });
 
-  it.each(Object.entries(EXPECTED_PROMPTS))("%s names real tools, in the order to call them", async (name, expected) => {
-    const text = await promptText(client, name, { ...expected.sample });
-    expect(toolsNamed(text, toolNames)).toEqual(expected.tools);
-    // Every snake_case name with a call is a listed tool: the text sends the model to nothing that does not exist.
-    const called = [...text.matchAll(/\bcall ([a-z]+(?:_[a-z]+)+)/gi)].map((m) => m[1] ?? "");
-    expect(called.filter((tool) => !toolNames.includes(tool))).toEqual([]);
-    expect(text).not.toMatch(/\bapprove (it|the proposal) yourself\b/i);
-  });
+  it.each(Object.entries(EXPECTED_PROMPTS))(
+    "%s names real tools, in the order to call them",
+    async (name, expected) => {
+      const text = await promptText(client, name, { ...expected.sample });
+      expect(toolsNamed(text, toolNames)).toEqual(expected.tools);
+      // Every snake_case name with a call is a listed tool: the text sends the model to nothing that does not exist.
+      const called = [...text.matchAll(/\bcall ([a-z]+(?:_[a-z]+)+)/gi)].map((m) => m[1] ?? "");
+      expect(called.filter((tool) => !toolNames.includes(tool))).toEqual([]);
+      expect(text).not.toMatch(/\bapprove (it|the proposal) yourself\b/i);
+    },
+  );
 
   it("arguments reach the text, and defaults stand in for the optional ones", async () => {
-    expect(await promptText(client, "explain_order", { order_id: "ORD-1008" })).toContain('get_order_details with order_id "ORD-1008"');
+    expect(await promptText(client, "explain_order", { order_id: "ORD-1008" })).toContain(
+      'get_order_details with order_id "ORD-1008"',
+    );
     expect(await promptText(client, "triage_exceptions", { top: "5" })).toContain("For each of the first 5 orders");
     expect(await promptText(client, "triage_exceptions", {})).toContain("For each of the first 3 orders");
     const load = await promptText(client, "load_test", { rate_per_second: "2.5" });
@@ -97,7 +120,9 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     expect(load).toContain("p99 latency is over 500 ms");
     // This server's caps (MAX_RUN_RATE 50, MAX_RUN_SECONDS 900 in the test environment) and MAX_BATCH.
     expect(load).toContain("at most 50 orders per second and 900 seconds");
-    expect(await promptText(client, "rejection_drill", {})).toContain("send_orders with count 5 (at most 100, this server's MAX_BATCH)");
+    expect(await promptText(client, "rejection_drill", {})).toContain(
+      "send_orders with count 5 (at most 100, this server's MAX_BATCH)",
+    );
   });
 
   it("the load test reports the run's verdict against its threshold", async () => {
@@ -107,8 +132,17 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   });
 
   it("propose_and_wait with a new address proposes an address change and applies it with apply_approved_change", async () => {
-    const text = await promptText(client, "propose_and_wait", { order_id: "ORD-1012", new_address: "Northwind Receiving, 12 Pine St, Austin TX 78701, US" });
-    expect(toolsNamed(text, toolNames)).toEqual(["get_order_details", "prepare_address_change", "wait_for_approval", "apply_approved_change", "get_order_audit_log"]);
+    const text = await promptText(client, "propose_and_wait", {
+      order_id: "ORD-1012",
+      new_address: "Northwind Receiving, 12 Pine St, Austin TX 78701, US",
+    });
+    expect(toolsNamed(text, toolNames)).toEqual([
+      "get_order_details",
+      "prepare_address_change",
+      "wait_for_approval",
+      "apply_approved_change",
+      "get_order_audit_log",
+    ]);
     expect(text).toContain("12 Pine St, Austin TX 78701");
     expect(text).toContain("You cannot approve it");
   });
@@ -125,7 +159,9 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     const notANumber = await refusal({ rate_per_second: "fast" });
     expect(notANumber?.code).toBe(-32602);
     // One readable line (the v1 client prefixes "MCP error -32602: ").
-    expect(notANumber?.message).toMatch(/(^|: )Invalid arguments for prompt load_test: rate_per_second: give a number above 0, such as 20 or 2\.5$/);
+    expect(notANumber?.message).toMatch(
+      /(^|: )Invalid arguments for prompt load_test: rate_per_second: give a number above 0, such as 20 or 2\.5$/,
+    );
     expect((await refusal({ rate_per_second: "0.0" }))?.message).toContain("give a number above 0");
     expect((await refusal({ order_id: "" }, "explain_order"))?.code).toBe(-32602);
     expect((await refusal({}, "no_such_prompt"))?.message).toContain("no_such_prompt");

@@ -3,9 +3,9 @@ import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
+import { freshSeed } from "../helpers/synthetic";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
-import { freshSeed } from "../helpers/synthetic";
 
 // The resources and tool results an MCP client sees, identical for a 2025
 // client (v1 SDK) and a 2026-07-28 client (v2 SDK). The tools themselves are
@@ -31,7 +31,10 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const uris = resources.map((r) => r.uri).sort();
       for (const uri of EXPECTED_RESOURCES) expect(uris).toContain(uri);
       // Data is JSON; the ui:// cards (test/mcp/apps.test.ts) are MCP Apps HTML.
-      for (const resource of resources) expect(resource.mimeType).toBe(resource.uri.startsWith("ui://") ? "text/html;profile=mcp-app" : "application/json");
+      for (const resource of resources)
+        expect(resource.mimeType).toBe(
+          resource.uri.startsWith("ui://") ? "text/html;profile=mcp-app" : "application/json",
+        );
     });
 
     it("lists exactly one template: a single traffic run by its id", async () => {
@@ -54,7 +57,15 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       const catalog = resourceJson<{ skus: { sku: string; name: string; unit_price_cents: number }[] }>(
         await client.readResource({ uri: "synthetic://catalog" }),
       );
-      expect(catalog.skus.map((s) => s.sku)).toEqual(["SKU-1180", "SKU-2240", "SKU-3390", "SKU-4415", "SKU-5510", "SKU-6300", "SKU-6301"]);
+      expect(catalog.skus.map((s) => s.sku)).toEqual([
+        "SKU-1180",
+        "SKU-2240",
+        "SKU-3390",
+        "SKU-4415",
+        "SKU-5510",
+        "SKU-6300",
+        "SKU-6301",
+      ]);
       expect(catalog.skus[4]).toEqual({ sku: "SKU-5510", name: "Cotton field socks (3 pack)", unit_price_cents: 1850 });
       expect(catalog.skus.some((s) => s.sku === "SKU-7720")).toBe(false);
     });

@@ -34,7 +34,12 @@ const SYNTHETIC_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   },
 };
 
-const WRITE_ONCE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+const WRITE_ONCE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /** Every field of start_traffic_run, nested ones included (array items and unions flattened). */
@@ -69,12 +74,30 @@ const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   // The load is either rate_per_second with duration_seconds, or stages: neither is required on its own, and the handler says which is missing.
   start_traffic_run: {
     annotations: WRITE_ONCE,
-    input: ["duration_seconds", "invalid_share", "mode", "ramp_seconds", "rate_per_second", "seed", "stages", "start_rate", "thresholds"],
+    input: [
+      "duration_seconds",
+      "invalid_share",
+      "mode",
+      "ramp_seconds",
+      "rate_per_second",
+      "seed",
+      "stages",
+      "start_rate",
+      "thresholds",
+    ],
     required: [],
   },
   get_traffic_run: { annotations: READ_ONLY, input: ["run_id"], required: ["run_id"] },
-  stop_traffic_run: { annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }, input: ["run_id"], required: ["run_id"] },
-  compare_traffic_runs: { annotations: READ_ONLY, input: ["baseline_run_id", "run_id", "tolerance_percent"], required: ["baseline_run_id", "run_id"] },
+  stop_traffic_run: {
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: ["run_id"],
+    required: ["run_id"],
+  },
+  compare_traffic_runs: {
+    annotations: READ_ONLY,
+    input: ["baseline_run_id", "run_id", "tolerance_percent"],
+    required: ["baseline_run_id", "run_id"],
+  },
 };
 
 /**
@@ -98,7 +121,11 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
 };
 
 /** Every tool, specified in full: the annotation and input checks below run for each. */
-const ALL_TOOLS: Readonly<Record<string, ExpectedTool>> = { ...SYNTHETIC_TOOLS, ...RUN_TOOLS, ...ORDER_OPERATIONS_TOOLS };
+const ALL_TOOLS: Readonly<Record<string, ExpectedTool>> = {
+  ...SYNTHETIC_TOOLS,
+  ...RUN_TOOLS,
+  ...ORDER_OPERATIONS_TOOLS,
+};
 
 const EXPECTED_TOOLS: readonly string[] = Object.keys(ALL_TOOLS).sort();
 
@@ -150,7 +177,13 @@ interface Tool {
   description?: string;
   inputSchema: JsonSchemaObject;
   outputSchema?: JsonSchemaObject;
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 
 describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (generation) => {
@@ -186,7 +219,13 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
         openWorldHint: annotations?.openWorldHint,
       }).toEqual(expected.annotations);
       // Nothing else is hidden in the annotations besides the display title.
-      expect(Object.keys(annotations ?? {}).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"]);
+      expect(Object.keys(annotations ?? {}).sort()).toEqual([
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "readOnlyHint",
+        "title",
+      ]);
       expect(annotations?.title).toBe(tool(name).title);
     });
 
@@ -217,16 +256,29 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       expect([...(inputSchema.required ?? [])].sort()).toEqual([...expected.required]);
       // Nothing nested hides further parameters, except the address object, whose fields are pinned in its own
       // tests, and a load test's stages, thresholds and drill shares, pinned here one by one.
-      if (name === "start_traffic_run") expect(propertyNames(inputSchema).map((p) => p.replace(/\/(anyOf|items)(\[\d+\])?/g, "")).sort()).toEqual(START_TRAFFIC_RUN_FIELDS);
-      else if (name !== "prepare_address_change") expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
+      if (name === "start_traffic_run")
+        expect(
+          propertyNames(inputSchema)
+            .map((p) => p.replace(/\/(anyOf|items)(\[\d+\])?/g, ""))
+            .sort(),
+        ).toEqual(START_TRAFFIC_RUN_FIELDS);
+      else if (name !== "prepare_address_change")
+        expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
     });
 
-    it.each(EXPECTED_TOOLS)("%s refuses unknown arguments in its listed schema (additionalProperties: false)", (name) => {
-      expect(tool(name).inputSchema.additionalProperties).toBe(false);
-    });
+    it.each(EXPECTED_TOOLS)(
+      "%s refuses unknown arguments in its listed schema (additionalProperties: false)",
+      (name) => {
+        expect(tool(name).inputSchema.additionalProperties).toBe(false);
+      },
+    );
 
     it("send_orders advertises exactly the count the server accepts: 1 to MAX_BATCH (100 here)", () => {
-      expect(tool("send_orders").inputSchema.properties?.count).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+      expect(tool("send_orders").inputSchema.properties?.count).toMatchObject({
+        type: "integer",
+        minimum: 1,
+        maximum: 100,
+      });
     });
 
     it("start_traffic_run advertises exactly the caps the server enforces (MAX_RUN_RATE 50, MAX_RUN_SECONDS 900 here)", () => {
@@ -234,14 +286,20 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       expect(properties?.rate_per_second).toMatchObject({ type: "number", exclusiveMinimum: 0, maximum: 50 });
       expect(properties?.duration_seconds).toMatchObject({ type: "integer", minimum: 1, maximum: 900 });
       expect(properties?.ramp_seconds).toMatchObject({ type: "integer", minimum: 0, maximum: 900 });
-      expect((properties?.thresholds as { items?: { properties?: { metric?: { enum?: string[] } } } } | undefined)?.items?.properties?.metric?.enum).toEqual(expect.arrayContaining(["p99_ms", "service_p99_ms", "error_rate", "rejected_rate", "dropped_rate"]));
+      expect(
+        (properties?.thresholds as { items?: { properties?: { metric?: { enum?: string[] } } } } | undefined)?.items
+          ?.properties?.metric?.enum,
+      ).toEqual(expect.arrayContaining(["p99_ms", "service_p99_ms", "error_rate", "rejected_rate", "dropped_rate"]));
       expect(String(properties?.duration_seconds?.description)).toContain("20000 orders (MAX_RUN_ORDERS)");
     });
 
-    it.each(EXPECTED_TOOLS)("%s states every type as one string, never an array (MCP Inspector strict mode)", (name) => {
-      expect(typeArrays(tool(name).inputSchema)).toEqual([]);
-      expect(typeArrays(tool(name).outputSchema)).toEqual([]);
-    });
+    it.each(EXPECTED_TOOLS)(
+      "%s states every type as one string, never an array (MCP Inspector strict mode)",
+      (name) => {
+        expect(typeArrays(tool(name).inputSchema)).toEqual([]);
+        expect(typeArrays(tool(name).outputSchema)).toEqual([]);
+      },
+    );
 
     it("a nullable output field is one anyOf branch per type, description outside", () => {
       expect(tool("check_target").outputSchema?.properties?.skus).toEqual({
@@ -256,8 +314,16 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
 
     it("offers the generator modes as an enum that defaults to seeded", () => {
       for (const name of ["preview_order", "send_orders"]) {
-        expect(tool(name).inputSchema.properties?.mode).toMatchObject({ type: "string", enum: ["seeded", "simple"], default: "seeded" });
-        expect(tool(name).inputSchema.properties?.seed).toMatchObject({ type: "integer", minimum: 0, maximum: 4294967295 });
+        expect(tool(name).inputSchema.properties?.mode).toMatchObject({
+          type: "string",
+          enum: ["seeded", "simple"],
+          default: "seeded",
+        });
+        expect(tool(name).inputSchema.properties?.seed).toMatchObject({
+          type: "integer",
+          minimum: 0,
+          maximum: 4294967295,
+        });
       }
     });
   });
@@ -266,17 +332,27 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     it("the scanner finds a forbidden name nested anywhere (self-check)", () => {
       const planted = {
         type: "object",
-        properties: { count: { type: "integer" }, options: { type: "object", properties: { callbackHost: { type: "string" } } } },
+        properties: {
+          count: { type: "integer" },
+          options: { type: "object", properties: { callbackHost: { type: "string" } } },
+        },
         anyOf: [{ properties: { baseURL: { type: "string" } } }],
         items: { properties: { Account_id: { type: "string" } } },
       };
-      expect(forbiddenProperties(planted).sort()).toEqual(["$.options.callbackHost", "$/anyOf[0].baseURL", "$/items.Account_id"]);
+      expect(forbiddenProperties(planted).sort()).toEqual([
+        "$.options.callbackHost",
+        "$/anyOf[0].baseURL",
+        "$/items.Account_id",
+      ]);
       expect(forbiddenProperties({ type: "object", properties: { count: {}, mode: {}, seed: {} } })).toEqual([]);
     });
 
-    it.each(EXPECTED_TOOLS)("%s has no input property naming a url, uri, host, endpoint, target, binding or account", (name) => {
-      expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
-    });
+    it.each(EXPECTED_TOOLS)(
+      "%s has no input property naming a url, uri, host, endpoint, target, binding or account",
+      (name) => {
+        expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
+      },
+    );
 
     it("no listed tool at all (including any added later) has such a property", () => {
       const violations = tools.flatMap((t) => forbiddenProperties(t.inputSchema).map((p) => `${t.name}: ${p}`));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { jsonAnswer, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type JsonRpcMessage, jsonAnswer, postMcp, rpc } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // JSON-RPC over /mcp: batches where the protocol version has them, and every
 // malformed request answered with one readable JSON-RPC error, never a 500.
@@ -18,7 +18,10 @@ describe("JSON-RPC batches (only protocol 2025-03-26 has them)", () => {
   });
 
   it("a batch of one at 2025-03-26 is still answered with an array", async () => {
-    const response = await postMcp([rpc(22, "tools/list")], { token, headers: { "mcp-protocol-version": "2025-03-26" } });
+    const response = await postMcp([rpc(22, "tools/list")], {
+      token,
+      headers: { "mcp-protocol-version": "2025-03-26" },
+    });
     expect(response.status).toBe(200);
     const answers = (await response.json()) as JsonRpcMessage[];
     expect(Array.isArray(answers)).toBe(true);
@@ -27,35 +30,67 @@ describe("JSON-RPC batches (only protocol 2025-03-26 has them)", () => {
 
   it.each(["2025-06-18", "2025-11-25"])("at %s a batch is refused with -32600 and nothing runs", async (version) => {
     const seed = freshSeed();
-    const response = await postMcp([rpc(23, "tools/call", { name: "send_orders", arguments: { count: 1, seed } })], { token, headers: { "mcp-protocol-version": version } });
+    const response = await postMcp([rpc(23, "tools/call", { name: "send_orders", arguments: { count: 1, seed } })], {
+      token,
+      headers: { "mcp-protocol-version": version },
+    });
     expect(response.status).toBe(400);
     expect(await jsonAnswer(response)).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32600, message: `Invalid Request: protocol ${version} has no JSON-RPC batches (2025-06-18 removed them); send one message per request` },
+      error: {
+        code: -32600,
+        message: `Invalid Request: protocol ${version} has no JSON-RPC batches (2025-06-18 removed them); send one message per request`,
+      },
     });
-    const replay = await jsonAnswer(await postMcp(rpc(24, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }));
+    const replay = await jsonAnswer(
+      await postMcp(rpc(24, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }),
+    );
     expect(replay.result?.structuredContent).toMatchObject({ seed, status_counts: { "201": 1 } });
   });
 
   it("an empty batch is refused with -32600", async () => {
     const response = await postMcp([], { token });
     expect(response.status).toBe(400);
-    expect((await jsonAnswer(response)).error).toEqual({ code: -32600, message: "Invalid Request: an empty JSON-RPC batch; send at least one message" });
+    expect((await jsonAnswer(response)).error).toEqual({
+      code: -32600,
+      message: "Invalid Request: an empty JSON-RPC batch; send at least one message",
+    });
   });
 
   it("a batch with a request whose params are malformed: that request gets the one-line -32602, and nothing in the batch runs", async () => {
     const seed = freshSeed();
     const response = await postMcp(
-      [rpc(26, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), rpc(27, "tools/call", { name: "check_target", arguments: null }), { jsonrpc: "2.0", method: "notifications/initialized" }],
+      [
+        rpc(26, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }),
+        rpc(27, "tools/call", { name: "check_target", arguments: null }),
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+      ],
       { token },
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
-      { jsonrpc: "2.0", id: 26, error: { code: -32000, message: "Not run: request 27 in the same batch has invalid params, and a batch runs only when every request in it is valid" } },
-      { jsonrpc: "2.0", id: 27, error: { code: -32602, message: "Invalid params for tools/call: arguments: must be an object of named arguments (or left out)" } },
+      {
+        jsonrpc: "2.0",
+        id: 26,
+        error: {
+          code: -32000,
+          message:
+            "Not run: request 27 in the same batch has invalid params, and a batch runs only when every request in it is valid",
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        id: 27,
+        error: {
+          code: -32602,
+          message: "Invalid params for tools/call: arguments: must be an object of named arguments (or left out)",
+        },
+      },
     ]);
-    const replay = await jsonAnswer(await postMcp(rpc(28, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }));
+    const replay = await jsonAnswer(
+      await postMcp(rpc(28, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }),
+    );
     expect(replay.result?.structuredContent).toMatchObject({ seed, status_counts: { "201": 1 } });
   });
 
@@ -90,7 +125,11 @@ describe("malformed requests", () => {
   });
 
   it.each([
-    ["arguments: null", { name: "check_target", arguments: null }, "Invalid params for tools/call: arguments: must be an object of named arguments (or left out)"],
+    [
+      "arguments: null",
+      { name: "check_target", arguments: null },
+      "Invalid params for tools/call: arguments: must be an object of named arguments (or left out)",
+    ],
     ["no name", { arguments: {} }, "Invalid params for tools/call: name is required"],
     ["no params at all", undefined, "Invalid params for tools/call: params is required"],
   ])("tools/call with %s: -32602 with one readable line, echoing the id", async (_label, params, message) => {
@@ -116,7 +155,10 @@ describe("malformed requests", () => {
   });
 
   it("an unknown tool: -32602 naming the tool, not a crash", async () => {
-    const response = await postMcp(rpc(42, "tools/call", { name: "send_orders_to", arguments: { url: "https://evil.example" } }), { token });
+    const response = await postMcp(
+      rpc(42, "tools/call", { name: "send_orders_to", arguments: { url: "https://evil.example" } }),
+      { token },
+    );
     expect(response.status).toBe(200);
     expect((await jsonAnswer(response)).error).toEqual({ code: -32602, message: "Tool send_orders_to not found" });
   });

@@ -10,12 +10,15 @@ describe("refuseMalformed", () => {
     ["a notification", { jsonrpc: "2.0", method: "notifications/initialized" }],
     ["a result", { jsonrpc: "2.0", id: "s-1", result: {} }],
     ["an error", { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "no" } }],
-    ["a batch of all four", [
-      { jsonrpc: "2.0", id: 1, method: "tools/list" },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { result: {}, id: "s-1", jsonrpc: "2.0" },
-      { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "no" } },
-    ]],
+    [
+      "a batch of all four",
+      [
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { result: {}, id: "s-1", jsonrpc: "2.0" },
+        { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "no" } },
+      ],
+    ],
   ])("lets %s through to the SDK", (_label, message) => {
     expect(refuseMalformed(message, null)).toBeUndefined();
   });
@@ -34,6 +37,8 @@ describe("refuseMalformed", () => {
   it("checks the params of every request in a batch, not only of a lone request", async () => {
     const refused = refuseMalformed([{ jsonrpc: "2.0", id: 1, method: "resources/read", params: {} }], "2025-03-26");
     expect(refused?.status).toBe(200);
-    expect(await refused?.json()).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid params for resources/read: uri is required" } }]);
+    expect(await refused?.json()).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid params for resources/read: uri is required" } },
+    ]);
   });
 });

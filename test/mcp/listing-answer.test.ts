@@ -5,15 +5,16 @@ import { describe, expect, it } from "vitest";
 import app from "../../src/index";
 import type { ConnectedTransport } from "../../src/mcp/connected-transport";
 import { isWholeListing, ListingAnswer } from "../../src/mcp/listing-answer";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 import { MCP_URL } from "../helpers/mcp-client";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
 
 // A pooled server answers a whole tools/list from the bytes of its first
 // answer. What a client reads must be what the SDK answers, id and all, and
 // each credential's list stays its own.
 
-const request = (id: number | string, params?: Record<string, unknown>) => rpc(id, "tools/list", params) as JSONRPCRequest;
+const request = (id: number | string, params?: Record<string, unknown>) =>
+  rpc(id, "tools/list", params) as JSONRPCRequest;
 const HTTP = new Request(MCP_URL, { method: "POST" });
 
 describe("ListingAnswer", () => {
@@ -22,7 +23,11 @@ describe("ListingAnswer", () => {
     const transport = {
       exchange: async (message: JSONRPCRequest) => {
         asked.push(message.id);
-        return Response.json({ result: { tools: [{ name: "t", description: "“quoted” ü" }] }, jsonrpc: "2.0", id: message.id });
+        return Response.json({
+          result: { tools: [{ name: "t", description: "“quoted” ü" }] },
+          jsonrpc: "2.0",
+          id: message.id,
+        });
       },
     } as unknown as ConnectedTransport;
     const listing = new ListingAnswer(transport);
@@ -31,7 +36,11 @@ describe("ListingAnswer", () => {
     const third = await (await listing.answer(request(3), HTTP)).json();
     expect(asked).toEqual([1]);
     expect(second.headers.get("content-type")).toBe("application/json");
-    expect(await second.json()).toEqual({ jsonrpc: "2.0", id: "two ✓", result: { tools: [{ name: "t", description: "“quoted” ü" }] } });
+    expect(await second.json()).toEqual({
+      jsonrpc: "2.0",
+      id: "two ✓",
+      result: { tools: [{ name: "t", description: "“quoted” ü" }] },
+    });
     expect(third).toEqual({ ...(first as object), id: 3 });
   });
 
@@ -40,13 +49,19 @@ describe("ListingAnswer", () => {
     const transport = {
       exchange: async (message: JSONRPCRequest) => {
         calls++;
-        return calls === 1 ? Response.json({ error: { code: -32603, message: "no" }, jsonrpc: "2.0", id: message.id }) : Response.json({ result: { tools: [] }, jsonrpc: "2.0", id: message.id });
+        return calls === 1
+          ? Response.json({ error: { code: -32603, message: "no" }, jsonrpc: "2.0", id: message.id })
+          : Response.json({ result: { tools: [] }, jsonrpc: "2.0", id: message.id });
       },
     } as unknown as ConnectedTransport;
     const listing = new ListingAnswer(transport);
     expect(await (await listing.answer(request(1), HTTP)).json()).toMatchObject({ error: { message: "no" } });
     expect(await (await listing.answer(request(2), HTTP)).json()).toMatchObject({ result: { tools: [] } });
-    expect(await (await listing.answer(request(3), HTTP)).json()).toEqual({ jsonrpc: "2.0", id: 3, result: { tools: [] } });
+    expect(await (await listing.answer(request(3), HTTP)).json()).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      result: { tools: [] },
+    });
     expect(calls).toBe(2);
   });
 
@@ -63,10 +78,30 @@ describe("ListingAnswer", () => {
 
 describe("tools/list through the Worker", () => {
   // A fresh env object is a fresh configuration, and with it a fresh pool.
-  const freshEnv = () => ({ ...env, MCP_TOKENS: JSON.stringify({ [ACME_TOKEN]: { account: "acme", operator: "Ada" }, [READER_TOKEN]: { account: "acme", operator: "Reader", scopes: ["orders:read"] } }) }) as Env;
+  const freshEnv = () =>
+    ({
+      ...env,
+      MCP_TOKENS: JSON.stringify({
+        [ACME_TOKEN]: { account: "acme", operator: "Ada" },
+        [READER_TOKEN]: { account: "acme", operator: "Reader", scopes: ["orders:read"] },
+      }),
+    }) as Env;
 
-  async function list(workerEnv: Env, token: string, id: number | string, params?: Record<string, unknown>): Promise<{ response: Response; message: JsonRpcMessage }> {
-    const response = await app.fetch(new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token, headers: { "mcp-protocol-version": "2025-11-25" } }), body: JSON.stringify(rpc(id, "tools/list", params)) }), workerEnv, createExecutionContext());
+  async function list(
+    workerEnv: Env,
+    token: string,
+    id: number | string,
+    params?: Record<string, unknown>,
+  ): Promise<{ response: Response; message: JsonRpcMessage }> {
+    const response = await app.fetch(
+      new Request(MCP_URL, {
+        method: "POST",
+        headers: mcpHeaders({ token, headers: { "mcp-protocol-version": "2025-11-25" } }),
+        body: JSON.stringify(rpc(id, "tools/list", params)),
+      }),
+      workerEnv,
+      createExecutionContext(),
+    );
     return { response, message: (await response.clone().json()) as JsonRpcMessage };
   }
 

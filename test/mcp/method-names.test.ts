@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { type JsonRpcMessage, jsonAnswer, modernHeaders, modernRpc, postMcp, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN } from "../helpers/tokens";
-import { jsonAnswer, modernHeaders, modernRpc, postMcp, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 
 // A method name is input: one that names a member of Object.prototype must be
 // answered like any other unknown method, at every revision and in a batch,
@@ -13,18 +13,23 @@ const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 
 describe("method names drawn from Object.prototype", () => {
   it("the list holds the names that broke a lookup", () => {
-    expect(PROTOTYPE_NAMES).toEqual(expect.arrayContaining(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]));
+    expect(PROTOTYPE_NAMES).toEqual(
+      expect.arrayContaining(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]),
+    );
   });
 
-  it.each(["2025-03-26", "2025-06-18", "2025-11-25"])("at %s each is -32601 Method not found, echoing the id", async (version) => {
-    for (const method of PROTOTYPE_NAMES) {
-      const response = await postMcp(rpc(7, method), { token, headers: { "mcp-protocol-version": version } });
-      expect(response.status, method).toBeLessThan(500);
-      const body = await jsonAnswer(response);
-      expect(body.id, method).toBe(7);
-      expect(body.error?.code, method).toBe(-32601);
-    }
-  });
+  it.each(["2025-03-26", "2025-06-18", "2025-11-25"])(
+    "at %s each is -32601 Method not found, echoing the id",
+    async (version) => {
+      for (const method of PROTOTYPE_NAMES) {
+        const response = await postMcp(rpc(7, method), { token, headers: { "mcp-protocol-version": version } });
+        expect(response.status, method).toBeLessThan(500);
+        const body = await jsonAnswer(response);
+        expect(body.id, method).toBe(7);
+        expect(body.error?.code, method).toBe(-32601);
+      }
+    },
+  );
 
   it("at 2026-07-28 each is -32601 Method not found", async () => {
     for (const method of PROTOTYPE_NAMES) {
@@ -57,12 +62,18 @@ describe("initialize without what it needs", () => {
   it("no params at all: -32602 with one sentence", async () => {
     const response = await postMcp(rpc(10, "initialize"), { token });
     expect(response.status).toBe(200);
-    expect(await jsonAnswer(response)).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32602, message: "Invalid params for initialize: params is required" } });
+    expect(await jsonAnswer(response)).toEqual({
+      jsonrpc: "2.0",
+      id: 10,
+      error: { code: -32602, message: "Invalid params for initialize: params is required" },
+    });
   });
 
   it("params without a protocol version or client info: -32602 naming each, on one line", async () => {
     const body = await jsonAnswer(await postMcp(rpc(11, "initialize", { capabilities: {} }), { token }));
     expect(body.error?.code).toBe(-32602);
-    expect(body.error?.message).toBe("Invalid params for initialize: protocolVersion is required; clientInfo is required");
+    expect(body.error?.message).toBe(
+      "Invalid params for initialize: protocolVersion is required; clientInfo is required",
+    );
   });
 });

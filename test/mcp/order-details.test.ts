@@ -1,13 +1,23 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
 import type { OrderStatus } from "../../src/orders/views";
+import type { ProposalView } from "../../src/proposals/schemas";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { ACME_APPROVER, ACME_OPERATOR, approve, auditLog, callError, callOk, details, ORDER_NOT_FOUND, propose } from "../helpers/ops";
+import {
+  ACME_APPROVER,
+  ACME_OPERATOR,
+  approve,
+  auditLog,
+  callError,
+  callOk,
+  details,
+  ORDER_NOT_FOUND,
+  propose,
+} from "../helpers/ops";
 import { postOrder, uniqueRequestId, validOrder } from "../helpers/orders";
 import { customers, seed, seedAnchorMs } from "../helpers/seed-data";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // The read-only operations tools that explain one order, over a real MCP
 // client: its evidence (get_order_details) and its audit log.
@@ -45,8 +55,22 @@ describe("get_order_details", () => {
       payment: {
         state: "declined",
         attempts: [
-          { attempt_id: "PAY-1004-1", at: minutesBeforeAnchor(130), amount_cents: 8000, method: "visa ending 0341", outcome: "declined", decline_code: "insufficient_funds" },
-          { attempt_id: "PAY-1004-2", at: minutesBeforeAnchor(100), amount_cents: 8000, method: "visa ending 0341", outcome: "declined", decline_code: "insufficient_funds" },
+          {
+            attempt_id: "PAY-1004-1",
+            at: minutesBeforeAnchor(130),
+            amount_cents: 8000,
+            method: "visa ending 0341",
+            outcome: "declined",
+            decline_code: "insufficient_funds",
+          },
+          {
+            attempt_id: "PAY-1004-2",
+            at: minutesBeforeAnchor(100),
+            amount_cents: 8000,
+            method: "visa ending 0341",
+            outcome: "declined",
+            decline_code: "insufficient_funds",
+          },
         ],
       },
       inventory: {
@@ -67,17 +91,32 @@ describe("get_order_details", () => {
         sla_breached: true,
         summary: "Card declined twice (insufficient_funds); 3 units still held in ATL-2.",
       },
-      timeline: order.timeline.map(({ at_minutes_ago, ...entry }) => ({ ...entry, at: minutesBeforeAnchor(at_minutes_ago) })),
+      timeline: order.timeline.map(({ at_minutes_ago, ...entry }) => ({
+        ...entry,
+        at: minutesBeforeAnchor(at_minutes_ago),
+      })),
     });
     expect(result.exception?.age_minutes).toBeGreaterThanOrEqual(95);
-    expect(result.timeline.map((t) => t.event)).toEqual(["order_placed", "inventory_held", "payment_declined", "payment_declined", "exception_opened"]);
+    expect(result.timeline.map((t) => t.event)).toEqual([
+      "order_placed",
+      "inventory_held",
+      "payment_declined",
+      "payment_declined",
+      "exception_opened",
+    ]);
   });
 
   it("ORD-1017: the duplicate evidence names ORD-1016 and says what state the other order is in", async () => {
     const result = await details(acme, "ORD-1017");
     expect(result.duplicate).toEqual({
       of_order_id: "ORD-1016",
-      signals: ["same customer", "same lines and total", "same card", "placed 2 minutes apart", "client retried after a checkout timeout"],
+      signals: [
+        "same customer",
+        "same lines and total",
+        "same card",
+        "placed 2 minutes apart",
+        "client retried after a checkout timeout",
+      ],
       other_order_status: "pending",
     });
     expect(result.exception?.exception_type).toBe("duplicate_order");
@@ -89,8 +128,17 @@ describe("get_order_details", () => {
   it("ORD-1008: the missing SKU shows in the allocations", async () => {
     const result = await details(acme, "ORD-1008");
     expect(result.inventory?.allocations.find((a) => a.state === "missing")).toBeDefined();
-    expect(result.customer).toEqual({ customer_id: "CUST-0003", name: "Priya Raman", email: "priya.raman@example.com", tier: "platinum" });
-    expect(result.exception).toMatchObject({ exception_type: "fulfillment_hold_missing_sku", state: "active", sla_breached: false });
+    expect(result.customer).toEqual({
+      customer_id: "CUST-0003",
+      name: "Priya Raman",
+      email: "priya.raman@example.com",
+      tier: "platinum",
+    });
+    expect(result.exception).toMatchObject({
+      exception_type: "fulfillment_hold_missing_sku",
+      state: "active",
+      sla_breached: false,
+    });
   });
 
   it("an order without an exception has exception null and no duplicate", async () => {
@@ -123,7 +171,12 @@ describe("get_order_details", () => {
   });
 
   it("a resolved exception is never reported as breaching its SLA, however old", async () => {
-    const orderId = await insertFreshOrder({ exception: "fraud_review", exceptionState: "resolved", openedMinutesAgo: 600, slaMinutes: 30 });
+    const orderId = await insertFreshOrder({
+      exception: "fraud_review",
+      exceptionState: "resolved",
+      openedMinutesAgo: 600,
+      slaMinutes: 30,
+    });
     const result = await details(acme, orderId);
     expect(result.exception).toMatchObject({ state: "resolved", sla_minutes: 30, sla_breached: false });
     expect(result.exception?.age_minutes).toBeGreaterThanOrEqual(600);
@@ -137,7 +190,9 @@ describe("get_order_details", () => {
 describe("get_order_audit_log", () => {
   it("a seeded order nobody touched has only the event that says where it came from", async () => {
     const log = await auditLog(acme, "ORD-1001");
-    expect(log.events.map((e) => [e.event_id, e.event_type, e.actor_kind, e.actor])).toEqual([["ORD-1001:seeded", "order_seeded", "system", "seed loader"]]);
+    expect(log.events.map((e) => [e.event_id, e.event_type, e.actor_kind, e.actor])).toEqual([
+      ["ORD-1001:seeded", "order_seeded", "system", "seed loader"],
+    ]);
     expect(log.events[0]?.state_after).toMatchObject({ status: "delivered", version: 1 });
   });
 
@@ -163,7 +218,9 @@ describe("get_order_audit_log", () => {
       },
       state_after: null,
     });
-    expect(created?.reason).toBe(`escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`);
+    expect(created?.reason).toBe(
+      `escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`,
+    );
     expect(approved).toMatchObject({
       event_id: `${proposal.proposal_id}:approved`,
       actor_kind: "approver",

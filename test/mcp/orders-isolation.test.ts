@@ -1,13 +1,21 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
+import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";
-import { approvalApi, callTool, decide, getProposal, ORDER_NOT_FOUND, propose, unknownProposalId } from "../helpers/ops";
+import {
+  approvalApi,
+  callTool,
+  decide,
+  getProposal,
+  ORDER_NOT_FOUND,
+  propose,
+  unknownProposalId,
+} from "../helpers/ops";
 import type { ErrorBody } from "../helpers/orders";
 import { countAuditEvents } from "../helpers/rows";
-import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { toolErrorOf } from "../helpers/tool-results";
 
 // One account can neither see nor touch another's orders and proposals, and
@@ -15,7 +23,14 @@ import { toolErrorOf } from "../helpers/tool-results";
 
 const GLOBEX_ORDER = "ORD-2003";
 const MISSING_ORDER = "ORD-9999999";
-const VALID_ADDRESS = { recipient: "Gina", line1: "1 Elm Street", city: "Reno", region: "NV", postal_code: "89502", country: "US" };
+const VALID_ADDRESS = {
+  recipient: "Gina",
+  line1: "1 Elm Street",
+  city: "Reno",
+  region: "NV",
+  postal_code: "89502",
+  country: "US",
+};
 
 let acme: Client;
 let globex: Client;
@@ -62,12 +77,17 @@ describe("another account's proposal reads exactly like an unknown one", () => {
     globexProposal = await propose(globex, "ORD-2005");
   });
 
-  it.each(["get_proposal", "confirm_resolution", "apply_approved_change"])("%s with a globex proposal id from acme", async (tool) => {
-    const theirs = await callTool(acme, tool, { proposal_id: globexProposal.proposal_id });
-    const unknown = await callTool(acme, tool, { proposal_id: unknownProposalId() });
-    expect(toolErrorOf(theirs)).toBe("proposal not found; proposals are only visible to the account that created them");
-    expect(JSON.stringify(theirs)).toBe(JSON.stringify(unknown));
-  });
+  it.each(["get_proposal", "confirm_resolution", "apply_approved_change"])(
+    "%s with a globex proposal id from acme",
+    async (tool) => {
+      const theirs = await callTool(acme, tool, { proposal_id: globexProposal.proposal_id });
+      const unknown = await callTool(acme, tool, { proposal_id: unknownProposalId() });
+      expect(toolErrorOf(theirs)).toBe(
+        "proposal not found; proposals are only visible to the account that created them",
+      );
+      expect(JSON.stringify(theirs)).toBe(JSON.stringify(unknown));
+    },
+  );
 
   it("globex's proposal is untouched by acme's attempts", async () => {
     const after = await getProposal(globex, globexProposal.proposal_id);
@@ -99,7 +119,10 @@ describe("approver credentials are per account", () => {
     expect(unknown.status).toBe(404);
     const theirsBody = await theirs.text();
     expect(theirsBody).toBe(await unknown.text());
-    expect(JSON.parse(theirsBody)).toEqual({ code: "not_found", message: "proposal not found; proposals are only visible to the account that created them" });
+    expect(JSON.parse(theirsBody)).toEqual({
+      code: "not_found",
+      message: "proposal not found; proposals are only visible to the account that created them",
+    });
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
     expect(await countAuditEvents("acme", orderId, "proposal_approved")).toBe(0);
   });
@@ -141,6 +164,8 @@ describe("MCP and approver tokens do not cross", () => {
   ])("the %s approver token on /mcp: 401", async (_account, token) => {
     const response = await postMcp(initializeRequest(1, "2025-06-18"), { token });
     expect(response.status).toBe(401);
-    expect(((await response.json()) as ErrorBody).message).toBe("approver tokens cannot be used for MCP; approvals happen only in the approval app");
+    expect(((await response.json()) as ErrorBody).message).toBe(
+      "approver tokens cannot be used for MCP; approvals happen only in the approval app",
+    );
   });
 });

@@ -4,8 +4,8 @@ import { workflowPrompts } from "../../src/mcp/prompts";
 import { ALL_TOOLS } from "../../src/mcp/server";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { MCP_URL } from "../helpers/mcp-client";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN } from "../helpers/tokens";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 
 // Which credential sees which prompt: a prompt is listed only when the
 // credential may call every tool it names. Beside the conformance fixtures:
@@ -30,8 +30,15 @@ const TOKENS = {
   }),
 };
 
-async function answer(body: unknown, token: string, overrides: Record<string, unknown> = TOKENS): Promise<JsonRpcMessage> {
-  const response = await fetchWithEnv(new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(body) }), overrides);
+async function answer(
+  body: unknown,
+  token: string,
+  overrides: Record<string, unknown> = TOKENS,
+): Promise<JsonRpcMessage> {
+  const response = await fetchWithEnv(
+    new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(body) }),
+    overrides,
+  );
   expect(response.status).toBe(200);
   return (await response.json()) as JsonRpcMessage;
 }
@@ -60,7 +67,10 @@ describe("listing follows the credential's scopes", () => {
   });
 
   it("a prompt it may not run is not found, exactly like an unknown one", async () => {
-    const hidden = await answer(rpc(2, "prompts/get", { name: "propose_and_wait", arguments: { order_id: "ORD-1008" } }), READER);
+    const hidden = await answer(
+      rpc(2, "prompts/get", { name: "propose_and_wait", arguments: { order_id: "ORD-1008" } }),
+      READER,
+    );
     const unknown = await answer(rpc(2, "prompts/get", { name: "no_such_prompt", arguments: {} }), READER);
     expect(hidden.error?.code).toBe(-32602);
     expect(hidden.error?.message).toBe("Prompt propose_and_wait not found");

@@ -7,7 +7,15 @@ import { portableJsonSchema, publishedSchema } from "../../src/mcp/published-sch
 
 describe("portableJsonSchema", () => {
   it("splits a nullable type; constraints go with their type, description and default stay outside", () => {
-    expect(portableJsonSchema({ type: ["string", "null"], minLength: 1, enum: ["a", "b", null], description: "d", default: null })).toEqual({
+    expect(
+      portableJsonSchema({
+        type: ["string", "null"],
+        minLength: 1,
+        enum: ["a", "b", null],
+        description: "d",
+        default: null,
+      }),
+    ).toEqual({
       description: "d",
       default: null,
       anyOf: [{ type: "string", minLength: 1, enum: ["a", "b", null] }, { type: "null" }],
@@ -22,7 +30,10 @@ describe("portableJsonSchema", () => {
     };
     expect(portableJsonSchema(schema)).toEqual({
       type: "object",
-      properties: { list: { type: "array", items: { anyOf: [{ type: "integer" }, { type: "null" }] } }, name: { type: "string" } },
+      properties: {
+        list: { type: "array", items: { anyOf: [{ type: "integer" }, { type: "null" }] } },
+        name: { type: "string" },
+      },
       $defs: { inner: { anyOf: [{ type: "object", properties: { x: { type: "number" } } }, { type: "null" }] } },
     });
   });
@@ -42,7 +53,9 @@ describe("publishedSchema", () => {
   });
 
   it("publishes no dialect and no safe-integer bounds, and keeps the bounds a schema sets itself", () => {
-    const counts = publishedSchema(z.object({ any: z.number().int(), some: z.number().int().min(0), few: z.number().int().min(1).max(100) }));
+    const counts = publishedSchema(
+      z.object({ any: z.number().int(), some: z.number().int().min(0), few: z.number().int().min(1).max(100) }),
+    );
     const json = counts["~standard"].jsonSchema.input({ target: "draft-2020-12" });
     expect(json).not.toHaveProperty("$schema");
     expect(json.properties).toEqual({

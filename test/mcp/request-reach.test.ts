@@ -9,18 +9,34 @@ const call = (method: string, params: Record<string, unknown> = {}) => ({ jsonrp
 describe("reachOf", () => {
   it("a tool call reaches that one tool, and may stream only with a progress token", () => {
     const reach = reachOf(call("tools/call", { name: "send_orders" }));
-    expect([reach.tool("send_orders"), reach.tool("check_target"), reach.resource("synthetic://catalog"), reach.mayStream]).toEqual([true, false, false, false]);
+    expect([
+      reach.tool("send_orders"),
+      reach.tool("check_target"),
+      reach.resource("synthetic://catalog"),
+      reach.mayStream,
+    ]).toEqual([true, false, false, false]);
     expect(reachOf(call("tools/call", { name: "send_orders", _meta: { progressToken: 1 } })).mayStream).toBe(true);
   });
 
-  it.each(["initialize", "ping", "server/discover", "notifications/initialized", "notifications/cancelled"])("%s needs only the capabilities", (method) => {
-    const reach = reachOf(call(method));
-    expect([reach.tool("check_target"), reach.resource("synthetic://catalog"), reach.prompt("x"), reach.template(() => true)]).toEqual([false, false, false, false]);
-  });
+  it.each(["initialize", "ping", "server/discover", "notifications/initialized", "notifications/cancelled"])(
+    "%s needs only the capabilities",
+    (method) => {
+      const reach = reachOf(call(method));
+      expect([
+        reach.tool("check_target"),
+        reach.resource("synthetic://catalog"),
+        reach.prompt("x"),
+        reach.template(() => true),
+      ]).toEqual([false, false, false, false]);
+    },
+  );
 
-  it.each(["completion/complete", "resources/subscribe", "tasks/get", "some/future-method"])("an unknown method %s sees everything", (method) => {
-    expect(reachOf(call(method))).toBe(EVERYTHING);
-  });
+  it.each(["completion/complete", "resources/subscribe", "tasks/get", "some/future-method"])(
+    "an unknown method %s sees everything",
+    (method) => {
+      expect(reachOf(call(method))).toBe(EVERYTHING);
+    },
+  );
 
   it("a batch or a body that is not one request sees everything", () => {
     expect(reachOf([call("ping"), call("tools/list")])).toBe(EVERYTHING);

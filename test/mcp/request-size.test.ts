@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_MCP_BODY_BYTES } from "../../src/mcp/route";
 import { MCP_URL, workerFetch } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
 import { jsonAnswer, mcpHeaders, postMcp, rpc } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // /mcp refuses a body over 1 MiB with 413 before any tool runs, whether or
 // not it declares its length.
@@ -28,7 +28,8 @@ describe("request size", () => {
     const bytes = new TextEncoder().encode(body);
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.byteLength; offset += 65_536) controller.enqueue(bytes.slice(offset, offset + 65_536));
+        for (let offset = 0; offset < bytes.byteLength; offset += 65_536)
+          controller.enqueue(bytes.slice(offset, offset + 65_536));
         controller.close();
       },
     });
@@ -71,7 +72,11 @@ describe("request size", () => {
   });
 
   it("the limit counts bytes, not characters: 600k two-byte characters are refused", async () => {
-    const call = rpc(54, "tools/call", { name: "preview_order", arguments: { seed: 5 }, _meta: { note: "é".repeat(600_000) } });
+    const call = rpc(54, "tools/call", {
+      name: "preview_order",
+      arguments: { seed: 5 },
+      _meta: { note: "é".repeat(600_000) },
+    });
     const body = JSON.stringify(call);
     expect(body.length).toBeLessThan(MAX_MCP_BODY_BYTES);
     expect(new TextEncoder().encode(body).byteLength).toBeGreaterThan(MAX_MCP_BODY_BYTES);
@@ -83,7 +88,9 @@ describe("request size", () => {
     const call = JSON.stringify(rpc(55, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }));
     await expectTooLarge(await postMcp(call + " ".repeat(MAX_MCP_BODY_BYTES), { token }));
     // Replaying the same seed now creates the order (201), so the refused call did not.
-    const replay = await jsonAnswer(await postMcp(rpc(56, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }));
+    const replay = await jsonAnswer(
+      await postMcp(rpc(56, "tools/call", { name: "send_orders", arguments: { count: 1, seed } }), { token }),
+    );
     expect(replay.result?.structuredContent).toMatchObject({ seed, status_counts: { "201": 1 } });
   });
 });

@@ -4,8 +4,8 @@ import { RUN_NOT_FOUND } from "../../src/runs/desk";
 import type { RunExport } from "../../src/runs/export";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { freshSeed } from "../helpers/synthetic";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";
 import { waitFor } from "../helpers/wait-for";
 
@@ -24,7 +24,8 @@ afterAll(async () => {
 
 async function stopAcmeRuns(): Promise<void> {
   const { runs } = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" }));
-  for (const run of runs) if (run.status === "running") await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: run.run_id } });
+  for (const run of runs)
+    if (run.status === "running") await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: run.run_id } });
 }
 
 describe("start, watch and stop", () => {
@@ -32,23 +33,40 @@ describe("start, watch and stop", () => {
     await stopAcmeRuns();
     const seed = freshSeed();
     const started = structuredOf<RunSummary>(
-      await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, seed } }),
+      await acme.callTool({
+        name: "start_traffic_run",
+        arguments: { rate_per_second: 4, duration_seconds: 30, ramp_seconds: 2, seed },
+      }),
     );
     expect(started).toMatchObject({
       status: "running",
-      plan: { start_rate: 0, stages: [{ duration_seconds: 2, rate_per_second: 4 }, { duration_seconds: 28, rate_per_second: 4 }], mode: "seeded", seed, total_orders: 116 },
+      plan: {
+        start_rate: 0,
+        stages: [
+          { duration_seconds: 2, rate_per_second: 4 },
+          { duration_seconds: 28, rate_per_second: 4 },
+        ],
+        mode: "seeded",
+        seed,
+        total_orders: 116,
+      },
     });
     expect(started.run_url).toMatch(/\/runs\/R-/);
 
     const watched = await waitFor(
-      async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+      async () =>
+        structuredOf<RunDetail>(
+          await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+        ),
       (run) => run.sent > 0,
       10_000,
     );
     expect(watched.sent).toBeGreaterThan(0);
     expect(watched.intervals.length).toBeGreaterThan(0);
 
-    const stopped = structuredOf<RunSummary>(await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } }));
+    const stopped = structuredOf<RunSummary>(
+      await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } }),
+    );
     expect(stopped.status).toBe("stopped");
     const { runs } = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" }));
     expect(runs[0]).toMatchObject({ run_id: started.run_id, status: "stopped" });
@@ -61,8 +79,14 @@ describe("start, watch and stop", () => {
     [{ rate_per_second: -2, duration_seconds: 10 }, "rate_per_second must be more than 0, got -2"],
     [{ rate_per_second: 2, duration_seconds: 0 }, "duration_seconds must be at least 1, got 0"],
     [{ rate_per_second: 2, duration_seconds: -5 }, "duration_seconds must be at least 1, got -5"],
-    [{ rate_per_second: 2, duration_seconds: 10, ramp_seconds: -1 }, "ramp_seconds must be between 0 and duration_seconds (10), got -1"],
-    [{ rate_per_second: 2, duration_seconds: 10, ramp_seconds: 11 }, "ramp_seconds must be between 0 and duration_seconds (10), got 11"],
+    [
+      { rate_per_second: 2, duration_seconds: 10, ramp_seconds: -1 },
+      "ramp_seconds must be between 0 and duration_seconds (10), got -1",
+    ],
+    [
+      { rate_per_second: 2, duration_seconds: 10, ramp_seconds: 11 },
+      "ramp_seconds must be between 0 and duration_seconds (10), got 11",
+    ],
     [
       { rate_per_second: 5000, duration_seconds: 10 },
       "rate_per_second 5000 exceeds the server's MAX_RUN_RATE of 50; ask for a lower rate or raise MAX_RUN_RATE in the server environment",
@@ -76,22 +100,35 @@ describe("start, watch and stop", () => {
       "that run would send 45000 orders, over the server's MAX_RUN_ORDERS of 20000; lower the rate or the duration, or raise MAX_RUN_ORDERS in the server environment",
     ],
   ])("start_traffic_run %j is refused readably", async (args, message) => {
-    const before = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs.length;
+    const before = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs
+      .length;
     expect(toolErrorOf(await acme.callTool({ name: "start_traffic_run", arguments: args }))).toBe(message);
-    expect(resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs).toHaveLength(before);
+    expect(
+      resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs,
+    ).toHaveLength(before);
   });
 
   it("synthetic://runs/{run_id} reads a run whole, with its histograms; another account's id reads exactly like an unknown one", async () => {
     await stopAcmeRuns();
-    const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
+    const started = structuredOf<RunSummary>(
+      await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }),
+    );
     const read = resourceJson<RunExport>(await acme.readResource({ uri: `synthetic://runs/${started.run_id}` }));
-    expect(read).toMatchObject({ run_id: started.run_id, status: "running", plan: started.plan, run_url: started.run_url });
+    expect(read).toMatchObject({
+      run_id: started.run_id,
+      status: "running",
+      plan: started.plan,
+      run_url: started.run_url,
+    });
     expect(read.histograms.latency).toMatchObject({ relative_error: 0.01 });
 
     const refusal = (uri: string) =>
       globex.readResource({ uri }).then(
         () => "read",
-        (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message?.replace(uri, "<uri>") }),
+        (error: { code?: number; message?: string }) => ({
+          code: error.code,
+          message: error.message?.replace(uri, "<uri>"),
+        }),
       );
     const theirs = await refusal(`synthetic://runs/${started.run_id}`);
     expect(theirs).toEqual(await refusal("synthetic://runs/R-unknown"));
@@ -104,13 +141,18 @@ describe("start, watch and stop", () => {
 
   it("another account's run answers exactly like an unknown id", async () => {
     await stopAcmeRuns();
-    const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }));
+    const started = structuredOf<RunSummary>(
+      await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 20 } }),
+    );
     const theirs = await globex.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } });
     const unknown = await globex.callTool({ name: "get_traffic_run", arguments: { run_id: "R-unknown" } });
     expect(toolErrorOf(theirs)).toBe(toolErrorOf(unknown));
     const stopAttempt = await globex.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
     expect(stopAttempt.isError).toBe(true);
-    expect(structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })).status).toBe("running");
+    expect(
+      structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }))
+        .status,
+    ).toBe("running");
     await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
   });
 });
@@ -126,41 +168,81 @@ describe("load tests as an agent asks for them", () => {
             { duration_seconds: 1, rate_per_second: 4 },
             { duration_seconds: 1, rate_per_second: 4 },
           ],
-          thresholds: [{ metric: "p99_ms", op: "<", value: 5000 }, { metric: "error_rate", op: "<", value: 0.01 }],
+          thresholds: [
+            { metric: "p99_ms", op: "<", value: 5000 },
+            { metric: "error_rate", op: "<", value: 0.01 },
+          ],
           invalid_share: { out_of_stock: 0.25 },
         },
       }),
     );
-    expect(started.plan).toMatchObject({ start_rate: 0, total_orders: 6, thresholds: [{ metric: "p99_ms", abort_on_fail: false, grace_seconds: 0 }, { metric: "error_rate" }] });
+    expect(started.plan).toMatchObject({
+      start_rate: 0,
+      total_orders: 6,
+      thresholds: [{ metric: "p99_ms", abort_on_fail: false, grace_seconds: 0 }, { metric: "error_rate" }],
+    });
     const done = await waitFor(
-      async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+      async () =>
+        structuredOf<RunDetail>(
+          await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+        ),
       (run) => run.status !== "running",
       15_000,
     );
     expect(done.status).toBe("completed");
     expect(done.verdict.result).toBe("passed");
-    expect(done.verdict.checks.map((c) => c.check)).toEqual(expect.arrayContaining(["p99_ms < 5000", "error_rate < 0.01"]));
+    expect(done.verdict.checks.map((c) => c.check)).toEqual(
+      expect.arrayContaining(["p99_ms < 5000", "error_rate < 0.01"]),
+    );
     expect(done.rejected).toBe(done.drill.out_of_stock?.as_expected ?? 0);
   });
 
   it.each([
-    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }], thresholds: [{ metric: "p98_ms", op: "<", value: 300 }] }, /unknown metric "p98_ms"; use one of p50_ms, p90_ms/],
-    [{ rate_per_second: 2, duration_seconds: 5, invalid_share: { out_of_stock: 2 } }, /^invalid_share.out_of_stock must be a share between 0 and 1, got 2$/],
-    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }, { duration_seconds: 0, rate_per_second: 2 }] }, /^stages\[1\].duration_seconds must be a whole number of seconds, at least 1/],
-    [{ stages: [{ duration_seconds: 5, rate_per_second: 2 }], rate_per_second: 2 }, /^give the load either as stages or as rate_per_second/],
+    [
+      {
+        stages: [{ duration_seconds: 5, rate_per_second: 2 }],
+        thresholds: [{ metric: "p98_ms", op: "<", value: 300 }],
+      },
+      /unknown metric "p98_ms"; use one of p50_ms, p90_ms/,
+    ],
+    [
+      { rate_per_second: 2, duration_seconds: 5, invalid_share: { out_of_stock: 2 } },
+      /^invalid_share.out_of_stock must be a share between 0 and 1, got 2$/,
+    ],
+    [
+      {
+        stages: [
+          { duration_seconds: 5, rate_per_second: 2 },
+          { duration_seconds: 0, rate_per_second: 2 },
+        ],
+      },
+      /^stages\[1\].duration_seconds must be a whole number of seconds, at least 1/,
+    ],
+    [
+      { stages: [{ duration_seconds: 5, rate_per_second: 2 }], rate_per_second: 2 },
+      /^give the load either as stages or as rate_per_second/,
+    ],
   ])("%j is refused with a clear sentence, and nothing starts", async (args, message) => {
     await stopAcmeRuns();
-    const before = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs.length;
+    const before = resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs
+      .length;
     expect(toolErrorOf(await acme.callTool({ name: "start_traffic_run", arguments: args }))).toMatch(message);
-    expect(resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs).toHaveLength(before);
+    expect(
+      resourceJson<{ runs: RunSummary[] }>(await acme.readResource({ uri: "synthetic://runs" })).runs,
+    ).toHaveLength(before);
   });
 
   it("compare_traffic_runs compares with a baseline of the same account; another account's run is not found", async () => {
     await stopAcmeRuns();
     const run = async () => {
-      const started = structuredOf<RunSummary>(await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 3, duration_seconds: 1 } }));
+      const started = structuredOf<RunSummary>(
+        await acme.callTool({ name: "start_traffic_run", arguments: { rate_per_second: 3, duration_seconds: 1 } }),
+      );
       return waitFor(
-        async () => structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } })),
+        async () =>
+          structuredOf<RunDetail>(
+            await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+          ),
         (r) => r.status !== "running",
         15_000,
       );
@@ -168,12 +250,17 @@ describe("load tests as an agent asks for them", () => {
     const baseline = await run();
     const current = await run();
     const compared = structuredOf<{ result: string; metrics: { metric: string }[] }>(
-      await acme.callTool({ name: "compare_traffic_runs", arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id, tolerance_percent: 1000 } }),
+      await acme.callTool({
+        name: "compare_traffic_runs",
+        arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id, tolerance_percent: 1000 },
+      }),
     );
     expect(compared.result).toBe("no regression");
     expect(compared.metrics.map((m) => m.metric)).toContain("p99_ms");
-    const theirs = await globex.callTool({ name: "compare_traffic_runs", arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id } });
+    const theirs = await globex.callTool({
+      name: "compare_traffic_runs",
+      arguments: { run_id: current.run_id, baseline_run_id: baseline.run_id },
+    });
     expect(toolErrorOf(theirs)).toBe(RUN_NOT_FOUND);
   });
 });
-

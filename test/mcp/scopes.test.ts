@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ALL_RESOURCES, ALL_TOOLS } from "../../src/mcp/server";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { MCP_URL } from "../helpers/mcp-client";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
 
 // Which scope each tool and resource needs, and what a credential without it
 // sees: the tool is not listed, and calling it is refused with 403 and a
@@ -47,7 +47,10 @@ const WITH_READER = {
 };
 
 function post(body: unknown, token = READER_TOKEN): Promise<Response> {
-  return fetchWithEnv(new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(body) }), WITH_READER);
+  return fetchWithEnv(
+    new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(body) }),
+    WITH_READER,
+  );
 }
 
 async function result(response: Response): Promise<Record<string, unknown>> {
@@ -63,7 +66,11 @@ describe("the scope table", () => {
   });
 
   it("every resource too", () => {
-    expect(Object.fromEntries(ALL_RESOURCES.map((resource) => ["uri" in resource ? resource.uri : resource.uriTemplate, resource.scope]))).toEqual(RESOURCE_SCOPES);
+    expect(
+      Object.fromEntries(
+        ALL_RESOURCES.map((resource) => ["uri" in resource ? resource.uri : resource.uriTemplate, resource.scope]),
+      ),
+    ).toEqual(RESOURCE_SCOPES);
   });
 
   it("no tool approves anything", () => {
@@ -74,7 +81,9 @@ describe("the scope table", () => {
 describe("a static token narrowed by configuration", () => {
   it("lists only the tools and resources its scopes cover", async () => {
     const tools = (await result(await post(rpc(1, "tools/list")))).tools as Array<{ name: string }>;
-    expect(tools.map((t) => t.name)).toEqual(Object.keys(TOOL_SCOPES).filter((name) => TOOL_SCOPES[name] === "orders:read"));
+    expect(tools.map((t) => t.name)).toEqual(
+      Object.keys(TOOL_SCOPES).filter((name) => TOOL_SCOPES[name] === "orders:read"),
+    );
     // No data resource is granted; only the MCP Apps cards (static HTML, no account data) are listed.
     const resources = (await result(await post(rpc(2, "resources/list")))).resources as Array<{ uri: string }>;
     expect(resources.length).toBeGreaterThan(0);
@@ -107,11 +116,16 @@ describe("a static token narrowed by configuration", () => {
     const response = await post(rpc(4, "resources/read", { uri: "synthetic://runs/R-anything" }));
     expect(response.status).toBe(403);
     expect(response.headers.get("www-authenticate")).toContain('scope="traffic:read orders:read"');
-    expect(((await response.json()) as { message: string }).message).toMatch(/^synthetic:\/\/runs\/R-anything needs the traffic:read scope/);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /^synthetic:\/\/runs\/R-anything needs the traffic:read scope/,
+    );
   });
 
   it("one out-of-scope call in a batch refuses the whole batch", async () => {
-    const response = await post([rpc(5, "tools/call", { name: "list_order_exceptions", arguments: {} }), rpc(6, "tools/call", { name: "propose_resolution", arguments: { order_id: "ORD-1008" } })]);
+    const response = await post([
+      rpc(5, "tools/call", { name: "list_order_exceptions", arguments: {} }),
+      rpc(6, "tools/call", { name: "propose_resolution", arguments: { order_id: "ORD-1008" } }),
+    ]);
     expect(response.status).toBe(403);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EVERYTHING, installMcpServerExtension, serverExtension, type McpServerExtension } from "../../src/mcp/server-extension";
+import {
+  EVERYTHING,
+  installMcpServerExtension,
+  type McpServerExtension,
+  serverExtension,
+} from "../../src/mcp/server-extension";
 import { parsed } from "../helpers/config";
 
 // The seam a development entry (conformance/worker.ts) adds to every MCP

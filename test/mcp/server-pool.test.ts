@@ -1,12 +1,12 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/config";
 import app from "../../src/index";
 import type { AccountToolContext } from "../../src/mcp/account-context";
-import { offerKey, withPooledServer, type Lending } from "../../src/mcp/server-pool";
-import { loadConfig } from "../../src/config/config";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type Lending, offerKey, withPooledServer } from "../../src/mcp/server-pool";
 import { MCP_URL } from "../helpers/mcp-client";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, GLOBEX_TOKEN, READER_TOKEN } from "../helpers/tokens";
 
 // Built MCP servers are lent to one request at a time and kept per isolate,
@@ -24,7 +24,11 @@ const SHARED_ENV = {
 } as Env;
 
 async function call(token: string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const request = new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token }), body: JSON.stringify(rpc(1, method, params)) });
+  const request = new Request(MCP_URL, {
+    method: "POST",
+    headers: mcpHeaders({ token }),
+    body: JSON.stringify(rpc(1, method, params)),
+  });
   const response = await app.fetch(request, SHARED_ENV, createExecutionContext());
   expect(response.status).toBe(200);
   const body = (await response.json()) as JsonRpcMessage;
@@ -32,8 +36,10 @@ async function call(token: string, method: string, params?: Record<string, unkno
   return body.result ?? {};
 }
 
-const toolNames = async (token: string) => ((await call(token, "tools/list")).tools as { name: string }[]).map((tool) => tool.name);
-const promptNames = async (token: string) => ((await call(token, "prompts/list")).prompts as { name: string }[]).map((prompt) => prompt.name);
+const toolNames = async (token: string) =>
+  ((await call(token, "tools/list")).tools as { name: string }[]).map((tool) => tool.name);
+const promptNames = async (token: string) =>
+  ((await call(token, "prompts/list")).prompts as { name: string }[]).map((prompt) => prompt.name);
 
 async function exceptionIds(token: string): Promise<string[]> {
   const result = await call(token, "tools/call", { name: "list_order_exceptions", arguments: {} });
@@ -99,7 +105,13 @@ describe("requests of different accounts and scopes, interleaved on pooled serve
 describe("withPooledServer", () => {
   const config = loadConfig(env);
   if (!config.ok) throw new Error(config.error.message);
-  const contextFor = (account: string): AccountToolContext => ({ account, operator: `${account} operator`, scopes: ["orders:read"], config: config.value }) as unknown as AccountToolContext;
+  const contextFor = (account: string): AccountToolContext =>
+    ({
+      account,
+      operator: `${account} operator`,
+      scopes: ["orders:read"],
+      config: config.value,
+    }) as unknown as AccountToolContext;
 
   /** The account a stand-in server is serving right now, if any. */
   const servingNow = (entry: { lending: Lending }) => {
@@ -131,7 +143,12 @@ describe("withPooledServer", () => {
       return built[0]?.lending.context().account;
     });
     // While the first request holds its server, a second one gets another.
-    const second = await withPooledServer(contextFor("globex"), key, build, async () => built.at(-1)?.lending.context().account);
+    const second = await withPooledServer(
+      contextFor("globex"),
+      key,
+      build,
+      async () => built.at(-1)?.lending.context().account,
+    );
     release();
     expect(await first).toBe("acme");
     expect(second).toBe("globex");
@@ -148,7 +165,9 @@ describe("withPooledServer", () => {
   it("drops a server whose request failed, instead of lending it again", async () => {
     const { built, build } = recorder();
     const key = `test-${crypto.randomUUID()}`;
-    await expect(withPooledServer(contextFor("acme"), key, build, async () => Promise.reject(new Error("tool blew up")))).rejects.toThrow("tool blew up");
+    await expect(
+      withPooledServer(contextFor("acme"), key, build, async () => Promise.reject(new Error("tool blew up"))),
+    ).rejects.toThrow("tool blew up");
     await withPooledServer(contextFor("acme"), key, build, async () => undefined);
     expect(built).toHaveLength(2);
   });

@@ -1,25 +1,30 @@
+import { env } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AccountOrders } from "../../src/orders/port";
 import { parseConfig } from "../../src/config/config";
+import { SCOPES } from "../../src/core/scopes";
 import type { AccountCalls, AccountToolContext, AccountTraffic } from "../../src/mcp/account-context";
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
+import type { AccountOrders } from "../../src/orders/port";
 import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
 import { postOrder, validOrder } from "../helpers/orders";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { structuredOf } from "../helpers/tool-results";
-import { SCOPES } from "../../src/core/scopes";
 
 // simulate_new_failure: the demo helper that adds one fresh stuck order.
 
 /** The rotation in src/order-api/operations-store.ts: the order number modulo 4 picks the type. */
-const ROTATION = ["payment_declined_inventory_held", "fulfillment_hold_missing_sku", "fulfillment_incomplete_carrier_timeout", "fraud_review"];
+const ROTATION = [
+  "payment_declined_inventory_held",
+  "fulfillment_hold_missing_sku",
+  "fulfillment_incomplete_carrier_timeout",
+  "fraud_review",
+];
 
 let acme: Client;
 let globex: Client;
@@ -33,18 +38,23 @@ afterAll(async () => {
 });
 
 const simulate = (client: Client = acme) => callOk<SimulatedFailure>(client, "simulate_new_failure");
-const exceptionList = (client: Client = acme) => callOk<{ count: number; exceptions: ExceptionSummary[] }>(client, "list_order_exceptions");
+const exceptionList = (client: Client = acme) =>
+  callOk<{ count: number; exceptions: ExceptionSummary[] }>(client, "list_order_exceptions");
 const numberOf = (orderId: string) => Number(/^ORD-(\d+)$/.exec(orderId)?.[1] ?? Number.NaN);
 
 /** Numbers are per account: the highest numeric operations order id of that account. */
 async function highestOrderNumber(account = "acme"): Promise<number> {
-  const { results } = await env.DB.prepare("SELECT order_id FROM orders WHERE account = ? AND source = 'operations'").bind(account).all<{ order_id: string }>();
+  const { results } = await env.DB.prepare("SELECT order_id FROM orders WHERE account = ? AND source = 'operations'")
+    .bind(account)
+    .all<{ order_id: string }>();
   return Math.max(...results.map((r) => numberOf(r.order_id)).filter((n) => Number.isFinite(n)));
 }
 
 /** The account's counter, created by its first simulate_new_failure. */
 async function nextSequenceValue(account = "acme"): Promise<number> {
-  const row = await env.DB.prepare("SELECT next_value FROM order_number_sequence WHERE name = ?").bind(`public_order:${account}`).first<{ next_value: number }>();
+  const row = await env.DB.prepare("SELECT next_value FROM order_number_sequence WHERE name = ?")
+    .bind(`public_order:${account}`)
+    .first<{ next_value: number }>();
   return row?.next_value ?? (await highestOrderNumber(account)) + 1;
 }
 
@@ -64,8 +74,19 @@ describe("simulate_new_failure", () => {
     const after = await exceptionList();
     expect(after.count).toBe(before.count + 1);
     const entry = after.exceptions.find((e) => e.order_id === created.order_id);
-    expect(entry).toMatchObject({ exception_type: created.exception_type, priority: created.priority, summary: created.summary, age_minutes: 0, sla_breached: false });
-    expect(after.exceptions.map((e) => e.order_id).filter((id) => id !== created.order_id).sort()).toEqual(before.exceptions.map((e) => e.order_id).sort());
+    expect(entry).toMatchObject({
+      exception_type: created.exception_type,
+      priority: created.priority,
+      summary: created.summary,
+      age_minutes: 0,
+      sla_breached: false,
+    });
+    expect(
+      after.exceptions
+        .map((e) => e.order_id)
+        .filter((id) => id !== created.order_id)
+        .sort(),
+    ).toEqual(before.exceptions.map((e) => e.order_id).sort());
 
     const log = await auditLog(acme, created.order_id);
     expect(log.events).toHaveLength(1);
@@ -84,12 +105,20 @@ describe("simulate_new_failure", () => {
   it("the new order is the caller's alone and has full evidence", async () => {
     const created = await simulate();
     const order: OrderDetails = await details(acme, created.order_id);
-    expect(order).toMatchObject({ order_id: created.order_id, version: 1, exception: { exception_type: created.exception_type, state: "active", priority: created.priority } });
+    expect(order).toMatchObject({
+      order_id: created.order_id,
+      version: 1,
+      exception: { exception_type: created.exception_type, state: "active", priority: created.priority },
+    });
     expect(order.payment?.attempts.length).toBeGreaterThan(0);
     expect(order.inventory?.allocations.length).toBeGreaterThan(0);
     expect(order.timeline.map((t) => t.event)).toEqual(["order_placed", "exception_opened"]);
-    expect((await globex.callTool({ name: "get_order_status", arguments: { order_id: created.order_id } })).isError).toBe(true);
-    const row = await env.DB.prepare("SELECT account, source FROM orders WHERE order_id = ?").bind(created.order_id).all<{ account: string; source: string }>();
+    expect(
+      (await globex.callTool({ name: "get_order_status", arguments: { order_id: created.order_id } })).isError,
+    ).toBe(true);
+    const row = await env.DB.prepare("SELECT account, source FROM orders WHERE order_id = ?")
+      .bind(created.order_id)
+      .all<{ account: string; source: string }>();
     expect(row.results).toEqual([{ account: "acme", source: "operations" }]);
   });
 
@@ -104,8 +133,14 @@ describe("simulate_new_failure", () => {
     const firstGlobex = await nextSequenceValue("globex");
     const before = (await exceptionList()).count;
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => simulate(i % 3 === 0 ? globex : acme)));
-    const acmeNumbers = results.filter((_, i) => i % 3 !== 0).map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
-    const globexNumbers = results.filter((_, i) => i % 3 === 0).map((r) => numberOf(r.order_id)).sort((a, b) => a - b);
+    const acmeNumbers = results
+      .filter((_, i) => i % 3 !== 0)
+      .map((r) => numberOf(r.order_id))
+      .sort((a, b) => a - b);
+    const globexNumbers = results
+      .filter((_, i) => i % 3 === 0)
+      .map((r) => numberOf(r.order_id))
+      .sort((a, b) => a - b);
     expect(acmeNumbers).toEqual(Array.from({ length: 8 }, (_, i) => firstAcme + i));
     expect(globexNumbers).toEqual(Array.from({ length: 4 }, (_, i) => firstGlobex + i));
     expect((await exceptionList()).count).toBe(before + 8);
@@ -143,12 +178,16 @@ describe("simulate_new_failure", () => {
     const intake = await postOrder(validOrder(String(next)));
     expect(intake.status).toBe(201);
     expect(((await intake.json()) as { order_id: string }).order_id).toBe(`ORD-${next}`);
-    const intakeRow = await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?").bind(`ORD-${next}`).first();
+    const intakeRow = await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?")
+      .bind(`ORD-${next}`)
+      .first();
 
     const result = await acme.callTool({ name: "simulate_new_failure", arguments: {} });
     const created = structuredOf<SimulatedFailure>(result);
     expect(numberOf(created.order_id)).toBeGreaterThan(next);
-    expect(await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?").bind(`ORD-${next}`).first()).toEqual(intakeRow);
+    expect(
+      await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = ?").bind(`ORD-${next}`).first(),
+    ).toEqual(intakeRow);
   });
 });
 
@@ -162,7 +201,13 @@ function unused<T extends object>(name: string): T {
   });
 }
 
-const SIMULATED: SimulatedFailure = { order_id: "ORD-424242", exception_type: "fraud_review", priority: "P1", summary: "fake", version: 1 };
+const SIMULATED: SimulatedFailure = {
+  order_id: "ORD-424242",
+  exception_type: "fraud_review",
+  priority: "P1",
+  summary: "fake",
+  version: 1,
+};
 
 function fakeContext(vars: Record<string, string>): AccountToolContext {
   const config = parseConfig({ ENVIRONMENT: "development", ...vars });
@@ -182,7 +227,10 @@ async function inMemoryClient(context: AccountToolContext): Promise<Client> {
   const server = createMcpServer(context);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: "in-memory", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const client = new Client(
+    { name: "in-memory", version: "1.0.0" },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
   await client.connect(clientTransport);
   return client;
 }
@@ -190,18 +238,23 @@ async function inMemoryClient(context: AccountToolContext): Promise<Client> {
 describe("DEMO_TOOLS", () => {
   const orderToolNames = orderTools.map((t) => t.name);
 
-  it.each([["off"], ["false"], ["0"], [undefined]])("DEMO_TOOLS=%s: simulate_new_failure is not listed and cannot be called", async (value) => {
-    const client = await inMemoryClient(fakeContext(value === undefined ? {} : { DEMO_TOOLS: value }));
-    try {
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).not.toContain("simulate_new_failure");
-      expect(names).toEqual(expect.arrayContaining(orderToolNames.filter((n) => n !== "simulate_new_failure")));
-      // An unknown tool is a JSON-RPC invalid-params error, exactly as for a name that never existed.
-      await expect(client.callTool({ name: "simulate_new_failure", arguments: {} })).rejects.toThrow("MCP error -32602: Tool simulate_new_failure not found");
-    } finally {
-      await client.close();
-    }
-  });
+  it.each([["off"], ["false"], ["0"], [undefined]])(
+    "DEMO_TOOLS=%s: simulate_new_failure is not listed and cannot be called",
+    async (value) => {
+      const client = await inMemoryClient(fakeContext(value === undefined ? {} : { DEMO_TOOLS: value }));
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names).not.toContain("simulate_new_failure");
+        expect(names).toEqual(expect.arrayContaining(orderToolNames.filter((n) => n !== "simulate_new_failure")));
+        // An unknown tool is a JSON-RPC invalid-params error, exactly as for a name that never existed.
+        await expect(client.callTool({ name: "simulate_new_failure", arguments: {} })).rejects.toThrow(
+          "MCP error -32602: Tool simulate_new_failure not found",
+        );
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it("DEMO_TOOLS=on (control): listed, and it calls the account's orders", async () => {
     const client = await inMemoryClient(fakeContext({ DEMO_TOOLS: "on" }));

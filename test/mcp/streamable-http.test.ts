@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ACME_TOKEN } from "../helpers/tokens";
 import { initializeRequest, jsonAnswer, postMcp, rpc, sseMessages } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // Streamable HTTP as the Worker speaks it: stateless, JSON for plain calls,
 // SSE only when progress must flow before the result.
@@ -21,10 +21,13 @@ describe("initialize", () => {
     expect(body.result?.instructions).toContain("check_target");
   });
 
-  it.each(["2020-01-01", "2024-11-05"])("an initialize at %s is offered 2025-11-25, the newest 2025 revision", async (version) => {
-    const body = await jsonAnswer(await postMcp(initializeRequest(2, version), { token }));
-    expect(body.result?.protocolVersion).toBe("2025-11-25");
-  });
+  it.each(["2020-01-01", "2024-11-05"])(
+    "an initialize at %s is offered 2025-11-25, the newest 2025 revision",
+    async (version) => {
+      const body = await jsonAnswer(await postMcp(initializeRequest(2, version), { token }));
+      expect(body.result?.protocolVersion).toBe("2025-11-25");
+    },
+  );
 
   it("a stateless server issues no session id", async () => {
     const response = await postMcp(initializeRequest(3, "2025-06-18"), { token });
@@ -54,7 +57,10 @@ describe("notifications and plain calls", () => {
   });
 
   it("a client that accepts only application/json still works", async () => {
-    const response = await postMcp(rpc(12, "tools/call", { name: "preview_order", arguments: { seed: 5 } }), { token, accept: "application/json" });
+    const response = await postMcp(rpc(12, "tools/call", { name: "preview_order", arguments: { seed: 5 } }), {
+      token,
+      accept: "application/json",
+    });
     expect(response.status).toBe(200);
     const body = await jsonAnswer(response);
     expect(body.result?.structuredContent).toMatchObject({ mode: "seeded", seed: 5 });
@@ -63,7 +69,11 @@ describe("notifications and plain calls", () => {
   it("a JSON-only client that asks for progress still gets JSON (and the result)", async () => {
     const seed = freshSeed();
     const response = await postMcp(
-      rpc(13, "tools/call", { name: "send_orders", arguments: { count: 2, seed }, _meta: { progressToken: "json-only" } }),
+      rpc(13, "tools/call", {
+        name: "send_orders",
+        arguments: { count: 2, seed },
+        _meta: { progressToken: "json-only" },
+      }),
       { token, accept: "application/json" },
     );
     const body = await jsonAnswer(response);
@@ -92,16 +102,23 @@ describe("progress over SSE", () => {
     const messages = sseMessages(await response.text());
 
     const progress = messages.filter((m) => m.method === "notifications/progress");
-    expect(progress.map((m) => m.params)).toEqual([1, 2, 3, 4, 5].map((n) => ({
-      progressToken: "p-30",
-      progress: n,
-      total: 5,
-      message: `sent ${n} of 5 orders`,
-    })));
+    expect(progress.map((m) => m.params)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => ({
+        progressToken: "p-30",
+        progress: n,
+        total: 5,
+        message: `sent ${n} of 5 orders`,
+      })),
+    );
 
     const last = messages.at(-1);
     expect(last?.id).toBe(30);
-    expect(last?.result?.structuredContent).toMatchObject({ seed, requested: 5, accepted: 5, status_counts: { "201": 5 } });
+    expect(last?.result?.structuredContent).toMatchObject({
+      seed,
+      requested: 5,
+      accepted: 5,
+      status_counts: { "201": 5 },
+    });
     // Every progress event comes before the result, and nothing else is in the stream.
     expect(messages).toHaveLength(progress.length + 1);
     expect(messages.findIndex((m) => m.id === 30)).toBe(messages.length - 1);
@@ -109,7 +126,11 @@ describe("progress over SSE", () => {
 
   it("progress for a large batch is throttled to about 20 events, ending at total", async () => {
     const response = await postMcp(
-      rpc(31, "tools/call", { name: "send_orders", arguments: { count: 100, seed: freshSeed() }, _meta: { progressToken: 31 } }),
+      rpc(31, "tools/call", {
+        name: "send_orders",
+        arguments: { count: 100, seed: freshSeed() },
+        _meta: { progressToken: 31 },
+      }),
       { token },
     );
     const messages = sseMessages(await response.text());

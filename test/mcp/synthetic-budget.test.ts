@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 
 // Synthetic traffic has its own budget, in orders per minute per account
 // (SYNTH_ORDERS_PER_MINUTE), met by send_orders and start_traffic_run however
@@ -19,7 +19,11 @@ function budgetedAccount(perMinute: number, rateLimits = "on") {
     MCP_TOKENS: JSON.stringify({ [token]: { account, operator: "Budget Ops" } }),
   };
   const post = async (body: unknown): Promise<unknown> => {
-    const request = new Request("http://localhost/mcp", { method: "POST", headers: mcpHeaders({ token, accept: "application/json" }), body: JSON.stringify(body) });
+    const request = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: mcpHeaders({ token, accept: "application/json" }),
+      body: JSON.stringify(body),
+    });
     const response = await fetchWithEnv(request, overrides);
     expect(response.status).toBe(200);
     return response.json();
@@ -27,7 +31,8 @@ function budgetedAccount(perMinute: number, rateLimits = "on") {
   return { account, post };
 }
 
-const sendOrders = (id: number, count: number) => rpc(id, "tools/call", { name: "send_orders", arguments: { count, mode: "simple" } });
+const sendOrders = (id: number, count: number) =>
+  rpc(id, "tools/call", { name: "send_orders", arguments: { count, mode: "simple" } });
 
 function outcome(message: JsonRpcMessage): { isError: boolean; text: string } {
   const result = message.result as { isError?: boolean; content: Array<{ text: string }> };
@@ -42,9 +47,15 @@ describe("send_orders within the budget", () => {
     expect(outcome((await post(sendOrders(1, 3))) as JsonRpcMessage).isError).toBe(false);
     const refused = outcome((await post(sendOrders(2, 3))) as JsonRpcMessage);
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(new RegExp(`^a batch of 3 orders would go over ${BUDGET_OF_5}: 3 orders went out in batches in the last minute\\. Retry after (59|60) seconds\\.$`));
+    expect(refused.text).toMatch(
+      new RegExp(
+        `^a batch of 3 orders would go over ${BUDGET_OF_5}: 3 orders went out in batches in the last minute\\. Retry after (59|60) seconds\\.$`,
+      ),
+    );
     const batches = (await post(rpc(3, "resources/read", { uri: "synthetic://batches" }))) as JsonRpcMessage;
-    const listed = JSON.parse((batches.result?.contents as Array<{ text: string }>)[0]?.text ?? "{}") as { batches: unknown[] };
+    const listed = JSON.parse((batches.result?.contents as Array<{ text: string }>)[0]?.text ?? "{}") as {
+      batches: unknown[];
+    };
     expect(listed.batches).toHaveLength(1);
   });
 
@@ -53,7 +64,9 @@ describe("send_orders within the budget", () => {
     const answers = (await post([sendOrders(11, 2), sendOrders(12, 2), sendOrders(13, 2)])) as JsonRpcMessage[];
     expect(answers.map((a) => a.id)).toEqual([11, 12, 13]);
     expect(answers.map((a) => outcome(a).isError)).toEqual([false, false, true]);
-    expect(outcome(answers[2] as JsonRpcMessage).text).toMatch(new RegExp(`^a batch of 2 orders would go over ${BUDGET_OF_5}: 4 orders went out`));
+    expect(outcome(answers[2] as JsonRpcMessage).text).toMatch(
+      new RegExp(`^a batch of 2 orders would go over ${BUDGET_OF_5}: 4 orders went out`),
+    );
   });
 
   it("with RATE_LIMITS off (local development) the budget does not apply", async () => {
@@ -65,22 +78,42 @@ describe("send_orders within the budget", () => {
 describe("start_traffic_run within the budget", () => {
   it("a run faster than the whole budget is refused before it starts", async () => {
     const { post } = budgetedAccount(5);
-    const answer = (await post(rpc(31, "tools/call", { name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 30, mode: "simple" } }))) as JsonRpcMessage;
+    const answer = (await post(
+      rpc(31, "tools/call", {
+        name: "start_traffic_run",
+        arguments: { rate_per_second: 1, duration_seconds: 30, mode: "simple" },
+      }),
+    )) as JsonRpcMessage;
     const refused = outcome(answer);
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(new RegExp(`^a run at 30 orders a minute is more than ${BUDGET_OF_5}; start it at a lower rate`));
+    expect(refused.text).toMatch(
+      new RegExp(`^a run at 30 orders a minute is more than ${BUDGET_OF_5}; start it at a lower rate`),
+    );
     const runs = (await post(rpc(32, "resources/read", { uri: "synthetic://runs" }))) as JsonRpcMessage;
     expect(JSON.parse((runs.result?.contents as Array<{ text: string }>)[0]?.text ?? "{}")).toEqual({ runs: [] });
   });
 
   it("a running run's pace counts: a batch that does not fit beside it is refused until it ends", async () => {
     const { post } = budgetedAccount(60);
-    const started = (await post(rpc(41, "tools/call", { name: "start_traffic_run", arguments: { rate_per_second: 1, duration_seconds: 60, mode: "simple" } }))) as JsonRpcMessage;
+    const started = (await post(
+      rpc(41, "tools/call", {
+        name: "start_traffic_run",
+        arguments: { rate_per_second: 1, duration_seconds: 60, mode: "simple" },
+      }),
+    )) as JsonRpcMessage;
     expect(outcome(started).isError).toBe(false);
     const runId = (started.result?.structuredContent as { run_id: string }).run_id;
     const refused = outcome((await post(sendOrders(42, 10))) as JsonRpcMessage);
-    expect(refused.text).toMatch(/running traffic runs send 60 a minute\. Retry once a running run has ended, or stop it with stop_traffic_run\.$/);
-    expect(outcome((await post(rpc(43, "tools/call", { name: "stop_traffic_run", arguments: { run_id: runId } }))) as JsonRpcMessage).isError).toBe(false);
+    expect(refused.text).toMatch(
+      /running traffic runs send 60 a minute\. Retry once a running run has ended, or stop it with stop_traffic_run\.$/,
+    );
+    expect(
+      outcome(
+        (await post(
+          rpc(43, "tools/call", { name: "stop_traffic_run", arguments: { run_id: runId } }),
+        )) as JsonRpcMessage,
+      ).isError,
+    ).toBe(false);
     expect(outcome((await post(sendOrders(44, 10))) as JsonRpcMessage).isError).toBe(false);
   });
 });

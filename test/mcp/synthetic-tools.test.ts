@@ -1,7 +1,6 @@
+import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-import { env } from "cloudflare:workers";
-import { expectInvariantsHold } from "../helpers/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/config";
 import { publishedSchema } from "../../src/mcp/published-schema";
@@ -10,9 +9,17 @@ import type { BatchSummary } from "../../src/synth/batch-summary";
 import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { countRequestIds, expectedOrders, expectedSampleFailures, expectedTotalCents, freshSeed, hasOrder } from "../helpers/synthetic";
+import { expectInvariantsHold } from "../helpers/orders";
 import { countOrders } from "../helpers/rows";
+import {
+  countRequestIds,
+  expectedOrders,
+  expectedSampleFailures,
+  expectedTotalCents,
+  freshSeed,
+  hasOrder,
+} from "../helpers/synthetic";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, toolErrorOf } from "../helpers/tool-results";
 
 // The synthetic-traffic tools driven through a real SDK client, checked
@@ -46,7 +53,14 @@ async function sendError(args: Record<string, unknown>): Promise<string> {
 describe("check_target", () => {
   it("reports the configured binding as reachable with the seed's counts", async () => {
     const status = structuredOf<TargetStatus>(await client.callTool({ name: "check_target", arguments: {} }));
-    expect(status).toEqual({ target: "ORDER_API (service binding in wrangler.toml)", allowed_host: null, reachable: true, skus: 8, customers: 5, problem: null });
+    expect(status).toEqual({
+      target: "ORDER_API (service binding in wrangler.toml)",
+      allowed_host: null,
+      reachable: true,
+      skus: 8,
+      customers: 5,
+      problem: null,
+    });
     expect(status.target).toBe(BINDING_TARGET_NAME);
   });
 });
@@ -81,7 +95,13 @@ describe("preview_order", () => {
     const seed = freshSeed();
     const { preview: value } = await preview({ mode: "seeded", seed });
     const [first] = expectedOrders("seeded", seed, 1);
-    expect(value).toEqual({ mode: "seeded", seed, order: first, line_count: first?.lines.length, total_cents: first?.total_cents });
+    expect(value).toEqual({
+      mode: "seeded",
+      seed,
+      order: first,
+      line_count: first?.lines.length,
+      total_cents: first?.total_cents,
+    });
   });
 
   it("an omitted seed is chosen by the server and reported, and replaying it gives the same order", async () => {
@@ -169,7 +189,14 @@ describe("send_orders", () => {
     const count = 3;
     const before = await countOrders(ACCOUNT);
     const summary = await send({ count, mode: "simple", seed });
-    expect(summary).toMatchObject({ mode: "simple", seed, requested: count, accepted: 0, rejected: count, accepted_total_cents: 0 });
+    expect(summary).toMatchObject({
+      mode: "simple",
+      seed,
+      requested: count,
+      accepted: 0,
+      rejected: count,
+      accepted_total_cents: 0,
+    });
     expect(summary.status_counts).toEqual({ "422": count });
     expect(summary.sample_failures).toHaveLength(count);
     for (const failure of summary.sample_failures) {
@@ -189,8 +216,14 @@ describe("send_orders", () => {
   });
 
   it.each([
-    [500, "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment"],
-    [101, "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment"],
+    [
+      500,
+      "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+    ],
+    [
+      101,
+      "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+    ],
     [0, "count must be at least 1, got 0"],
     [-3, "count must be at least 1, got -3"],
   ])("count %i is refused, not clamped: %s", async (count, message) => {
@@ -238,7 +271,13 @@ describe("send_orders", () => {
   it("several injected arguments are all named, and nothing is sent", async () => {
     const seed = freshSeed();
     const before = await countOrders();
-    const text = await sendError({ count: 2, seed, url: "https://evil.example/orders", target: "https://evil.example", account: "globex" });
+    const text = await sendError({
+      count: 2,
+      seed,
+      url: "https://evil.example/orders",
+      target: "https://evil.example",
+      account: "globex",
+    });
     expect(text).toBe(
       'Input validation error: Invalid arguments for tool send_orders: Unrecognized keys: "url", "target", "account"',
     );
@@ -261,6 +300,8 @@ describe("send_orders' published input schema", () => {
     if (typeof input !== "function") throw new Error("send_orders' input should depend on the configuration");
     const json = publishedSchema(input(config.value))["~standard"].jsonSchema.input({ target: "draft-2020-12" });
     expect(json).toMatchObject({ properties: { count: { type: "integer", minimum: 1, maximum: 5 } } });
-    expect((json as { properties: { count: { description: string } } }).properties.count.description).toContain("at most 5");
+    expect((json as { properties: { count: { description: string } } }).properties.count.description).toContain(
+      "at most 5",
+    );
   });
 });

@@ -4,11 +4,11 @@ import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
 import type { TargetStatus } from "../../src/synth/target-check";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
 import { rpc } from "../helpers/mcp-raw";
-import { countRequestIds, expectedOrders, freshSeed, hasOrder } from "../helpers/synthetic";
-import { resourceJson, structuredOf } from "../helpers/tool-results";
 import { UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
+import { countRequestIds, expectedOrders, freshSeed, hasOrder } from "../helpers/synthetic";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { resourceJson, structuredOf } from "../helpers/tool-results";
 
 // What an MCP client sees when the ORDER_API target cannot be reached:
 // check_target degrades to data, send_orders fails with a readable error that
@@ -16,27 +16,46 @@ import { UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
 
 describe("MCP tools with the ORDER_API binding down", () => {
   it("check_target over MCP answers reachable:false as data, not as an error", async () => {
-    const answer = await withOrderApi("acme", () => throwingFetcher("connection refused"), (call) =>
-      call(rpc(1, "tools/call", { name: "check_target", arguments: {} })),
+    const answer = await withOrderApi(
+      "acme",
+      () => throwingFetcher("connection refused"),
+      (call) => call(rpc(1, "tools/call", { name: "check_target", arguments: {} })),
     );
     expect(answer.result?.isError).toBeUndefined();
     const status = answer.result?.structuredContent as TargetStatus;
-    expect(status).toEqual({ target: BINDING_TARGET_NAME, allowed_host: null, reachable: false, skus: null, customers: null, problem: `${UNREACHABLE_PREFIX}connection refused` });
+    expect(status).toEqual({
+      target: BINDING_TARGET_NAME,
+      allowed_host: null,
+      reachable: false,
+      skus: null,
+      customers: null,
+      problem: `${UNREACHABLE_PREFIX}connection refused`,
+    });
   });
 
   it("send_orders over MCP is a tool error, and the batch history records it as failed with its seed", async () => {
     const seed = freshSeed();
-    const answer = await withOrderApi("acme", () => throwingFetcher("connection refused"), (call) =>
-      call(rpc(2, "tools/call", { name: "send_orders", arguments: { count: 3, seed } })),
+    const answer = await withOrderApi(
+      "acme",
+      () => throwingFetcher("connection refused"),
+      (call) => call(rpc(2, "tools/call", { name: "send_orders", arguments: { count: 3, seed } })),
     );
     expect(answer.result?.isError).toBe(true);
     expect(answer.result?.content).toEqual([{ type: "text", text: `${UNREACHABLE_PREFIX}connection refused` }]);
 
     const client = await connectClient(ACME_TOKEN, "unreachable-history");
     try {
-      const { batches } = resourceJson<{ batches: BatchRecord[] }>(await client.readResource({ uri: "synthetic://batches" }));
+      const { batches } = resourceJson<{ batches: BatchRecord[] }>(
+        await client.readResource({ uri: "synthetic://batches" }),
+      );
       const record = batches.find((b) => b.seed === seed);
-      expect(record).toMatchObject({ seed, requested: 3, accepted: 0, outcome: "failed", error: `${UNREACHABLE_PREFIX}connection refused` });
+      expect(record).toMatchObject({
+        seed,
+        requested: 3,
+        accepted: 0,
+        outcome: "failed",
+        error: `${UNREACHABLE_PREFIX}connection refused`,
+      });
     } finally {
       await client.close();
     }
@@ -60,7 +79,10 @@ describe("MCP tools with the ORDER_API binding down", () => {
     );
     expect(answer.result?.isError).toBe(true);
     const text = (answer.result?.content as { text: string }[])[0]?.text ?? "";
-    const match = /^cannot reach the order API at ORDER_API .*: connection reset; (\d+) of 10 orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates$/.exec(text);
+    const match =
+      /^cannot reach the order API at ORDER_API .*: connection reset; (\d+) of 10 orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates$/.exec(
+        text,
+      );
     expect(match, text).not.toBeNull();
     const sentBefore = Number(match?.[1]);
     expect(sentBefore).toBe(4);
@@ -73,7 +95,9 @@ describe("MCP tools with the ORDER_API binding down", () => {
 
     const client = await connectClient(ACME_TOKEN, "unreachable-replay");
     try {
-      const { batches } = resourceJson<{ batches: BatchRecord[] }>(await client.readResource({ uri: "synthetic://batches" }));
+      const { batches } = resourceJson<{ batches: BatchRecord[] }>(
+        await client.readResource({ uri: "synthetic://batches" }),
+      );
       const record = batches.find((b) => b.seed === seed);
       // The failed batch keeps what did get through: 4 accepted orders and their total.
       expect(record).toEqual({
@@ -94,7 +118,9 @@ describe("MCP tools with the ORDER_API binding down", () => {
       });
       expect(record?.accepted_total_cents).toBeGreaterThan(0);
 
-      const replay = structuredOf<BatchSummary>(await client.callTool({ name: "send_orders", arguments: { count, seed } }));
+      const replay = structuredOf<BatchSummary>(
+        await client.callTool({ name: "send_orders", arguments: { count, seed } }),
+      );
       expect(replay.accepted).toBe(count);
       expect(replay.status_counts).toEqual({ "200": sentBefore, "201": count - sentBefore });
     } finally {

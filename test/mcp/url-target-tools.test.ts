@@ -11,7 +11,9 @@ import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic
 
 describe("check_target with ORDER_API_URL", () => {
   it("reports the configured URL, the allowed host and the second API's counts", async () => {
-    const answer = await withAcmeVars(secondApiVars(), (call) => call(rpc(1, "tools/call", { name: "check_target", arguments: {} })));
+    const answer = await withAcmeVars(secondApiVars(), (call) =>
+      call(rpc(1, "tools/call", { name: "check_target", arguments: {} })),
+    );
     expect(answer.result?.structuredContent as TargetStatus).toEqual({
       target: `ORDER_API_URL ${secondOrderApi().url} (fixed in configuration)`,
       allowed_host: new URL(secondOrderApi().url).host,
@@ -23,7 +25,9 @@ describe("check_target with ORDER_API_URL", () => {
   });
 
   it("a URL that redirects is unreachable, and the answer says the redirect was not followed", async () => {
-    const answer = await withAcmeVars(secondApiVars("/redirect"), (call) => call(rpc(2, "tools/call", { name: "check_target", arguments: {} })));
+    const answer = await withAcmeVars(secondApiVars("/redirect"), (call) =>
+      call(rpc(2, "tools/call", { name: "check_target", arguments: {} })),
+    );
     const status = answer.result?.structuredContent as TargetStatus;
     expect(status).toMatchObject({ reachable: false, skus: null, allowed_host: new URL(secondOrderApi().url).host });
     expect(status.problem).toBe(
@@ -35,7 +39,9 @@ describe("check_target with ORDER_API_URL", () => {
 describe("send_orders with ORDER_API_URL", () => {
   it("the batch goes to the second API, with the account, actor and token, and none of it to the built-in one", async () => {
     const seed = freshSeed();
-    const answer = await withAcmeVars(secondApiVars(), (call) => call(rpc(3, "tools/call", { name: "send_orders", arguments: { count: 4, seed } })));
+    const answer = await withAcmeVars(secondApiVars(), (call) =>
+      call(rpc(3, "tools/call", { name: "send_orders", arguments: { count: 4, seed } })),
+    );
     const summary = answer.result?.structuredContent as BatchSummary;
     expect(summary).toMatchObject({ seed, requested: 4, accepted: 4, rejected: 0, status_counts: { "201": 4 } });
 
@@ -43,7 +49,11 @@ describe("send_orders with ORDER_API_URL", () => {
     const received = (await receivedBySecondApi()).filter((r) => requestIds.includes(r.request_id));
     expect(received.map((r) => r.request_id).sort()).toEqual([...requestIds].sort());
     for (const r of received) {
-      expect(r).toMatchObject({ account: "acme", actor: encodeURIComponent("Ada Ops (acme, local dev) via send_orders"), authorization: `Bearer ${secondOrderApi().token}` });
+      expect(r).toMatchObject({
+        account: "acme",
+        actor: encodeURIComponent("Ada Ops (acme, local dev) via send_orders"),
+        authorization: `Bearer ${secondOrderApi().token}`,
+      });
     }
     expect(await countRequestIds("acme", requestIds)).toBe(0);
   });
@@ -62,8 +72,15 @@ describe("send_orders with ORDER_API_URL", () => {
 
   it("back on the binding afterwards: the built-in API takes the next batch", async () => {
     const seed = freshSeed();
-    const answer = await withAcmeVars({}, (call) => call(rpc(5, "tools/call", { name: "send_orders", arguments: { count: 2, seed } })));
+    const answer = await withAcmeVars({}, (call) =>
+      call(rpc(5, "tools/call", { name: "send_orders", arguments: { count: 2, seed } })),
+    );
     expect((answer.result?.structuredContent as BatchSummary).accepted).toBe(2);
-    expect(await countRequestIds("acme", expectedOrders("seeded", seed, 2).map((o) => o.request_id))).toBe(2);
+    expect(
+      await countRequestIds(
+        "acme",
+        expectedOrders("seeded", seed, 2).map((o) => o.request_id),
+      ),
+    ).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
+import { scratchDb as db, migrationsUpTo as upTo } from "../helpers/migrations";
 
 // Migration 0003 rebuilds audit_events and applied_proposals with account-scoped
 // keys. It runs here on a scratch database that holds rows written under the
@@ -23,12 +23,16 @@ describe("migration 0003: account-scoped audit and application keys", () => {
     await insertEvent("ORD-1:received", "globex", "2026-01-01T00:00:02.000Z");
     await insertEvent("ORD-2:received", "acme", "2026-01-01T00:00:01.000Z");
     await db
-      .prepare("INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at) VALUES ('prop_1', 'acme', 'ORD-2', 'a1', '{}', 'x')")
+      .prepare(
+        "INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at) VALUES ('prop_1', 'acme', 'ORD-2', 'a1', '{}', 'x')",
+      )
       .run();
 
     await applyD1Migrations(db, upTo("0003"));
 
-    const rows = await db.prepare("SELECT event_id, account FROM audit_events ORDER BY rowid").all<{ event_id: string; account: string }>();
+    const rows = await db
+      .prepare("SELECT event_id, account FROM audit_events ORDER BY rowid")
+      .all<{ event_id: string; account: string }>();
     expect(rows.results).toEqual([
       { event_id: "ORD-1:received", account: "globex" },
       { event_id: "ORD-2:received", account: "acme" },
@@ -37,7 +41,9 @@ describe("migration 0003: account-scoped audit and application keys", () => {
     expect(applied.results).toEqual([{ proposal_id: "prop_1", account: "acme" }]);
 
     await insertEvent("ORD-1:received", "acme", "2026-01-01T00:00:03.000Z");
-    const shared = await db.prepare("SELECT account FROM audit_events WHERE event_id = 'ORD-1:received' ORDER BY account").all<{ account: string }>();
+    const shared = await db
+      .prepare("SELECT account FROM audit_events WHERE event_id = 'ORD-1:received' ORDER BY account")
+      .all<{ account: string }>();
     expect(shared.results.map((r) => r.account)).toEqual(["acme", "globex"]);
     // Within one account the id still identifies one event.
     await expect(insertEvent("ORD-1:received", "acme", "2026-01-01T00:00:04.000Z")).rejects.toThrow(/UNIQUE/);
@@ -46,7 +52,11 @@ describe("migration 0003: account-scoped audit and application keys", () => {
   it("keeps the append-only triggers", async () => {
     await applyD1Migrations(db, upTo("0003"));
     await insertEvent("ORD-9:received", "acme", "2026-01-01T00:00:05.000Z");
-    await expect(db.prepare("UPDATE audit_events SET actor = 'x' WHERE event_id = 'ORD-9:received'").run()).rejects.toThrow(/append-only/);
-    await expect(db.prepare("DELETE FROM audit_events WHERE event_id = 'ORD-9:received'").run()).rejects.toThrow(/append-only/);
+    await expect(
+      db.prepare("UPDATE audit_events SET actor = 'x' WHERE event_id = 'ORD-9:received'").run(),
+    ).rejects.toThrow(/append-only/);
+    await expect(db.prepare("DELETE FROM audit_events WHERE event_id = 'ORD-9:received'").run()).rejects.toThrow(
+      /append-only/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
-import { allMigrations, migrationsUpTo as upTo, scratchDb as db } from "../helpers/migrations";
+import { allMigrations, scratchDb as db, migrationsUpTo as upTo } from "../helpers/migrations";
 
 // Migration 0005 rebuilds audit_events with an explicit insertion number and
 // adds the seals. It runs on a scratch database holding rows written under
@@ -39,7 +39,11 @@ describe("migration 0005: the audit chain", () => {
     await applyD1Migrations(db, allMigrations);
     const sealed = await sealAuditTrail(db, "initech", { anchor: null, now: new Date() });
     expect(sealed).toMatchObject({ ok: true, value: { sealed: 2 } });
-    const order = await db.prepare("SELECT s.seq, e.event_id FROM audit_seals s JOIN audit_events e USING (entry) WHERE s.account = 'initech' ORDER BY s.seq").all();
+    const order = await db
+      .prepare(
+        "SELECT s.seq, e.event_id FROM audit_seals s JOIN audit_events e USING (entry) WHERE s.account = 'initech' ORDER BY s.seq",
+      )
+      .all();
     expect(order.results).toEqual([
       { seq: 1, event_id: "ORD-2:received" },
       { seq: 2, event_id: "ORD-1:received" },
@@ -51,7 +55,11 @@ describe("migration 0005: the audit chain", () => {
     await applyD1Migrations(db, upTo("0005"));
     await insertOldEvent("ORD-7:received", "initech", "2026-01-01T00:00:05.000Z");
     await expect(insertOldEvent("ORD-7:received", "initech", "2026-01-01T00:00:06.000Z")).rejects.toThrow(/UNIQUE/);
-    await expect(db.prepare("UPDATE audit_events SET actor = 'x' WHERE event_id = 'ORD-7:received'").run()).rejects.toThrow(/append-only/);
-    await expect(db.prepare("DELETE FROM audit_events WHERE event_id = 'ORD-7:received'").run()).rejects.toThrow(/append-only/);
+    await expect(
+      db.prepare("UPDATE audit_events SET actor = 'x' WHERE event_id = 'ORD-7:received'").run(),
+    ).rejects.toThrow(/append-only/);
+    await expect(db.prepare("DELETE FROM audit_events WHERE event_id = 'ORD-7:received'").run()).rejects.toThrow(
+      /append-only/,
+    );
   });
 });

@@ -23,7 +23,13 @@ describe("webhook signatures", () => {
   });
 
   it("every delivery carries the idempotency key, the event type, the timestamp and t=<unix>,v1=<hex>", async () => {
-    const headers = await webhookHeaders({ eventId: "acme/x/approvals/proposal.created", eventType: "proposal.created", body: BODY, secret: "whsec-test-vector", now: new Date(TIMESTAMP * 1000 + 999) });
+    const headers = await webhookHeaders({
+      eventId: "acme/x/approvals/proposal.created",
+      eventType: "proposal.created",
+      body: BODY,
+      secret: "whsec-test-vector",
+      now: new Date(TIMESTAMP * 1000 + 999),
+    });
     expect(headers).toEqual({
       "content-type": "application/json",
       "user-agent": "order-ops-edge-webhooks",

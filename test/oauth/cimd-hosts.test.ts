@@ -67,7 +67,12 @@ describe("/oauth/token", () => {
 
   it.each(REFUSED)("client_id %s: invalid_client, and nothing fetched", async (clientId) => {
     const fetched = watchFetches();
-    const response = await tokenPost({ grant_type: "authorization_code", code: "a:b:c", code_verifier: "v".repeat(43), client_id: clientId });
+    const response = await tokenPost({
+      grant_type: "authorization_code",
+      code: "a:b:c",
+      code_verifier: "v".repeat(43),
+      client_id: clientId,
+    });
     expect(response.status).toBe(401);
     const body = (await response.json()) as { error: string; error_description: string };
     expect(body.error).toBe("invalid_client");
@@ -78,7 +83,10 @@ describe("/oauth/token", () => {
   it("the same client id in HTTP Basic authentication or as a client assertion's issuer is refused too", async () => {
     const fetched = watchFetches();
     const clientId = "https://127.0.0.1:18999/client.json";
-    const basic = await tokenPost({ grant_type: "refresh_token", refresh_token: "a:b:c" }, { authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:secret`)}` });
+    const basic = await tokenPost(
+      { grant_type: "refresh_token", refresh_token: "a:b:c" },
+      { authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:secret`)}` },
+    );
     expect(basic.status).toBe(401);
     const claims = btoa(JSON.stringify({ iss: clientId, sub: clientId })).replace(/=+$/, "");
     const assertion = await tokenPost({

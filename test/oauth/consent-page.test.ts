@@ -24,9 +24,13 @@ describe("a client published by a domain (Client ID Metadata Document)", () => {
   it("names the domain that vouches for it, instead of calling its name unverified", async () => {
     const html = await render(CIMD_CLIENT);
     expect(html).toContain("<h1>Connect Claude to Order Ops Edge?</h1>");
-    expect(html).toContain("<p>Published by <strong>claude.ai</strong> (its client id is a document on that domain).</p>");
+    expect(html).toContain(
+      "<p>Published by <strong>claude.ai</strong> (its client id is a document on that domain).</p>",
+    );
     expect(html).not.toContain("registered itself");
-    expect(html).toContain("access is sent to <strong>claude.ai</strong>:<br><code>https://claude.ai/api/mcp/auth_callback</code>");
+    expect(html).toContain(
+      "access is sent to <strong>claude.ai</strong>:<br><code>https://claude.ai/api/mcp/auth_callback</code>",
+    );
     expect(html).not.toContain("an app on this computer");
   });
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { formPostedFrom } from "../helpers/approval-pages";
-import { authorizeUrl, oauthFetch, openConsent, ORIGIN, pkcePair, REDIRECT, registerClient, submitConsent } from "../helpers/oauth";
+import {
+  authorizeUrl,
+  ORIGIN,
+  oauthFetch,
+  openConsent,
+  pkcePair,
+  REDIRECT,
+  registerClient,
+  submitConsent,
+} from "../helpers/oauth";
 import { ACME_APPROVER_TOKEN } from "../helpers/tokens";
 
 /** A DNS-rebound name for this machine: the browser treats its pages as their own origin. */
@@ -29,7 +38,8 @@ describe("what the page shows", () => {
     expect(page.html).toContain(REDIRECT);
     expect(page.html).toContain("This app registered itself, so its name is not verified.");
     expect(page.html).toContain("an app on this computer");
-    for (const scope of ["traffic:read", "traffic:send", "orders:read", "orders:propose"]) expect(page.html).toContain(`value="${scope}"`);
+    for (const scope of ["traffic:read", "traffic:send", "orders:read", "orders:propose"])
+      expect(page.html).toContain(`value="${scope}"`);
     expect(checkedScopes(page.html)).toEqual(["traffic:read", "orders:read"]);
     expect(page.html).toContain("No choice lets it approve a proposal");
   });
@@ -46,7 +56,9 @@ describe("what the page shows", () => {
   });
 
   it("escapes what the client chose to call itself", async () => {
-    const { page } = await freshPage("orders:read", { client_name: '<script>alert("x")</script><img src=x onerror=alert(1)>' });
+    const { page } = await freshPage("orders:read", {
+      client_name: '<script>alert("x")</script><img src=x onerror=alert(1)>',
+    });
     expect(page.html).not.toContain("<script>alert");
     expect(page.html).not.toContain("<img src=x");
     expect(page.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
@@ -55,7 +67,9 @@ describe("what the page shows", () => {
   it("cannot be framed, runs no script, and posts only to itself or the client's redirect origin", async () => {
     const { page } = await freshPage();
     const policy = page.response.headers.get("content-security-policy") ?? "";
-    expect(policy).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:9999; frame-ancestors 'none'; base-uri 'none'");
+    expect(policy).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:9999; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(page.response.headers.get("x-frame-options")).toBe("DENY");
     expect(page.response.headers.get("cache-control")).toBe("no-store");
     // The one-time handle is bound to this browser by a __Host- cookie.
@@ -67,7 +81,9 @@ describe("requests that never reach the page", () => {
   it("a redirect URI the client did not register: a page here, never a redirect", async () => {
     const client = await registerClient();
     const { challenge } = await pkcePair();
-    const response = await oauthFetch(authorizeUrl({ clientId: client.client_id, challenge, redirectUri: "http://127.0.0.1:9999/elsewhere" }));
+    const response = await oauthFetch(
+      authorizeUrl({ clientId: client.client_id, challenge, redirectUri: "http://127.0.0.1:9999/elsewhere" }),
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
     expect(await response.text()).toContain("invalid_request: Invalid redirect URI");
@@ -82,7 +98,9 @@ describe("requests that never reach the page", () => {
   it("a foreign resource: back to the client with invalid_target", async () => {
     const client = await registerClient();
     const { challenge } = await pkcePair();
-    const response = await oauthFetch(authorizeUrl({ clientId: client.client_id, challenge, resource: "https://evil.example/mcp" }));
+    const response = await oauthFetch(
+      authorizeUrl({ clientId: client.client_id, challenge, resource: "https://evil.example/mcp" }),
+    );
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get("location") ?? "");
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
@@ -136,7 +154,9 @@ describe("signing in and choosing", () => {
   });
 
   it("a scope the signing token does not hold cannot be granted", async () => {
-    const narrow = JSON.stringify({ "reader-token-123": { account: "acme", operator: "Reader", scopes: ["orders:read"] } });
+    const narrow = JSON.stringify({
+      "reader-token-123": { account: "acme", operator: "Reader", scopes: ["orders:read"] },
+    });
     const client = await registerClient();
     const { challenge } = await pkcePair();
     const url = authorizeUrl({ clientId: client.client_id, challenge, scope: "orders:read" });
@@ -144,16 +164,25 @@ describe("signing in and choosing", () => {
     const pageResponse = await fetchWithEnv(new Request(url), vars);
     const html = await pageResponse.text();
     const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    const cookie = pageResponse.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = pageResponse.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const form = new URLSearchParams({ handle, decision: "approve", token: "reader-token-123" });
     form.append("scope", "orders:read");
     form.append("scope", "orders:propose");
     const response = await fetchWithEnv(
-      new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: form.toString() }),
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: form.toString(),
+      }),
       vars,
     );
     expect(response.status).toBe(403);
-    expect(await response.text()).toContain("your token does not hold orders:propose, so you cannot grant it; it holds orders:read");
+    expect(await response.text()).toContain(
+      "your token does not hold orders:propose, so you cannot grant it; it holds orders:read",
+    );
   });
 
   it("Deny sends the browser back to the client with access_denied and its state", async () => {

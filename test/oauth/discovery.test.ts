@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SCOPES } from "../../src/core/scopes";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { workerFetch } from "../helpers/mcp-client";
-import { postMcp, initializeRequest } from "../helpers/mcp-raw";
+import { initializeRequest, postMcp } from "../helpers/mcp-raw";
 import { ORIGIN, RESOURCE } from "../helpers/oauth";
 
 // How an OAuth client (claude.ai, ChatGPT, the SDK) finds its way from a 401 on
@@ -27,7 +27,9 @@ describe("discovery", () => {
   it("a 401 from /mcp points at the resource metadata", async () => {
     const response = await postMcp(initializeRequest(1, "2025-06-18"));
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);
+    expect(response.headers.get("www-authenticate")).toContain(
+      `resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it.each(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"])(
@@ -70,7 +72,10 @@ describe("discovery", () => {
   });
 
   it("OAuth is off, with the reason, when the base URL cannot be an issuer (plain http on a LAN)", async () => {
-    const response = await fetchWithEnv(new Request("http://192.168.1.20:8787/.well-known/oauth-authorization-server"), { PUBLIC_BASE_URL: "http://192.168.1.20:8787" });
+    const response = await fetchWithEnv(
+      new Request("http://192.168.1.20:8787/.well-known/oauth-authorization-server"),
+      { PUBLIC_BASE_URL: "http://192.168.1.20:8787" },
+    );
     expect(response.status).toBe(503);
     expect(((await response.json()) as { message: string }).message).toBe(
       "OAuth is off: its issuer, PUBLIC_BASE_URL (http://192.168.1.20:8787), must use https or be localhost; static MCP tokens still work",

@@ -12,7 +12,10 @@ import { ACME_TOKEN } from "../helpers/tokens";
 const REBOUND = "evil.example";
 
 function grants(path = "", init: { method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
-  return workerFetch(`${ORIGIN}/oauth/grants${path}`, { method: init.method ?? "GET", headers: { authorization: `Bearer ${ACME_TOKEN}`, ...init.headers } });
+  return workerFetch(`${ORIGIN}/oauth/grants${path}`, {
+    method: init.method ?? "GET",
+    headers: { authorization: `Bearer ${ACME_TOKEN}`, ...init.headers },
+  });
 }
 
 async function listedIds(): Promise<string[]> {
@@ -33,7 +36,10 @@ describe("/oauth/grants behind the host and origin policy", () => {
   it(`Host ${REBOUND}: listing is refused with 403`, async () => {
     const response = await grants("", { headers: { host: REBOUND } });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ code: "forbidden", message: `host ${REBOUND} is not one this OAuth server answers to; add it to ALLOWED_HOSTS if it should be` });
+    expect(await response.json()).toEqual({
+      code: "forbidden",
+      message: `host ${REBOUND} is not one this OAuth server answers to; add it to ALLOWED_HOSTS if it should be`,
+    });
   });
 
   it(`Host ${REBOUND}: revoking is refused with 403, and the grant lives on`, async () => {
@@ -48,7 +54,10 @@ describe("/oauth/grants behind the host and origin policy", () => {
     const origin = "https://evil.example";
     const listed = await grants("", { headers: { origin } });
     expect(listed.status).toBe(403);
-    expect(await listed.json()).toEqual({ code: "forbidden", message: `origin ${origin} is not allowed to call this OAuth server; add it to ALLOWED_ORIGINS if it should be` });
+    expect(await listed.json()).toEqual({
+      code: "forbidden",
+      message: `origin ${origin} is not allowed to call this OAuth server; add it to ALLOWED_ORIGINS if it should be`,
+    });
     expect((await grants(`/${grantId}`, { method: "DELETE", headers: { origin } })).status).toBe(403);
     expect(await listedIds()).toContain(grantId);
   });
@@ -66,7 +75,11 @@ describe("the protocol endpoints", () => {
     const register = await workerFetch(`${ORIGIN}/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json", host: REBOUND },
-      body: JSON.stringify({ client_name: "Rebound", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" }),
+      body: JSON.stringify({
+        client_name: "Rebound",
+        redirect_uris: ["http://127.0.0.1:9999/callback"],
+        token_endpoint_auth_method: "none",
+      }),
     });
     expect(register.status).toBe(403);
     const token = await workerFetch(`${ORIGIN}/oauth/token`, {
@@ -79,8 +92,13 @@ describe("the protocol endpoints", () => {
 
   it("a browser-based client's Origin still reaches /oauth/token (the library's CORS answers it)", async () => {
     const client = await registerClient();
-    const response = await tokenRequest({ grant_type: "refresh_token", refresh_token: "a:b:c", client_id: client.client_id }, (url, init) =>
-      workerFetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: "https://claude.ai" } }),
+    const response = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: "a:b:c", client_id: client.client_id },
+      (url, init) =>
+        workerFetch(url, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), origin: "https://claude.ai" },
+        }),
     );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe("invalid_grant");

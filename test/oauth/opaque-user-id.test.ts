@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { authorizeCode, exchangeCode, listedTools, registerClient, tokenRequest, type TokenSet } from "../helpers/oauth";
 import { workerFetch } from "../helpers/mcp-client";
+import {
+  authorizeCode,
+  exchangeCode,
+  listedTools,
+  registerClient,
+  type TokenSet,
+  tokenRequest,
+} from "../helpers/oauth";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // OAuth codes and tokens begin with the grant's user id, in plain text. That
@@ -42,10 +49,18 @@ describe("the user id in codes and tokens", () => {
     const issued = await authorizeCode(client, ["orders:read"]);
     const tokens = (await (await exchangeCode(client, issued)).json()) as TokenSet;
     expect(await listedTools(tokens.access_token)).toContain("get_order_status");
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(refreshed.status).toBe(200);
-    const listed = await workerFetch("http://localhost/oauth/grants", { headers: { authorization: `Bearer ${ACME_TOKEN}` } });
+    const listed = await workerFetch("http://localhost/oauth/grants", {
+      headers: { authorization: `Bearer ${ACME_TOKEN}` },
+    });
     const { grants } = (await listed.json()) as { grants: Array<{ client_id: string; client_name: string }> };
-    expect(grants.filter((g) => g.client_id === client.client_id).map((g) => g.client_name)).toEqual(["Opaque Id Client"]);
+    expect(grants.filter((g) => g.client_id === client.client_id).map((g) => g.client_name)).toEqual([
+      "Opaque Id Client",
+    ]);
   });
 });

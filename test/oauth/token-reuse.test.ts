@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { workerFetch } from "../helpers/mcp-client";
-import { authorizeCode, exchangeCode, listedTools, registerClient, tokenRequest, type RegisteredClient, type TokenSet } from "../helpers/oauth";
 import { postMcp, rpc } from "../helpers/mcp-raw";
+import {
+  authorizeCode,
+  exchangeCode,
+  listedTools,
+  type RegisteredClient,
+  registerClient,
+  type TokenSet,
+  tokenRequest,
+} from "../helpers/oauth";
 import { ACME_TOKEN } from "../helpers/tokens";
 
 // Refresh tokens rotate, and a rotated one presented again revokes the whole
@@ -27,7 +35,9 @@ async function refreshed(client: RegisteredClient, refreshToken: string): Promis
 }
 
 async function grantListed(clientId: string): Promise<boolean> {
-  const response = await workerFetch("http://localhost/oauth/grants", { headers: { authorization: `Bearer ${ACME_TOKEN}` } });
+  const response = await workerFetch("http://localhost/oauth/grants", {
+    headers: { authorization: `Bearer ${ACME_TOKEN}` },
+  });
   const { grants } = (await response.json()) as { grants: Array<{ client_id: string }> };
   return grants.some((g) => g.client_id === clientId);
 }
@@ -70,7 +80,9 @@ describe("refresh token rotation", () => {
     const [userId, grantId] = tokens.access_token.split(":");
     expect((await refresh(client, `${userId}:${grantId}:not-the-secret`)).status).toBe(400);
     expect((await refresh(client, tokens.access_token)).status).toBe(400);
-    expect(await listedTools((await refreshed(client, tokens.refresh_token)).access_token)).toContain("get_order_status");
+    expect(await listedTools((await refreshed(client, tokens.refresh_token)).access_token)).toContain(
+      "get_order_status",
+    );
   });
 });
 
@@ -102,7 +114,11 @@ describe("PKCE verifier tries per authorization code", () => {
     const client = await registerClient();
     const issued = await authorizeCode(client, ["orders:read"]);
     const [userId, grantId] = issued.code.split(":");
-    for (let i = 0; i < 3; i++) expect((await exchangeCode(client, { ...issued, code: `${userId}:${grantId}:guess-${i}` }, { code_verifier: wrong })).status).toBe(400);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await exchangeCode(client, { ...issued, code: `${userId}:${grantId}:guess-${i}` }, { code_verifier: wrong }))
+          .status,
+      ).toBe(400);
     expect((await exchangeCode(client, issued)).status).toBe(200);
   });
 });

@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fetchWithEnv } from "../helpers/app-with-env";
 import { MCP_URL } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { mcpHeaders, rpc, type JsonRpcMessage } from "../helpers/mcp-raw";
+import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import {
   authorizeCode,
   callToolRaw,
@@ -12,20 +11,28 @@ import {
   expiringKv,
   type Fetcher,
   listedTools,
-  oauthFetch,
   ORIGIN,
+  oauthFetch,
   REDIRECT,
-  registerClient,
   RESOURCE,
-  tokenRequest,
+  registerClient,
   type TokenSet,
+  tokenRequest,
 } from "../helpers/oauth";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // Tokens from the consent page, at /mcp: bound to the /mcp resource, carrying
 // {account, operator, scopes}, refreshable, revocable, and refused clearly
 // when anything about them is wrong.
 
-const ORDERS_READ_TOOLS = ["get_order_status", "list_order_exceptions", "get_order_details", "get_order_audit_log", "get_proposal", "wait_for_approval"];
+const ORDERS_READ_TOOLS = [
+  "get_order_status",
+  "list_order_exceptions",
+  "get_order_details",
+  "get_order_audit_log",
+  "get_proposal",
+  "wait_for_approval",
+];
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -55,7 +62,13 @@ describe("the grant at /mcp", () => {
     const { tokens } = await connectWithOAuth(["orders:read"]);
     expect(await listedTools(tokens.access_token)).toEqual(ORDERS_READ_TOOLS);
     const both = await connectWithOAuth(["traffic:read", "orders:read"]);
-    expect(await listedTools(both.tokens.access_token)).toEqual(["check_target", "preview_order", "get_traffic_run", "compare_traffic_runs", ...ORDERS_READ_TOOLS]);
+    expect(await listedTools(both.tokens.access_token)).toEqual([
+      "check_target",
+      "preview_order",
+      "get_traffic_run",
+      "compare_traffic_runs",
+      ...ORDERS_READ_TOOLS,
+    ]);
   });
 
   it("a granted tool acts for the account of the operator who signed in", async () => {
@@ -75,20 +88,30 @@ describe("the grant at /mcp", () => {
     );
     expect(await response.json()).toEqual({
       code: "forbidden",
-      message: "propose_resolution needs the orders:propose scope, and this credential holds orders:read; connect again and allow orders:propose, or use a token that has it",
+      message:
+        "propose_resolution needs the orders:propose scope, and this credential holds orders:read; connect again and allow orders:propose, or use a token that has it",
     });
   });
 
   it("an OAuth token is for /mcp only: /api refuses it", async () => {
     const { tokens } = await connectWithOAuth(["traffic:send"]);
-    const response = await oauthFetch(`${ORIGIN}/api/orders/ORD-1008`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const response = await oauthFetch(`${ORIGIN}/api/orders/ORD-1008`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(response.status).toBe(401);
   });
 
   it("the grant dies with the token that signed it: rotate that MCP token and the OAuth token is refused", async () => {
     const { tokens } = await connectWithOAuth(["orders:read"]);
     const post = (vars: Record<string, string>) =>
-      fetchWithEnv(new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token: tokens.access_token }), body: JSON.stringify(rpc(1, "tools/list")) }), vars);
+      fetchWithEnv(
+        new Request(MCP_URL, {
+          method: "POST",
+          headers: mcpHeaders({ token: tokens.access_token }),
+          body: JSON.stringify(rpc(1, "tools/list")),
+        }),
+        vars,
+      );
     const sameOperator = { account: "acme", operator: "Ada Ops (acme, local dev)" };
     expect((await post({ MCP_TOKENS: JSON.stringify({ [ACME_TOKEN]: sameOperator }) })).status).toBe(200);
     const rotated = await post({ MCP_TOKENS: JSON.stringify({ "acme-rotated-token": sameOperator }) });
@@ -98,9 +121,15 @@ describe("the grant at /mcp", () => {
 
   it("narrowing the signing token narrows the grant too", async () => {
     const { tokens } = await connectWithOAuth(["traffic:read", "orders:read"]);
-    const narrowed = JSON.stringify({ [ACME_TOKEN]: { account: "acme", operator: "Ada Ops (acme, local dev)", scopes: ["orders:read"] } });
+    const narrowed = JSON.stringify({
+      [ACME_TOKEN]: { account: "acme", operator: "Ada Ops (acme, local dev)", scopes: ["orders:read"] },
+    });
     const response = await fetchWithEnv(
-      new Request(MCP_URL, { method: "POST", headers: mcpHeaders({ token: tokens.access_token }), body: JSON.stringify(rpc(1, "tools/list")) }),
+      new Request(MCP_URL, {
+        method: "POST",
+        headers: mcpHeaders({ token: tokens.access_token }),
+        body: JSON.stringify(rpc(1, "tools/list")),
+      }),
       { MCP_TOKENS: narrowed },
     );
     const body = (await response.json()) as JsonRpcMessage;
@@ -115,7 +144,11 @@ describe("refresh and expiry", () => {
     const expired = await callToolRaw(tokens.access_token, "list_order_exceptions");
     expect(expired.status).toBe(401);
     expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(refreshed.status).toBe(200);
     const next = (await refreshed.json()) as TokenSet;
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
@@ -127,7 +160,11 @@ describe("refresh and expiry", () => {
 describe("revocation", () => {
   it("the client revokes its token (RFC 7009): /mcp refuses it at once", async () => {
     const { client, tokens } = await connectWithOAuth(["orders:read"]);
-    const revoked = await tokenRequest({ token: tokens.access_token, token_type_hint: "access_token", client_id: client.client_id });
+    const revoked = await tokenRequest({
+      token: tokens.access_token,
+      token_type_hint: "access_token",
+      client_id: client.client_id,
+    });
     expect(revoked.status).toBe(200);
     expect((await callToolRaw(tokens.access_token, "list_order_exceptions")).status).toBe(401);
   });
@@ -136,25 +173,44 @@ describe("revocation", () => {
     const { client, tokens } = await connectWithOAuth(["orders:read", "traffic:read"]);
     const auth = { authorization: `Bearer ${ACME_TOKEN}` };
     const list = (await (await oauthFetch(`${ORIGIN}/oauth/grants`, { headers: auth })).json()) as {
-      grants: Array<{ grant_id: string; client_id: string; client_name: string; scopes: string[]; redirect_uri: string }>;
+      grants: Array<{
+        grant_id: string;
+        client_id: string;
+        client_name: string;
+        scopes: string[];
+        redirect_uri: string;
+      }>;
     };
     const grant = list.grants.find((g) => g.client_id === client.client_id);
-    expect(grant).toMatchObject({ client_name: "Test Client", scopes: ["traffic:read", "orders:read"], redirect_uri: REDIRECT });
+    expect(grant).toMatchObject({
+      client_name: "Test Client",
+      scopes: ["traffic:read", "orders:read"],
+      redirect_uri: REDIRECT,
+    });
     const removed = await oauthFetch(`${ORIGIN}/oauth/grants/${grant?.grant_id}`, { method: "DELETE", headers: auth });
     expect(removed.status).toBe(200);
     expect((await callToolRaw(tokens.access_token, "list_order_exceptions")).status).toBe(401);
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(refresh.status).toBe(400);
     expect((await oauthError(refresh)).error).toBe("invalid_grant");
   });
 
   it("another operator's grant is not found, and stays", async () => {
     const { client, tokens } = await connectWithOAuth(["orders:read"]);
-    const mine = (await (await oauthFetch(`${ORIGIN}/oauth/grants`, { headers: { authorization: `Bearer ${ACME_TOKEN}` } })).json()) as {
+    const mine = (await (
+      await oauthFetch(`${ORIGIN}/oauth/grants`, { headers: { authorization: `Bearer ${ACME_TOKEN}` } })
+    ).json()) as {
       grants: Array<{ grant_id: string; client_id: string }>;
     };
     const grantId = mine.grants.find((g) => g.client_id === client.client_id)?.grant_id;
-    const theirs = await oauthFetch(`${ORIGIN}/oauth/grants/${grantId}`, { method: "DELETE", headers: { authorization: "Bearer globex-dev-token" } });
+    const theirs = await oauthFetch(`${ORIGIN}/oauth/grants/${grantId}`, {
+      method: "DELETE",
+      headers: { authorization: "Bearer globex-dev-token" },
+    });
     expect(theirs.status).toBe(404);
     expect((await callToolRaw(tokens.access_token, "list_order_exceptions")).status).toBe(200);
   });
@@ -162,7 +218,10 @@ describe("revocation", () => {
   it("grants are managed with an MCP token only", async () => {
     const { tokens } = await connectWithOAuth(["orders:read"]);
     expect((await oauthFetch(`${ORIGIN}/oauth/grants`)).status).toBe(401);
-    expect((await oauthFetch(`${ORIGIN}/oauth/grants`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect(
+      (await oauthFetch(`${ORIGIN}/oauth/grants`, { headers: { authorization: `Bearer ${tokens.access_token}` } }))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -172,7 +231,10 @@ describe("bad input at the token endpoint: a clear OAuth error, and nothing issu
     const issued = await authorizeCode(client, ["orders:read"]);
     const response = await exchangeCode(client, issued, { code_verifier: "x".repeat(43) });
     expect(response.status).toBe(400);
-    expect(await oauthError(response)).toEqual({ error: "invalid_grant", error_description: "Invalid PKCE code_verifier" });
+    expect(await oauthError(response)).toEqual({
+      error: "invalid_grant",
+      error_description: "Invalid PKCE code_verifier",
+    });
   });
 
   it("a reused code: refused, and the tokens the first use issued are revoked", async () => {
@@ -183,7 +245,10 @@ describe("bad input at the token endpoint: a clear OAuth error, and nothing issu
     const tokens = (await first.json()) as TokenSet;
     const again = await exchangeCode(client, issued);
     expect(again.status).toBe(400);
-    expect(await oauthError(again)).toEqual({ error: "invalid_grant", error_description: "Authorization code already used" });
+    expect(await oauthError(again)).toEqual({
+      error: "invalid_grant",
+      error_description: "Authorization code already used",
+    });
     expect((await callToolRaw(tokens.access_token, "list_order_exceptions")).status).toBe(401);
   });
 
@@ -195,7 +260,10 @@ describe("bad input at the token endpoint: a clear OAuth error, and nothing issu
     later(601);
     const response = await exchangeCode(client, issued, {}, via);
     expect(response.status).toBe(400);
-    expect(await oauthError(response)).toEqual({ error: "invalid_grant", error_description: "Grant not found or authorization code expired" });
+    expect(await oauthError(response)).toEqual({
+      error: "invalid_grant",
+      error_description: "Grant not found or authorization code expired",
+    });
   });
 
   it("a foreign resource", async () => {

@@ -1,6 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { getOrder, postOrder, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import {
+  type ErrorBody,
+  getOrder,
+  type OrderView,
+  postOrder,
+  type Receipt,
+  randomPrefix,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor, countOrdersWithId } from "../helpers/rows";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -77,12 +87,24 @@ describe("the same request_id in two accounts", () => {
     // The same id reads as each account's own order.
     const acmeView = await getOrder(acmeId, ACME_TOKEN);
     expect(acmeView.status).toBe(200);
-    expect(await readJson<OrderView>(acmeView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(acmeView)).toMatchObject({
+      order_id: acmeId,
+      customer_id: "CUST-0005",
+      total_cents: 3700,
+    });
     const anonymousView = await getOrder(acmeId);
-    expect(await readJson<OrderView>(anonymousView)).toMatchObject({ order_id: acmeId, customer_id: "CUST-0005", total_cents: 3700 });
+    expect(await readJson<OrderView>(anonymousView)).toMatchObject({
+      order_id: acmeId,
+      customer_id: "CUST-0005",
+      total_cents: 3700,
+    });
     const globexView = await getOrder(globexId, GLOBEX_TOKEN);
     expect(globexView.status).toBe(200);
-    expect(await readJson<OrderView>(globexView)).toMatchObject({ order_id: globexId, customer_id: "CUST-0001", total_cents: 1200 });
+    expect(await readJson<OrderView>(globexView)).toMatchObject({
+      order_id: globexId,
+      customer_id: "CUST-0001",
+      total_cents: 1200,
+    });
 
     // Replays stay within their account too.
     const acmeReplay = await postOrder(acmeOrder, { token: ACME_TOKEN });
@@ -103,7 +125,12 @@ describe("the same request_id in two accounts", () => {
 
 describe("order ids are per account", () => {
   const globexOrder = (requestId: string) =>
-    validOrder(requestId, { customer_id: "CUST-0001", channel: "web", lines: [{ sku: "SKU-1180", quantity: 1, unit_price_cents: 1200 }], total_cents: 1200 });
+    validOrder(requestId, {
+      customer_id: "CUST-0001",
+      channel: "web",
+      lines: [{ sku: "SKU-1180", quantity: 1, unit_price_cents: 1200 }],
+      total_cents: 1200,
+    });
 
   it("another account holding ORD-<prefix> does not push an order off its short id", async () => {
     const prefix = randomPrefix();
@@ -116,8 +143,14 @@ describe("order ids are per account", () => {
     expect((await readJson<Receipt>(globex)).order_id).toBe(`ORD-${prefix}`);
 
     // Each account reads its own ORD-<prefix>.
-    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, ACME_TOKEN))).toMatchObject({ customer_id: "CUST-0005", total_cents: 3700 });
-    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, GLOBEX_TOKEN))).toMatchObject({ customer_id: "CUST-0001", total_cents: 1200 });
+    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, ACME_TOKEN))).toMatchObject({
+      customer_id: "CUST-0005",
+      total_cents: 3700,
+    });
+    expect(await readJson<OrderView>(await getOrder(`ORD-${prefix}`, GLOBEX_TOKEN))).toMatchObject({
+      customer_id: "CUST-0001",
+      total_cents: 1200,
+    });
     expect(await countOrdersWithId("acme", `ORD-${prefix}`)).toBe(1);
     expect(await countOrdersWithId("globex", `ORD-${prefix}`)).toBe(1);
   });
@@ -143,20 +176,39 @@ describe("order ids are per account", () => {
 
   it("globex can hold ORD-1001 while acme's seeded ORD-1001 stays untouched", async () => {
     // request_id "1001" maps to ORD-1001, which the seed gives acme (source operations).
-    const seededBefore = await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = 'ORD-1001'").first();
+    const seededBefore = await env.DB.prepare(
+      "SELECT * FROM orders WHERE account = 'acme' AND order_id = 'ORD-1001'",
+    ).first();
     expect(seededBefore).toMatchObject({ source: "operations", customer_id: "CUST-0001", total_cents: 6600 });
 
     const response = await postOrder(validOrder("1001"), { token: GLOBEX_TOKEN });
     expect(response.status).toBe(201);
-    expect(await readJson<Receipt>(response)).toEqual({ order_id: "ORD-1001", customer_id: "CUST-0005", lines: 1, total_cents: 3700 });
+    expect(await readJson<Receipt>(response)).toEqual({
+      order_id: "ORD-1001",
+      customer_id: "CUST-0005",
+      lines: 1,
+      total_cents: 3700,
+    });
 
-    expect(await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = 'ORD-1001'").first()).toEqual(seededBefore);
-    const holders = await env.DB.prepare("SELECT account, source, request_id FROM orders WHERE order_id = 'ORD-1001' ORDER BY account").all();
+    expect(
+      await env.DB.prepare("SELECT * FROM orders WHERE account = 'acme' AND order_id = 'ORD-1001'").first(),
+    ).toEqual(seededBefore);
+    const holders = await env.DB.prepare(
+      "SELECT account, source, request_id FROM orders WHERE order_id = 'ORD-1001' ORDER BY account",
+    ).all();
     expect(holders.results).toEqual([
       { account: "acme", source: "operations", request_id: null },
       { account: "globex", source: "intake", request_id: "1001" },
     ]);
-    expect(await readJson<OrderView>(await getOrder("ORD-1001", GLOBEX_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0005", total_cents: 3700 });
-    expect(await readJson<OrderView>(await getOrder("ORD-1001", ACME_TOKEN))).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0001", total_cents: 6600 });
+    expect(await readJson<OrderView>(await getOrder("ORD-1001", GLOBEX_TOKEN))).toMatchObject({
+      order_id: "ORD-1001",
+      customer_id: "CUST-0005",
+      total_cents: 3700,
+    });
+    expect(await readJson<OrderView>(await getOrder("ORD-1001", ACME_TOKEN))).toMatchObject({
+      order_id: "ORD-1001",
+      customer_id: "CUST-0001",
+      total_cents: 6600,
+    });
   });
 });

@@ -27,7 +27,10 @@ function fakeAgents() {
 }
 
 function contextWith(agents: unknown, kept: Promise<unknown>[]): Context<AppEnv> {
-  return { env: { ACCOUNT_AGENT: agents }, executionCtx: { waitUntil: (work: Promise<unknown>) => kept.push(work) } } as unknown as Context<AppEnv>;
+  return {
+    env: { ACCOUNT_AGENT: agents },
+    executionCtx: { waitUntil: (work: Promise<unknown>) => kept.push(work) },
+  } as unknown as Context<AppEnv>;
 }
 
 const turns = async (n = 20) => {
@@ -89,7 +92,12 @@ describe("requestAuditSeal", () => {
   it("through the real account object, an intake order's event ends up sealed", async () => {
     const response = await postOrder(validOrder(uniqueRequestId("sealed-after-intake")));
     expect(response.status).toBe(201);
-    const report = await waitFor(() => verifyAuditChain(env.DB, "acme"), (read) => read.unsealed === 0, 5_000, 100);
+    const report = await waitFor(
+      () => verifyAuditChain(env.DB, "acme"),
+      (read) => read.unsealed === 0,
+      5_000,
+      100,
+    );
     expect(report).toMatchObject({ ok: true, unsealed: 0 });
   });
 });

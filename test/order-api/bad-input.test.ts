@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { postOrder, postRaw, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody } from "../helpers/orders";
+import { type ErrorBody, postOrder, postRaw, readJson, uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
 import { countOrders } from "../helpers/rows";
 
 // Bad input of every kind gets a precise 4xx, never a 500, and never writes a row.
@@ -58,7 +58,10 @@ describe("missing or ill-typed fields answer 422 validation_failed naming each f
   });
 
   it("ill-typed line fields are named by their index", async () => {
-    const order = { ...validOrder(uniqueRequestId("types")), lines: [{ sku: "SKU-5510", quantity: "2", unit_price_cents: 18.5 }] };
+    const order = {
+      ...validOrder(uniqueRequestId("types")),
+      lines: [{ sku: "SKU-5510", quantity: "2", unit_price_cents: 18.5 }],
+    };
     const response = await expectNoWrite(() => postOrder(order));
     expect(response.status).toBe(422);
     expect(await readJson<ErrorBody>(response)).toEqual({
@@ -115,14 +118,34 @@ describe("missing or ill-typed fields answer 422 validation_failed naming each f
   ])("a JSON %s body answers 422 naming the body", async (_label, body, errors) => {
     const response = await expectNoWrite(() => postRaw(body));
     expect(response.status).toBe(422);
-    expect(await readJson<ErrorBody>(response)).toEqual({ code: "validation_failed", message: "request body has 1 invalid field(s)", errors });
+    expect(await readJson<ErrorBody>(response)).toEqual({
+      code: "validation_failed",
+      message: "request body has 1 invalid field(s)",
+      errors,
+    });
   });
 
   it.each([
-    ["a huge number", '{"request_id":"x","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":[{"sku":"SKU-5510","quantity":1e400,"unit_price_cents":1850}],"total_cents":3700}'],
-    ["lines as a string", '{"request_id":"x","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":"SKU-5510","total_cents":3700}'],
-    ["a non-ASCII request_id", '{"request_id":"ordre-é","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":[{"sku":"SKU-5510","quantity":2,"unit_price_cents":1850}],"total_cents":3700}'],
-    ["101 lines", JSON.stringify(validOrder("too-many-lines", { lines: Array.from({ length: 101 }, () => ({ sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 })) }))],
+    [
+      "a huge number",
+      '{"request_id":"x","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":[{"sku":"SKU-5510","quantity":1e400,"unit_price_cents":1850}],"total_cents":3700}',
+    ],
+    [
+      "lines as a string",
+      '{"request_id":"x","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":"SKU-5510","total_cents":3700}',
+    ],
+    [
+      "a non-ASCII request_id",
+      '{"request_id":"ordre-é","customer_id":"CUST-0005","channel":"partner","currency":"USD","lines":[{"sku":"SKU-5510","quantity":2,"unit_price_cents":1850}],"total_cents":3700}',
+    ],
+    [
+      "101 lines",
+      JSON.stringify(
+        validOrder("too-many-lines", {
+          lines: Array.from({ length: 101 }, () => ({ sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 })),
+        }),
+      ),
+    ],
     ["a request_id of 129 characters", JSON.stringify(validOrder("r".repeat(129)))],
   ])("%s answers 422, not 500", async (_label, body) => {
     const response = await expectNoWrite(() => postRaw(body));
@@ -149,14 +172,18 @@ describe("body size", () => {
   it("a body one byte over 64 KiB answers 413 payload_too_large", async () => {
     const response = await expectNoWrite(() => postRaw(paddedOrder(uniqueRequestId("over"), LIMIT + 1)));
     expect(response.status).toBe(413);
-    expect(await readJson<ErrorBody>(response)).toEqual({ code: "payload_too_large", message: "request body is larger than 65536 bytes" });
+    expect(await readJson<ErrorBody>(response)).toEqual({
+      code: "payload_too_large",
+      message: "request body is larger than 65536 bytes",
+    });
   });
 
   it("a streamed body without content-length is counted as it arrives", async () => {
     const bytes = new TextEncoder().encode(paddedOrder(uniqueRequestId("stream"), LIMIT + 4096));
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 4096) controller.enqueue(bytes.slice(offset, offset + 4096));
+        for (let offset = 0; offset < bytes.length; offset += 4096)
+          controller.enqueue(bytes.slice(offset, offset + 4096));
         controller.close();
       },
     });

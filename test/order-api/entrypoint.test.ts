@@ -1,6 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { getOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderView, type Receipt } from "../helpers/orders";
+import {
+  type ErrorBody,
+  getOrder,
+  type OrderView,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 import { GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -19,7 +27,12 @@ describe("the internal ORDER_API entrypoint", () => {
     const response = await internalPost(JSON.stringify(validOrder(requestId)), "globex");
     expect(response.status).toBe(201);
     const receipt = await readJson<Receipt>(response);
-    expect(receipt).toEqual({ order_id: `ORD-${requestId.slice(0, 8)}`, customer_id: "CUST-0005", lines: 1, total_cents: 3700 });
+    expect(receipt).toEqual({
+      order_id: `ORD-${requestId.slice(0, 8)}`,
+      customer_id: "CUST-0005",
+      lines: 1,
+      total_cents: 3700,
+    });
     expect(await countOrdersFor("globex", requestId)).toBe(1);
     expect(await countOrdersFor("acme", requestId)).toBe(0);
 
@@ -28,7 +41,9 @@ describe("the internal ORDER_API entrypoint", () => {
     expect((await getOrder(receipt.order_id)).status).toBe(404);
 
     // And the internal entrypoint reads it back for globex.
-    const read = await env.ORDER_API.fetch(`http://order-api/api/orders/${receipt.order_id}`, { headers: { "x-order-ops-account": "globex" } });
+    const read = await env.ORDER_API.fetch(`http://order-api/api/orders/${receipt.order_id}`, {
+      headers: { "x-order-ops-account": "globex" },
+    });
     expect(read.status).toBe(200);
     expect((await readJson<OrderView>(read)).order_id).toBe(receipt.order_id);
   });
@@ -55,10 +70,16 @@ describe("the internal ORDER_API entrypoint", () => {
     ["POST", "/"],
     ["GET", "/api/orders/ORD-1001/items"],
   ])("answers %s %s with the JSON 404 of the public app", async (method, path) => {
-    const response = await env.ORDER_API.fetch(`http://order-api${path}`, { method, headers: { "x-order-ops-account": "acme" } });
+    const response = await env.ORDER_API.fetch(`http://order-api${path}`, {
+      method,
+      headers: { "x-order-ops-account": "acme" },
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await readJson<ErrorBody>(response)).toEqual({ code: "not_found", message: `no route for ${method} ${path}` });
+    expect(await readJson<ErrorBody>(response)).toEqual({
+      code: "not_found",
+      message: `no route for ${method} ${path}`,
+    });
   });
 
   it("does not accept bearer tokens in place of the account header", async () => {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { OrderApi } from "../../src/order-api/entrypoint";
 import { fetchWithEnv, PRODUCTION_ENV } from "../helpers/app-with-env";
-import { readJson, uniqueRequestId, validOrder, type ErrorBody } from "../helpers/orders";
+import { type ErrorBody, readJson, uniqueRequestId, validOrder } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 
 // INTAKE_FAULTS end to end: the public POST /api/orders and the ORDER_API
@@ -13,7 +13,11 @@ import { countOrdersFor } from "../helpers/rows";
 const LATENCY_MS = 60;
 
 function post(body: unknown, origin = "http://localhost"): Request {
-  return new Request(`${origin}/api/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return new Request(`${origin}/api/orders`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 async function timed(answer: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
@@ -26,7 +30,9 @@ async function timed(answer: () => Promise<Response>): Promise<{ response: Respo
 describe("INTAKE_FAULTS on POST /api/orders", () => {
   it("latency holds every order for at least the configured time, then takes it", async () => {
     const requestId = uniqueRequestId("latency");
-    const { response, ms } = await timed(() => fetchWithEnv(post(validOrder(requestId)), { INTAKE_FAULTS: `latency=${LATENCY_MS}ms` }));
+    const { response, ms } = await timed(() =>
+      fetchWithEnv(post(validOrder(requestId)), { INTAKE_FAULTS: `latency=${LATENCY_MS}ms` }),
+    );
     expect(response.status).toBe(201);
     expect(ms).toBeGreaterThanOrEqual(LATENCY_MS);
     expect(await countOrdersFor("acme", requestId)).toBe(1);
@@ -38,7 +44,8 @@ describe("INTAKE_FAULTS on POST /api/orders", () => {
     expect(failed.status).toBe(503);
     expect(await readJson<ErrorBody>(failed)).toEqual({
       code: "unavailable",
-      message: "failed on purpose: this server's INTAKE_FAULTS (fail=100%) fails a share of orders; this one was not stored, so sending it again is safe",
+      message:
+        "failed on purpose: this server's INTAKE_FAULTS (fail=100%) fails a share of orders; this one was not stored, so sending it again is safe",
     });
     expect(await countOrdersFor("acme", requestId)).toBe(0);
     expect((await fetchWithEnv(post(validOrder(requestId)))).status).toBe(201);
@@ -54,7 +61,10 @@ describe("INTAKE_FAULTS on POST /api/orders", () => {
   });
 
   it("is refused in production without INTAKE_FAULTS_IN_PRODUCTION: the API says what to fix instead of failing orders", async () => {
-    const response = await fetchWithEnv(post(validOrder(uniqueRequestId("prod"))), { ...PRODUCTION_ENV, INTAKE_FAULTS: "fail=100%" });
+    const response = await fetchWithEnv(post(validOrder(uniqueRequestId("prod"))), {
+      ...PRODUCTION_ENV,
+      INTAKE_FAULTS: "fail=100%",
+    });
     expect(response.status).toBe(503);
     const body = await readJson<ErrorBody>(response);
     expect(body.code).toBe("not_configured");
@@ -64,7 +74,11 @@ describe("INTAKE_FAULTS on POST /api/orders", () => {
   });
 
   it("applies in production with INTAKE_FAULTS_IN_PRODUCTION=on", async () => {
-    const response = await fetchWithEnv(post(validOrder(uniqueRequestId("prod-on")), PRODUCTION_ENV.PUBLIC_BASE_URL), { ...PRODUCTION_ENV, INTAKE_FAULTS: "fail=100%", INTAKE_FAULTS_IN_PRODUCTION: "on" });
+    const response = await fetchWithEnv(post(validOrder(uniqueRequestId("prod-on")), PRODUCTION_ENV.PUBLIC_BASE_URL), {
+      ...PRODUCTION_ENV,
+      INTAKE_FAULTS: "fail=100%",
+      INTAKE_FAULTS_IN_PRODUCTION: "on",
+    });
     expect((await readJson<ErrorBody>(response)).code).toBe("unavailable");
   });
 });

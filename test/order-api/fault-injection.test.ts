@@ -34,7 +34,9 @@ describe("planFault: stall=1000ms/5s", () => {
   });
 
   it("every order that arrives in one stall is answered at the same instant: a frozen API", () => {
-    const answeredAt = [0, 100, 500, 900].map((offset) => WINDOW + offset + planFault(stall, WINDOW + offset, 0.5).delayMs);
+    const answeredAt = [0, 100, 500, 900].map(
+      (offset) => WINDOW + offset + planFault(stall, WINDOW + offset, 0.5).delayMs,
+    );
     expect(new Set(answeredAt)).toEqual(new Set([WINDOW + 1000]));
   });
 });
@@ -87,7 +89,8 @@ describe("the intakeFaults middleware", () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
       code: "unavailable",
-      message: "failed on purpose: this server's INTAKE_FAULTS (latency=5ms,fail=50%) fails a share of orders; this one was not stored, so sending it again is safe",
+      message:
+        "failed on purpose: this server's INTAKE_FAULTS (latency=5ms,fail=50%) fails a share of orders; this one was not stored, so sending it again is safe",
     });
     expect(slept).toEqual([5]);
   });

@@ -1,9 +1,19 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
+import { candidateOrderId, storeIntakeOrder } from "../../src/store/intake-orders";
 import { insertFreshOrder } from "../helpers/fresh-orders";
-import { getOrder, postOrder, postRaw, randomPrefix, readJson, uniqueRequestId, validOrder, type ErrorBody, type Receipt } from "../helpers/orders";
+import {
+  type ErrorBody,
+  getOrder,
+  postOrder,
+  postRaw,
+  type Receipt,
+  randomPrefix,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor, countOrdersWithId, countOrdersWithPrefix } from "../helpers/rows";
 import { ACME_TOKEN } from "../helpers/tokens";
 
@@ -35,7 +45,12 @@ describe("replays", () => {
     const reordered = `{"total_cents":3700,"lines":[{"unit_price_cents":1850,"quantity":2,"sku":"SKU-5510"}],"currency":"USD","channel":"partner","customer_id":"CUST-0005","request_id":"${requestId}"}`;
     const replay = await postRaw(reordered);
     expect(replay.status).toBe(200);
-    expect(await readJson<Receipt>(replay)).toEqual({ order_id: `ORD-${requestId.slice(0, 8)}`, customer_id: "CUST-0005", lines: 1, total_cents: 3700 });
+    expect(await readJson<Receipt>(replay)).toEqual({
+      order_id: `ORD-${requestId.slice(0, 8)}`,
+      customer_id: "CUST-0005",
+      lines: 1,
+      total_cents: 3700,
+    });
     expect(await countOrdersFor("acme", requestId)).toBe(1);
   });
 
@@ -45,7 +60,10 @@ describe("replays", () => {
     expect(created.status).toBe(201);
     const { order_id } = await readJson<Receipt>(created);
 
-    const changed = validOrder(requestId, { lines: [{ sku: "SKU-5510", quantity: 3, unit_price_cents: 1850 }], total_cents: 5550 });
+    const changed = validOrder(requestId, {
+      lines: [{ sku: "SKU-5510", quantity: 3, unit_price_cents: 1850 }],
+      total_cents: 5550,
+    });
     const conflict = await postOrder(changed);
     expect(conflict.status).toBe(409);
     expect(await readJson<ErrorBody>(conflict)).toEqual({
@@ -65,7 +83,12 @@ describe("replays", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const bodies = new Set(await Promise.all(responses.map((r) => r.text())));
     expect([...bodies]).toEqual([
-      JSON.stringify({ order_id: `ORD-${requestId.slice(0, 8)}`, customer_id: "CUST-0005", lines: 1, total_cents: 3700 }),
+      JSON.stringify({
+        order_id: `ORD-${requestId.slice(0, 8)}`,
+        customer_id: "CUST-0005",
+        lines: 1,
+        total_cents: 3700,
+      }),
     ]);
     expect(await countOrdersFor("acme", requestId)).toBe(1);
   });
@@ -127,7 +150,9 @@ describe("order ids", () => {
     const response = await postOrder(validOrder("1002"), { token: ACME_TOKEN });
     expect(response.status).toBe(201);
     expect((await readJson<Receipt>(response)).order_id).toBe("ORD-1002-2");
-    const seeded = await env.DB.prepare("SELECT source, request_id FROM orders WHERE account = 'acme' AND order_id = 'ORD-1002'").first();
+    const seeded = await env.DB.prepare(
+      "SELECT source, request_id FROM orders WHERE account = 'acme' AND order_id = 'ORD-1002'",
+    ).first();
     expect(seeded).toEqual({ source: "operations", request_id: null });
     expect(await countOrdersWithId("acme", "ORD-1002-2")).toBe(1);
   });
@@ -145,7 +170,11 @@ describe("candidateOrderId", () => {
   });
 
   it("a request_id of 8 characters or fewer never repeats a candidate: it goes straight to the suffixes", () => {
-    expect([0, 1, 2].map((attempt) => candidateOrderId("1001", attempt))).toEqual(["ORD-1001", "ORD-1001-2", "ORD-1001-3"]);
+    expect([0, 1, 2].map((attempt) => candidateOrderId("1001", attempt))).toEqual([
+      "ORD-1001",
+      "ORD-1001-2",
+      "ORD-1001-3",
+    ]);
   });
 });
 
@@ -168,6 +197,9 @@ describe("storeIntakeOrder when every candidate id is taken", () => {
     expect(await countOrdersFor(account, requestId)).toBe(0);
     // Another account is not affected: the same request there gets the short id.
     const elsewhere = await storeIntakeOrder(env.DB, { account: "globex", actor: "test" }, order);
-    expect(elsewhere.ok && elsewhere.value).toEqual({ kind: "created", receipt: { order_id: taken[0], customer_id: "CUST-0005", lines: 1, total_cents: 3700 } });
+    expect(elsewhere.ok && elsewhere.value).toEqual({
+      kind: "created",
+      receipt: { order_id: taken[0], customer_id: "CUST-0005", lines: 1, total_cents: 3700 },
+    });
   });
 });

@@ -1,7 +1,16 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { getOrder, postOrder, readJson, uniqueRequestId, validOrder, type ErrorBody, type OrderInput, type Receipt } from "../helpers/orders";
 import { rejectionMessage } from "../../src/orders/rejections";
+import {
+  type ErrorBody,
+  getOrder,
+  type OrderInput,
+  postOrder,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 import { ACME_TOKEN } from "../helpers/tokens";
 
@@ -27,7 +36,9 @@ describe("the seed's curl example", () => {
       total_cents: 3700,
     });
     expect(accepted.status).toBe(201);
-    expect(await accepted.text()).toBe('{"order_id":"ORD-manual-0","customer_id":"CUST-0005","lines":1,"total_cents":3700}');
+    expect(await accepted.text()).toBe(
+      '{"order_id":"ORD-manual-0","customer_id":"CUST-0005","lines":1,"total_cents":3700}',
+    );
     expect(await countOrdersFor("acme", "manual-0001")).toBe(1);
 
     const rejected = await postOrder({
@@ -54,7 +65,9 @@ describe("the seed's curl example", () => {
       total_cents: 3700,
     });
     expect(corrected.status).toBe(201);
-    expect(await corrected.text()).toBe('{"order_id":"ORD-manual-0002","customer_id":"CUST-0005","lines":1,"total_cents":3700}');
+    expect(await corrected.text()).toBe(
+      '{"order_id":"ORD-manual-0002","customer_id":"CUST-0005","lines":1,"total_cents":3700}',
+    );
   });
 });
 
@@ -66,10 +79,17 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
       { sku: "SKU-6300", quantity: 1, unit_price_cents: 2450 },
     ];
     const before = Date.now();
-    const created = await postOrder(validOrder(requestId, { customer_id: "CUST-0003", channel: "store", lines, total_cents: 6050 }));
+    const created = await postOrder(
+      validOrder(requestId, { customer_id: "CUST-0003", channel: "store", lines, total_cents: 6050 }),
+    );
     expect(created.status).toBe(201);
     const receipt = await readJson<Receipt>(created);
-    expect(receipt).toEqual({ order_id: `ORD-${requestId.slice(0, 8)}`, customer_id: "CUST-0003", lines: 2, total_cents: 6050 });
+    expect(receipt).toEqual({
+      order_id: `ORD-${requestId.slice(0, 8)}`,
+      customer_id: "CUST-0003",
+      lines: 2,
+      total_cents: 6050,
+    });
 
     const read = await getOrder(receipt.order_id);
     expect(read.status).toBe(200);
@@ -88,7 +108,9 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
     expect(createdAt).toBeGreaterThanOrEqual(before - 1000);
     expect(createdAt).toBeLessThanOrEqual(Date.now() + 1000);
 
-    const row = await env.DB.prepare("SELECT account, source, status, version FROM orders WHERE account = 'acme' AND order_id = ?")
+    const row = await env.DB.prepare(
+      "SELECT account, source, status, version FROM orders WHERE account = 'acme' AND order_id = ?",
+    )
       .bind(receipt.order_id)
       .first<{ account: string; source: string; status: string; version: number }>();
     expect(row).toEqual({ account: "acme", source: "intake", status: "accepted", version: 1 });
@@ -114,7 +136,11 @@ describe("POST /api/orders then GET /api/orders/:id", () => {
 
 describe("business rules answer 422 with every problem and store nothing", () => {
   const cases: { rule: string; change: Partial<OrderInput>; errors: string[] }[] = [
-    { rule: "unknown customer", change: { customer_id: "C-5093" }, errors: [rejectionMessage.unknownCustomer("C-5093")] },
+    {
+      rule: "unknown customer",
+      change: { customer_id: "C-5093" },
+      errors: [rejectionMessage.unknownCustomer("C-5093")],
+    },
     {
       rule: "unknown sku",
       change: { lines: [{ sku: "SKU-9757", quantity: 2, unit_price_cents: 1850 }] },
@@ -125,7 +151,11 @@ describe("business rules answer 422 with every problem and store nothing", () =>
       change: { lines: [{ sku: "SKU-7720", quantity: 1, unit_price_cents: 12900 }], total_cents: 12900 },
       errors: [rejectionMessage.outOfStock("SKU-7720")],
     },
-    { rule: "channel not allowed", change: { channel: "web" }, errors: [rejectionMessage.channelNotAllowed("web", "CUST-0005", ["partner"])] },
+    {
+      rule: "channel not allowed",
+      change: { channel: "web" },
+      errors: [rejectionMessage.channelNotAllowed("web", "CUST-0005", ["partner"])],
+    },
     {
       rule: "price mismatch",
       change: { lines: [{ sku: "SKU-5510", quantity: 2, unit_price_cents: 1900 }], total_cents: 3800 },

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/encoding";
-import { getOrder, postOrder, readJson, uniqueRequestId, validOrder, type Receipt } from "../helpers/orders";
+import { getOrder, postOrder, type Receipt, readJson, uniqueRequestId, validOrder } from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 
 // A replay is told from a reused request_id by comparing the stored order with
@@ -12,7 +12,15 @@ import { countOrdersFor } from "../helpers/rows";
 const CHANGES = [
   { field: "customer_id", change: { customer_id: "CUST-0001", channel: "web" } },
   { field: "channel", change: { customer_id: "CUST-0003", channel: "store" } },
-  { field: "lines", change: { lines: [{ sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 }, { sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 }] } },
+  {
+    field: "lines",
+    change: {
+      lines: [
+        { sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 },
+        { sku: "SKU-5510", quantity: 1, unit_price_cents: 1850 },
+      ],
+    },
+  },
 ] as const;
 
 describe("a request_id used again", () => {
@@ -34,10 +42,19 @@ describe("a request_id used again", () => {
     const requestId = uniqueRequestId("nohash");
     const created = await postOrder(validOrder(requestId));
     const { order_id } = await readJson<Receipt>(created);
-    const row = await env.DB.prepare("SELECT request_hash, customer_id, channel, currency, total_cents, lines FROM orders WHERE account = 'acme' AND order_id = ?")
+    const row = await env.DB.prepare(
+      "SELECT request_hash, customer_id, channel, currency, total_cents, lines FROM orders WHERE account = 'acme' AND order_id = ?",
+    )
       .bind(order_id)
       .first();
-    expect(row).toEqual({ request_hash: null, customer_id: "CUST-0005", channel: "partner", currency: "USD", total_cents: 3700, lines: JSON.stringify(validOrder(requestId).lines) });
+    expect(row).toEqual({
+      request_hash: null,
+      customer_id: "CUST-0005",
+      channel: "partner",
+      currency: "USD",
+      total_cents: 3700,
+      lines: JSON.stringify(validOrder(requestId).lines),
+    });
   });
 });
 
@@ -49,7 +66,18 @@ describe("an order stored with a request_hash", () => {
       `INSERT INTO orders (order_id, account, source, request_id, request_hash, customer_id, channel, currency, total_cents, status, version, lines, created_at, updated_at)
        VALUES (?, 'acme', 'intake', ?, ?, ?, ?, ?, ?, 'accepted', 1, ?, ?, ?)`,
     )
-      .bind(orderId, requestId, hash, order.customer_id, order.channel, order.currency, order.total_cents, JSON.stringify(order.lines), "2026-12-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z")
+      .bind(
+        orderId,
+        requestId,
+        hash,
+        order.customer_id,
+        order.channel,
+        order.currency,
+        order.total_cents,
+        JSON.stringify(order.lines),
+        "2026-12-01T00:00:00.000Z",
+        "2026-12-01T00:00:00.000Z",
+      )
       .run();
     return orderId;
   }

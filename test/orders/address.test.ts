@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAddress, sameAddress, SUPPORTED_COUNTRIES, type AddressInput } from "../../src/orders/address";
+import { type AddressInput, normalizeAddress, SUPPORTED_COUNTRIES, sameAddress } from "../../src/orders/address";
 import type { Address } from "../../src/orders/evidence";
 
 // normalizeAddress: one canonical form per address, or every problem at once.
@@ -23,7 +23,11 @@ function normalized(overrides: Partial<AddressInput> = {}): Address {
   return result.value;
 }
 
-function problems(overrides: Partial<AddressInput>): { message: string; errors: readonly string[] | undefined; code: string } {
+function problems(overrides: Partial<AddressInput>): {
+  message: string;
+  errors: readonly string[] | undefined;
+  code: string;
+} {
   const result = normalizeAddress(input(overrides));
   if (result.ok) throw new Error(`expected an invalid address, got ${JSON.stringify(result.value)}`);
   return { message: result.error.message, errors: result.error.errors, code: result.error.code };
@@ -43,9 +47,17 @@ describe("tidying", () => {
   });
 
   it("collapses runs of whitespace and trims every field", () => {
-    expect(normalized({ recipient: "  Maya \t Lindqvist ", line1: "482   Alder\nStreet", line2: "  Apt  3B ", city: " Portland  ", region: " or ", postal_code: " 97205 ", country: " us " })).toEqual(
-      normalized(),
-    );
+    expect(
+      normalized({
+        recipient: "  Maya \t Lindqvist ",
+        line1: "482   Alder\nStreet",
+        line2: "  Apt  3B ",
+        city: " Portland  ",
+        region: " or ",
+        postal_code: " 97205 ",
+        country: " us ",
+      }),
+    ).toEqual(normalized());
   });
 
   it('all-caps and all-lowercase words are title-cased: "PORTLAND" -> "Portland"', () => {
@@ -56,7 +68,10 @@ describe("tidying", () => {
   });
 
   it("title-casing starts a word after a space, a hyphen or an apostrophe", () => {
-    expect(normalized({ recipient: "MARY-JANE O'NEIL", city: "WINSTON-SALEM" })).toMatchObject({ recipient: "Mary-Jane O'Neil", city: "Winston-Salem" });
+    expect(normalized({ recipient: "MARY-JANE O'NEIL", city: "WINSTON-SALEM" })).toMatchObject({
+      recipient: "Mary-Jane O'Neil",
+      city: "Winston-Salem",
+    });
   });
 
   it('deliberate mixed case is kept: "McAllen", "DeShawn"', () => {
@@ -124,26 +139,37 @@ describe("postal codes", () => {
 describe("countries and regions", () => {
   it("an unsupported country names the supported ones", () => {
     expect(SUPPORTED_COUNTRIES).toEqual(["US", "CA", "GB", "DE", "FR", "NL", "SE", "AU"]);
-    expect(problems({ country: "xx" }).errors).toEqual(["address.country XX is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU"]);
+    expect(problems({ country: "xx" }).errors).toEqual([
+      "address.country XX is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU",
+    ]);
   });
 
   it("a country name instead of a code is unsupported", () => {
-    expect(problems({ country: "USA" }).errors).toEqual(["address.country USA is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU"]);
+    expect(problems({ country: "USA" }).errors).toEqual([
+      "address.country USA is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU",
+    ]);
   });
 
   it("a US region must be a 2-3 letter code", () => {
-    expect(problems({ region: "Oregon" }).errors).toEqual(["address.region OREGON should be a 2-3 letter US state or province code"]);
+    expect(problems({ region: "Oregon" }).errors).toEqual([
+      "address.region OREGON should be a 2-3 letter US state or province code",
+    ]);
   });
 
   it("countries without region codes accept a region name", () => {
-    expect(normalized({ country: "GB", region: "Greater London", postal_code: "SW1A 1AA", city: "London" }).region).toBe("GREATER LONDON");
+    expect(
+      normalized({ country: "GB", region: "Greater London", postal_code: "SW1A 1AA", city: "London" }).region,
+    ).toBe("GREATER LONDON");
   });
 });
 
 describe("required fields and limits", () => {
-  it.each(["recipient", "line1", "city", "region", "postal_code", "country"] as const)("%s is required (blank counts as missing)", (field) => {
-    expect(problems({ [field]: "   " }).errors).toEqual([`address.${field} is required`]);
-  });
+  it.each(["recipient", "line1", "city", "region", "postal_code", "country"] as const)(
+    "%s is required (blank counts as missing)",
+    (field) => {
+      expect(problems({ [field]: "   " }).errors).toEqual([`address.${field} is required`]);
+    },
+  );
 
   it("lists every problem at once, in field order", () => {
     const result = problems({ recipient: "", line1: " ", city: "", region: "Oregon", postal_code: "ABC" });
@@ -174,7 +200,14 @@ describe("required fields and limits", () => {
 describe("sameAddress", () => {
   it("two spellings of one address normalize to the same address", () => {
     const a = normalized();
-    const b = normalized({ recipient: "maya   lindqvist", line1: "482 ALDER STREET", line2: " Apt  3B ", city: "portland", region: "or", country: "us" });
+    const b = normalized({
+      recipient: "maya   lindqvist",
+      line1: "482 ALDER STREET",
+      line2: " Apt  3B ",
+      city: "portland",
+      region: "or",
+      country: "us",
+    });
     expect(b).toEqual(a);
     expect(sameAddress(a, b)).toBe(true);
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { RUN_STATUS_LABELS } from "../../src/web/runs/run-status-labels";
 import {
   ACTION_LABELS,
   actionLabel,
@@ -12,12 +11,13 @@ import {
   orderStatusLabel,
   paymentLabel,
 } from "../../src/orders/labels";
-import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
+import type { OrderRecord } from "../../src/orders/order-record";
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
+import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
 import { RunStatusSchema } from "../../src/runs/schemas";
-import type { OrderRecord } from "../../src/orders/order-record";
+import { RUN_STATUS_LABELS } from "../../src/web/runs/run-status-labels";
 
 // The approver and the operator read words, never internal names: every
 // action, state and field the approval app and the MCP Apps cards show has a
@@ -60,12 +60,18 @@ describe("labels for the closed sets", () => {
 
 describe("humanizeText", () => {
   it("replaces known names, lower case inside a sentence", () => {
-    expect(humanizeText("duplicate_order (P2, Order Integrity): looks like a double submit")).toBe("Duplicate order (P2, Order Integrity): looks like a double submit");
-    expect(humanizeText("fulfillment awaiting_pick: queued for warehouse")).toBe("fulfillment waiting to be picked: queued for warehouse");
+    expect(humanizeText("duplicate_order (P2, Order Integrity): looks like a double submit")).toBe(
+      "Duplicate order (P2, Order Integrity): looks like a double submit",
+    );
+    expect(humanizeText("fulfillment awaiting_pick: queued for warehouse")).toBe(
+      "fulfillment waiting to be picked: queued for warehouse",
+    );
   });
 
   it("decline codes read as words, as in an exception summary", () => {
-    expect(humanizeText("Card declined twice (insufficient_funds); 3 units still held in ATL-2.")).toBe("Card declined twice (insufficient funds); 3 units still held in ATL-2.");
+    expect(humanizeText("Card declined twice (insufficient_funds); 3 units still held in ATL-2.")).toBe(
+      "Card declined twice (insufficient funds); 3 units still held in ATL-2.",
+    );
     expect(humanizeText("attempt 1 declined: card_expired")).toBe("attempt 1 declined: card expired");
   });
 
@@ -86,20 +92,46 @@ describe("changeValueLines", () => {
     status: "pending",
     version: 1,
     lines: [{ sku: "SKU-3390", quantity: 1, unit_price_cents: 6600 }],
-    shipping_address: { recipient: "Jonas Becker", line1: "301 Lakeshore Drive", line2: null, city: "Chicago", region: "IL", postal_code: "60611", country: "US" },
+    shipping_address: {
+      recipient: "Jonas Becker",
+      line1: "301 Lakeshore Drive",
+      line2: null,
+      city: "Chicago",
+      region: "IL",
+      postal_code: "60611",
+      country: "US",
+    },
     evidence: {
       payment: { state: "captured", attempts: [] },
-      inventory: { allocations: [{ sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" }, { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" }] },
+      inventory: {
+        allocations: [
+          { sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" },
+          { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" },
+        ],
+      },
       fulfillment: { state: "awaiting_pick", carrier: null, tracking: null, last_event: "queued for warehouse" },
       duplicate: { of_order_id: "ORD-8", signals: ["same lines"] },
       timeline: [],
     },
-    exception: { type: "duplicate_order", state: "active", priority: "P2", team: "Order Integrity", opened_at: "2026-12-01T06:00:00.000Z", sla_minutes: 60, summary: "double submit" },
+    exception: {
+      type: "duplicate_order",
+      state: "active",
+      priority: "P2",
+      team: "Order Integrity",
+      opened_at: "2026-12-01T06:00:00.000Z",
+      sla_minutes: 60,
+      summary: "double submit",
+    },
     created_at: "2026-12-01T06:00:00.000Z",
     updated_at: "2026-12-01T06:00:00.000Z",
   };
   // The values exactly as a proposal carries them, built by the domain code.
-  const rows = diffStates(orderState(order), orderState(applyChange(order, { kind: "resolution", action: "cancel_duplicate_order" }, "2026-12-01T06:05:00.000Z")));
+  const rows = diffStates(
+    orderState(order),
+    orderState(
+      applyChange(order, { kind: "resolution", action: "cancel_duplicate_order" }, "2026-12-01T06:05:00.000Z"),
+    ),
+  );
   const row = (field: string) => {
     const found = rows.find((r) => r.field === field);
     if (!found) throw new Error(`no ${field} row`);
@@ -109,18 +141,28 @@ describe("changeValueLines", () => {
   it("turns every before and after value of a real proposal into words", () => {
     expect(changeValueLines("status", row("status").after)).toEqual(["Cancelled"]);
     expect(changeValueLines("exception", row("exception").before)).toEqual(["Duplicate order (open, Order Integrity)"]);
-    expect(changeValueLines("exception", row("exception").after)).toEqual(["Duplicate order (resolved, Order Integrity)"]);
+    expect(changeValueLines("exception", row("exception").after)).toEqual([
+      "Duplicate order (resolved, Order Integrity)",
+    ]);
     expect(changeValueLines("payment", row("payment").after)).toEqual(["Refunded"]);
-    expect(changeValueLines("inventory", row("inventory").before)).toEqual(["SKU-3390 × 1 reserved at ATL-2", "SKU-5510 × 2 reserved at ATL-2"]);
-    expect(changeValueLines("fulfillment", row("fulfillment").before)).toEqual(["Waiting to be picked: queued for warehouse"]);
+    expect(changeValueLines("inventory", row("inventory").before)).toEqual([
+      "SKU-3390 × 1 reserved at ATL-2",
+      "SKU-5510 × 2 reserved at ATL-2",
+    ]);
+    expect(changeValueLines("fulfillment", row("fulfillment").before)).toEqual([
+      "Waiting to be picked: queued for warehouse",
+    ]);
     for (const r of rows) {
-      for (const line of [...changeValueLines(r.field, r.before), ...changeValueLines(r.field, r.after)]) expect(line).not.toMatch(SNAKE);
+      for (const line of [...changeValueLines(r.field, r.before), ...changeValueLines(r.field, r.after)])
+        expect(line).not.toMatch(SNAKE);
     }
   });
 
   it("none, addresses and values it cannot parse", () => {
     expect(changeValueLines("exception", "none")).toEqual(["None"]);
-    expect(changeValueLines("shipping_address", "Jonas Becker, 12 Pine St, Austin, TX 78701, US")).toEqual(["Jonas Becker, 12 Pine St, Austin, TX 78701, US"]);
+    expect(changeValueLines("shipping_address", "Jonas Becker, 12 Pine St, Austin, TX 78701, US")).toEqual([
+      "Jonas Becker, 12 Pine St, Austin, TX 78701, US",
+    ]);
     expect(changeValueLines("inventory", "something odd")).toEqual(["something odd"]);
     expect(changeValueLines("exception", "fraud_review")).toEqual(["Fraud review"]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { diffStates, formatAddress, type OrderState, orderState } from "../../src/orders/order-state";
 import { applyChange } from "../../src/orders/playbook";
-import { diffStates, formatAddress, orderState, type OrderState } from "../../src/orders/order-state";
 import { ADDRESS, AT, exception, NEW_ADDRESS, order, resolution } from "../helpers/order-records";
 
 // How a change is shown to a human: the fields of an order a change can touch,
@@ -51,7 +51,11 @@ describe("orderState and diffStates", () => {
     const before = order({ exception: exception("fraud_review") });
     const after = applyChange(before, resolution("escalate_to_human"), AT);
     expect(diffStates(orderState(before), orderState(after))).toEqual([
-      { field: "exception", before: "fraud_review active (Customer Care)", after: "fraud_review escalated (Escalations (human review))" },
+      {
+        field: "exception",
+        before: "fraud_review active (Customer Care)",
+        after: "fraud_review escalated (Escalations (human review))",
+      },
     ]);
   });
 });

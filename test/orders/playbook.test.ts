@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Evidence } from "../../src/orders/evidence";
-import { applyChange, HUMAN_ESCALATION_TEAM, planResolution, type OrderChange } from "../../src/orders/playbook";
+import { applyChange, HUMAN_ESCALATION_TEAM, type OrderChange, planResolution } from "../../src/orders/playbook";
 import { AT, EARLIER, evidence, exception, NEW_ADDRESS, order, resolution } from "../helpers/order-records";
 
 // The allowlisted playbook as pure functions: which action an exception gets,
@@ -45,11 +45,30 @@ describe("planResolution", () => {
           payment: {
             state: "declined",
             attempts: [
-              { attempt_id: "A", at: EARLIER, amount_cents: 1, method: "visa", outcome: "declined", decline_code: "insufficient_funds" },
-              { attempt_id: "B", at: EARLIER, amount_cents: 1, method: "visa", outcome: "declined", decline_code: null },
+              {
+                attempt_id: "A",
+                at: EARLIER,
+                amount_cents: 1,
+                method: "visa",
+                outcome: "declined",
+                decline_code: "insufficient_funds",
+              },
+              {
+                attempt_id: "B",
+                at: EARLIER,
+                amount_cents: 1,
+                method: "visa",
+                outcome: "declined",
+                decline_code: null,
+              },
             ],
           },
-          inventory: { allocations: [{ sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" }, { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "allocated" }] },
+          inventory: {
+            allocations: [
+              { sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" },
+              { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "allocated" },
+            ],
+          },
           duplicate: { of_order_id: "ORD-1016", signals: ["same card", "same lines"] },
         }),
       }),
@@ -77,12 +96,28 @@ describe("applyChange", () => {
       state: "refunded",
       attempts: [
         ...(before.evidence?.payment.attempts ?? []),
-        { attempt_id: "ORD-5000-refund", at: AT, amount_cents: 6600, method: "visa ending 9011", outcome: "refunded", decline_code: null },
+        {
+          attempt_id: "ORD-5000-refund",
+          at: AT,
+          amount_cents: 6600,
+          method: "visa ending 9011",
+          outcome: "refunded",
+          decline_code: null,
+        },
       ],
     });
     expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["released", "released"]);
-    expect(after.evidence?.fulfillment).toEqual({ state: "cancelled", carrier: null, tracking: null, last_event: "cancelled as a duplicate of ORD-1016" });
-    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "duplicate_cancelled", detail: "cancelled the duplicate and returned the customer's money" });
+    expect(after.evidence?.fulfillment).toEqual({
+      state: "cancelled",
+      carrier: null,
+      tracking: null,
+      last_event: "cancelled as a duplicate of ORD-1016",
+    });
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "duplicate_cancelled",
+      detail: "cancelled the duplicate and returned the customer's money",
+    });
     expect(after.evidence?.timeline).toHaveLength(2);
     expect(after.exception).toEqual({ ...before.exception, state: "resolved" });
   });
@@ -91,7 +126,19 @@ describe("applyChange", () => {
     const before = order({
       exception: exception("duplicate_order"),
       evidence: evidence({
-        payment: { state: "authorized", attempts: [{ attempt_id: "P", at: EARLIER, amount_cents: 6600, method: "amex", outcome: "authorized", decline_code: null }] },
+        payment: {
+          state: "authorized",
+          attempts: [
+            {
+              attempt_id: "P",
+              at: EARLIER,
+              amount_cents: 6600,
+              method: "amex",
+              outcome: "authorized",
+              decline_code: null,
+            },
+          ],
+        },
       }),
     });
     const after = applyChange(before, resolution("cancel_duplicate_order"), AT);
@@ -102,14 +149,28 @@ describe("applyChange", () => {
   it("release_inventory_hold_and_cancel_order: cancelled, held stock released, shipped stock untouched, payment unchanged", () => {
     const declined: Evidence["payment"] = {
       state: "declined",
-      attempts: [{ attempt_id: "P", at: EARLIER, amount_cents: 8000, method: "visa", outcome: "declined", decline_code: "insufficient_funds" }],
+      attempts: [
+        {
+          attempt_id: "P",
+          at: EARLIER,
+          amount_cents: 8000,
+          method: "visa",
+          outcome: "declined",
+          decline_code: "insufficient_funds",
+        },
+      ],
     };
     const before = order({
       status: "payment_failed",
       exception: exception("payment_declined_inventory_held"),
       evidence: evidence({
         payment: declined,
-        inventory: { allocations: [{ sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" }, { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "shipped" }] },
+        inventory: {
+          allocations: [
+            { sku: "SKU-4415", quantity: 2, warehouse: "ATL-2", state: "held" },
+            { sku: "SKU-1180", quantity: 1, warehouse: "ATL-2", state: "shipped" },
+          ],
+        },
       }),
     });
     const after = applyChange(before, resolution("release_inventory_hold_and_cancel_order"), AT);
@@ -117,7 +178,11 @@ describe("applyChange", () => {
     expect(after.evidence?.payment).toEqual(declined);
     expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["released", "shipped"]);
     expect(after.evidence?.fulfillment.state).toBe("cancelled");
-    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "inventory_released", detail: "released held stock and cancelled the unpaid order" });
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "inventory_released",
+      detail: "released held stock and cancelled the unpaid order",
+    });
     expect(after.exception?.state).toBe("resolved");
     expect(after.exception?.team).toBe("Customer Care");
   });
@@ -127,7 +192,12 @@ describe("applyChange", () => {
       status: "on_hold",
       exception: exception("fulfillment_hold_missing_sku"),
       evidence: evidence({
-        inventory: { allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" }] },
+        inventory: {
+          allocations: [
+            { sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" },
+            { sku: "SKU-1180", quantity: 2, warehouse: "RNO-1", state: "allocated" },
+          ],
+        },
       }),
     });
     const after = applyChange(before, resolution("notify_customer_backorder"), AT);
@@ -135,13 +205,20 @@ describe("applyChange", () => {
     expect(after.evidence?.inventory.allocations.map((a) => a.state)).toEqual(["backordered", "allocated"]);
     expect(after.evidence?.fulfillment.state).toBe("backordered");
     expect(after.evidence?.fulfillment.last_event).toBe("customer notified that SKU-7720 is backordered");
-    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "customer_notified", detail: "backorder notice sent to the customer for SKU-7720" });
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "customer_notified",
+      detail: "backorder notice sent to the customer for SKU-7720",
+    });
     expect(after.evidence?.payment).toEqual(before.evidence?.payment);
     expect(after.exception?.state).toBe("resolved");
   });
 
   it("retry_fulfillment: processing, fulfillment resubmitted, stock and payment untouched", () => {
-    const before = order({ status: "partially_shipped", exception: exception("fulfillment_incomplete_carrier_timeout") });
+    const before = order({
+      status: "partially_shipped",
+      exception: exception("fulfillment_incomplete_carrier_timeout"),
+    });
     const after = applyChange(before, resolution("retry_fulfillment"), AT);
     expect(after.status).toBe("processing");
     expect(after.evidence?.fulfillment).toEqual({
@@ -152,7 +229,11 @@ describe("applyChange", () => {
     });
     expect(after.evidence?.inventory).toEqual(before.evidence?.inventory);
     expect(after.evidence?.payment).toEqual(before.evidence?.payment);
-    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "fulfillment_retried", detail: "resubmitted the remaining shipment" });
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "fulfillment_retried",
+      detail: "resubmitted the remaining shipment",
+    });
     expect(after.exception?.state).toBe("resolved");
   });
 
@@ -162,13 +243,21 @@ describe("applyChange", () => {
     expect(after.status).toBe("on_hold");
     expect(after.exception).toEqual({ ...before.exception, state: "escalated", team: HUMAN_ESCALATION_TEAM });
     expect(HUMAN_ESCALATION_TEAM).toBe("Escalations (human review)");
-    expect(after.evidence?.timeline.at(-1)).toEqual({ at: AT, event: "escalated_to_human", detail: `handed to ${HUMAN_ESCALATION_TEAM}` });
+    expect(after.evidence?.timeline.at(-1)).toEqual({
+      at: AT,
+      event: "escalated_to_human",
+      detail: `handed to ${HUMAN_ESCALATION_TEAM}`,
+    });
     expect(after.evidence?.inventory).toEqual(before.evidence?.inventory);
   });
 
   it("change_shipping_address: only the address and the timeline change", () => {
     const before = order();
-    const after = applyChange(before, { kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS }, AT);
+    const after = applyChange(
+      before,
+      { kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS },
+      AT,
+    );
     expect(after.shipping_address).toEqual(NEW_ADDRESS);
     expect(after.status).toBe(before.status);
     expect(after.exception).toEqual(before.exception);
@@ -180,7 +269,11 @@ describe("applyChange", () => {
   });
 
   it("an order without evidence is still cancelled and resolved", () => {
-    const after = applyChange(order({ evidence: null, exception: exception("duplicate_order") }), resolution("cancel_duplicate_order"), AT);
+    const after = applyChange(
+      order({ evidence: null, exception: exception("duplicate_order") }),
+      resolution("cancel_duplicate_order"),
+      AT,
+    );
     expect(after.status).toBe("cancelled");
     expect(after.evidence).toBeNull();
     expect(after.exception?.state).toBe("resolved");
@@ -197,7 +290,12 @@ describe("applyChange", () => {
     const before = order({
       exception: exception("duplicate_order"),
       evidence: evidence({
-        inventory: { allocations: [{ sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" }, { sku: "SKU-1", quantity: 1, warehouse: "RNO-1", state: "held" }] },
+        inventory: {
+          allocations: [
+            { sku: "SKU-7720", quantity: 1, warehouse: "RNO-1", state: "missing" },
+            { sku: "SKU-1", quantity: 1, warehouse: "RNO-1", state: "held" },
+          ],
+        },
         duplicate: { of_order_id: "ORD-1016", signals: ["x"] },
       }),
     });

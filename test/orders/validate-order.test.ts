@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findOrderProblems, linesTotal } from "../../src/orders/validate-order";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { buildReferenceData, referenceData } from "../../src/orders/reference-data";
+import { findOrderProblems, linesTotal } from "../../src/orders/validate-order";
 import { validOrder } from "../helpers/orders";
 
 // Pure unit tests of the business rules: no HTTP, no D1.
@@ -36,11 +36,15 @@ describe("findOrderProblems", () => {
       { sku: "SKU-1180", quantity: 1, unit_price_cents: 1200 },
       { sku: "SKU-6301", quantity: 2, unit_price_cents: 3900 },
     ];
-    expect(findOrderProblems(order({ customer_id: "CUST-0003", channel: "store", lines, total_cents: 9000 }), referenceData)).toEqual([]);
+    expect(
+      findOrderProblems(order({ customer_id: "CUST-0003", channel: "store", lines, total_cents: 9000 }), referenceData),
+    ).toEqual([]);
   });
 
   it("rejects an unknown customer (and does not also complain about its channel)", () => {
-    expect(findOrderProblems(order({ customer_id: "C-5093", channel: "web" }), referenceData)).toEqual(["unknown customer C-5093"]);
+    expect(findOrderProblems(order({ customer_id: "C-5093", channel: "web" }), referenceData)).toEqual([
+      "unknown customer C-5093",
+    ]);
   });
 
   it("rejects an unknown sku", () => {
@@ -50,7 +54,9 @@ describe("findOrderProblems", () => {
 
   it("rejects an out-of-stock sku", () => {
     const lines = [{ sku: "SKU-7720", quantity: 1, unit_price_cents: 12900 }];
-    expect(findOrderProblems(order({ lines, total_cents: 12900 }), referenceData)).toEqual(["sku SKU-7720 is out of stock"]);
+    expect(findOrderProblems(order({ lines, total_cents: 12900 }), referenceData)).toEqual([
+      "sku SKU-7720 is out of stock",
+    ]);
   });
 
   it("rejects a channel the customer does not allow, listing the allowed ones", () => {
@@ -70,13 +76,21 @@ describe("findOrderProblems", () => {
   });
 
   it("rejects any currency but USD, case-sensitively", () => {
-    expect(findOrderProblems(order({ currency: "EUR" }), referenceData)).toEqual(["unsupported currency EUR; only USD is accepted"]);
-    expect(findOrderProblems(order({ currency: "usd" }), referenceData)).toEqual(["unsupported currency usd; only USD is accepted"]);
+    expect(findOrderProblems(order({ currency: "EUR" }), referenceData)).toEqual([
+      "unsupported currency EUR; only USD is accepted",
+    ]);
+    expect(findOrderProblems(order({ currency: "usd" }), referenceData)).toEqual([
+      "unsupported currency usd; only USD is accepted",
+    ]);
   });
 
   it("rejects a total that is not the sum of the lines", () => {
-    expect(findOrderProblems(order({ total_cents: 9999 }), referenceData)).toEqual(["total mismatch: sent 9999, expected 3700"]);
-    expect(findOrderProblems(order({ total_cents: 3699 }), referenceData)).toEqual(["total mismatch: sent 3699, expected 3700"]);
+    expect(findOrderProblems(order({ total_cents: 9999 }), referenceData)).toEqual([
+      "total mismatch: sent 9999, expected 3700",
+    ]);
+    expect(findOrderProblems(order({ total_cents: 3699 }), referenceData)).toEqual([
+      "total mismatch: sent 3699, expected 3700",
+    ]);
   });
 
   it("lists every problem of one order, in a stable order", () => {
@@ -112,7 +126,11 @@ describe("findOrderProblems", () => {
           { sku: "SKU-0001", name: "Other", unit_price_cents: 100, in_stock: true },
         ],
       },
-      { customers: [{ customer_id: "CUST-0005", name: "N", email: "n@example.com", tier: "partner", allowed_channels: ["web"] }] },
+      {
+        customers: [
+          { customer_id: "CUST-0005", name: "N", email: "n@example.com", tier: "partner", allowed_channels: ["web"] },
+        ],
+      },
     );
     expect(findOrderProblems(order(), custom)).toEqual([
       "channel partner is not allowed for customer CUST-0005 (allowed: web)",

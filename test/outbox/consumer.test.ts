@@ -5,7 +5,17 @@ import { consumeOutbox } from "../../src/outbox/consumer";
 import { OUTBOX_QUEUE_NAME } from "../../src/outbox/messages";
 import { listDeadLetters } from "../../src/store/outbox-delivery";
 import { countRows } from "../helpers/rows";
-import { deliveriesUnder, messageFor, outboxRow, proposalAuditEvent, receiverPath, runQueue, webhookVars, writeOutboxRows, type Behaviour } from "../helpers/webhooks";
+import {
+  type Behaviour,
+  deliveriesUnder,
+  messageFor,
+  outboxRow,
+  proposalAuditEvent,
+  receiverPath,
+  runQueue,
+  webhookVars,
+  writeOutboxRows,
+} from "../helpers/webhooks";
 
 // The outbox queue's consumer, one batch at a time (createMessageBatch), against
 // the local receiver: what it sends, and what it acks, retries and dead-letters.
@@ -27,7 +37,14 @@ describe("the outbox consumer", () => {
 
     const [delivery, ...more] = await deliveriesUnder(path);
     expect(more).toEqual([]);
-    expect(delivery).toMatchObject({ key: row.event_id, event_type: "proposal.created", verified: true, repeat: false, status: 200, raw_body: row.payload });
+    expect(delivery).toMatchObject({
+      key: row.event_id,
+      event_type: "proposal.created",
+      verified: true,
+      repeat: false,
+      status: 200,
+      raw_body: row.payload,
+    });
     expect(delivery?.signature).toMatch(new RegExp(`^t=${delivery?.timestamp},v1=[0-9a-f]{64}$`));
     const body = WebhookBodySchema.parse(delivery?.body);
     expect(body).toMatchObject({ id: row.event_id, type: "proposal.created", account: "acme" });
@@ -77,13 +94,26 @@ describe("the outbox consumer", () => {
   });
 
   it.each([
-    ["cannot be reached", new TypeError("Network connection lost."), /^the receiver could not be reached: Network connection lost\.$/],
-    ["does not answer in time", new DOMException("The operation timed out.", "TimeoutError"), /^no answer within 10 s$/],
+    [
+      "cannot be reached",
+      new TypeError("Network connection lost."),
+      /^the receiver could not be reached: Network connection lost\.$/,
+    ],
+    [
+      "does not answer in time",
+      new DOMException("The operation timed out.", "TimeoutError"),
+      /^no answer within 10 s$/,
+    ],
   ])("a receiver that %s is retried, with why", async (_, error, why) => {
     const [row] = await writeOutboxRows(proposalAuditEvent("proposal_created"), ["approvals"]);
     if (!row) throw new Error("no row");
     const failing = { fetch: () => Promise.reject(error), now: () => new Date() };
-    const result = await runQueue([{ body: messageFor(row) }], webhookVars("ok", "unreachable"), OUTBOX_QUEUE_NAME, (batch, testEnv) => consumeOutbox(batch, testEnv, failing));
+    const result = await runQueue(
+      [{ body: messageFor(row) }],
+      webhookVars("ok", "unreachable"),
+      OUTBOX_QUEUE_NAME,
+      (batch, testEnv) => consumeOutbox(batch, testEnv, failing),
+    );
     expect(result.retried).toEqual([{ id: result.ids[0], delaySeconds: 10 }]);
     const stored = await outboxRow(row.event_id);
     expect(stored).toMatchObject({ attempts: 1, last_status: null, delivered_at: null, dead_lettered_at: null });
@@ -102,7 +132,14 @@ describe("the outbox consumer", () => {
     expect(stored.dead_lettered_at).not.toBeNull();
     const letters = (await listDeadLetters(env.DB, "acme", 500)).filter((letter) => letter.event_id === row.event_id);
     expect(letters).toEqual([
-      expect.objectContaining({ event_id: row.event_id, destination: "approvals", event_type: "proposal.created", payload: row.payload, attempts: 1, last_status: 410 }),
+      expect.objectContaining({
+        event_id: row.event_id,
+        destination: "approvals",
+        event_type: "proposal.created",
+        payload: row.payload,
+        attempts: 1,
+        last_status: 410,
+      }),
     ]);
     expect(letters[0]?.reason).toMatch(/^the receiver answered 410: .*; a 410 is not retried$/);
 
@@ -132,14 +169,25 @@ describe("the outbox consumer", () => {
     const result = await runQueue([{ body: messageFor(row) }]);
     expect(result.acked).toEqual(result.ids);
     const [letter] = (await listDeadLetters(env.DB, "acme", 500)).filter((l) => l.event_id === row.event_id);
-    expect(letter).toMatchObject({ attempts: 0, last_status: null, reason: "no webhook is configured for approvals any more (NOTIFY_WEBHOOK_URL is not set)" });
+    expect(letter).toMatchObject({
+      attempts: 0,
+      last_status: null,
+      reason: "no webhook is configured for approvals any more (NOTIFY_WEBHOOK_URL is not set)",
+    });
   });
 
   it("each destination is signed with its own secret: downstream events verify only with the downstream secret", async () => {
     const tag = crypto.randomUUID();
     const rows = await writeOutboxRows(proposalAuditEvent("resolution_applied"));
-    expect(rows.map((r) => `${r.destination} ${r.event_type}`)).toEqual(["approvals proposal.applied", "downstream proposal.applied", "downstream order.updated"]);
-    await runQueue(rows.map((row) => ({ body: messageFor(row) })), webhookVars("ok", tag));
+    expect(rows.map((r) => `${r.destination} ${r.event_type}`)).toEqual([
+      "approvals proposal.applied",
+      "downstream proposal.applied",
+      "downstream order.updated",
+    ]);
+    await runQueue(
+      rows.map((row) => ({ body: messageFor(row) })),
+      webhookVars("ok", tag),
+    );
     const approvals = await deliveriesUnder(receiverPath("approvals", "ok", tag));
     const downstream = await deliveriesUnder(receiverPath("downstream", "ok", tag));
     expect(approvals.map((d) => [d.event_type, d.verified])).toEqual([["proposal.applied", true]]);

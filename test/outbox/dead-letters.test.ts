@@ -4,7 +4,17 @@ import { describe, expect, it } from "vitest";
 import { OUTBOX_QUEUE_NAME } from "../../src/outbox/messages";
 import { countDeadLetters, listDeadLetters } from "../../src/store/outbox-delivery";
 import wranglerToml from "../../wrangler.toml?raw";
-import { DEAD_LETTER_QUEUE, deliveriesUnder, messageFor, outboxRow, proposalAuditEvent, receiverPath, runQueue, webhookVars, writeOutboxRows } from "../helpers/webhooks";
+import {
+  DEAD_LETTER_QUEUE,
+  deliveriesUnder,
+  messageFor,
+  outboxRow,
+  proposalAuditEvent,
+  receiverPath,
+  runQueue,
+  webhookVars,
+  writeOutboxRows,
+} from "../helpers/webhooks";
 
 // After the queue's retry limit a message moves to the dead-letter queue; its
 // consumer records the event in dead_letters, where an admin reads them per
@@ -51,9 +61,19 @@ describe("dead letters", () => {
     expect(dead.acked).toEqual(dead.ids);
     const letters = await listDeadLetters(env.DB, "initech");
     expect(letters).toEqual([
-      expect.objectContaining({ event_id: row.event_id, account: "initech", destination: "approvals", event_type: "proposal.created", attempts, last_status: 500, payload: row.payload }),
+      expect.objectContaining({
+        event_id: row.event_id,
+        account: "initech",
+        destination: "approvals",
+        event_type: "proposal.created",
+        attempts,
+        last_status: 500,
+        payload: row.payload,
+      }),
     ]);
-    expect(letters[0]?.reason).toMatch(new RegExp(`^the queue gave up after ${attempts} attempt\\(s\\); the last: the receiver answered 500`));
+    expect(letters[0]?.reason).toMatch(
+      new RegExp(`^the queue gave up after ${attempts} attempt\\(s\\); the last: the receiver answered 500`),
+    );
     expect((await outboxRow(row.event_id)).dead_lettered_at).not.toBeNull();
     // Another account's admin sees none of them.
     expect((await listDeadLetters(env.DB, "acme", 500)).some((letter) => letter.event_id === row.event_id)).toBe(false);

@@ -5,7 +5,16 @@ import { drainOutbox } from "../../src/outbox/drain";
 import { outboxWriter } from "../../src/outbox/hand-off";
 import type { OutboxMessage } from "../../src/outbox/messages";
 import { recordAuditEventWithOutbox } from "../../src/store/outbox";
-import { deliveriesUnder, messageFor, outboxRow, proposalAuditEvent, receiverPath, runQueue, webhookVars, writeOutboxRows } from "../helpers/webhooks";
+import {
+  deliveriesUnder,
+  messageFor,
+  outboxRow,
+  proposalAuditEvent,
+  receiverPath,
+  runQueue,
+  webhookVars,
+  writeOutboxRows,
+} from "../helpers/webhooks";
 
 // The drain: what a Worker that stopped between the commit and the hand-off
 // left owed is handed to the queue again, and delivered; what was delivered
@@ -53,9 +62,15 @@ describe("the drain", () => {
     // Handed over: not again until the queue has had its time.
     expect(await drainAt(written + 60 * SECOND, rows)).toEqual([]);
 
-    const delivered = await runQueue(handed.map((eventId) => ({ body: messageFor({ event_id: eventId, account: "acme" }) })), webhookVars("ok", tag));
+    const delivered = await runQueue(
+      handed.map((eventId) => ({ body: messageFor({ event_id: eventId, account: "acme" }) })),
+      webhookVars("ok", tag),
+    );
     expect(delivered.acked).toHaveLength(3);
-    const received = [...(await deliveriesUnder(receiverPath("approvals", "ok", tag))), ...(await deliveriesUnder(receiverPath("downstream", "ok", tag)))];
+    const received = [
+      ...(await deliveriesUnder(receiverPath("approvals", "ok", tag))),
+      ...(await deliveriesUnder(receiverPath("downstream", "ok", tag))),
+    ];
     expect(received.map((delivery) => delivery.key).sort()).toEqual(rows.map((row) => row.event_id).sort());
     expect(received.every((delivery) => delivery.verified && !delivery.repeat)).toBe(true);
 
@@ -87,7 +102,10 @@ describe("the drain", () => {
   it("a dead-lettered row is never drained", async () => {
     const tag = crypto.randomUUID();
     const rows = await writeOutboxRows(proposalAuditEvent("proposal_created"), ["approvals"]);
-    await runQueue([{ body: messageFor({ event_id: rows[0]?.event_id ?? "", account: "acme" }) }], webhookVars("gone", tag));
+    await runQueue(
+      [{ body: messageFor({ event_id: rows[0]?.event_id ?? "", account: "acme" }) }],
+      webhookVars("gone", tag),
+    );
     expect(await drainAt(Date.now() + 24 * 60 * 60 * SECOND, rows)).toEqual([]);
   });
 
@@ -95,7 +113,10 @@ describe("the drain", () => {
     const event = proposalAuditEvent("proposal_created");
     const deferred: Promise<unknown>[] = [];
     const writer = outboxWriter({
-      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 300 },
+      config: {
+        webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined },
+        outboxRedriveSeconds: 300,
+      },
       queue: () => recordingQueue(true),
       db: env.DB,
       approvalUrl: (id) => `http://localhost/approvals/${id}`,
@@ -114,7 +135,10 @@ describe("the drain", () => {
     const deferred: Promise<unknown>[] = [];
     const queue = recordingQueue();
     const writer = outboxWriter({
-      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 300 },
+      config: {
+        webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined },
+        outboxRedriveSeconds: 300,
+      },
       queue: () => queue,
       db: env.DB,
       approvalUrl: (id) => `http://localhost/approvals/${id}`,
@@ -133,7 +157,10 @@ describe("the drain", () => {
     const written = Date.now();
     // The queue takes the message and then loses it, as a local queue does when wrangler dev is killed.
     const writer = outboxWriter({
-      config: { webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined }, outboxRedriveSeconds: 10 },
+      config: {
+        webhooks: { approvals: { url: "https://hooks.example.com/a", secret: "s" }, downstream: undefined },
+        outboxRedriveSeconds: 10,
+      },
       queue: () => recordingQueue(),
       db: env.DB,
       approvalUrl: (id) => `http://localhost/approvals/${id}`,

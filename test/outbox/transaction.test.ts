@@ -15,7 +15,9 @@ import { proposalAuditEvent, recordingWriter } from "../helpers/webhooks";
 afterAll(expectInvariantsHold);
 
 function outboxRowsFor(proposalId: string): Promise<{ event_id: string; destination: string; event_type: string }[]> {
-  return env.DB.prepare("SELECT event_id, destination, event_type FROM outbox WHERE instr(event_id, '/' || ? || ':') > 0 ORDER BY rowid")
+  return env.DB.prepare(
+    "SELECT event_id, destination, event_type FROM outbox WHERE instr(event_id, '/' || ? || ':') > 0 ORDER BY rowid",
+  )
     .bind(proposalId)
     .all<{ event_id: string; destination: string; event_type: string }>()
     .then((result) => result.results);
@@ -43,7 +45,9 @@ function applyCommand(orderId: string, proposalId: string): ApplyCommand {
  */
 async function withOutboxRefusedFor<R>(account: string, body: () => Promise<R>): Promise<R> {
   const trigger = `outbox_refuses_${account.replace(/-/g, "_")}`;
-  await env.DB.prepare(`CREATE TRIGGER ${trigger} BEFORE INSERT ON outbox WHEN NEW.account = '${account}' BEGIN SELECT RAISE(ABORT, 'outbox refused for the test'); END`).run();
+  await env.DB.prepare(
+    `CREATE TRIGGER ${trigger} BEFORE INSERT ON outbox WHEN NEW.account = '${account}' BEGIN SELECT RAISE(ABORT, 'outbox refused for the test'); END`,
+  ).run();
   try {
     return await body();
   } finally {
@@ -56,16 +60,34 @@ describe("recordEvent: the audit event and its outbox row in one batch", () => {
     const writer = recordingWriter(["approvals", "downstream"]);
     const event = proposalAuditEvent("proposal_created");
     const proposalId = event.proposal_id ?? "";
-    await new D1AccountOrders(env.DB, "acme", () => new Date(), () => undefined, writer).recordEvent(event);
+    await new D1AccountOrders(
+      env.DB,
+      "acme",
+      () => new Date(),
+      () => undefined,
+      writer,
+    ).recordEvent(event);
     expect(await auditEventsFor(proposalId)).toBe(1);
     const rows = await outboxRowsFor(proposalId);
-    expect(rows).toEqual([{ event_id: `acme/${proposalId}:proposal_created/approvals/proposal.created`, destination: "approvals", event_type: "proposal.created" }]);
+    expect(rows).toEqual([
+      {
+        event_id: `acme/${proposalId}:proposal_created/approvals/proposal.created`,
+        destination: "approvals",
+        event_type: "proposal.created",
+      },
+    ]);
     expect(writer.handedOff.map((row) => row.event_id)).toEqual(rows.map((row) => row.event_id));
   });
 
   it("recording the same event again keeps one row and hands nothing on a second time", async () => {
     const writer = recordingWriter(["approvals"]);
-    const orders = new D1AccountOrders(env.DB, "acme", () => new Date(), () => undefined, writer);
+    const orders = new D1AccountOrders(
+      env.DB,
+      "acme",
+      () => new Date(),
+      () => undefined,
+      writer,
+    );
     const event = proposalAuditEvent("proposal_approved");
     await orders.recordEvent(event);
     await orders.recordEvent(event);
@@ -75,7 +97,13 @@ describe("recordEvent: the audit event and its outbox row in one batch", () => {
 
   it("a destination without a webhook gets no row; with none configured nothing is written beside the audit event", async () => {
     const event = proposalAuditEvent("proposal_rejected");
-    await new D1AccountOrders(env.DB, "acme", () => new Date(), () => undefined, recordingWriter(["downstream"])).recordEvent(event);
+    await new D1AccountOrders(
+      env.DB,
+      "acme",
+      () => new Date(),
+      () => undefined,
+      recordingWriter(["downstream"]),
+    ).recordEvent(event);
     const other = proposalAuditEvent("proposal_created");
     await new D1AccountOrders(env.DB, "acme").recordEvent(other);
     expect(await outboxRowsFor(event.proposal_id ?? "")).toEqual([]);
@@ -88,7 +116,15 @@ describe("recordEvent: the audit event and its outbox row in one batch", () => {
     const writer = recordingWriter(["approvals"]);
     const event = proposalAuditEvent("proposal_created", account);
     await withOutboxRefusedFor(account, async () => {
-      await expect(new D1AccountOrders(env.DB, account, () => new Date(), () => undefined, writer).recordEvent(event)).rejects.toThrow(/outbox refused/);
+      await expect(
+        new D1AccountOrders(
+          env.DB,
+          account,
+          () => new Date(),
+          () => undefined,
+          writer,
+        ).recordEvent(event),
+      ).rejects.toThrow(/outbox refused/);
     });
     expect(await auditEventsFor(event.proposal_id ?? "")).toBe(0);
     expect(await outboxRowsFor(event.proposal_id ?? "")).toEqual([]);
@@ -101,19 +137,45 @@ describe("applyProposal: the order update, its audit event and its outbox rows i
     const orderId = await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout" });
     const proposalId = `prop_outbox_${crypto.randomUUID()}`;
     const writer = recordingWriter(["approvals", "downstream"]);
-    const results = await Promise.all(Array.from({ length: 10 }, () => applyProposalChange(env.DB, "acme", applyCommand(orderId, proposalId), new Date(), writer)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        applyProposalChange(env.DB, "acme", applyCommand(orderId, proposalId), new Date(), writer),
+      ),
+    );
     expect(results.filter((result) => result.kind === "applied")).toHaveLength(1);
     const rows = await outboxRowsFor(proposalId);
-    expect(rows.map((row) => `${row.destination} ${row.event_type}`)).toEqual(["approvals proposal.applied", "downstream proposal.applied", "downstream order.updated"]);
+    expect(rows.map((row) => `${row.destination} ${row.event_type}`)).toEqual([
+      "approvals proposal.applied",
+      "downstream proposal.applied",
+      "downstream order.updated",
+    ]);
     expect(writer.handedOff.map((row) => row.event_id).sort()).toEqual(rows.map((row) => row.event_id).sort());
-    const updated = JSON.parse((await env.DB.prepare("SELECT payload FROM outbox WHERE event_id = ?").bind(`acme/${proposalId}:applied/downstream/order.updated`).first<{ payload: string }>())?.payload ?? "{}");
-    expect(updated.data).toMatchObject({ order_id: orderId, proposal_id: proposalId, order_version: 2, state_before: { version: 1 }, state_after: { version: 2 } });
+    const updated = JSON.parse(
+      (
+        await env.DB.prepare("SELECT payload FROM outbox WHERE event_id = ?")
+          .bind(`acme/${proposalId}:applied/downstream/order.updated`)
+          .first<{ payload: string }>()
+      )?.payload ?? "{}",
+    );
+    expect(updated.data).toMatchObject({
+      order_id: orderId,
+      proposal_id: proposalId,
+      order_version: 2,
+      state_before: { version: 1 },
+      state_after: { version: 2 },
+    });
   });
 
   it("a stale apply writes no outbox row", async () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review" });
     const proposalId = `prop_outbox_${crypto.randomUUID()}`;
-    const result = await applyProposalChange(env.DB, "acme", { ...applyCommand(orderId, proposalId), pinned_version: 5 }, new Date(), recordingWriter());
+    const result = await applyProposalChange(
+      env.DB,
+      "acme",
+      { ...applyCommand(orderId, proposalId), pinned_version: 5 },
+      new Date(),
+      recordingWriter(),
+    );
     expect(result.kind).toBe("stale");
     expect(await outboxRowsFor(proposalId)).toEqual([]);
   });
@@ -125,7 +187,15 @@ describe("applyProposal: the order update, its audit event and its outbox rows i
     const proposalId = `prop_outbox_${crypto.randomUUID()}`;
     const writer = recordingWriter(["downstream"]);
     await withOutboxRefusedFor(account, async () => {
-      await expect(new D1AccountOrders(env.DB, account, () => new Date(), () => undefined, writer).applyProposal(applyCommand(orderId, proposalId))).rejects.toThrow(/outbox refused/);
+      await expect(
+        new D1AccountOrders(
+          env.DB,
+          account,
+          () => new Date(),
+          () => undefined,
+          writer,
+        ).applyProposal(applyCommand(orderId, proposalId)),
+      ).rejects.toThrow(/outbox refused/);
     });
     expect(await readRow(account, orderId)).toEqual(before);
     expect(await countApplied(proposalId)).toBe(0);

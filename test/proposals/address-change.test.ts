@@ -3,16 +3,32 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { approvalApi, callError, expectWellFormed, prepareAddress, propose, storedProposal } from "../helpers/ops";
 import { countAuditEvents } from "../helpers/rows";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // prepare_address_change: only an order that has not shipped can be
 // redirected, the address is checked and normalized, and the proposal pins
 // it; a flood of changes for one order leaves one pending proposal.
 
-const NEW_ADDRESS = { recipient: "jonas becker", line1: "9  HARBOR ROAD", line2: "unit 2", city: "EVANSTON", region: "il", postal_code: "602011234", country: "us" };
-const NEW_ADDRESS_NORMALIZED = { recipient: "Jonas Becker", line1: "9 Harbor Road", line2: "Unit 2", city: "Evanston", region: "IL", postal_code: "60201-1234", country: "US" };
+const NEW_ADDRESS = {
+  recipient: "jonas becker",
+  line1: "9  HARBOR ROAD",
+  line2: "unit 2",
+  city: "EVANSTON",
+  region: "il",
+  postal_code: "602011234",
+  country: "us",
+};
+const NEW_ADDRESS_NORMALIZED = {
+  recipient: "Jonas Becker",
+  line1: "9 Harbor Road",
+  line2: "Unit 2",
+  city: "Evanston",
+  region: "IL",
+  postal_code: "60201-1234",
+  country: "US",
+};
 
 let acme: Client;
 
@@ -59,22 +75,31 @@ describe("prepare_address_change", () => {
 
   it("a city of 80 characters is accepted", async () => {
     const orderId = await insertFreshOrder({ exception: null });
-    const proposal = await prepareAddress(acme, orderId, { ...NEW_ADDRESS_NORMALIZED, city: `Evanston ${"x".repeat(71)}` });
+    const proposal = await prepareAddress(acme, orderId, {
+      ...NEW_ADDRESS_NORMALIZED,
+      city: `Evanston ${"x".repeat(71)}`,
+    });
     expect(proposal.status).toBe("pending_approval");
   });
 
   it("a 100-character city is refused as invalid input and records nothing", async () => {
     const orderId = await insertFreshOrder({ exception: null });
-    const message = await callError(acme, "prepare_address_change", { order_id: orderId, address: { ...NEW_ADDRESS_NORMALIZED, city: `Evanston ${"x".repeat(91)}` } });
+    const message = await callError(acme, "prepare_address_change", {
+      order_id: orderId,
+      address: { ...NEW_ADDRESS_NORMALIZED, city: `Evanston ${"x".repeat(91)}` },
+    });
     expect(await countAuditEvents("acme", orderId)).toBe(1); // only the fixture's origin event
     expect(message).toMatch(/^the address is not valid: .*address\.city/);
   });
 
   it("rejects an unsupported country", async () => {
     const orderId = await insertFreshOrder({ exception: null });
-    expect(await callError(acme, "prepare_address_change", { order_id: orderId, address: { ...NEW_ADDRESS, country: "BR" } })).toBe(
-      "the address is not valid: address.country BR is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU",
-    );
+    expect(
+      await callError(acme, "prepare_address_change", {
+        order_id: orderId,
+        address: { ...NEW_ADDRESS, country: "BR" },
+      }),
+    ).toBe("the address is not valid: address.country BR is not supported; use one of US, CA, GB, DE, FR, NL, SE, AU");
   });
 
   it("returns an inert proposal that pins the normalized address and the order's version", async () => {
@@ -82,7 +107,12 @@ describe("prepare_address_change", () => {
     const before = await readRow("acme", orderId);
     const proposal = await prepareAddress(acme, orderId, NEW_ADDRESS);
     expectWellFormed(proposal, orderId);
-    expect(proposal).toMatchObject({ kind: "address_change", action: "change_shipping_address", risk: "medium", pinned_version: 1 });
+    expect(proposal).toMatchObject({
+      kind: "address_change",
+      action: "change_shipping_address",
+      risk: "medium",
+      pinned_version: 1,
+    });
     expect(proposal.expected_changes).toEqual([
       {
         field: "shipping_address",
@@ -91,7 +121,11 @@ describe("prepare_address_change", () => {
       },
     ]);
     const stored = await storedProposal("acme", proposal.proposal_id);
-    expect(stored?.change).toEqual({ kind: "address_change", action: "change_shipping_address", address: NEW_ADDRESS_NORMALIZED });
+    expect(stored?.change).toEqual({
+      kind: "address_change",
+      action: "change_shipping_address",
+      address: NEW_ADDRESS_NORMALIZED,
+    });
     // The tool answer shows the pinned, normalized address itself.
     expect(proposal.change).toEqual(stored?.change);
     expect(await readRow("acme", orderId)).toEqual(before);
@@ -119,11 +153,20 @@ describe("prepare_address_change", () => {
   it("the address already on file (in any spelling) is refused: there is nothing to change", async () => {
     const orderId = await insertFreshOrder({ exception: null });
     const message = `order ${orderId} already ships to that address; there is nothing to change`;
-    expect(await callError(acme, "prepare_address_change", { order_id: orderId, address: DEFAULT_ADDRESS })).toBe(message);
+    expect(await callError(acme, "prepare_address_change", { order_id: orderId, address: DEFAULT_ADDRESS })).toBe(
+      message,
+    );
     expect(
       await callError(acme, "prepare_address_change", {
         order_id: orderId,
-        address: { recipient: "TEST RECIPIENT", line1: "1 test street", city: "springfield", region: "il", postal_code: " 62701 ", country: "us" },
+        address: {
+          recipient: "TEST RECIPIENT",
+          line1: "1 test street",
+          city: "springfield",
+          region: "il",
+          postal_code: " 62701 ",
+          country: "us",
+        },
       }),
     ).toBe(message);
     expect(await countAuditEvents("acme", orderId)).toBe(1); // only the fixture's origin event
@@ -134,16 +177,23 @@ describe("a flood of address changes for one order", () => {
   it("leaves one pending proposal; the approval API lists it with its new address and says why the others are superseded", async () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review" });
     const proposals: ProposalView[] = [];
-    for (let i = 1; i <= 40; i++) proposals.push(await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line1: `${i} Harbor Road` }));
+    for (let i = 1; i <= 40; i++)
+      proposals.push(await prepareAddress(acme, orderId, { ...NEW_ADDRESS, line1: `${i} Harbor Road` }));
     const newest = proposals.at(-1);
 
-    const listed = (await (await approvalApi("", { token: ACME_APPROVER_TOKEN })).json()) as { proposals: ProposalView[] };
+    const listed = (await (await approvalApi("", { token: ACME_APPROVER_TOKEN })).json()) as {
+      proposals: ProposalView[];
+    };
     const forOrder = listed.proposals.filter((p) => p.order_id === orderId);
     expect(forOrder.map((p) => p.proposal_id)).toEqual([newest?.proposal_id]);
-    expect(forOrder[0]?.change_summary).toBe("Ship to Jonas Becker, 40 Harbor Road, Unit 2, Evanston, IL 60201-1234, US");
+    expect(forOrder[0]?.change_summary).toBe(
+      "Ship to Jonas Becker, 40 Harbor Road, Unit 2, Evanston, IL 60201-1234, US",
+    );
 
     const first = proposals[0];
-    const shown = (await (await approvalApi(`/${first?.proposal_id}`, { token: ACME_APPROVER_TOKEN })).json()) as { proposal: ProposalView };
+    const shown = (await (await approvalApi(`/${first?.proposal_id}`, { token: ACME_APPROVER_TOKEN })).json()) as {
+      proposal: ProposalView;
+    };
     expect(shown.proposal.status).toBe("superseded");
     expect(shown.proposal.superseded_by).toBe(proposals[1]?.proposal_id);
     expect(await countAuditEvents("acme", orderId, "proposal_superseded")).toBe(39);

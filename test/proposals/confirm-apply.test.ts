@@ -1,12 +1,11 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
-import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
 import {
   ACME_APPROVER,
   ACME_OPERATOR,
@@ -23,9 +22,10 @@ import {
   RIVER_ROAD_ADDRESS,
   RIVER_ROAD_ADDRESS_NORMALIZED,
 } from "../helpers/ops";
-import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
 import { expectInvariantsHold } from "../helpers/orders";
-import { structuredOf, wire, type ToolCallResult } from "../helpers/tool-results";
+import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
+import { ACME_TOKEN } from "../helpers/tokens";
+import { structuredOf, type ToolCallResult, wire } from "../helpers/tool-results";
 
 // confirm_resolution / apply_approved_change once a human has approved: the
 // change lands exactly once, however many times and from however many
@@ -36,7 +36,11 @@ let acme2: Client;
 let acme3: Client;
 
 beforeAll(async () => {
-  [acme, acme2, acme3] = await Promise.all([connectClient(ACME_TOKEN, "confirm-1"), connectClient(ACME_TOKEN, "confirm-2"), connectClient(ACME_TOKEN, "confirm-3")]);
+  [acme, acme2, acme3] = await Promise.all([
+    connectClient(ACME_TOKEN, "confirm-1"),
+    connectClient(ACME_TOKEN, "confirm-2"),
+    connectClient(ACME_TOKEN, "confirm-3"),
+  ]);
 });
 afterAll(async () => {
   await expectInvariantsHold();
@@ -82,16 +86,29 @@ describe("approved, then confirmed", () => {
   });
 
   it("the order moved to version 2 and the effects show in get_order_status and get_order_details", async () => {
-    expect(await callOk<OrderStatus>(acme, "get_order_status", { order_id: orderId })).toEqual({ order_id: orderId, status: "cancelled", version: 2 });
+    expect(await callOk<OrderStatus>(acme, "get_order_status", { order_id: orderId })).toEqual({
+      order_id: orderId,
+      status: "cancelled",
+      version: 2,
+    });
     const after = await details(acme, orderId);
     expect(after.payment?.state).toBe("refunded");
-    expect(after.payment?.attempts.at(-1)).toMatchObject({ attempt_id: `${orderId}-refund`, outcome: "refunded", amount_cents: 6600 });
+    expect(after.payment?.attempts.at(-1)).toMatchObject({
+      attempt_id: `${orderId}-refund`,
+      outcome: "refunded",
+      amount_cents: 6600,
+    });
     expect(after.inventory?.allocations.map((a) => a.state)).toEqual(["released", "released"]);
     expect(after.fulfillment?.state).toBe("cancelled");
     expect(after.exception).toMatchObject({ state: "resolved", sla_breached: false });
     expect(after.timeline.at(-1)).toMatchObject({ event: "duplicate_cancelled", at: applied.outcome?.applied_at });
     const row = await readRow("acme", orderId);
-    expect(row).toMatchObject({ version: 2, status: "cancelled", exception_state: "resolved", updated_at: applied.outcome?.applied_at });
+    expect(row).toMatchObject({
+      version: 2,
+      status: "cancelled",
+      exception_state: "resolved",
+      updated_at: applied.outcome?.applied_at,
+    });
   });
 
   it("the order leaves the exception queue", async () => {
@@ -104,7 +121,12 @@ describe("approved, then confirmed", () => {
     expect(await countAuditEvents("acme", orderId, "resolution_applied")).toBe(1);
     expect(await countApplied(proposal.proposal_id)).toBe(1);
     const log = await auditLog(acme, orderId);
-    expect(log.events.map((e) => e.event_type)).toEqual(["order_seeded", "proposal_created", "proposal_approved", "resolution_applied"]);
+    expect(log.events.map((e) => e.event_type)).toEqual([
+      "order_seeded",
+      "proposal_created",
+      "proposal_approved",
+      "resolution_applied",
+    ]);
     const event = log.events[3];
     expect(event).toMatchObject({
       event_id: `${proposal.proposal_id}:applied`,
@@ -114,16 +136,31 @@ describe("approved, then confirmed", () => {
       proposal_id: proposal.proposal_id,
       reason: `cancel_duplicate_order approved by ${ACME_APPROVER} (double submit confirmed with the customer); confirmed by ${ACME_OPERATOR}`,
     });
-    expect(event?.state_before).toMatchObject({ status: "pending", version: 1, payment: "captured", exception: { type: "duplicate_order", state: "active" } });
-    expect(event?.state_after).toMatchObject({ status: "cancelled", version: 2, payment: "refunded", exception: { type: "duplicate_order", state: "resolved" } });
+    expect(event?.state_before).toMatchObject({
+      status: "pending",
+      version: 1,
+      payment: "captured",
+      exception: { type: "duplicate_order", state: "active" },
+    });
+    expect(event?.state_after).toMatchObject({
+      status: "cancelled",
+      version: 2,
+      payment: "refunded",
+      exception: { type: "duplicate_order", state: "resolved" },
+    });
   });
 
   it("confirming again returns the same outcome, says it was already applied and when, and writes nothing", async () => {
     const rowAfterFirst = await readRow("acme", orderId);
     const again = await callTool(acme, "confirm_resolution", { proposal_id: proposal.proposal_id });
     const fromAnotherClient = await callTool(acme2, "confirm_resolution", { proposal_id: proposal.proposal_id });
-    const repeated = { ...applied, message: alreadyAppliedMessage({ action: applied.action, order_id: orderId, outcome: applied.outcome }) };
-    expect(repeated.message).toBe(`cancel_duplicate_order was already applied to ${orderId} at ${applied.outcome?.applied_at}; this call changed nothing`);
+    const repeated = {
+      ...applied,
+      message: alreadyAppliedMessage({ action: applied.action, order_id: orderId, outcome: applied.outcome }),
+    };
+    expect(repeated.message).toBe(
+      `cancel_duplicate_order was already applied to ${orderId} at ${applied.outcome?.applied_at}; this call changed nothing`,
+    );
     expect(structuredOf<ConfirmResult>(again)).toEqual(repeated);
     expect(wire(fromAnotherClient)).toBe(wire(again));
     expect(await readRow("acme", orderId)).toEqual(rowAfterFirst);
@@ -150,7 +187,9 @@ describe("40 concurrent confirmations of one approved proposal", () => {
     await approve(proposal.proposal_id);
     const clients = [acme, acme2, acme3];
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id })),
+      Array.from({ length: 40 }, (_, i) =>
+        callTool(clients[i % clients.length] ?? acme, "confirm_resolution", { proposal_id: proposal.proposal_id }),
+      ),
     );
 
     const answers = results.map((result) => structuredOf<ConfirmResult>(result));
@@ -160,7 +199,10 @@ describe("40 concurrent confirmations of one approved proposal", () => {
     // Exactly one call applied it; the other thirty-nine say it already was, with the same outcome.
     expect(answers.filter((answer) => answer.message === appliedMessage(answer))).toHaveLength(1);
     for (const answer of answers.filter((a) => a !== firstResult)) {
-      expect(answer).toEqual({ ...firstResult, message: alreadyAppliedMessage({ ...firstResult, outcome: firstResult.outcome }) });
+      expect(answer).toEqual({
+        ...firstResult,
+        message: alreadyAppliedMessage({ ...firstResult, outcome: firstResult.outcome }),
+      });
     }
 
     const row = await readRow("acme", orderId);
@@ -169,7 +211,11 @@ describe("40 concurrent confirmations of one approved proposal", () => {
     expect(await countProposalEvents(proposal.proposal_id, "resolution_applied")).toBe(1);
     expect(await countAuditEvents("acme", orderId, "resolution_applied")).toBe(1);
     expect(await countApplied(proposal.proposal_id)).toBe(1);
-    const { results: applications } = await env.DB.prepare("SELECT outcome FROM applied_proposals WHERE proposal_id = ?").bind(proposal.proposal_id).all<{ outcome: string }>();
+    const { results: applications } = await env.DB.prepare(
+      "SELECT outcome FROM applied_proposals WHERE proposal_id = ?",
+    )
+      .bind(proposal.proposal_id)
+      .all<{ outcome: string }>();
     expect(JSON.parse(applications[0]?.outcome ?? "null")).toEqual(firstResult.outcome);
   });
 });
@@ -185,13 +231,21 @@ describe("apply_approved_change", () => {
     expect(result.status).toBe("applied");
     expect(result.action).toBe("change_shipping_address");
     expect(result.outcome?.changes).toEqual(proposal.expected_changes);
-    expect(result.outcome).toMatchObject({ order_version_before: 1, order_version_after: 2, approved_by: ACME_APPROVER, applied_by: ACME_OPERATOR });
+    expect(result.outcome).toMatchObject({
+      order_version_before: 1,
+      order_version_after: 2,
+      approved_by: ACME_APPROVER,
+      applied_by: ACME_OPERATOR,
+    });
 
     const after = await details(acme, orderId);
     expect(after.shipping_address).toEqual(RIVER_ROAD_ADDRESS_NORMALIZED);
     expect(after.version).toBe(2);
     expect(after.status).toBe(before.status);
-    expect(after.timeline.at(-1)).toMatchObject({ event: "address_changed", detail: "shipping address changed to Maya Lindqvist, 77 River Road, Bend, OR 97701, US" });
+    expect(after.timeline.at(-1)).toMatchObject({
+      event: "address_changed",
+      detail: "shipping address changed to Maya Lindqvist, 77 River Road, Bend, OR 97701, US",
+    });
 
     expect(await countAuditEvents("acme", orderId, "address_change_applied")).toBe(1);
     expect(await countAuditEvents("acme", orderId, "resolution_applied")).toBe(0);
@@ -201,8 +255,10 @@ describe("apply_approved_change", () => {
 
     // And again: the same stored outcome, said to be from before.
     expect(result.message).toBe(appliedMessage(result));
-    expect(await confirm(acme2, proposal.proposal_id, "apply_approved_change")).toEqual({ ...result, message: alreadyAppliedMessage(result) });
+    expect(await confirm(acme2, proposal.proposal_id, "apply_approved_change")).toEqual({
+      ...result,
+      message: alreadyAppliedMessage(result),
+    });
     expect((await readRow("acme", orderId)).version).toBe(2);
   });
 });
-

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalRequired, movedOn, refusal } from "../../src/proposals/lifecycle";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
 import {
   ACME_APPROVER,
   approve,
@@ -16,11 +15,12 @@ import {
   prepareAddress,
   proposalFor,
   propose,
-  reject,
   RIVER_ROAD_ADDRESS,
+  reject,
 } from "../helpers/ops";
+import { type ErrorBody, expectInvariantsHold } from "../helpers/orders";
 import { countApplied, countAuditEvents, countProposalEvents } from "../helpers/rows";
-import { expectInvariantsHold, type ErrorBody } from "../helpers/orders";
+import { ACME_TOKEN } from "../helpers/tokens";
 import { wire } from "../helpers/tool-results";
 
 // confirm_resolution / apply_approved_change refuse to write: before a human
@@ -38,28 +38,31 @@ afterAll(async () => {
 });
 
 describe("before approval", () => {
-  it.each(["confirm_resolution", "apply_approved_change"])("%s answers approval_required and writes nothing", async (tool) => {
-    const { orderId, proposal } = await proposalFor(acme, "duplicate_order");
-    const rowBefore = await readRow("acme", orderId);
-    const eventsBefore = await countAuditEvents("acme", orderId);
+  it.each(["confirm_resolution", "apply_approved_change"])(
+    "%s answers approval_required and writes nothing",
+    async (tool) => {
+      const { orderId, proposal } = await proposalFor(acme, "duplicate_order");
+      const rowBefore = await readRow("acme", orderId);
+      const eventsBefore = await countAuditEvents("acme", orderId);
 
-    const result = await confirm(acme, proposal.proposal_id, tool);
-    expect(result).toEqual({
-      status: "approval_required",
-      proposal_id: proposal.proposal_id,
-      order_id: orderId,
-      action: "cancel_duplicate_order",
-      message: approvalRequired(proposal, proposal.approval_url),
-      approval_url: proposal.approval_url,
-      expires_at: proposal.expires_at,
-      outcome: null,
-    });
+      const result = await confirm(acme, proposal.proposal_id, tool);
+      expect(result).toEqual({
+        status: "approval_required",
+        proposal_id: proposal.proposal_id,
+        order_id: orderId,
+        action: "cancel_duplicate_order",
+        message: approvalRequired(proposal, proposal.approval_url),
+        approval_url: proposal.approval_url,
+        expires_at: proposal.expires_at,
+        outcome: null,
+      });
 
-    expect(await readRow("acme", orderId)).toEqual(rowBefore);
-    expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);
-    expect(await countApplied(proposal.proposal_id)).toBe(0);
-    expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
-  });
+      expect(await readRow("acme", orderId)).toEqual(rowBefore);
+      expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);
+      expect(await countApplied(proposal.proposal_id)).toBe(0);
+      expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
+    },
+  );
 
   it("asking many times changes nothing either", async () => {
     const { orderId, proposal } = await proposalFor(acme, "payment_declined_inventory_held");
@@ -79,9 +82,14 @@ describe("stale proposals", () => {
     await approve(resolution.proposal_id);
     await approve(address.proposal_id);
     // A second address change cannot join them: it would conflict with the approved one.
-    const conflicting = await callTool(acme, "prepare_address_change", { order_id: orderId, address: { ...RIVER_ROAD_ADDRESS, line2: "Unit 9" } });
+    const conflicting = await callTool(acme, "prepare_address_change", {
+      order_id: orderId,
+      address: { ...RIVER_ROAD_ADDRESS, line2: "Unit 9" },
+    });
     expect(conflicting.isError).toBe(true);
-    expect(JSON.stringify(conflicting.content)).toContain(`already has an approved address change, ${address.proposal_id}`);
+    expect(JSON.stringify(conflicting.content)).toContain(
+      `already has an approved address change, ${address.proposal_id}`,
+    );
 
     const applied = await confirm(acme, address.proposal_id, "apply_approved_change");
     expect(applied.status).toBe("applied");
@@ -105,7 +113,9 @@ describe("stale proposals", () => {
     expect((await getProposal(acme, resolution.proposal_id)).status).toBe("stale");
 
     // Asking again stays stale, byte for byte.
-    expect(wire(await callTool(acme2, "confirm_resolution", { proposal_id: resolution.proposal_id }))).toBe(wire(staleResult));
+    expect(wire(await callTool(acme2, "confirm_resolution", { proposal_id: resolution.proposal_id }))).toBe(
+      wire(staleResult),
+    );
 
     // A fresh proposal pins the new version.
     const renewed = await propose(acme, orderId);
@@ -123,7 +133,9 @@ describe("stale proposals", () => {
 
     const late = await decide(pending.proposal_id, "approve", "too late now");
     expect(late.status).toBe(409);
-    expect(((await late.json()) as ErrorBody).message).toBe(refusal({ ...pending, status: "stale", status_reason: movedOn(pending, 2) }, "decided"));
+    expect(((await late.json()) as ErrorBody).message).toBe(
+      refusal({ ...pending, status: "stale", status_reason: movedOn(pending, 2) }, "decided"),
+    );
     expect((await getProposal(acme, pending.proposal_id)).status).toBe("stale");
     expect(await readRow("acme", orderId)).toEqual(rowAfter);
   });
@@ -183,11 +195,15 @@ describe("rejected proposals", () => {
     for (const tool of ["confirm_resolution", "apply_approved_change"]) {
       const message = await callError(acme, tool, { proposal_id: proposal.proposal_id });
       expect(message).toContain("rejected");
-      expect(message).toBe(refusal({ ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "customer wants both orders" }, "applied"));
+      expect(message).toBe(
+        refusal(
+          { ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "customer wants both orders" },
+          "applied",
+        ),
+      );
     }
     expect(await readRow("acme", orderId)).toEqual(rowBefore);
     expect(await countAuditEvents("acme", orderId)).toBe(eventsBefore);
     expect(await countApplied(proposal.proposal_id)).toBe(0);
   });
 });
-

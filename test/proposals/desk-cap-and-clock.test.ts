@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
 import { APPROVER, order, TTL_MINUTES, withDesk } from "../helpers/desk";
 import { value } from "../helpers/results";
-import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
 
 // The desk's open-proposal cap, its queue-free reads and the states it derives
 // from the clock and the order's version (a fake orders port and an injected
@@ -132,7 +132,9 @@ describe("derived states, with an injected clock", () => {
       expect(first.status).toBe("applied");
       expect(first.message).toBe(appliedMessage(first));
       expect(second).toEqual({ ...first, message: alreadyAppliedMessage(first) });
-      expect(second.message).toBe(`${first.action} was already applied to ORD-1 at ${first.outcome?.applied_at}; this call changed nothing`);
+      expect(second.message).toBe(
+        `${first.action} was already applied to ORD-1 at ${first.outcome?.applied_at}; this call changed nothing`,
+      );
       expect(orders.applied.size).toBe(1);
     });
   });

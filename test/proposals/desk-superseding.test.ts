@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDesk } from "../../src/proposals/desk";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { address, APPROVER, order, TTL_MINUTES, withDesk } from "../helpers/desk";
+import { APPROVER, address, order, TTL_MINUTES, withDesk } from "../helpers/desk";
 import { value } from "../helpers/results";
 
 // The desk keeps one open proposal per order and kind: a newer change
@@ -20,7 +20,9 @@ describe("superseding", () => {
       expect(older.status).toBe("superseded");
       expect(older.superseded_by).toBe(second.proposal_id);
       expect(older.status_reason).toBe(`superseded by ${second.proposal_id}, a newer proposal for the same order`);
-      expect(orders.events.filter((e) => e.event_type === "proposal_superseded").map((e) => e.proposal_id)).toEqual([first.proposal_id]);
+      expect(orders.events.filter((e) => e.event_type === "proposal_superseded").map((e) => e.proposal_id)).toEqual([
+        first.proposal_id,
+      ]);
 
       const decided = await desk.decide(first.proposal_id, { decision: "approve", reason: "looks right" }, APPROVER);
       expect(decided).toEqual({
@@ -79,7 +81,8 @@ describe("superseding", () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
       let last: ProposalView | undefined;
-      for (let i = 0; i < 300; i++) last = value(await desk.prepareAddressChange("ORD-1", address(`${i + 1} Flood St`), "Ada"));
+      for (let i = 0; i < 300; i++)
+        last = value(await desk.prepareAddressChange("ORD-1", address(`${i + 1} Flood St`), "Ada"));
       const pending = await desk.pending();
       expect(pending.map((p) => p.proposal_id)).toEqual([last?.proposal_id]);
     });
@@ -91,7 +94,9 @@ describe("an approved proposal that is not applied yet", () => {
   // second apply answer stale: B is refused while A can still be applied.
   async function approvedAddressChange(desk: ProposalDesk, orderId: string, line1: string): Promise<ProposalView> {
     const proposal = value(await desk.prepareAddressChange(orderId, address(line1), "Ada"));
-    return value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER));
+    return value(
+      await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER),
+    );
   }
 
   it("blocks a new proposal of its kind for that order, with a message that names it and says what to do", async () => {
@@ -111,7 +116,9 @@ describe("an approved proposal that is not applied yet", () => {
         },
       });
       expect(orders.events).toHaveLength(eventsBefore);
-      expect(store.byStatus(["pending_approval", "approved"]).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
+      expect(store.byStatus(["pending_approval", "approved"]).map((p) => p.proposal_id)).toEqual([
+        approved.proposal_id,
+      ]);
     });
   });
 
@@ -138,15 +145,21 @@ describe("an approved proposal that is not applied yet", () => {
     await withDesk(async ({ desk, orders, advance }) => {
       for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
       value(await desk.confirm((await approvedAddressChange(desk, "ORD-1", "1 Elm St")).proposal_id, "Ada"));
-      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe(
+        "pending_approval",
+      );
 
       await approvedAddressChange(desk, "ORD-2", "1 Elm St");
       orders.bump("ORD-2");
-      expect(value(await desk.prepareAddressChange("ORD-2", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.prepareAddressChange("ORD-2", address("2 Oak Ave"), "Ada")).status).toBe(
+        "pending_approval",
+      );
 
       const waiting = await approvedAddressChange(desk, "ORD-3", "1 Elm St");
       advance(TTL_MINUTES);
-      expect(value(await desk.prepareAddressChange("ORD-3", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.prepareAddressChange("ORD-3", address("2 Oak Ave"), "Ada")).status).toBe(
+        "pending_approval",
+      );
       expect(value(await desk.getProposal(waiting.proposal_id)).status).toBe("expired");
     });
   });
@@ -156,7 +169,9 @@ describe("an approved proposal that is not applied yet", () => {
       orders.add(order("ORD-1"));
       const resolution = value(await desk.proposeResolution("ORD-1", "Ada"));
       value(await desk.decide(resolution.proposal_id, { decision: "approve", reason: "escalate it" }, APPROVER));
-      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe("pending_approval");
+      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), "Ada")).status).toBe(
+        "pending_approval",
+      );
       // At one order version the playbook always picks the same action, so this is the approved proposal itself.
       expect(value(await desk.proposeResolution("ORD-1", "Ada")).proposal_id).toBe(resolution.proposal_id);
     });

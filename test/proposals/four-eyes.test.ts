@@ -18,8 +18,16 @@ describe("the rule", () => {
     );
     expect(secondApproverReason({ overCents: 10_000, risk: null }, refund, { total_cents: 6600 })).toBeNull();
     // No money moves with an escalation, whatever the order's value.
-    expect(secondApproverReason({ overCents: 1, risk: null }, { action: "escalate_to_human", risk: "low" }, { total_cents: 6600 })).toBeNull();
-    expect(secondApproverReason({ overCents: null, risk: "medium" }, refund, { total_cents: 1 })).toBe("its risk is medium, and changes of medium risk or more (FOUR_EYES_RISK) need two approvers");
+    expect(
+      secondApproverReason(
+        { overCents: 1, risk: null },
+        { action: "escalate_to_human", risk: "low" },
+        { total_cents: 6600 },
+      ),
+    ).toBeNull();
+    expect(secondApproverReason({ overCents: null, risk: "medium" }, refund, { total_cents: 1 })).toBe(
+      "its risk is medium, and changes of medium risk or more (FOUR_EYES_RISK) need two approvers",
+    );
     expect(secondApproverReason({ overCents: null, risk: "high" }, refund, { total_cents: 1 })).toBeNull();
   });
 
@@ -37,21 +45,35 @@ describe("a proposal that needs two approvers", () => {
         orders.add(order("ORD-1"));
         const proposed = value(await desk.proposeResolution("ORD-1", "Ada Ops"));
         expect(proposed).toMatchObject({ approvals_required: 2, approvals: [] });
-        expect(proposed.second_approver_reason).toBe(`its risk is ${proposed.risk}, and changes of low risk or more (FOUR_EYES_RISK) need two approvers`);
+        expect(proposed.second_approver_reason).toBe(
+          `its risk is ${proposed.risk}, and changes of low risk or more (FOUR_EYES_RISK) need two approvers`,
+        );
 
         const first = value(await desk.decide(proposed.proposal_id, decision("looks right"), APPROVER));
-        expect(first).toMatchObject({ status: "pending_approval", approvals: [{ approver: "Avery", reason: "looks right" }] });
+        expect(first).toMatchObject({
+          status: "pending_approval",
+          approvals: [{ approver: "Avery", reason: "looks right" }],
+        });
 
         const again = await desk.decide(proposed.proposal_id, decision("still right"), APPROVER);
         expect(again).toEqual({
           ok: false,
-          error: { code: "conflict", message: `you already approved this proposal at ${first.approvals[0]?.at}; it needs a second, different approver, and one person cannot be both` },
+          error: {
+            code: "conflict",
+            message: `you already approved this proposal at ${first.approvals[0]?.at}; it needs a second, different approver, and one person cannot be both`,
+          },
         });
 
         const second = value(await desk.decide(proposed.proposal_id, decision("agree"), SECOND));
-        expect(second).toMatchObject({ status: "approved", decided_by: "Avery and Blake", approvals: [{ approver: "Avery" }, { approver: "Blake" }] });
+        expect(second).toMatchObject({
+          status: "approved",
+          decided_by: "Avery and Blake",
+          approvals: [{ approver: "Avery" }, { approver: "Blake" }],
+        });
 
-        const events = orders.events.filter((e) => e.proposal_id === proposed.proposal_id).map((e) => [e.event_id, e.event_type, e.actor]);
+        const events = orders.events
+          .filter((e) => e.proposal_id === proposed.proposal_id)
+          .map((e) => [e.event_id, e.event_type, e.actor]);
         expect(events).toEqual([
           [`${proposed.proposal_id}:proposed`, "proposal_created", "Ada Ops"],
           [`${proposed.proposal_id}:approval_recorded`, "proposal_approval_recorded", "Avery"],
@@ -68,7 +90,9 @@ describe("a proposal that needs two approvers", () => {
         orders.add(order("ORD-2"));
         const proposed = value(await desk.proposeResolution("ORD-2", "Ada Ops"));
         value(await desk.decide(proposed.proposal_id, decision("fine by me"), APPROVER));
-        const rejected = value(await desk.decide(proposed.proposal_id, { decision: "reject", reason: "not without the customer" }, SECOND));
+        const rejected = value(
+          await desk.decide(proposed.proposal_id, { decision: "reject", reason: "not without the customer" }, SECOND),
+        );
         expect(rejected).toMatchObject({ status: "rejected", decided_by: "Blake" });
       },
       { fourEyes: ANY_RISK },
@@ -80,7 +104,10 @@ describe("a proposal that needs two approvers", () => {
       orders.add(order("ORD-3"));
       const proposed = value(await desk.proposeResolution("ORD-3", "Ada Ops"));
       expect(proposed.approvals_required).toBe(1);
-      expect(value(await desk.decide(proposed.proposal_id, decision("ok"), APPROVER))).toMatchObject({ status: "approved", decided_by: "Avery" });
+      expect(value(await desk.decide(proposed.proposal_id, decision("ok"), APPROVER))).toMatchObject({
+        status: "approved",
+        decided_by: "Avery",
+      });
     });
   });
 });
@@ -90,10 +117,18 @@ describe("the proposer", () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-4"));
       const proposed = value(await desk.proposeResolution("ORD-4", "Ada Ops"));
-      const self = await desk.decide(proposed.proposal_id, decision("mine, trust me"), { account: "acme", approver: "Ada", operator: "Ada Ops" });
+      const self = await desk.decide(proposed.proposal_id, decision("mine, trust me"), {
+        account: "acme",
+        approver: "Ada",
+        operator: "Ada Ops",
+      });
       expect(self).toEqual({
         ok: false,
-        error: { code: "forbidden", message: "you proposed this change (as Ada Ops), so you cannot also approve it; another approver must decide it" },
+        error: {
+          code: "forbidden",
+          message:
+            "you proposed this change (as Ada Ops), so you cannot also approve it; another approver must decide it",
+        },
       });
       expect(value(await desk.getProposal(proposed.proposal_id)).status).toBe("pending_approval");
     });

@@ -1,15 +1,24 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { ACME_APPROVER, ACME_OPERATOR, approve, callError, confirm, getProposal, prepareAddress, propose } from "../helpers/ops";
-import { countApplied } from "../helpers/rows";
-import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { alreadyAppliedMessage } from "../../src/proposals/lifecycle";
 import type { ProposalView } from "../../src/proposals/schemas";
 import { D1AccountOrders } from "../../src/store/account-orders";
+import { throwingFetcher, withOrderApi } from "../helpers/account-agent";
+import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
+import { connectClient } from "../helpers/mcp-client";
+import {
+  ACME_APPROVER,
+  ACME_OPERATOR,
+  approve,
+  callError,
+  confirm,
+  getProposal,
+  prepareAddress,
+  propose,
+} from "../helpers/ops";
+import { countApplied } from "../helpers/rows";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // Regressions from the code review: a lost apply answer, the operations
 // store surviving a retargeted ORDER_API, and retry_fulfillment keeping a
@@ -38,7 +47,11 @@ function applyBehindTheAgentsBack(proposal: ProposalView) {
 
 describe("an apply whose answer never reached the AccountAgent", () => {
   it("the next confirm returns the stored outcome instead of calling the proposal stale", async () => {
-    const orderId = await insertFreshOrder({ exception: "duplicate_order", status: "pending", paymentState: "captured" });
+    const orderId = await insertFreshOrder({
+      exception: "duplicate_order",
+      status: "pending",
+      paymentState: "captured",
+    });
     const proposal = await propose(acme, orderId);
     await approve(proposal.proposal_id);
     const landed = await applyBehindTheAgentsBack(proposal);
@@ -68,8 +81,11 @@ describe("an apply whose answer never reached the AccountAgent", () => {
 
 describe("the operations tools do not depend on the ORDER_API traffic target", () => {
   it("operations tools keep working when ORDER_API points somewhere that cannot serve them", async () => {
-    const answer = await withOrderApi("acme", () => throwingFetcher("target down"), (call) =>
-      call({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_order_exceptions", arguments: {} } }),
+    const answer = await withOrderApi(
+      "acme",
+      () => throwingFetcher("target down"),
+      (call) =>
+        call({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_order_exceptions", arguments: {} } }),
     );
     const result = (answer as { result?: { isError?: boolean; structuredContent?: { count?: number } } }).result;
     expect(result?.isError).toBeUndefined();
@@ -79,12 +95,19 @@ describe("the operations tools do not depend on the ORDER_API traffic target", (
 
 describe("retry_fulfillment on a partly shipped order", () => {
   it("keeps the order partially_shipped, so its address stays locked", async () => {
-    const orderId = await insertFreshOrder({ exception: "fulfillment_incomplete_carrier_timeout", status: "partially_shipped" });
+    const orderId = await insertFreshOrder({
+      exception: "fulfillment_incomplete_carrier_timeout",
+      status: "partially_shipped",
+    });
     const row = await readRow("acme", orderId);
     const evidence = JSON.parse(String(row.evidence)) as { inventory: { allocations: { state: string }[] } };
     // The helper's carrier-timeout order: make sure one parcel has left, as in the seed's ORD-1014.
-    evidence.inventory.allocations = evidence.inventory.allocations.map((a, i) => (i === 0 ? { ...a, state: "shipped" } : a));
-    await env.DB.prepare("UPDATE orders SET evidence = ? WHERE account = 'acme' AND order_id = ?").bind(JSON.stringify(evidence), orderId).run();
+    evidence.inventory.allocations = evidence.inventory.allocations.map((a, i) =>
+      i === 0 ? { ...a, state: "shipped" } : a,
+    );
+    await env.DB.prepare("UPDATE orders SET evidence = ? WHERE account = 'acme' AND order_id = ?")
+      .bind(JSON.stringify(evidence), orderId)
+      .run();
 
     const proposal = await propose(acme, orderId);
     expect(proposal.action).toBe("retry_fulfillment");
@@ -95,7 +118,14 @@ describe("retry_fulfillment on a partly shipped order", () => {
 
     const refusal = await callError(acme, "prepare_address_change", {
       order_id: orderId,
-      address: { recipient: "A", line1: "1 Main St", city: "Austin", region: "TX", postal_code: "78701", country: "US" },
+      address: {
+        recipient: "A",
+        line1: "1 Main St",
+        city: "Austin",
+        region: "TX",
+        postal_code: "78701",
+        country: "US",
+      },
     });
     expect(refusal).toBe(`order ${orderId} is partially_shipped; its shipping address can no longer change`);
   });
@@ -105,16 +135,34 @@ describe("retry_fulfillment on a partly shipped order", () => {
     const row = await readRow("acme", orderId);
     const evidence = JSON.parse(String(row.evidence)) as { inventory: { allocations: { state: string }[] } };
     evidence.inventory.allocations = evidence.inventory.allocations.map((a) => ({ ...a, state: "shipped" }));
-    await env.DB.prepare("UPDATE orders SET evidence = ? WHERE account = 'acme' AND order_id = ?").bind(JSON.stringify(evidence), orderId).run();
+    await env.DB.prepare("UPDATE orders SET evidence = ? WHERE account = 'acme' AND order_id = ?")
+      .bind(JSON.stringify(evidence), orderId)
+      .run();
     const refusal = await callError(acme, "prepare_address_change", {
       order_id: orderId,
-      address: { recipient: "A", line1: "1 Main St", city: "Austin", region: "TX", postal_code: "78701", country: "US" },
+      address: {
+        recipient: "A",
+        line1: "1 Main St",
+        city: "Austin",
+        region: "TX",
+        postal_code: "78701",
+        country: "US",
+      },
     });
     expect(refusal).toBe(`part of order ${orderId} has already shipped; its shipping address can no longer change`);
     // Control: without the shipped parcel the same request is a proposal.
     const fresh = await insertFreshOrder({ exception: null, status: "processing" });
-    expect((await prepareAddress(acme, fresh, { recipient: "A", line1: "1 Main St", city: "Austin", region: "TX", postal_code: "78701", country: "US" })).status).toBe(
-      "pending_approval",
-    );
+    expect(
+      (
+        await prepareAddress(acme, fresh, {
+          recipient: "A",
+          line1: "1 Main St",
+          city: "Austin",
+          region: "TX",
+          postal_code: "78701",
+          country: "US",
+        })
+      ).status,
+    ).toBe("pending_approval");
   });
 });

@@ -13,13 +13,31 @@ import { countProposalEvents } from "../helpers/rows";
 const account = "acme";
 
 function approvalBy(proposal: { proposal_id: string; order_id: string }, approver: string, ordinal: number) {
-  return proposalEvent({ proposal, step: "approved", ordinal, actorKind: "approver", actor: approver, reason: `approved by ${approver}`, at: new Date().toISOString() });
+  return proposalEvent({
+    proposal,
+    step: "approved",
+    ordinal,
+    actorKind: "approver",
+    actor: approver,
+    reason: `approved by ${approver}`,
+    at: new Date().toISOString(),
+  });
 }
 
 describe("proposal event ids", () => {
   it("keep the proposal's and the step's id for the steps that happen once, and for the first approval", () => {
-    const once: StepOccurrence[] = [{ step: "proposed" }, { step: "superseded" }, { step: "rejected" }, { step: "approved", ordinal: 1 }];
-    expect(once.map((occurrence) => proposalEventId("prop_1", occurrence))).toEqual(["prop_1:proposed", "prop_1:superseded", "prop_1:rejected", "prop_1:approved"]);
+    const once: StepOccurrence[] = [
+      { step: "proposed" },
+      { step: "superseded" },
+      { step: "rejected" },
+      { step: "approved", ordinal: 1 },
+    ];
+    expect(once.map((occurrence) => proposalEventId("prop_1", occurrence))).toEqual([
+      "prop_1:proposed",
+      "prop_1:superseded",
+      "prop_1:rejected",
+      "prop_1:approved",
+    ]);
     expect(proposalEventId("prop_1", { step: "approved", ordinal: 2 })).toBe("prop_1:approved:2");
     expect(() => proposalEventId("prop_1", { step: "approved", ordinal: 0 })).toThrow(/counts from 1/);
   });

@@ -2,9 +2,19 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_TOKEN } from "../helpers/tokens";
-import { ACME_APPROVER, approve, callError, expectWellFormed, getProposal, propose, reject, storedProposal, unknownProposalId } from "../helpers/ops";
+import {
+  ACME_APPROVER,
+  approve,
+  callError,
+  expectWellFormed,
+  getProposal,
+  propose,
+  reject,
+  storedProposal,
+  unknownProposalId,
+} from "../helpers/ops";
 import { countAuditEvents } from "../helpers/rows";
+import { ACME_TOKEN } from "../helpers/tokens";
 
 // propose_resolution and get_proposal: a proposal is inert (creating one
 // writes an audit event and nothing else), and asking again for the same
@@ -38,9 +48,21 @@ describe("propose_resolution", () => {
     const proposal = await propose(acme, "ORD-1004");
     expect(proposal.expected_changes).toEqual([
       { field: "status", before: "payment_failed", after: "cancelled" },
-      { field: "exception", before: "payment_declined_inventory_held active (Payments Ops)", after: "payment_declined_inventory_held resolved (Payments Ops)" },
-      { field: "inventory", before: "SKU-4415 x2 held (ATL-2); SKU-1180 x1 held (ATL-2)", after: "SKU-4415 x2 released (ATL-2); SKU-1180 x1 released (ATL-2)" },
-      { field: "fulfillment", before: "blocked: waiting for payment", after: "cancelled: cancelled after payment was declined; held stock released" },
+      {
+        field: "exception",
+        before: "payment_declined_inventory_held active (Payments Ops)",
+        after: "payment_declined_inventory_held resolved (Payments Ops)",
+      },
+      {
+        field: "inventory",
+        before: "SKU-4415 x2 held (ATL-2); SKU-1180 x1 held (ATL-2)",
+        after: "SKU-4415 x2 released (ATL-2); SKU-1180 x1 released (ATL-2)",
+      },
+      {
+        field: "fulfillment",
+        before: "blocked: waiting for payment",
+        after: "cancelled: cancelled after payment was declined; held stock released",
+      },
     ]);
     expect(proposal.evidence).toContain("payment declined 2 time(s): insufficient_funds, insufficient_funds");
   });
@@ -131,7 +153,12 @@ describe("get_proposal", () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review" });
     const proposal = await propose(acme, orderId);
     await reject(proposal.proposal_id, "needs a specialist");
-    expect(await getProposal(acme, proposal.proposal_id)).toMatchObject({ status: "rejected", decided_by: ACME_APPROVER, decision_reason: "needs a specialist", outcome: null });
+    expect(await getProposal(acme, proposal.proposal_id)).toMatchObject({
+      status: "rejected",
+      decided_by: ACME_APPROVER,
+      decision_reason: "needs a specialist",
+      outcome: null,
+    });
   });
 
   it("an unknown proposal id is a tool error", async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ApplyProviderConfig } from "../../src/config/apply-provider";
-import { boundedProvider } from "../../src/provider/apply-provider";
-import { StubProvider, type StubBehaviour } from "../../src/provider/stub-provider";
 import { applyKey } from "../../src/proposals/apply-key";
 import { applyingMessage } from "../../src/proposals/lifecycle";
 import type { ProposalView } from "../../src/proposals/schemas";
-import { APPROVER, order, START, withDesk, type Harness } from "../helpers/desk";
+import { boundedProvider } from "../../src/provider/apply-provider";
+import { type StubBehaviour, StubProvider } from "../../src/provider/stub-provider";
+import { APPROVER, type Harness, order, START, withDesk } from "../helpers/desk";
 import { value } from "../helpers/results";
 
 // Confirming with an external provider configured (a fake orders port, an
@@ -15,14 +15,22 @@ import { value } from "../helpers/results";
 
 const SETUP: ApplyProviderConfig = { kind: "stub", timeoutMs: 5, reconcileSeconds: 30, reconcileChecks: 3 };
 
-async function withProvider(body: (h: Harness & { stub: StubProvider }) => Promise<void>, config: Partial<ApplyProviderConfig> = {}): Promise<void> {
+async function withProvider(
+  body: (h: Harness & { stub: StubProvider }) => Promise<void>,
+  config: Partial<ApplyProviderConfig> = {},
+): Promise<void> {
   const stub = new StubProvider();
   const setup = { ...SETUP, ...config };
-  await withDesk((harness) => body({ ...harness, stub }), { provider: { provider: boundedProvider(stub, setup.timeoutMs), config: setup } });
+  await withDesk((harness) => body({ ...harness, stub }), {
+    provider: { provider: boundedProvider(stub, setup.timeoutMs), config: setup },
+  });
 }
 
 /** An approved proposal for a fresh order, and the key the provider will see, scripted before anything is sent. */
-async function approved(h: Harness & { stub: StubProvider }, ...script: StubBehaviour[]): Promise<{ proposal: ProposalView; key: string }> {
+async function approved(
+  h: Harness & { stub: StubProvider },
+  ...script: StubBehaviour[]
+): Promise<{ proposal: ProposalView; key: string }> {
   h.orders.add(order("ORD-1"));
   const proposal = value(await h.desk.proposeResolution("ORD-1", "Ada"));
   value(await h.desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
@@ -43,7 +51,12 @@ describe("a provider that answers", () => {
       expect(h.stub.applications(key)).toBe(1);
       expect(h.stub.keysFor("ORD-1")).toEqual([key]);
       expect(key.startsWith(`${proposal.proposal_id}.`)).toBe(true);
-      expect(steps(h)).toEqual(["proposal_created", "proposal_approved", "proposal_apply_requested", "proposal_apply_confirmed"]);
+      expect(steps(h)).toEqual([
+        "proposal_created",
+        "proposal_approved",
+        "proposal_apply_requested",
+        "proposal_apply_confirmed",
+      ]);
       const stored = value(await h.desk.getProposal(proposal.proposal_id));
       expect(stored.provider_apply).toMatchObject({ key, calls: 1, next_check_at: null, provider_reference: "stub-1" });
     });
@@ -86,7 +99,11 @@ describe("a provider that does not answer in time", () => {
       expect(h.orders.applied.size).toBe(1);
       expect(h.stub.applications(key)).toBe(1);
       expect(h.stub.calls(key).map((c) => c.kind)).toEqual(["apply", "outcome"]);
-      expect(steps(h).slice(2)).toEqual(["proposal_apply_requested", "proposal_apply_unanswered", "proposal_apply_confirmed"]);
+      expect(steps(h).slice(2)).toEqual([
+        "proposal_apply_requested",
+        "proposal_apply_unanswered",
+        "proposal_apply_confirmed",
+      ]);
 
       // A second alarm (or a stray one) finds nothing to do and asks nothing.
       await h.desk.reconcileApply(proposal.proposal_id);
@@ -106,7 +123,12 @@ describe("a provider that does not answer in time", () => {
       expect(h.stub.keysFor("ORD-1")).toEqual([key]);
       expect(h.stub.applications(key)).toBe(1);
       expect(h.orders.applied.size).toBe(1);
-      expect(steps(h).slice(2)).toEqual(["proposal_apply_requested", "proposal_apply_unanswered", "proposal_apply_resent", "proposal_apply_confirmed"]);
+      expect(steps(h).slice(2)).toEqual([
+        "proposal_apply_requested",
+        "proposal_apply_unanswered",
+        "proposal_apply_resent",
+        "proposal_apply_confirmed",
+      ]);
     });
   });
 
@@ -114,7 +136,10 @@ describe("a provider that does not answer in time", () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "lose_answer");
       value(await h.desk.confirm(proposal.proposal_id, "Ada"));
-      const again = await Promise.all([h.desk.confirm(proposal.proposal_id, "Bo"), h.desk.confirm(proposal.proposal_id, "Ada")]);
+      const again = await Promise.all([
+        h.desk.confirm(proposal.proposal_id, "Bo"),
+        h.desk.confirm(proposal.proposal_id, "Ada"),
+      ]);
       expect(again.map((r) => value(r).status)).toEqual(["applying", "applying"]);
       expect(h.stub.calls(key)).toHaveLength(1);
       expect(h.checks).toHaveLength(1);
@@ -160,10 +185,17 @@ describe("a provider that does not answer in time", () => {
 
 describe("the idempotency key", () => {
   it("is the same for the same approved change, and differs for another proposal or another change", async () => {
-    const base = { proposal_id: "prop_a", order_id: "ORD-1", pinned_version: 3, change: { kind: "resolution", action: "escalate_to_human" } as const };
+    const base = {
+      proposal_id: "prop_a",
+      order_id: "ORD-1",
+      pinned_version: 3,
+      change: { kind: "resolution", action: "escalate_to_human" } as const,
+    };
     expect(await applyKey(base)).toBe(await applyKey({ ...base }));
     expect(await applyKey({ ...base, proposal_id: "prop_b" })).not.toBe(await applyKey(base));
     expect(await applyKey({ ...base, pinned_version: 4 })).not.toBe(await applyKey(base));
-    expect(await applyKey({ ...base, change: { kind: "resolution", action: "retry_fulfillment" } })).not.toBe(await applyKey(base));
+    expect(await applyKey({ ...base, change: { kind: "resolution", action: "retry_fulfillment" } })).not.toBe(
+      await applyKey(base),
+    );
   });
 });

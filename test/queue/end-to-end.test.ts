@@ -1,12 +1,12 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookBodySchema } from "../../src/notify/events";
 import { connectClient } from "../helpers/mcp-client";
 import { approve, confirm, proposalFor } from "../helpers/ops";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { waitFor } from "../helpers/wait-for";
-import { deliveriesUnder, outboxRow, receiverPath, type Delivery } from "../helpers/webhooks";
+import { type Delivery, deliveriesUnder, outboxRow, receiverPath } from "../helpers/webhooks";
 
 // The whole way, with nothing stubbed: this project's Worker has both webhooks
 // aimed at the local receiver (vitest.config.ts). An operator proposes over
@@ -22,7 +22,10 @@ afterAll(() => acme.close());
 
 /** Everything both destinations received about this proposal. */
 async function receivedAbout(proposalId: string): Promise<Delivery[]> {
-  const all = [...(await deliveriesUnder(receiverPath("approvals", "ok", "queue"))), ...(await deliveriesUnder(receiverPath("downstream", "ok", "queue")))];
+  const all = [
+    ...(await deliveriesUnder(receiverPath("approvals", "ok", "queue"))),
+    ...(await deliveriesUnder(receiverPath("downstream", "ok", "queue"))),
+  ];
   return all.filter((delivery) => delivery.key?.includes(`/${proposalId}:`));
 }
 
@@ -37,13 +40,22 @@ describe("webhooks through the local queue", () => {
       (deliveries) => deliveries.length >= 5,
     );
     const seen = received.map((delivery) => `${delivery.path.split("/")[1]} ${delivery.event_type}`).sort();
-    expect(seen).toEqual(["approvals proposal.applied", "approvals proposal.approved", "approvals proposal.created", "downstream order.updated", "downstream proposal.applied"]);
+    expect(seen).toEqual([
+      "approvals proposal.applied",
+      "approvals proposal.approved",
+      "approvals proposal.created",
+      "downstream order.updated",
+      "downstream proposal.applied",
+    ]);
     expect(received.every((delivery) => delivery.verified && delivery.status === 200 && !delivery.repeat)).toBe(true);
     expect(new Set(received.map((delivery) => delivery.key)).size).toBe(5);
 
     const created = received.find((delivery) => delivery.event_type === "proposal.created");
     const body = WebhookBodySchema.parse(created?.body);
-    expect(body).toMatchObject({ account: "acme", data: { proposal_id: proposal.proposal_id, order_id: orderId, approval_url: proposal.approval_url } });
+    expect(body).toMatchObject({
+      account: "acme",
+      data: { proposal_id: proposal.proposal_id, order_id: orderId, approval_url: proposal.approval_url },
+    });
     expect(body.text).toContain(proposal.approval_url);
     const updated = WebhookBodySchema.parse(received.find((delivery) => delivery.event_type === "order.updated")?.body);
     expect(updated.data).toMatchObject({ order_id: orderId, order_version: 2 });

@@ -1,7 +1,7 @@
 import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { env } from "cloudflare:workers";
 import { waitFor } from "../helpers/wait-for";
 import { deliveriesUnder, outboxRow, proposalAuditEvent, receiverPath, writeOutboxRows } from "../helpers/webhooks";
 
@@ -16,7 +16,10 @@ describe("the drain on the cron trigger, through the local queue", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const keys = new Set(rows.map((row) => row.event_id));
     const mine = async () =>
-      [...(await deliveriesUnder(receiverPath("approvals", "ok", "queue"))), ...(await deliveriesUnder(receiverPath("downstream", "ok", "queue")))].filter((d) => keys.has(d.key ?? ""));
+      [
+        ...(await deliveriesUnder(receiverPath("approvals", "ok", "queue"))),
+        ...(await deliveriesUnder(receiverPath("downstream", "ok", "queue"))),
+      ].filter((d) => keys.has(d.key ?? ""));
     // Nothing moves them on its own.
     expect(await mine()).toEqual([]);
 
@@ -26,7 +29,14 @@ describe("the drain on the cron trigger, through the local queue", () => {
     expect(received.map((d) => d.key).sort()).toEqual([...keys].sort());
     expect(received.every((d) => d.verified && d.status === 200 && !d.repeat)).toBe(true);
     for (const row of rows) {
-      expect((await waitFor(() => outboxRow(row.event_id), (stored) => stored.delivered_at !== null)).delivered_at).not.toBeNull();
+      expect(
+        (
+          await waitFor(
+            () => outboxRow(row.event_id),
+            (stored) => stored.delivered_at !== null,
+          )
+        ).delivered_at,
+      ).not.toBeNull();
     }
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "../../src/core/errors";
-import { ClockedApi, stalling } from "../helpers/run-fakes";
-import { withDesk } from "../helpers/run-desk";
 import { value } from "../helpers/results";
+import { withDesk } from "../helpers/run-desk";
+import { ClockedApi, stalling } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
 // The coordinator of a run: it starts the shards, adds their figures up once
@@ -17,7 +17,9 @@ describe("shards", () => {
       clock,
       () => api,
       async ({ desk, drive }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 30, duration_seconds: 5, seed: 11 }));
+        const started = value(
+          await desk.start("Ada", { mode: "seeded", rate_per_second: 30, duration_seconds: 5, seed: 11 }),
+        );
         expect(started.plan.shards).toBe(3);
         await drive(started.run_id);
         return value(desk.get(started.run_id));
@@ -47,7 +49,9 @@ describe("shards", () => {
       { shardRate: 10 },
     );
     expect(summary.status).toBe("failed");
-    expect(summary.problem).toMatch(/^generator shard 2 of 2 stopped answering for 30 s, so the run was ended; \d+ of 2400 orders had been answered$/);
+    expect(summary.problem).toMatch(
+      /^generator shard 2 of 2 stopped answering for 30 s, so the run was ended; \d+ of 2400 orders had been answered$/,
+    );
     const sentAtEnd = api.posts.length;
     expect(sentAtEnd).toBeLessThan(2400);
   });
@@ -68,26 +72,45 @@ describe("shards", () => {
       { shardRate: 10 },
     );
     expect(summary.status).toBe("failed");
-    expect(summary.problem).toMatch(/^generator shard 2 of 2: the order API stayed unreachable for \d+ s, so the run gave up/);
+    expect(summary.problem).toMatch(
+      /^generator shard 2 of 2: the order API stayed unreachable for \d+ s, so the run gave up/,
+    );
     expect(summary.verdict.result).toBeNull();
   });
 });
 
 describe("thresholds and the verdict", () => {
-  const p99Under300 = { metric: "p99_ms" as const, op: "<" as const, value: 300, abort_on_fail: false, grace_seconds: 0 };
+  const p99Under300 = {
+    metric: "p99_ms" as const,
+    op: "<" as const,
+    value: 300,
+    abort_on_fail: false,
+    grace_seconds: 0,
+  };
 
   it("a threshold with abort_on_fail stops the run once it fails after its grace, and the verdict says what was measured", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
-    const summary = await withDesk(clock, () => api, async ({ desk, drive }) => {
-      const started = value(
-        await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 60, thresholds: [{ ...p99Under300, abort_on_fail: true, grace_seconds: 3 }] }),
-      );
-      await drive(started.run_id);
-      return value(desk.get(started.run_id));
-    });
+    const summary = await withDesk(
+      clock,
+      () => api,
+      async ({ desk, drive }) => {
+        const started = value(
+          await desk.start("Ada", {
+            mode: "seeded",
+            rate_per_second: 20,
+            duration_seconds: 60,
+            thresholds: [{ ...p99Under300, abort_on_fail: true, grace_seconds: 3 }],
+          }),
+        );
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
     expect(summary.status).toBe("aborted");
-    expect(summary.problem).toMatch(/^aborted \d+ s in: the threshold p99_ms < 300 failed \(measured \d+(\.\d+)? ms\)$/);
+    expect(summary.problem).toMatch(
+      /^aborted \d+ s in: the threshold p99_ms < 300 failed \(measured \d+(\.\d+)? ms\)$/,
+    );
     expect(summary.verdict.result).toBe("failed");
     expect(summary.sent).toBeLessThan(1200);
   });
@@ -95,14 +118,28 @@ describe("thresholds and the verdict", () => {
   it("without abort_on_fail the run completes and the verdict fails on the threshold, with the measured value", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
-    const summary = await withDesk(clock, () => api, async ({ desk, drive }) => {
-      const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 10, thresholds: [p99Under300, { ...p99Under300, metric: "error_rate", value: 0.01 }] }));
-      await drive(started.run_id);
-      return value(desk.get(started.run_id));
-    });
+    const summary = await withDesk(
+      clock,
+      () => api,
+      async ({ desk, drive }) => {
+        const started = value(
+          await desk.start("Ada", {
+            mode: "seeded",
+            rate_per_second: 20,
+            duration_seconds: 10,
+            thresholds: [p99Under300, { ...p99Under300, metric: "error_rate", value: 0.01 }],
+          }),
+        );
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
     expect(summary.status).toBe("completed");
     expect(summary.verdict.result).toBe("failed");
-    expect(summary.verdict.checks.find((c) => c.check === "error_rate < 0.01")).toMatchObject({ measured: 0, passed: true });
+    expect(summary.verdict.checks.find((c) => c.check === "error_rate < 0.01")).toMatchObject({
+      measured: 0,
+      passed: true,
+    });
     expect(summary.verdict.failed[0]).toMatch(/^p99_ms < 300 failed: measured \d+(\.\d+)? ms$/);
     expect(summary.latency.p99_ms).toBeGreaterThanOrEqual(950);
   });
@@ -122,33 +159,66 @@ describe("thresholds and the verdict", () => {
     );
     expect(summary.dropped).toBeGreaterThan(0);
     expect(summary.verdict.result).toBe("failed");
-    expect(summary.limits[0]).toMatch(/^the target was the limit: it slowed until 5 requests per shard were in flight \(MAX_IN_FLIGHT\), so \d+ orders/);
+    expect(summary.limits[0]).toMatch(
+      /^the target was the limit: it slowed until 5 requests per shard were in flight \(MAX_IN_FLIGHT\), so \d+ orders/,
+    );
   });
 
   it("a drill order the target accepts is a finding, and fails the verdict", async () => {
     const clock = new VirtualClock();
-    const accepting = { health: async () => ok({ status: "ok" as const, skus: 8, customers: 5 }), postOrder: async () => ok({ status: 201, body: {} }) };
-    const summary = await withDesk(clock, () => accepting, async ({ desk, drive }) => {
-      const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 5, invalid_share: { out_of_stock: 0.2 } }));
-      await drive(started.run_id);
-      return value(desk.get(started.run_id));
-    });
+    const accepting = {
+      health: async () => ok({ status: "ok" as const, skus: 8, customers: 5 }),
+      postOrder: async () => ok({ status: 201, body: {} }),
+    };
+    const summary = await withDesk(
+      clock,
+      () => accepting,
+      async ({ desk, drive }) => {
+        const started = value(
+          await desk.start("Ada", {
+            mode: "seeded",
+            rate_per_second: 20,
+            duration_seconds: 5,
+            invalid_share: { out_of_stock: 0.2 },
+          }),
+        );
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
     const tally = summary.drill.out_of_stock;
     expect(tally?.sent).toBeGreaterThan(5);
     expect(tally?.mismatched).toBe(tally?.sent);
-    expect(summary.findings[0]).toMatch(/^order \d+ was broken for out_of_stock and should have been rejected for it, but the target answered 201$/);
+    expect(summary.findings[0]).toMatch(
+      /^order \d+ was broken for out_of_stock and should have been rejected for it, but the target answered 201$/,
+    );
     expect(summary.verdict.result).toBe("failed");
   });
 
   it("the real validator rejects every drill order for its reason: the verdict passes", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(clock, () => api, async ({ desk, drive }) => {
-      const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 5, invalid_share: { out_of_stock: 0.2, total_mismatch: 0.1, unknown_customer: 0.1 } }));
-      await drive(started.run_id);
-      return value(desk.get(started.run_id));
-    });
-    expect(summary.rejected).toBe((summary.drill.out_of_stock?.sent ?? 0) + (summary.drill.total_mismatch?.sent ?? 0) + (summary.drill.unknown_customer?.sent ?? 0));
+    const summary = await withDesk(
+      clock,
+      () => api,
+      async ({ desk, drive }) => {
+        const started = value(
+          await desk.start("Ada", {
+            mode: "seeded",
+            rate_per_second: 20,
+            duration_seconds: 5,
+            invalid_share: { out_of_stock: 0.2, total_mismatch: 0.1, unknown_customer: 0.1 },
+          }),
+        );
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
+    expect(summary.rejected).toBe(
+      (summary.drill.out_of_stock?.sent ?? 0) +
+        (summary.drill.total_mismatch?.sent ?? 0) +
+        (summary.drill.unknown_customer?.sent ?? 0),
+    );
     expect(Object.values(summary.drill).every((t) => t.mismatched === 0 && t.as_expected === t.sent)).toBe(true);
     expect(summary.verdict.result).toBe("passed");
   });
@@ -169,13 +239,20 @@ describe("comparing with a baseline", () => {
         const current = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 10, duration_seconds: 5 }));
         await drive(current.run_id);
         expect(desk.compare(current.run_id, "R-none", 10)).toMatchObject({ ok: false, error: { code: "not_found" } });
-        expect(desk.compare(current.run_id, current.run_id, 10)).toMatchObject({ ok: false, error: { code: "bad_request" } });
+        expect(desk.compare(current.run_id, current.run_id, 10)).toMatchObject({
+          ok: false,
+          error: { code: "bad_request" },
+        });
         return value(desk.compare(current.run_id, baseline.run_id, 10));
       },
     );
     expect(comparison.result).toBe("regressed");
     expect(comparison.metrics.find((m) => m.metric === "p99_ms")).toMatchObject({ regression: true, better: "lower" });
-    expect(comparison.metrics.find((m) => m.metric === "error_rate")).toMatchObject({ regression: false, baseline: 0, current: 0 });
+    expect(comparison.metrics.find((m) => m.metric === "error_rate")).toMatchObject({
+      regression: false,
+      baseline: 0,
+      current: 0,
+    });
     expect(comparison.regressions.some((r) => r.startsWith("p99_ms went from"))).toBe(true);
     expect(comparison.notes).toEqual([]);
   });
@@ -210,13 +287,19 @@ describe("what limited the run", () => {
     }
     const clock = new BusyClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(clock, () => api, async ({ desk, drive }) => {
-      const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 10 }));
-      await drive(started.run_id);
-      return value(desk.get(started.run_id));
-    });
+    const summary = await withDesk(
+      clock,
+      () => api,
+      async ({ desk, drive }) => {
+        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 10 }));
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
     expect(summary.dropped).toBeGreaterThan(0);
-    expect(summary.limits[0]).toMatch(/^the generator, not the target, was the limit: \d+ orders could not leave within 1000 ms of their scheduled time although at most \d+ of 64 requests were in flight/);
+    expect(summary.limits[0]).toMatch(
+      /^the generator, not the target, was the limit: \d+ orders could not leave within 1000 ms of their scheduled time although at most \d+ of 64 requests were in flight/,
+    );
     expect(summary.verdict.result).toBe("failed");
   });
 });

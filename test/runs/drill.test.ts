@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { referenceData } from "../../src/orders/reference-data";
-import { reasonOf, RejectionReasonSchema } from "../../src/orders/rejections";
+import { RejectionReasonSchema, reasonOf } from "../../src/orders/rejections";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { breakOrder, drilled, drillFinding, drillReason } from "../../src/runs/drill";
 import { generateOrders } from "../../src/synth/generators";
@@ -41,7 +41,9 @@ describe("breaking an order on purpose", () => {
 describe("reading the answer back", () => {
   it("a 422 naming the reason is as expected; an acceptance or another reason is a finding", () => {
     expect(drillFinding("out_of_stock", 3, 422, ["sku SKU-7720 is out of stock"])).toBeNull();
-    expect(drillFinding("out_of_stock", 3, 201, [])).toBe("order 3 was broken for out_of_stock and should have been rejected for it, but the target answered 201");
+    expect(drillFinding("out_of_stock", 3, 201, [])).toBe(
+      "order 3 was broken for out_of_stock and should have been rejected for it, but the target answered 201",
+    );
     expect(drillFinding("out_of_stock", 4, 422, ["unknown customer C-1"])).toBe(
       "order 4 was broken for out_of_stock and should have been rejected for it, but the target answered 422 unknown customer C-1",
     );

@@ -42,15 +42,51 @@ describe("stages", () => {
 
   it.each([
     [{ mode: "seeded" as const }, "say what load to send: rate_per_second with duration_seconds, or stages such as"],
-    [{ mode: "seeded" as const, rate_per_second: 5, duration_seconds: 5, stages: [] }, "give the load either as stages or as rate_per_second"],
+    [
+      { mode: "seeded" as const, rate_per_second: 5, duration_seconds: 5, stages: [] },
+      "give the load either as stages or as rate_per_second",
+    ],
     [{ mode: "seeded" as const, stages: [] }, "stages must list at least one stage"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 0, rate_per_second: 5 }] }, "stages[0].duration_seconds must be a whole number of seconds, at least 1 (stages follow one another and cannot go back in time), got 0"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 5 }, { duration_seconds: -3, rate_per_second: 5 }] }, "stages[1].duration_seconds must be a whole number"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 51 }] }, "stages[0].rate_per_second 51 exceeds the server's MAX_RUN_RATE of 50"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: -1 }] }, "stages[0].rate_per_second must be 0 or more, got -1"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 600, rate_per_second: 1 }, { duration_seconds: 301, rate_per_second: 1 }] }, "the stages last 901 s in all, over the server's MAX_RUN_SECONDS of 900"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 0 }] }, "that plan sends no order at all"],
-    [{ mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 5 }], duration_seconds: 5 }, "with stages, each stage has its own duration_seconds"],
+    [
+      { mode: "seeded" as const, stages: [{ duration_seconds: 0, rate_per_second: 5 }] },
+      "stages[0].duration_seconds must be a whole number of seconds, at least 1 (stages follow one another and cannot go back in time), got 0",
+    ],
+    [
+      {
+        mode: "seeded" as const,
+        stages: [
+          { duration_seconds: 5, rate_per_second: 5 },
+          { duration_seconds: -3, rate_per_second: 5 },
+        ],
+      },
+      "stages[1].duration_seconds must be a whole number",
+    ],
+    [
+      { mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 51 }] },
+      "stages[0].rate_per_second 51 exceeds the server's MAX_RUN_RATE of 50",
+    ],
+    [
+      { mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: -1 }] },
+      "stages[0].rate_per_second must be 0 or more, got -1",
+    ],
+    [
+      {
+        mode: "seeded" as const,
+        stages: [
+          { duration_seconds: 600, rate_per_second: 1 },
+          { duration_seconds: 301, rate_per_second: 1 },
+        ],
+      },
+      "the stages last 901 s in all, over the server's MAX_RUN_SECONDS of 900",
+    ],
+    [
+      { mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 0 }] },
+      "that plan sends no order at all",
+    ],
+    [
+      { mode: "seeded" as const, stages: [{ duration_seconds: 5, rate_per_second: 5 }], duration_seconds: 5 },
+      "with stages, each stage has its own duration_seconds",
+    ],
   ])("%j is refused: %s", (request, message) => {
     expect(refused(request)).toContain(message);
   });
@@ -59,11 +95,28 @@ describe("stages", () => {
 describe("drills and thresholds", () => {
   const base = { mode: "seeded" as const, rate_per_second: 5, duration_seconds: 10 };
   it.each([
-    [{ ...base, invalid_share: { out_of_stock: 1.5 } }, "invalid_share.out_of_stock must be a share between 0 and 1, got 1.5"],
-    [{ ...base, invalid_share: { out_of_stock: -0.1 } }, "invalid_share.out_of_stock must be a share between 0 and 1, got -0.1"],
-    [{ ...base, invalid_share: { out_of_stock: 0.6, total_mismatch: 0.6 } }, "the shares in invalid_share add up to 1.2; together they can be at most 1"],
+    [
+      { ...base, invalid_share: { out_of_stock: 1.5 } },
+      "invalid_share.out_of_stock must be a share between 0 and 1, got 1.5",
+    ],
+    [
+      { ...base, invalid_share: { out_of_stock: -0.1 } },
+      "invalid_share.out_of_stock must be a share between 0 and 1, got -0.1",
+    ],
+    [
+      { ...base, invalid_share: { out_of_stock: 0.6, total_mismatch: 0.6 } },
+      "the shares in invalid_share add up to 1.2; together they can be at most 1",
+    ],
     [{ ...base, mode: "simple" as const, invalid_share: { out_of_stock: 0.1 } }, "invalid_share needs mode seeded"],
-    [{ ...base, thresholds: [{ metric: "p99_ms" as const, op: "<" as const, value: 300, abort_on_fail: true, grace_seconds: 20 }] }, "thresholds[0].grace_seconds 20 is longer than the run (10 s)"],
+    [
+      {
+        ...base,
+        thresholds: [
+          { metric: "p99_ms" as const, op: "<" as const, value: 300, abort_on_fail: true, grace_seconds: 20 },
+        ],
+      },
+      "thresholds[0].grace_seconds 20 is longer than the run (10 s)",
+    ],
   ])("%j is refused: %s", (request, message) => {
     expect(refused(request)).toContain(message);
   });
@@ -73,7 +126,9 @@ describe("the arrival schedule", () => {
   it("spreads a constant rate evenly: order i is due at i / rate", () => {
     const schedule = new ArrivalSchedule(8, [{ duration_seconds: 3, rate_per_second: 8 }]);
     expect(schedule.totalOrders).toBe(24);
-    expect(Array.from({ length: 24 }, (_, i) => schedule.dueAt(i))).toEqual(Array.from({ length: 24 }, (_, i) => i / 8));
+    expect(Array.from({ length: 24 }, (_, i) => schedule.dueAt(i))).toEqual(
+      Array.from({ length: 24 }, (_, i) => i / 8),
+    );
   });
 
   it("on a ramp, orders come closer together as the rate climbs", () => {

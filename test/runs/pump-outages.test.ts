@@ -58,7 +58,9 @@ describe("restarts", () => {
     clock.advance(RESUME_WINDOW_MS + 60_000);
     const outcome = await clock.run(rig(shard, api, clock).pump.run(checkpoint));
     expect(outcome.status).toBe("interrupted");
-    expect(outcome.problem).toMatch(/^the server was unavailable for 11 minutes while this run was going, so it was not resumed; 10 of 600 orders were sent\./);
+    expect(outcome.problem).toMatch(
+      /^the server was unavailable for 11 minutes while this run was going, so it was not resumed; 10 of 600 orders were sent\./,
+    );
   });
 });
 
@@ -89,7 +91,9 @@ describe("an unreachable target", () => {
     const shard = spec(plan({ rate_per_second: 10, duration_seconds: 60 }), clock);
     const done = await clock.run(rig(shard, api, clock, 5).pump.run(ShardPump.initialState(shard)));
     expect(done.status).toBe("failed");
-    expect(done.problem).toMatch(/^the order API stayed unreachable for \d+ s, so the run gave up: cannot reach the order API/);
+    expect(done.problem).toMatch(
+      /^the order API stayed unreachable for \d+ s, so the run gave up: cannot reach the order API/,
+    );
   });
 
   it("fails when the health check answers but no order gets through, instead of pausing and resuming forever", async () => {
@@ -101,7 +105,9 @@ describe("an unreachable target", () => {
     const done = await clock.run(pump.run(ShardPump.initialState(shard)));
     expect(checkpoints.filter((c) => c.cursor.paused !== null).length).toBeGreaterThan(1);
     expect(done.status).toBe("failed");
-    expect(done.problem).toMatch(/^no order reached the order API for [5-9] s, although it answered its health check, so the run gave up: cannot reach the order API/);
+    expect(done.problem).toMatch(
+      /^no order reached the order API for [5-9] s, although it answered its health check, so the run gave up: cannot reach the order API/,
+    );
     expect(done.figures.answered).toBe(0);
   });
 });

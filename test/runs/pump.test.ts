@@ -18,7 +18,14 @@ describe("an open model", () => {
     const { pump } = rig(shard, api, clock);
     const done = await clock.run(pump.run(ShardPump.initialState(shard)));
     expect(done.status).toBe("completed");
-    expect(done.figures).toMatchObject({ launched: 50, answered: 50, accepted: 50, dropped: 0, errors: 0, status_counts: { "201": 50 } });
+    expect(done.figures).toMatchObject({
+      launched: 50,
+      answered: 50,
+      accepted: 50,
+      dropped: 0,
+      errors: 0,
+      status_counts: { "201": 50 },
+    });
     expect(new Set(api.posts.map((p) => p.id)).size).toBe(50);
     expect(api.posts[0]?.id).toBe(previewOrder("seeded", 4242).order.request_id);
     // 10 a second: one every 100 ms from the start, not ten at once.
@@ -40,7 +47,10 @@ describe("an open model", () => {
   it("drops, and counts, the orders that cannot leave within max_lateness_ms once the in-flight cap is reached", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, () => 2000);
-    const shard = spec(plan({ rate_per_second: 20, duration_seconds: 4 }, { maxInFlight: 4, maxLatenessMs: 200 }), clock);
+    const shard = spec(
+      plan({ rate_per_second: 20, duration_seconds: 4 }, { maxInFlight: 4, maxLatenessMs: 200 }),
+      clock,
+    );
     const done = await clock.run(rig(shard, api, clock).pump.run(ShardPump.initialState(shard)));
     expect(api.maxInFlight).toBe(4);
     expect(done.figures.dropped).toBeGreaterThan(40);
@@ -77,7 +87,10 @@ describe("honest latency", () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
     // Few requests may be in flight, so orders wait for a slot during the stall rather than in the target.
-    const shard = spec(plan({ rate_per_second: 50, duration_seconds: 20 }, { maxInFlight: 2, maxLatenessMs: 5000 }), clock);
+    const shard = spec(
+      plan({ rate_per_second: 50, duration_seconds: 20 }, { maxInFlight: 2, maxLatenessMs: 5000 }),
+      clock,
+    );
     const done = await clock.run(rig(shard, api, clock).pump.run(ShardPump.initialState(shard)));
     const latency = Histogram.from(done.figures.latency);
     const service = Histogram.from(done.figures.service);
@@ -90,9 +103,14 @@ describe("honest latency", () => {
   it("the same stall measured from the moment each order left (what a closed-loop generator reports) hides it", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
-    const shard = spec(plan({ rate_per_second: 50, duration_seconds: 20 }, { maxInFlight: 2, maxLatenessMs: 5000 }), clock);
+    const shard = spec(
+      plan({ rate_per_second: 50, duration_seconds: 20 }, { maxInFlight: 2, maxLatenessMs: 5000 }),
+      clock,
+    );
     const done = await clock.run(rig(shard, api, clock).pump.run(ShardPump.initialState(shard)));
-    expect(Histogram.from(done.figures.service).percentile(95)).toBeLessThan(Histogram.from(done.figures.latency).percentile(95));
+    expect(Histogram.from(done.figures.service).percentile(95)).toBeLessThan(
+      Histogram.from(done.figures.latency).percentile(95),
+    );
   });
 });
 

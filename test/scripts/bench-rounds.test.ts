@@ -18,7 +18,14 @@ function drifting(): RoundBook {
   return book;
 }
 
-const rate: Row = { label: "rate", ours: "ours", base: "floor", better: "higher", unit: "/s", goal: { ratio: 0.85, better: "higher" } };
+const rate: Row = {
+  label: "rate",
+  ours: "ours",
+  base: "floor",
+  better: "higher",
+  unit: "/s",
+  goal: { ratio: 0.85, better: "higher" },
+};
 
 describe("RoundBook.bestRound", () => {
   it("pairs each side's figures by round and picks the best ratio, highest for rates", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wranglerConfigFindings, type DeployedConfig } from "../../scripts/lib/wrangler-config-checks.ts";
+import { type DeployedConfig, wranglerConfigFindings } from "../../scripts/lib/wrangler-config-checks.ts";
 
 // deploy:check's own look at wrangler.toml: an ENVIRONMENT in [vars] fails it,
 // placeholder ids only warn (the committed file has them and runs in CI).
@@ -15,11 +15,16 @@ describe("wranglerConfigFindings", () => {
     expect(wranglerConfigFindings(REAL)).toEqual({ errors: [], warnings: [] });
   });
 
-  it.each(["development", "production"])("fails when [vars] sets ENVIRONMENT (%s): it belongs in .dev.vars only", (value) => {
-    const { errors } = wranglerConfigFindings({ ...REAL, vars: { ...REAL.vars, ENVIRONMENT: value } });
-    expect(errors).toEqual([expect.stringMatching(new RegExp(`^wrangler\\.toml \\[vars\\] sets ENVIRONMENT = "${value}": remove it\\.`))]);
-    expect(errors[0]).toContain("switches off every production check");
-  });
+  it.each(["development", "production"])(
+    "fails when [vars] sets ENVIRONMENT (%s): it belongs in .dev.vars only",
+    (value) => {
+      const { errors } = wranglerConfigFindings({ ...REAL, vars: { ...REAL.vars, ENVIRONMENT: value } });
+      expect(errors).toEqual([
+        expect.stringMatching(new RegExp(`^wrangler\\.toml \\[vars\\] sets ENVIRONMENT = "${value}": remove it\\.`)),
+      ]);
+      expect(errors[0]).toContain("switches off every production check");
+    },
+  );
 
   it("warns, without failing, about the committed placeholder ids", () => {
     const findings = wranglerConfigFindings({

@@ -26,7 +26,9 @@ describe("approver session rows", () => {
     const opened = new Date();
     const stored = row(`h-${crypto.randomUUID()}`, opened);
     await store.insert(stored);
-    expect(await store.find(stored.session_hash, new Date(opened.getTime() + 30 * 60_000 - 1).toISOString())).toEqual(stored);
+    expect(await store.find(stored.session_hash, new Date(opened.getTime() + 30 * 60_000 - 1).toISOString())).toEqual(
+      stored,
+    );
     expect(await store.find(stored.session_hash, stored.expires_at)).toBeNull();
   });
 

@@ -20,7 +20,9 @@ beforeAll(async () => {
  */
 async function behindTheTriggersBack(...statements: D1PreparedStatement[]): Promise<void> {
   const { results: triggers } = await db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('audit_events', 'audit_seals')")
+    .prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('audit_events', 'audit_seals')",
+    )
     .all<{ name: string; sql: string }>();
   expect(triggers.length).toBeGreaterThanOrEqual(5);
   await db.batch(triggers.map((t) => db.prepare(`DROP TRIGGER ${t.name}`)));
@@ -33,14 +35,21 @@ async function behindTheTriggersBack(...statements: D1PreparedStatement[]): Prom
 
 describe("verification detects tampering behind the triggers' back", () => {
   /** A sealed chain whose events are interleaved with another account's, so every gap between them holds a row. */
-  async function chainOf(length: number): Promise<{ account: string; entries: number[]; fillers: number[]; head: ChainHead }> {
+  async function chainOf(
+    length: number,
+  ): Promise<{ account: string; entries: number[]; fillers: number[]; head: ChainHead }> {
     const account = freshAccount();
     const filler = freshAccount();
     for (let i = 0; i < length; i++) await record(event(account), event(filler));
     const { head } = await seal(account);
     if (!head) throw new Error("nothing sealed");
     const entriesOf = async (who: string) =>
-      (await db.prepare("SELECT entry FROM audit_events WHERE account = ? ORDER BY entry").bind(who).all<{ entry: number }>()).results.map((r) => r.entry);
+      (
+        await db
+          .prepare("SELECT entry FROM audit_events WHERE account = ? ORDER BY entry")
+          .bind(who)
+          .all<{ entry: number }>()
+      ).results.map((r) => r.entry);
     expect((await verifyAuditChain(db, account, { anchors: [head] })).ok).toBe(true);
     return { account, entries: await entriesOf(account), fillers: await entriesOf(filler), head };
   }
@@ -65,19 +74,27 @@ describe("verification detects tampering behind the triggers' back", () => {
 
   it("an edited event", async () => {
     const { account, entries } = await chainOf(4);
-    await behindTheTriggersBack(db.prepare("UPDATE audit_events SET actor = 'Mallory' WHERE entry = ?").bind(entries[1]));
+    await behindTheTriggersBack(
+      db.prepare("UPDATE audit_events SET actor = 'Mallory' WHERE entry = ?").bind(entries[1]),
+    );
     expect(await problemsOf(account)).toEqual([["edited", 2]]);
   });
 
   it("an edited state, even when only its JSON changed", async () => {
     const { account, entries } = await chainOf(3);
-    await behindTheTriggersBack(db.prepare(`UPDATE audit_events SET state_after = '{"status":"cancelled","version":1}' WHERE entry = ?`).bind(entries[2]));
+    await behindTheTriggersBack(
+      db
+        .prepare(`UPDATE audit_events SET state_after = '{"status":"cancelled","version":1}' WHERE entry = ?`)
+        .bind(entries[2]),
+    );
     expect(await problemsOf(account)).toEqual([["edited", 3]]);
   });
 
   it("an event moved to another account", async () => {
     const { account, entries } = await chainOf(3);
-    await behindTheTriggersBack(db.prepare("UPDATE audit_events SET account = 'elsewhere' WHERE entry = ?").bind(entries[0]));
+    await behindTheTriggersBack(
+      db.prepare("UPDATE audit_events SET account = 'elsewhere' WHERE entry = ?").bind(entries[0]),
+    );
     expect(await problemsOf(account)).toEqual([["edited", 1]]);
   });
 
@@ -117,13 +134,20 @@ describe("verification detects tampering behind the triggers' back", () => {
   it("an event inserted with a forged seal, the later seals renumbered", async () => {
     const { account, fillers } = await chainOf(3);
     const hashOf = async (seq: number) =>
-      (await db.prepare("SELECT hash FROM audit_seals WHERE account = ? AND seq = ?").bind(account, seq).first<{ hash: string }>())?.hash;
+      (
+        await db
+          .prepare("SELECT hash FROM audit_seals WHERE account = ? AND seq = ?")
+          .bind(account, seq)
+          .first<{ hash: string }>()
+      )?.hash;
     await behindTheTriggersBack(
       ...smuggledEvent(account, fillers[0] ?? 0),
       db.prepare("UPDATE audit_seals SET seq = 4 WHERE account = ? AND seq = 3").bind(account),
       db.prepare("UPDATE audit_seals SET seq = 3 WHERE account = ? AND seq = 2").bind(account),
       db
-        .prepare("INSERT INTO audit_seals (account, seq, entry, prev_hash, hash, sealed_at) VALUES (?, 2, ?, ?, ?, 'now')")
+        .prepare(
+          "INSERT INTO audit_seals (account, seq, entry, prev_hash, hash, sealed_at) VALUES (?, 2, ?, ?, ?, 'now')",
+        )
         .bind(account, fillers[0], await hashOf(1), "d".repeat(64)),
     );
     expect((await problemsOf(account)).slice(0, 3)).toEqual([
@@ -154,7 +178,9 @@ describe("verification detects tampering behind the triggers' back", () => {
 
   it("the sealer refuses to extend a chain whose recorded head was rewritten", async () => {
     const { account, head } = await chainOf(3);
-    await behindTheTriggersBack(db.prepare("UPDATE audit_seals SET hash = ? WHERE account = ? AND seq = 3").bind("c".repeat(64), account));
+    await behindTheTriggersBack(
+      db.prepare("UPDATE audit_seals SET hash = ? WHERE account = ? AND seq = 3").bind("c".repeat(64), account),
+    );
     await record(event(account));
     const refused = await sealAuditTrail(db, account, { anchor: head, now: new Date() });
     expect(refused).toMatchObject({ ok: false, error: { code: "conflict" } });
@@ -167,6 +193,9 @@ describe("verification detects tampering behind the triggers' back", () => {
     await record(event(account));
     await seal(account); // sealed, but as if the anchor update had been lost
     await record(event(account));
-    expect(await sealAuditTrail(db, account, { anchor: head, now: new Date() })).toMatchObject({ ok: true, value: { sealed: 1, head: { seq: 4 } } });
+    expect(await sealAuditTrail(db, account, { anchor: head, now: new Date() })).toMatchObject({
+      ok: true,
+      value: { sealed: 1, head: { seq: 4 } },
+    });
   });
 });

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertAuditEvent } from "../../src/store/audit-events";
-import { findOrdersWithoutOriginEvent } from "../../src/store/invariants";
-import { storeIntakeOrder } from "../../src/store/intake-orders";
-import { simulateFailure } from "../../src/store/simulated-orders";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
+import { insertAuditEvent } from "../../src/store/audit-events";
+import { storeIntakeOrder } from "../../src/store/intake-orders";
+import { findOrdersWithoutOriginEvent } from "../../src/store/invariants";
+import { simulateFailure } from "../../src/store/simulated-orders";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
 import { countOrders } from "../helpers/rows";
@@ -25,7 +25,11 @@ describe("findOrdersWithoutOriginEvent", () => {
 
   it("finds nothing for orders written by the intake API and the demo helper", async () => {
     const account = freshAccount();
-    const stored = await storeIntakeOrder(env.DB, { account, actor: "Ada" }, validOrder(uniqueRequestId("origin")) as OrderRequest);
+    const stored = await storeIntakeOrder(
+      env.DB,
+      { account, actor: "Ada" },
+      validOrder(uniqueRequestId("origin")) as OrderRequest,
+    );
     expect(stored.ok).toBe(true);
     await simulateFailure(env.DB, account, "Ada", new Date());
     expect(await countOrders(account)).toBe(2);

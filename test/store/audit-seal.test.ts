@@ -32,7 +32,10 @@ describe("sealing", () => {
     const e = event(a, { proposal_id: "prop_1", actor_kind: "approver", state_before: null });
     await record(e);
     await seal(a);
-    const row = await db.prepare("SELECT seq, prev_hash, hash FROM audit_seals WHERE account = ?").bind(a).first<{ seq: number; prev_hash: string; hash: string }>();
+    const row = await db
+      .prepare("SELECT seq, prev_hash, hash FROM audit_seals WHERE account = ?")
+      .bind(a)
+      .first<{ seq: number; prev_hash: string; hash: string }>();
     // Spelled out by hand rather than through the module: sorted keys, no spaces.
     const canonical =
       `{"account":"${a}","actor":"Ada Ops","actor_kind":"approver","created_at":"${e.created_at}","event_id":"${e.event_id}",` +
@@ -59,7 +62,10 @@ describe("sealing", () => {
     await record(event(a));
     const second = await seal(a);
     expect(second).toMatchObject({ sealed: 1, head: { seq: 3 } });
-    const link = await db.prepare("SELECT prev_hash FROM audit_seals WHERE account = ? AND seq = 3").bind(a).first<{ prev_hash: string }>();
+    const link = await db
+      .prepare("SELECT prev_hash FROM audit_seals WHERE account = ? AND seq = 3")
+      .bind(a)
+      .first<{ prev_hash: string }>();
     expect(link?.prev_hash).toBe(first.head?.hash);
     expect(await seal(a)).toMatchObject({ sealed: 0, head: second.head });
     expect((await verifyAuditChain(db, a)).ok).toBe(true);
@@ -79,27 +85,39 @@ describe("the triggers", () => {
     const account = freshAccount();
     await record(event(account), event(account), event(account));
     await sealAuditTrail(db, account, { anchor: null, now: new Date(), maxPerPass: 2 });
-    const { results } = await db.prepare("SELECT entry FROM audit_events WHERE account = ? ORDER BY entry").bind(account).all<{ entry: number }>();
+    const { results } = await db
+      .prepare("SELECT entry FROM audit_events WHERE account = ? ORDER BY entry")
+      .bind(account)
+      .all<{ entry: number }>();
     return { account, entries: results.map((r) => r.entry) };
   }
 
   function insertSeal(account: string, seq: number, entry: number, prevHash: string) {
     return db
-      .prepare("INSERT INTO audit_seals (account, seq, entry, prev_hash, hash, sealed_at) VALUES (?, ?, ?, ?, ?, 'now')")
+      .prepare(
+        "INSERT INTO audit_seals (account, seq, entry, prev_hash, hash, sealed_at) VALUES (?, ?, ?, ?, ?, 'now')",
+      )
       .bind(account, seq, entry, prevHash, "f".repeat(64))
       .run();
   }
 
   async function headHash(account: string): Promise<string> {
-    const row = await db.prepare("SELECT hash FROM audit_seals WHERE account = ? ORDER BY seq DESC LIMIT 1").bind(account).first<{ hash: string }>();
+    const row = await db
+      .prepare("SELECT hash FROM audit_seals WHERE account = ? ORDER BY seq DESC LIMIT 1")
+      .bind(account)
+      .first<{ hash: string }>();
     return row?.hash ?? GENESIS_HASH;
   }
 
   it("refuse every UPDATE and DELETE of events and seals", async () => {
     const { account } = await sealedAccount();
     for (const table of ["audit_events", "audit_seals"]) {
-      await expect(db.prepare(`UPDATE ${table} SET account = account WHERE account = ?`).bind(account).run()).rejects.toThrow(/append-only/);
-      await expect(db.prepare(`DELETE FROM ${table} WHERE account = ?`).bind(account).run()).rejects.toThrow(/append-only/);
+      await expect(
+        db.prepare(`UPDATE ${table} SET account = account WHERE account = ?`).bind(account).run(),
+      ).rejects.toThrow(/append-only/);
+      await expect(db.prepare(`DELETE FROM ${table} WHERE account = ?`).bind(account).run()).rejects.toThrow(
+        /append-only/,
+      );
     }
   });
 
@@ -112,14 +130,27 @@ describe("the triggers", () => {
     const { account, entries } = await sealedAccount();
     const other = await sealedAccount();
     await record(event(account));
-    const newest = (await db.prepare("SELECT MAX(entry) AS e FROM audit_events WHERE account = ?").bind(account).first<{ e: number }>())?.e ?? 0;
+    const newest =
+      (
+        await db
+          .prepare("SELECT MAX(entry) AS e FROM audit_events WHERE account = ?")
+          .bind(account)
+          .first<{ e: number }>()
+      )?.e ?? 0;
     const head = await headHash(account);
     await expect(insertSeal(account, 3, newest, head)).rejects.toThrow(/insertion order/); // skips entries[2]
     await expect(insertSeal(account, 4, entries[2] ?? 0, head)).rejects.toThrow(/insertion order/); // gap in seq
     await expect(insertSeal(account, 3, entries[2] ?? 0, GENESIS_HASH)).rejects.toThrow(/insertion order/); // wrong link
     await expect(insertSeal(account, 3, other.entries[2] ?? 0, head)).rejects.toThrow(/insertion order/); // another account's event
     // Raw SQL on purpose: the store never chooses an entry number, so only a hand-made row can reuse one.
-    await expect(db.prepare("INSERT INTO audit_events (entry, event_id, account, order_id, event_type, actor_kind, actor, reason, created_at) VALUES (?, 'x', ?, 'o', 't', 'system', 'a', 'r', 'now')").bind(entries[0], account).run()).rejects.toThrow(/UNIQUE|constraint/);
+    await expect(
+      db
+        .prepare(
+          "INSERT INTO audit_events (entry, event_id, account, order_id, event_type, actor_kind, actor, reason, created_at) VALUES (?, 'x', ?, 'o', 't', 'system', 'a', 'r', 'now')",
+        )
+        .bind(entries[0], account)
+        .run(),
+    ).rejects.toThrow(/UNIQUE|constraint/);
     // The correct next link is accepted.
     await expect(insertSeal(account, 3, entries[2] ?? 0, head)).resolves.toBeDefined();
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type Receipt } from "../helpers/orders";
-import { GLOBEX_TOKEN } from "../helpers/tokens";
+import { postOrder, type Receipt, readJson, uniqueRequestId, validOrder, warmUp } from "../helpers/orders";
 import { countRows } from "../helpers/rows";
+import { GLOBEX_TOKEN } from "../helpers/tokens";
 
 // Every write leaves an audit event: an accepted intake order records who
 // placed it, in the same D1 batch as the order itself.
@@ -15,7 +15,9 @@ interface AuditRow {
 }
 
 function auditRows(account: string, orderId: string): Promise<AuditRow[]> {
-  return env.DB.prepare("SELECT event_id, event_type, actor, reason, state_after FROM audit_events WHERE account = ? AND order_id = ? ORDER BY rowid")
+  return env.DB.prepare(
+    "SELECT event_id, event_type, actor, reason, state_after FROM audit_events WHERE account = ? AND order_id = ? ORDER BY rowid",
+  )
     .bind(account, orderId)
     .all<AuditRow>()
     .then((r) => r.results);
@@ -63,7 +65,11 @@ describe("intake audit events", () => {
     const requestId = uniqueRequestId("actor");
     const response = await env.ORDER_API.fetch("http://order-api/api/orders", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-order-ops-account": "acme", "x-order-ops-actor": encodeURIComponent("Tomás via send_orders") },
+      headers: {
+        "content-type": "application/json",
+        "x-order-ops-account": "acme",
+        "x-order-ops-actor": encodeURIComponent("Tomás via send_orders"),
+      },
       body: JSON.stringify(validOrder(requestId)),
     });
     const receipt = await readJson<Receipt>(response);
@@ -73,8 +79,12 @@ describe("intake audit events", () => {
   it("audit events cannot be changed or deleted", async () => {
     const receipt = await readJson<Receipt>(await postOrder(validOrder(uniqueRequestId("immutable"))));
     const eventId = `${receipt.order_id}:received`;
-    await expect(env.DB.prepare("UPDATE audit_events SET actor = 'someone else' WHERE event_id = ?").bind(eventId).run()).rejects.toThrow(/append-only/);
-    await expect(env.DB.prepare("DELETE FROM audit_events WHERE event_id = ?").bind(eventId).run()).rejects.toThrow(/append-only/);
+    await expect(
+      env.DB.prepare("UPDATE audit_events SET actor = 'someone else' WHERE event_id = ?").bind(eventId).run(),
+    ).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM audit_events WHERE event_id = ?").bind(eventId).run()).rejects.toThrow(
+      /append-only/,
+    );
     expect((await auditRows("acme", receipt.order_id)).map((r) => r.actor)).toEqual(["unauthenticated intake caller"]);
   });
 });

@@ -17,7 +17,9 @@ describe("invariants", () => {
     await insertFreshOrder({ orderId: "ORD-ORPHAN", originEvent: false });
     const report = await checkInvariants(env.DB);
     expect(report.orders_without_origin_event).toEqual([{ account: "acme", order_id: "ORD-ORPHAN" }]);
-    expect(describeViolations(report)).toEqual(['orders_without_origin_event: 1 row(s), e.g. {"account":"acme","order_id":"ORD-ORPHAN"}']);
+    expect(describeViolations(report)).toEqual([
+      'orders_without_origin_event: 1 row(s), e.g. {"account":"acme","order_id":"ORD-ORPHAN"}',
+    ]);
   });
 
   it("an application without its apply event, and an order version that skipped it, are found", async () => {
@@ -27,7 +29,11 @@ describe("invariants", () => {
       "INSERT INTO applied_proposals (proposal_id, account, order_id, attempt_id, outcome, applied_at) VALUES ('prop_ghost', 'acme', 'ORD-1001', 'a', '{}', 'x')",
     ).run();
     const report = await checkInvariants(env.DB);
-    expect(report.applications_without_one_apply_event).toEqual([{ account: "acme", proposal_id: "prop_ghost", apply_events: 0 }]);
-    expect(report.versions_not_matching_applications).toEqual([{ account: "acme", order_id: "ORD-1001", version: 1, applied: 1 }]);
+    expect(report.applications_without_one_apply_event).toEqual([
+      { account: "acme", proposal_id: "prop_ghost", apply_events: 0 },
+    ]);
+    expect(report.versions_not_matching_applications).toEqual([
+      { account: "acme", order_id: "ORD-1001", version: 1, applied: 1 },
+    ]);
   });
 });

@@ -6,7 +6,16 @@ import { JsonColumn } from "../../src/store/json-columns";
 // reader of that text shares the value, so it must be frozen and must be
 // exactly what the schema makes of the text.
 
-const address = (city: string) => JSON.stringify({ recipient: "Jonas Becker", line1: "12 Pine St", line2: null, city, region: "TX", postal_code: "78701", country: "US" });
+const address = (city: string) =>
+  JSON.stringify({
+    recipient: "Jonas Becker",
+    line1: "12 Pine St",
+    line2: null,
+    city,
+    region: "TX",
+    postal_code: "78701",
+    country: "US",
+  });
 
 describe("JsonColumn", () => {
   it("answers the same text with the schema's value, shared and frozen all the way down", () => {

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ApplyCommand, ApplyResult } from "../../src/orders/port";
 import { applyProposalChange } from "../../src/store/operations";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
-import { countApplied, countProposalEvents } from "../helpers/rows";
 import { expectInvariantsHold } from "../helpers/orders";
+import { countApplied, countProposalEvents } from "../helpers/rows";
 
 // applyProposalChange, the store's apply, called directly: exactly once per
 // proposal, and never on a version other than the pinned one.
@@ -23,10 +23,14 @@ describe("applyProposalChange", () => {
       approved_by: "store approver",
       approval_reason: "direct",
     };
-    const results: ApplyResult[] = await Promise.all(Array.from({ length: 10 }, () => applyProposalChange(env.DB, "acme", command, new Date())));
+    const results: ApplyResult[] = await Promise.all(
+      Array.from({ length: 10 }, () => applyProposalChange(env.DB, "acme", command, new Date())),
+    );
     expect(results.filter((r) => r.kind === "applied")).toHaveLength(1);
     expect(results.filter((r) => r.kind === "already_applied")).toHaveLength(9);
-    const outcomes = results.map((r) => (r.kind === "applied" || r.kind === "already_applied" ? JSON.stringify(r.outcome) : r.kind));
+    const outcomes = results.map((r) =>
+      r.kind === "applied" || r.kind === "already_applied" ? JSON.stringify(r.outcome) : r.kind,
+    );
     expect(new Set(outcomes).size).toBe(1);
     expect((await readRow("acme", orderId)).version).toBe(2);
     expect(await countApplied(command.proposal_id)).toBe(1);
@@ -54,4 +58,3 @@ describe("applyProposalChange", () => {
     expect(await readRow("acme", orderId)).toEqual(before);
   });
 });
-

@@ -22,7 +22,15 @@ describe("the orders column list", () => {
     const row = await env.DB.prepare("SELECT * FROM orders WHERE account = ? AND order_id = ?")
       .bind(account, stored.value.receipt.order_id)
       .first<Record<string, unknown>>();
-    expect(row).toMatchObject({ source: "intake", status: "accepted", version: 1, request_id: requestId, shipping_address: null, evidence: null, exception_type: null });
+    expect(row).toMatchObject({
+      source: "intake",
+      status: "accepted",
+      version: 1,
+      request_id: requestId,
+      shipping_address: null,
+      evidence: null,
+      exception_type: null,
+    });
     expect(row?.request_hash).toBeNull();
     expect(row?.created_at).toBe(row?.updated_at);
   });

@@ -4,12 +4,12 @@ import catalogJson from "../../seed/catalog.json";
 import customersJson from "../../seed/customers.json";
 import { ExceptionTypeSchema } from "../../src/orders/evidence";
 import { seedOrders } from "../../src/orders/operations-seed";
-import { loadSeed, SEED_VERSION } from "../../src/store/seed-loader";
-import { findOrderProblems } from "../../src/orders/validate-order";
 import { referenceData } from "../../src/orders/reference-data";
+import { findOrderProblems } from "../../src/orders/validate-order";
+import { loadSeed, SEED_VERSION } from "../../src/store/seed-loader";
 import { getOrder, readJson, warmUp } from "../helpers/orders";
-import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { countRows } from "../helpers/rows";
+import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
 // seed/operations.json is loaded into D1 on the first request, once per
 // database, and a reload never duplicates or overwrites a row.
@@ -18,7 +18,9 @@ beforeAll(warmUp);
 
 /** Every operations row, every column, in a stable order. */
 async function snapshotOperations(): Promise<Record<string, unknown>[]> {
-  const { results } = await env.DB.prepare("SELECT * FROM orders WHERE source = 'operations' ORDER BY order_id").all<Record<string, unknown>>();
+  const { results } = await env.DB.prepare("SELECT * FROM orders WHERE source = 'operations' ORDER BY order_id").all<
+    Record<string, unknown>
+  >();
   return results;
 }
 
@@ -32,8 +34,12 @@ describe("the operations dataset in D1", () => {
   it("holds every seed order: 26 in all, 21 for acme and 5 for globex", async () => {
     expect(seedOrders().length).toBe(26);
     expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(seedOrders().length);
-    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'acme'")).toBe(21);
-    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'globex'")).toBe(5);
+    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'acme'")).toBe(
+      21,
+    );
+    expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations' AND account = 'globex'")).toBe(
+      5,
+    );
   });
 
   it("holds ORD-1001 as in the seed file", async () => {
@@ -41,7 +47,11 @@ describe("the operations dataset in D1", () => {
       "SELECT account, source, customer_id, channel, currency, total_cents, status, version, lines, shipping_address, request_id, exception_type FROM orders WHERE account = 'acme' AND order_id = 'ORD-1001'",
     ).first<Record<string, unknown>>();
     expect(row).not.toBeNull();
-    expect({ ...row, lines: JSON.parse(String(row?.lines)), shipping_address: JSON.parse(String(row?.shipping_address)) }).toEqual({
+    expect({
+      ...row,
+      lines: JSON.parse(String(row?.lines)),
+      shipping_address: JSON.parse(String(row?.shipping_address)),
+    }).toEqual({
       account: "acme",
       source: "operations",
       customer_id: "CUST-0001",
@@ -71,7 +81,12 @@ describe("the operations dataset in D1", () => {
   it("serves ORD-1001 through the API to acme only", async () => {
     const asAcme = await getOrder("ORD-1001", ACME_TOKEN);
     expect(asAcme.status).toBe(200);
-    expect(await readJson<Record<string, unknown>>(asAcme)).toMatchObject({ order_id: "ORD-1001", customer_id: "CUST-0001", status: "delivered", total_cents: 6600 });
+    expect(await readJson<Record<string, unknown>>(asAcme)).toMatchObject({
+      order_id: "ORD-1001",
+      customer_id: "CUST-0001",
+      status: "delivered",
+      total_cents: 6600,
+    });
     expect((await getOrder("ORD-1001", GLOBEX_TOKEN)).status).toBe(404);
   });
 
@@ -86,11 +101,15 @@ describe("the operations dataset in D1", () => {
   });
 
   it("anchors relative times to the load: created_at is created_minutes_ago before anchored_at", async () => {
-    const run = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = ?").bind(SEED_VERSION).first<{ anchored_at: string }>();
+    const run = await env.DB.prepare("SELECT anchored_at FROM seed_runs WHERE seed_version = ?")
+      .bind(SEED_VERSION)
+      .first<{ anchored_at: string }>();
     expect(run).not.toBeNull();
     const anchorMs = Date.parse(run?.anchored_at ?? "");
     expect(anchorMs % 60_000).toBe(0);
-    const { results } = await env.DB.prepare("SELECT order_id, created_at, exception_opened_at FROM orders WHERE source = 'operations'").all<{
+    const { results } = await env.DB.prepare(
+      "SELECT order_id, created_at, exception_opened_at FROM orders WHERE source = 'operations'",
+    ).all<{
       order_id: string;
       created_at: string;
       exception_opened_at: string | null;
@@ -99,10 +118,11 @@ describe("the operations dataset in D1", () => {
     for (const order of seedOrders()) {
       const row = byId.get(order.order_id);
       expect(row?.created_at).toBe(new Date(anchorMs - order.created_minutes_ago * 60_000).toISOString());
-      expect(row?.exception_opened_at).toBe(order.exception ? new Date(anchorMs - order.exception.opened_minutes_ago * 60_000).toISOString() : null);
+      expect(row?.exception_opened_at).toBe(
+        order.exception ? new Date(anchorMs - order.exception.opened_minutes_ago * 60_000).toISOString() : null,
+      );
     }
   });
-
 });
 
 describe("loadSeed", () => {
@@ -116,7 +136,9 @@ describe("loadSeed", () => {
   });
 
   it("after its seed_runs row is deleted, reloads without duplicating or overwriting any row", async () => {
-    await env.DB.prepare("UPDATE orders SET status = 'changed-by-test', version = 2 WHERE account = 'acme' AND order_id = 'ORD-1001'").run();
+    await env.DB.prepare(
+      "UPDATE orders SET status = 'changed-by-test', version = 2 WHERE account = 'acme' AND order_id = 'ORD-1001'",
+    ).run();
     try {
       const before = await snapshotOperations();
       const { sequence } = await snapshotBookkeeping();
@@ -133,7 +155,9 @@ describe("loadSeed", () => {
       expect((await snapshotBookkeeping()).sequence).toEqual(sequence);
       expect(await loadSeed(env.DB)).toBe("already_loaded");
     } finally {
-      await env.DB.prepare("UPDATE orders SET status = 'delivered', version = 1 WHERE account = 'acme' AND order_id = 'ORD-1001'").run();
+      await env.DB.prepare(
+        "UPDATE orders SET status = 'delivered', version = 1 WHERE account = 'acme' AND order_id = 'ORD-1001'",
+      ).run();
     }
   });
 });
@@ -157,7 +181,14 @@ describe("the seed files", () => {
     // fulfillment hold is about), so only that rule is set aside here.
     for (const order of seedOrders()) {
       const problems = findOrderProblems(
-        { request_id: order.order_id, customer_id: order.customer_id, channel: order.channel, currency: "USD", lines: order.lines, total_cents: order.total_cents },
+        {
+          request_id: order.order_id,
+          customer_id: order.customer_id,
+          channel: order.channel,
+          currency: "USD",
+          lines: order.lines,
+          total_cents: order.total_cents,
+        },
         referenceData,
       ).filter((problem) => !problem.endsWith("is out of stock"));
       expect({ order: order.order_id, problems }).toEqual({ order: order.order_id, problems: [] });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "../../src/core/errors";
 import { unreachable } from "../../src/synth/order-api-target";
-import { expectedOrders } from "../helpers/synthetic";
 import { fakeTarget, HEALTHY, OPERATOR, traffic, UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
+import { expectedOrders } from "../helpers/synthetic";
 
 // The batch sender on its own, with a fake target: an unreachable target is a
 // readable failure for a batch, which keeps in its journal whatever got
@@ -88,7 +88,9 @@ describe("BatchSender with an unreachable target", () => {
     const target = fakeTarget(
       () => ok(HEALTHY),
       (_order, index) =>
-        index >= 4 ? unreachable("connection reset") : ok(index % 2 === 0 ? { status: 201, body: {} } : { status: 422, body: { errors: [`problem ${index}`] } }),
+        index >= 4
+          ? unreachable("connection reset")
+          : ok(index % 2 === 0 ? { status: 201, body: {} } : { status: 422, body: { errors: [`problem ${index}`] } }),
     );
     const { sender, recorded } = traffic(target, 1);
     const result = await sender.send({ count: 6, mode: "seeded", seed: 9 }, OPERATOR);

@@ -33,7 +33,9 @@ describe("BatchSender journal", () => {
       () => ok(HEALTHY),
       (_order, index) => {
         clockMs += 250;
-        return ok(index % 5 === 4 ? { status: 422, body: { errors: [`problem ${index}`] } } : { status: 201, body: {} });
+        return ok(
+          index % 5 === 4 ? { status: 422, body: { errors: [`problem ${index}`] } } : { status: 201, body: {} },
+        );
       },
     );
     const { sender, openings, updates, recorded } = traffic(target, 1, () => new Date(clockMs));
@@ -54,7 +56,14 @@ describe("BatchSender journal", () => {
       operator: OPERATOR,
     });
     // One order in flight at a time: each update lands before the next order leaves, once every four answers (a second).
-    expect(updates.map(({ posted, value }) => ({ posted, sent: value.sent, accepted: value.accepted, rejected: value.rejected }))).toEqual([
+    expect(
+      updates.map(({ posted, value }) => ({
+        posted,
+        sent: value.sent,
+        accepted: value.accepted,
+        rejected: value.rejected,
+      })),
+    ).toEqual([
       { posted: 4, sent: 4, accepted: 4, rejected: 0 },
       { posted: 8, sent: 8, accepted: 7, rejected: 1 },
       { posted: 12, sent: 12, accepted: 10, rejected: 2 },
@@ -63,7 +72,12 @@ describe("BatchSender journal", () => {
       { posted: 24, sent: 24, accepted: 20, rejected: 4 },
     ]);
     expect(updates[4]?.value.status_counts).toEqual({ "201": 16, "422": 4 });
-    expect(updates[4]?.value.sample_failures).toEqual(["422 problem 4", "422 problem 9", "422 problem 14", "422 problem 19"]);
+    expect(updates[4]?.value.sample_failures).toEqual([
+      "422 problem 4",
+      "422 problem 9",
+      "422 problem 14",
+      "422 problem 19",
+    ]);
     expect(recorded.map((r) => [r.kind, r.summary.accepted, r.summary.rejected])).toEqual([["completed", 20, 5]]);
   });
 

@@ -7,9 +7,21 @@ describe("checkCount", () => {
   it.each([
     [0, 100, "count must be at least 1, got 0"],
     [-5, 100, "count must be at least 1, got -5"],
-    [101, 100, "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment"],
-    [500, 100, "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment"],
-    [6, 5, "count 6 exceeds the server's MAX_BATCH of 5; send smaller batches or raise MAX_BATCH in the server environment"],
+    [
+      101,
+      100,
+      "count 101 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+    ],
+    [
+      500,
+      100,
+      "count 500 exceeds the server's MAX_BATCH of 100; send smaller batches or raise MAX_BATCH in the server environment",
+    ],
+    [
+      6,
+      5,
+      "count 6 exceeds the server's MAX_BATCH of 5; send smaller batches or raise MAX_BATCH in the server environment",
+    ],
     [Number.NaN, 100, "count must be a whole number, got NaN"],
     [2.5, 100, "count must be a whole number, got 2.5"],
     [0.5, 100, "count must be a whole number, got 0.5"],

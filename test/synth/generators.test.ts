@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { OrderRequestSchema } from "../../src/orders/intake-schemas";
+import { buildReferenceData, ChannelSchema, referenceData } from "../../src/orders/reference-data";
 import { rejectionMessage } from "../../src/orders/rejections";
 import { findOrderProblems } from "../../src/orders/validate-order";
-import { buildReferenceData, ChannelSchema, referenceData } from "../../src/orders/reference-data";
-import { generateOrders, type GeneratorMode } from "../../src/synth/generators";
+import { type GeneratorMode, generateOrders } from "../../src/synth/generators";
 import { previewOrder } from "../../src/synth/target-check";
 
 // The generators on their own: no MCP, no HTTP, no storage.
@@ -25,7 +25,9 @@ function sharedRequestIds(mode: GeneratorMode, a: number, b: number, count: numb
 describe("determinism", () => {
   it.each(["seeded", "simple"] as const)("%s: the same mode, seed and count give identical JSON", (mode) => {
     for (const seed of [0, 1, 1337, 0xffff_ffff]) {
-      expect(JSON.stringify(generateOrders(mode, seed, 25, referenceData))).toBe(JSON.stringify(generateOrders(mode, seed, 25, referenceData)));
+      expect(JSON.stringify(generateOrders(mode, seed, 25, referenceData))).toBe(
+        JSON.stringify(generateOrders(mode, seed, 25, referenceData)),
+      );
     }
   });
 
@@ -61,10 +63,13 @@ describe("determinism", () => {
     expect(generateOrders("seeded", 1337, 5, referenceData).reduce((sum, o) => sum + o.total_cents, 0)).toBe(80850);
   });
 
-  it.each(["seeded", "simple"] as const)("%s: a smaller batch is a prefix of a larger one with the same seed", (mode) => {
-    const large = generateOrders(mode, 424242, 30, referenceData);
-    expect(generateOrders(mode, 424242, 7, referenceData)).toEqual(large.slice(0, 7));
-  });
+  it.each(["seeded", "simple"] as const)(
+    "%s: a smaller batch is a prefix of a larger one with the same seed",
+    (mode) => {
+      const large = generateOrders(mode, 424242, 30, referenceData);
+      expect(generateOrders(mode, 424242, 7, referenceData)).toEqual(large.slice(0, 7));
+    },
+  );
 
   it("different seeds give different orders", () => {
     const ids = new Set(SEEDS.map((seed) => generateOrders("seeded", seed, 1, referenceData)[0]?.request_id));
@@ -104,7 +109,13 @@ describe("determinism", () => {
     for (const seed of [0, 17, 1337, 0xffff_ffff]) {
       const [first] = generateOrders(mode, seed, 10, referenceData);
       const preview = previewOrder(mode, seed);
-      expect(preview).toEqual({ mode, seed, order: first, line_count: first?.lines.length, total_cents: first?.total_cents });
+      expect(preview).toEqual({
+        mode,
+        seed,
+        order: first,
+        line_count: first?.lines.length,
+        total_cents: first?.total_cents,
+      });
     }
   });
 
@@ -152,7 +163,17 @@ describe("seeded mode", () => {
   it("draws only from the reference data it is given", () => {
     const tiny = buildReferenceData(
       { skus: [{ sku: "SKU-0001", name: "Only thing", unit_price_cents: 500, in_stock: true }] },
-      { customers: [{ customer_id: "CUST-9999", name: "Solo", email: "solo@example.com", tier: "gold", allowed_channels: ["phone"] }] },
+      {
+        customers: [
+          {
+            customer_id: "CUST-9999",
+            name: "Solo",
+            email: "solo@example.com",
+            tier: "gold",
+            allowed_channels: ["phone"],
+          },
+        ],
+      },
     );
     for (const order of generateOrders("seeded", 5, 20, tiny)) {
       expect(order.customer_id).toBe("CUST-9999");
@@ -200,17 +221,24 @@ describe("simple mode", () => {
           in_stock: true,
         })),
       },
-      { customers: [{ customer_id: "CUST-0001", name: "A", email: "a@example.com", tier: "gold", allowed_channels: ["web"] }] },
+      {
+        customers: [
+          { customer_id: "CUST-0001", name: "A", email: "a@example.com", tier: "gold", allowed_channels: ["web"] },
+        ],
+      },
     );
     for (const order of generateOrders("simple", 31, 50, crowded)) {
       for (const line of order.lines) expect(Number(line.sku.slice(4))).toBeGreaterThanOrEqual(9_990);
     }
   });
 
-  it.each(["seeded", "simple"] satisfies GeneratorMode[])("%s: total_cents is the sum of the lines, so totals never cause the rejection", (mode) => {
-    for (const order of generateOrders(mode, 8, 50, referenceData)) {
-      expect(order.total_cents).toBe(order.lines.reduce((sum, l) => sum + l.quantity * l.unit_price_cents, 0));
-      expect(order.currency).toBe("USD");
-    }
-  });
+  it.each(["seeded", "simple"] satisfies GeneratorMode[])(
+    "%s: total_cents is the sum of the lines, so totals never cause the rejection",
+    (mode) => {
+      for (const order of generateOrders(mode, 8, 50, referenceData)) {
+        expect(order.total_cents).toBe(order.lines.reduce((sum, l) => sum + l.quantity * l.unit_price_cents, 0));
+        expect(order.currency).toBe("USD");
+      }
+    },
+  );
 });

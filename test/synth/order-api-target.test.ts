@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { orderApiTarget } from "../../src/synth/order-api-target";
 import { throwingFetcher } from "../helpers/account-agent";
-import { expectedOrders } from "../helpers/synthetic";
 import { HEALTHY, UNREACHABLE_PREFIX } from "../helpers/synth-fakes";
+import { expectedOrders } from "../helpers/synthetic";
 
 // The ORDER_API client: every failure of the binding becomes upstream_unreachable.
 
@@ -29,7 +29,10 @@ describe("orderApiTarget over a failing binding", () => {
     const fetcher = { fetch: async () => Response.json({ code: "internal" }, { status: 500 }) } as unknown as Fetcher;
     expect(await orderApiTarget(fetcher, "acme", 1000).health()).toEqual({
       ok: false,
-      error: { code: "upstream_unreachable", message: `${UNREACHABLE_PREFIX}GET /api/health answered 500 without a health report` },
+      error: {
+        code: "upstream_unreachable",
+        message: `${UNREACHABLE_PREFIX}GET /api/health answered 500 without a health report`,
+      },
     });
   });
 
@@ -47,7 +50,8 @@ describe("orderApiTarget over a failing binding", () => {
   });
 
   it("every call names the account in the internal header and goes to /api on the binding", async () => {
-    const seen: { method: string; path: string; account: string | null; contentType: string | null; body: string }[] = [];
+    const seen: { method: string; path: string; account: string | null; contentType: string | null; body: string }[] =
+      [];
     const recording = {
       fetch: async (input: string, init: RequestInit) => {
         const request = new Request(input, init);
@@ -58,7 +62,9 @@ describe("orderApiTarget over a failing binding", () => {
           contentType: request.headers.get("content-type"),
           body: await request.text(),
         });
-        return request.method === "GET" ? Response.json(HEALTHY) : Response.json({ order_id: "ORD-x" }, { status: 201 });
+        return request.method === "GET"
+          ? Response.json(HEALTHY)
+          : Response.json({ order_id: "ORD-x" }, { status: 201 });
       },
     } as unknown as Fetcher;
     const target = orderApiTarget(recording, "globex", 1000);
@@ -68,8 +74,13 @@ describe("orderApiTarget over a failing binding", () => {
     expect(await target.postOrder(order)).toEqual({ ok: true, value: { status: 201, body: { order_id: "ORD-x" } } });
     expect(seen).toEqual([
       { method: "GET", path: "/api/health", account: "globex", contentType: null, body: "" },
-      { method: "POST", path: "/api/orders", account: "globex", contentType: "application/json", body: JSON.stringify(order) },
+      {
+        method: "POST",
+        path: "/api/orders",
+        account: "globex",
+        contentType: "application/json",
+        body: JSON.stringify(order),
+      },
     ]);
   });
 });
-

@@ -16,7 +16,10 @@ describe("batches", () => {
     const refused = budget.charge({ kind: "batch", orders: 1 }, limits(), T0 + 15_000);
     expect(refused).toEqual({
       ok: false,
-      error: { code: "rate_limited", message: `a batch of 1 orders would go over ${BUDGET}: 100 orders went out in batches in the last minute. Retry after 45 seconds.` },
+      error: {
+        code: "rate_limited",
+        message: `a batch of 1 orders would go over ${BUDGET}: 100 orders went out in batches in the last minute. Retry after 45 seconds.`,
+      },
     });
   });
 
@@ -37,7 +40,9 @@ describe("batches", () => {
 
   it("a batch bigger than the whole budget is refused outright, saying what to change", () => {
     const refused = new SyntheticBudget().charge({ kind: "batch", orders: 101 }, limits(), T0);
-    expect(!refused.ok && refused.error.message).toBe(`a batch of 101 orders is more than ${BUDGET}; send fewer at a time, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`);
+    expect(!refused.ok && refused.error.message).toBe(
+      `a batch of 101 orders is more than ${BUDGET}; send fewer at a time, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`,
+    );
   });
 });
 
@@ -54,12 +59,16 @@ describe("runs", () => {
     expect(budget.charge({ kind: "run", ordersPerMinute: 90 }, limits(), T0).ok).toBe(true);
     expect(budget.charge({ kind: "batch", orders: 100 }, limits(), T0 + 1000).ok).toBe(true);
     const second = budget.charge({ kind: "run", ordersPerMinute: 90 }, limits(), T0 + 2000);
-    expect(!second.ok && second.error.message).toMatch(/^a run at 90 orders a minute would go over .*Retry after 59 seconds\.$/);
+    expect(!second.ok && second.error.message).toMatch(
+      /^a run at 90 orders a minute would go over .*Retry after 59 seconds\.$/,
+    );
   });
 
   it("a run faster than the whole budget is refused outright", () => {
     const refused = new SyntheticBudget().charge({ kind: "run", ordersPerMinute: 120 }, limits(), T0);
-    expect(!refused.ok && refused.error.message).toBe(`a run at 120 orders a minute is more than ${BUDGET}; start it at a lower rate, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`);
+    expect(!refused.ok && refused.error.message).toBe(
+      `a run at 120 orders a minute is more than ${BUDGET}; start it at a lower rate, or raise SYNTH_ORDERS_PER_MINUTE in the server environment`,
+    );
   });
 
   it("a run's pace is its rate a minute, or all of it when it is shorter than a minute", () => {

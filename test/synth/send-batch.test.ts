@@ -3,7 +3,7 @@ import { ok, type Result } from "../../src/core/errors";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { referenceData } from "../../src/orders/reference-data";
 import { generateOrders } from "../../src/synth/generators";
-import { unreachable, type PostedOrder } from "../../src/synth/order-api-target";
+import { type PostedOrder, unreachable } from "../../src/synth/order-api-target";
 import { describeFailure, sendBatch } from "../../src/synth/send-batch";
 
 // sendBatch on its own, with a fake post: concurrency, tallying and failures.
@@ -20,7 +20,10 @@ function batchOf(list: readonly OrderRequest[]): { orders: readonly OrderRequest
 }
 
 /** A post that tracks how many calls are in flight at once. */
-function trackingPost(delayFor: (index: number) => number, answer: (index: number) => PostedOrder = () => ({ status: 201, body: {} })) {
+function trackingPost(
+  delayFor: (index: number) => number,
+  answer: (index: number) => PostedOrder = () => ({ status: 201, body: {} }),
+) {
   const state = { inFlight: 0, maxInFlight: 0, started: [] as number[], finished: [] as number[] };
   const indexOf = new Map<string, number>();
   return {
@@ -85,7 +88,10 @@ describe("tally", () => {
       await new Promise<void>((resolve) => release.push(resolve));
       finished.push(index);
       const status = statuses[index] ?? 0;
-      return ok({ status, body: status < 300 ? {} : { code: "x", message: `reason ${index}`, errors: [`problem ${index}`] } });
+      return ok({
+        status,
+        body: status < 300 ? {} : { code: "x", message: `reason ${index}`, errors: [`problem ${index}`] },
+      });
     };
     const running = sendBatch({ ...batchOf(batch), post, concurrency: 10 });
     for (let spins = 0; release.length < 10 && spins < 1000; spins++) await Promise.resolve();
@@ -130,7 +136,12 @@ describe("tally", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const running = sendBatch({ ...batchOf(batch), post: tracker.post, concurrency: 2, onAnswer: (tally) => (tally.answered === 3 ? held : undefined) });
+    const running = sendBatch({
+      ...batchOf(batch),
+      post: tracker.post,
+      concurrency: 2,
+      onAnswer: (tally) => (tally.answered === 3 ? held : undefined),
+    });
     await sleep(20);
     // The answer that paused the batch was the third; the worker still in flight may add a fourth.
     const startedWhileHeld = tracker.state.started.length;
@@ -156,7 +167,9 @@ describe("tally", () => {
   });
 
   it("an empty batch is an empty tally", async () => {
-    expect(await sendBatch({ ...batchOf([]), post: async () => ok({ status: 201, body: {} }), concurrency: 4 })).toEqual({
+    expect(
+      await sendBatch({ ...batchOf([]), post: async () => ok({ status: 201, body: {} }), concurrency: 4 }),
+    ).toEqual({
       tally: { sent: 0, accepted: 0, rejected: 0, status_counts: {}, accepted_total_cents: 0, sample_failures: [] },
       failure: undefined,
     });
@@ -241,17 +254,35 @@ describe("failure", () => {
       accepted_total_cents: (batch[0]?.total_cents ?? 0) + (batch[4]?.total_cents ?? 0),
       sample_failures: ["422 problem 1", "409 problem 3"],
     });
-    expect(result.failure?.message).toMatch(/: connection reset; 4 of 10 orders were answered before the batch stopped, /);
+    expect(result.failure?.message).toMatch(
+      /: connection reset; 4 of 10 orders were answered before the batch stopped, /,
+    );
   });
 });
 
 describe("describeFailure", () => {
   it.each([
-    [422, { errors: ["unknown customer C-5093", "unknown sku SKU-9757"] }, "422 unknown customer C-5093; unknown sku SKU-9757"],
-    [422, { code: "validation_failed", message: "order rejected: 1 problem(s)", errors: ["total mismatch: sent 9999, expected 3700"] }, "422 total mismatch: sent 9999, expected 3700"],
+    [
+      422,
+      { errors: ["unknown customer C-5093", "unknown sku SKU-9757"] },
+      "422 unknown customer C-5093; unknown sku SKU-9757",
+    ],
+    [
+      422,
+      {
+        code: "validation_failed",
+        message: "order rejected: 1 problem(s)",
+        errors: ["total mismatch: sent 9999, expected 3700"],
+      },
+      "422 total mismatch: sent 9999, expected 3700",
+    ],
     [422, { errors: ["it's \\ odd", "['quoted']"] }, "422 it's \\ odd; ['quoted']"],
     [422, { errors: [] }, '422 {"errors":[]}'],
-    [409, { code: "conflict", message: "request_id reused with a different body" }, "409 request_id reused with a different body"],
+    [
+      409,
+      { code: "conflict", message: "request_id reused with a different body" },
+      "409 request_id reused with a different body",
+    ],
     [400, { errors: [1, 2], message: "bad" }, "400 bad"],
     [502, null, "502 (no body)"],
     [502, undefined, "502 (no body)"],

@@ -23,7 +23,12 @@ describe("checkTarget", () => {
   });
 
   it("checkTarget on a healthy target reports its counts and no problem", async () => {
-    expect(await checkTarget(fakeTarget(() => ok(HEALTHY)), binding)).toEqual({
+    expect(
+      await checkTarget(
+        fakeTarget(() => ok(HEALTHY)),
+        binding,
+      ),
+    ).toEqual({
       target: BINDING_TARGET_NAME,
       allowed_host: null,
       reachable: true,
@@ -34,7 +39,15 @@ describe("checkTarget", () => {
   });
 
   it("names a URL target and the one host it may reach", async () => {
-    const about = { name: "ORDER_API_URL https://orders.example.com (fixed in configuration)", allowedHost: "orders.example.com" };
-    expect(await checkTarget(fakeTarget(() => ok(HEALTHY)), about)).toMatchObject({ target: about.name, allowed_host: "orders.example.com", reachable: true });
+    const about = {
+      name: "ORDER_API_URL https://orders.example.com (fixed in configuration)",
+      allowedHost: "orders.example.com",
+    };
+    expect(
+      await checkTarget(
+        fakeTarget(() => ok(HEALTHY)),
+        about,
+      ),
+    ).toMatchObject({ target: about.name, allowed_host: "orders.example.com", reachable: true });
   });
 });

@@ -1,6 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BINDING_TARGET_NAME, configuredTarget, describeTarget, orderApiTarget, urlTarget } from "../../src/synth/order-api-target";
+import {
+  BINDING_TARGET_NAME,
+  configuredTarget,
+  describeTarget,
+  orderApiTarget,
+  urlTarget,
+} from "../../src/synth/order-api-target";
 import { answerOf } from "../../src/synth/send-batch";
 import { parsed } from "../helpers/config";
 import { receivedBySecondApi, secondApiVars, secondOrderApi } from "../helpers/second-order-api";
@@ -15,7 +21,10 @@ const DEV = { ENVIRONMENT: "development" };
 function target(basePath = "", token?: string, timeoutMs = 2000) {
   const { orderApiUrl } = parsed({ ...DEV, ...secondApiVars(basePath, token) });
   if (!orderApiUrl) throw new Error("ORDER_API_URL did not parse");
-  return { api: urlTarget(orderApiUrl, "acme", timeoutMs, "Ada Ops via a test"), name: describeTarget(parsed({ ...DEV, ...secondApiVars(basePath, token) })).name };
+  return {
+    api: urlTarget(orderApiUrl, "acme", timeoutMs, "Ada Ops via a test"),
+    name: describeTarget(parsed({ ...DEV, ...secondApiVars(basePath, token) })).name,
+  };
 }
 
 function oneOrder() {
@@ -36,8 +45,20 @@ describe("a URL target", () => {
     expect(await api.postOrder(order)).toMatchObject({ ok: true, value: { status: 200 } });
     const received = (await receivedBySecondApi()).filter((r) => r.request_id === order.request_id);
     expect(received).toEqual([
-      { request_id: order.request_id, account: "acme", actor: "Ada%20Ops%20via%20a%20test", authorization: `Bearer ${secondOrderApi().token}`, status: 201 },
-      { request_id: order.request_id, account: "acme", actor: "Ada%20Ops%20via%20a%20test", authorization: `Bearer ${secondOrderApi().token}`, status: 200 },
+      {
+        request_id: order.request_id,
+        account: "acme",
+        actor: "Ada%20Ops%20via%20a%20test",
+        authorization: `Bearer ${secondOrderApi().token}`,
+        status: 201,
+      },
+      {
+        request_id: order.request_id,
+        account: "acme",
+        actor: "Ada%20Ops%20via%20a%20test",
+        authorization: `Bearer ${secondOrderApi().token}`,
+        status: 200,
+      },
     ]);
   });
 
@@ -45,14 +66,22 @@ describe("a URL target", () => {
     const order = oneOrder();
     const posted = await target("", "not-the-token").api.postOrder(order);
     if (!posted.ok) throw new Error(posted.error.message);
-    expect(answerOf(order, posted.value)).toEqual({ kind: "rejected", status: 401, reason: "401 this API wants its bearer token" });
+    expect(answerOf(order, posted.value)).toEqual({
+      kind: "rejected",
+      status: 401,
+      reason: "401 this API wants its bearer token",
+    });
   });
 
   it("a redirect answering an order is a rejection saying where it pointed, and it is not followed", async () => {
     const order = oneOrder();
     const posted = await target("/redirect").api.postOrder(order);
     if (!posted.ok) throw new Error(posted.error.message);
-    expect(answerOf(order, posted.value)).toEqual({ kind: "rejected", status: 307, reason: "307 redirect to elsewhere.example not followed" });
+    expect(answerOf(order, posted.value)).toEqual({
+      kind: "rejected",
+      status: 307,
+      reason: "307 redirect to elsewhere.example not followed",
+    });
     // Had it been followed, the second API would have taken the order at /api/orders.
     expect((await receivedBySecondApi()).some((r) => r.request_id === order.request_id)).toBe(false);
   });
@@ -61,20 +90,28 @@ describe("a URL target", () => {
     const { api, name } = target("/redirect");
     expect(await api.health()).toEqual({
       ok: false,
-      error: { code: "upstream_unreachable", message: `cannot reach the order API at ${name}: GET /api/health answered 307, a redirect to elsewhere.example, which is not followed` },
+      error: {
+        code: "upstream_unreachable",
+        message: `cannot reach the order API at ${name}: GET /api/health answered 307, a redirect to elsewhere.example, which is not followed`,
+      },
     });
   });
 
   it("a target slower than the timeout is unreachable: timed out", async () => {
     const { api, name } = target("/slow", undefined, 100);
-    expect(await api.health()).toEqual({ ok: false, error: { code: "upstream_unreachable", message: `cannot reach the order API at ${name}: timed out` } });
+    expect(await api.health()).toEqual({
+      ok: false,
+      error: { code: "upstream_unreachable", message: `cannot reach the order API at ${name}: timed out` },
+    });
   });
 
   it("a base path nothing serves answers the health check 404: unreachable, naming the URL", async () => {
     const { api, name } = target("/nothing-here");
     expect(name).toBe(`ORDER_API_URL ${secondOrderApi().url}/nothing-here (fixed in configuration)`);
     const health = await api.health();
-    expect(health.ok === false && health.error.message).toBe(`cannot reach the order API at ${name}: GET /api/health answered 404 without a health report`);
+    expect(health.ok === false && health.error.message).toBe(
+      `cannot reach the order API at ${name}: GET /api/health answered 404 without a health report`,
+    );
   });
 });
 
@@ -82,13 +119,22 @@ describe("configuredTarget", () => {
   it("is the binding when ORDER_API_URL is unset", async () => {
     const config = parsed(DEV);
     expect(describeTarget(config)).toEqual({ name: BINDING_TARGET_NAME, allowedHost: null });
-    expect(await configuredTarget(env, config, "acme").health()).toEqual({ ok: true, value: { status: "ok", skus: 8, customers: 5 } });
+    expect(await configuredTarget(env, config, "acme").health()).toEqual({
+      ok: true,
+      value: { status: "ok", skus: 8, customers: 5 },
+    });
   });
 
   it("is the URL target when ORDER_API_URL is set, and names its host", async () => {
     const config = parsed({ ...DEV, ...secondApiVars() });
-    expect(describeTarget(config)).toEqual({ name: `ORDER_API_URL ${secondOrderApi().url} (fixed in configuration)`, allowedHost: new URL(secondOrderApi().url).host });
-    expect(await configuredTarget(env, config, "acme").health()).toEqual({ ok: true, value: { status: "ok", skus: 3, customers: 2 } });
+    expect(describeTarget(config)).toEqual({
+      name: `ORDER_API_URL ${secondOrderApi().url} (fixed in configuration)`,
+      allowedHost: new URL(secondOrderApi().url).host,
+    });
+    expect(await configuredTarget(env, config, "acme").health()).toEqual({
+      ok: true,
+      value: { status: "ok", skus: 3, customers: 2 },
+    });
   });
 });
 
@@ -99,9 +145,17 @@ describe("answers a target cannot make the object hold", () => {
 
   it("a body over 64 KiB is not read, declared or streamed", async () => {
     const big = JSON.stringify({ message: "x".repeat(100 * 1024) });
-    const declared = await orderApiTarget(answering(big, { "content-length": String(big.length) }), "acme", 1000).postOrder(oneOrder());
+    const declared = await orderApiTarget(
+      answering(big, { "content-length": String(big.length) }),
+      "acme",
+      1000,
+    ).postOrder(oneOrder());
     const streamed = await orderApiTarget(answering(new Blob([big]).stream()), "acme", 1000).postOrder(oneOrder());
-    for (const posted of [declared, streamed]) expect(posted).toEqual({ ok: true, value: { status: 422, body: { message: "answer body over 64 KiB, not read" } } });
+    for (const posted of [declared, streamed])
+      expect(posted).toEqual({
+        ok: true,
+        value: { status: 422, body: { message: "answer body over 64 KiB, not read" } },
+      });
   });
 
   it("a small body streamed in pieces is read whole", async () => {

@@ -1,11 +1,19 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/proposals/schemas";
+import {
+  csrfOf,
+  expectSignInForm,
+  get,
+  page,
+  postForm,
+  sessionFor,
+  storedSessionCookie,
+} from "../helpers/approval-pages";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
-import { csrfOf, expectSignInForm, get, page, postForm, sessionFor, storedSessionCookie } from "../helpers/approval-pages";
 import { ACME_APPROVER, getProposal, proposalFor } from "../helpers/ops";
 import { countAuditEvents } from "../helpers/rows";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../helpers/tokens";
 
 // Approval sessions that must not work: a tampered, hand-made or expired
 // cookie reads as signed out, another account's approver sees a 404, and
@@ -55,14 +63,25 @@ describe("forged and foreign sessions", () => {
   });
 
   it("a hand-made cookie claiming to be the approver is treated as signed out, and cannot decide", async () => {
-    const payload = btoa(JSON.stringify({ account: "acme", approver: ACME_APPROVER, expires: Math.floor(Date.now() / 1000) + 600, nonce: "n" }))
+    const payload = btoa(
+      JSON.stringify({
+        account: "acme",
+        approver: ACME_APPROVER,
+        expires: Math.floor(Date.now() / 1000) + 600,
+        nonce: "n",
+      }),
+    )
       .replace(/\+/g, "-")
       .replace(/\//g, "_")
       .replace(/=+$/, "");
     const forged = `approver_session=${payload}.${"A".repeat(43)}`;
     const p = await page(await get(`/approvals/${proposal.proposal_id}`, forged));
     expectSignInForm(p.html, `/approvals/${proposal.proposal_id}`);
-    const decision = await postForm(`/approvals/${proposal.proposal_id}/decision`, { decision: "approve", reason: "forged", csrf: "x" }, { cookie: forged });
+    const decision = await postForm(
+      `/approvals/${proposal.proposal_id}/decision`,
+      { decision: "approve", reason: "forged", csrf: "x" },
+      { cookie: forged },
+    );
     expect(decision.status).toBe(401);
     expect(await decision.text()).toContain("your session ended; sign in again");
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
@@ -71,7 +90,9 @@ describe("forged and foreign sessions", () => {
   it("a correctly signed but expired session is signed out (control: a current one from the same signer works)", async () => {
     const ok = await page(await get(`/approvals/${proposal.proposal_id}`, await storedSessionCookie(new Date())));
     expect(ok.html).toContain(orderId);
-    const expired = await page(await get(`/approvals/${proposal.proposal_id}`, await storedSessionCookie(new Date(Date.now() - 31 * 60_000))));
+    const expired = await page(
+      await get(`/approvals/${proposal.proposal_id}`, await storedSessionCookie(new Date(Date.now() - 31 * 60_000))),
+    );
     expectSignInForm(expired.html, `/approvals/${proposal.proposal_id}`);
   });
 
@@ -84,7 +105,13 @@ describe("forged and foreign sessions", () => {
 
     const queue = await page(await get("/approvals", globexCookie));
     const csrf = csrfOf(queue.html);
-    const decision = await page(await postForm(`/approvals/${proposal.proposal_id}/decision`, { decision: "approve", reason: "not mine to approve", csrf }, { cookie: globexCookie }));
+    const decision = await page(
+      await postForm(
+        `/approvals/${proposal.proposal_id}/decision`,
+        { decision: "approve", reason: "not mine to approve", csrf },
+        { cookie: globexCookie },
+      ),
+    );
     expect(decision.status).toBe(404);
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
     expect(await countAuditEvents("acme", orderId, "proposal_approved")).toBe(0);

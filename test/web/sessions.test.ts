@@ -1,14 +1,25 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/encoding";
 import { d1ApproverSessions } from "../../src/store/approver-sessions";
 import { fetchWithEnv } from "../helpers/app-with-env";
-import { csrfOf, expectSignInForm, formPostedFrom, FROM_OUR_PAGE, get, page, postForm, sessionFor, signIn, storedSessionCookie } from "../helpers/approval-pages";
+import {
+  csrfOf,
+  expectSignInForm,
+  FROM_OUR_PAGE,
+  formPostedFrom,
+  get,
+  page,
+  postForm,
+  sessionFor,
+  signIn,
+  storedSessionCookie,
+} from "../helpers/approval-pages";
 import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { ACME_APPROVER, BASE_URL, getProposal, proposalFor } from "../helpers/ops";
 import { countSessionRows } from "../helpers/rows";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // Approver sessions live on the server (D1); the cookie is only a signed id.
 // Signing out revokes the session everywhere, and the approval app's
@@ -47,7 +58,11 @@ describe("sign-out", () => {
 
     const after = await page(await get(`/approvals/${proposalId}`, copied));
     expectSignInForm(after.html, `/approvals/${proposalId}`);
-    const decision = await postForm(`/approvals/${proposalId}/decision`, { decision: "approve", reason: "with a copied cookie", csrf }, { cookie: copied });
+    const decision = await postForm(
+      `/approvals/${proposalId}/decision`,
+      { decision: "approve", reason: "with a copied cookie", csrf },
+      { cookie: copied },
+    );
     expect(decision.status).toBe(401);
     expect(await decision.text()).toContain("your session ended; sign in again");
     expect((await getProposal(acme, proposalId)).status).toBe("pending_approval");
@@ -76,10 +91,13 @@ describe("what is stored where", () => {
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const sessionId = sessionIdOf(cookie);
     expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    for (const secret of ["acme", "Avery", ACME_APPROVER_TOKEN]) expect(decodeURIComponent(cookie)).not.toContain(secret);
+    for (const secret of ["acme", "Avery", ACME_APPROVER_TOKEN])
+      expect(decodeURIComponent(cookie)).not.toContain(secret);
     expect(await countSessionRows(await sha256Hex(sessionId))).toBe(1);
     expect(await countSessionRows(sessionId)).toBe(0);
-    const row = await env.DB.prepare("SELECT account, approver FROM approver_sessions WHERE session_hash = ?").bind(await sha256Hex(sessionId)).first();
+    const row = await env.DB.prepare("SELECT account, approver FROM approver_sessions WHERE session_hash = ?")
+      .bind(await sha256Hex(sessionId))
+      .first();
     expect(row).toEqual({ account: "acme", approver: ACME_APPROVER });
   });
 
@@ -101,8 +119,13 @@ describe("what is stored where", () => {
   it("changing APPROVER_TOKENS ends the sessions signed under the old ones", async () => {
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const tokens = JSON.parse(env.APPROVER_TOKENS) as Record<string, unknown>;
-    const rotated = JSON.stringify({ ...tokens, "acme-approver-new-token": { account: "acme", approver: ACME_APPROVER } });
-    const response = await fetchWithEnv(new Request(`${BASE_URL}/approvals`, { headers: { cookie } }), { APPROVER_TOKENS: rotated });
+    const rotated = JSON.stringify({
+      ...tokens,
+      "acme-approver-new-token": { account: "acme", approver: ACME_APPROVER },
+    });
+    const response = await fetchWithEnv(new Request(`${BASE_URL}/approvals`, { headers: { cookie } }), {
+      APPROVER_TOKENS: rotated,
+    });
     expectSignInForm(await response.text(), "/approvals");
   });
 });
@@ -118,7 +141,9 @@ describe("same-origin rule for form posts", () => {
     const response = await signIn(ACME_APPROVER_TOKEN, "/approvals", FROM_REBOUND_PAGE, REBOUND);
     const refused = await page(response);
     expect(refused.status).toBe(403);
-    expect(refused.html).toContain("host attacker.example:8787 is not one this site answers to; add it to ALLOWED_HOSTS if it should be");
+    expect(refused.html).toContain(
+      "host attacker.example:8787 is not one this site answers to; add it to ALLOWED_HOSTS if it should be",
+    );
     expect(refused.headers.getSetCookie()).toEqual([]);
     expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
@@ -127,17 +152,25 @@ describe("same-origin rule for form posts", () => {
     const proposalId = (await proposalFor(acme, "payment_declined_inventory_held")).proposal.proposal_id;
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const csrf = csrfOf((await page(await get(`/approvals/${proposalId}`, cookie))).html);
-    const response = await postForm(`/approvals/${proposalId}/decision`, { decision: "approve", reason: "rebound", csrf }, { ...FROM_REBOUND_PAGE, cookie }, REBOUND);
+    const response = await postForm(
+      `/approvals/${proposalId}/decision`,
+      { decision: "approve", reason: "rebound", csrf },
+      { ...FROM_REBOUND_PAGE, cookie },
+      REBOUND,
+    );
     expect(response.status).toBe(403);
     expect((await getProposal(acme, proposalId)).status).toBe("pending_approval");
   });
 
-  it.each(["/approvals", "/approvals/sign-in", "/runs/R-abc-12"])("GET %s on a rebound host name is refused too", async (path) => {
-    const cookie = await sessionFor(ACME_APPROVER_TOKEN);
-    const refused = await page(await get(path, cookie, REBOUND));
-    expect(refused.status).toBe(403);
-    expect(refused.html).toContain("host attacker.example:8787 is not one this site answers to");
-  });
+  it.each(["/approvals", "/approvals/sign-in", "/runs/R-abc-12"])(
+    "GET %s on a rebound host name is refused too",
+    async (path) => {
+      const cookie = await sessionFor(ACME_APPROVER_TOKEN);
+      const refused = await page(await get(path, cookie, REBOUND));
+      expect(refused.status).toBe(403);
+      expect(refused.html).toContain("host attacker.example:8787 is not one this site answers to");
+    },
+  );
 
   it("a post from our own page at PUBLIC_BASE_URL passes", async () => {
     expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", FROM_OUR_PAGE)).status).toBe(303);
@@ -145,13 +178,19 @@ describe("same-origin rule for form posts", () => {
 
   it("a same-origin post from this machine under another served name (127.0.0.1 beside localhost) passes: the name is ours", async () => {
     const other = "http://127.0.0.1:8787";
-    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom(other, "same-origin"), other)).status).toBe(303);
+    expect((await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom(other, "same-origin"), other)).status).toBe(
+      303,
+    );
   });
 
   it("a cross-site sign-out is refused quietly: back to the app, session intact", async () => {
     const cookie = await sessionFor(ACME_APPROVER_TOKEN);
     const csrf = csrfOf((await page(await get("/approvals", cookie))).html);
-    const out = await postForm("/approvals/sign-out", { csrf }, { cookie, ...formPostedFrom("https://evil.example", "cross-site") });
+    const out = await postForm(
+      "/approvals/sign-out",
+      { csrf },
+      { cookie, ...formPostedFrom("https://evil.example", "cross-site") },
+    );
     expect(out.status).toBe(303);
     expect((await page(await get("/approvals", cookie))).html).toContain("<h1>Pending proposals</h1>");
   });

@@ -1,9 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient } from "../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 import { expectSafePage, expectSignInForm, formPostedFrom, get, page, signIn } from "../helpers/approval-pages";
+import { connectClient } from "../helpers/mcp-client";
 import { proposalFor } from "../helpers/ops";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // Signing in to the browser approval app: a proposal link shows nothing until
 // an approver signs in with an approver token, and the session cookie it gets
@@ -25,7 +25,20 @@ describe("signed out", () => {
     expect(p.status).toBe(200);
     expectSafePage(p);
     expectSignInForm(p.html, `/approvals/${proposal.proposal_id}`);
-    for (const secret of [orderId, "Release held stock", "Release the held stock", "$66.00", "Maya Lindqvist", "Test Recipient", "Springfield", "Payment failed", "payment_failed", proposal.expires_at, "High risk", "csrf"]) {
+    for (const secret of [
+      orderId,
+      "Release held stock",
+      "Release the held stock",
+      "$66.00",
+      "Maya Lindqvist",
+      "Test Recipient",
+      "Springfield",
+      "Payment failed",
+      "payment_failed",
+      proposal.expires_at,
+      "High risk",
+      "csrf",
+    ]) {
       expect(p.html).not.toContain(secret);
     }
     expect(p.headers.getSetCookie()).toEqual([]);
@@ -89,14 +102,29 @@ describe("sign-in", () => {
     expect(response.headers.get("location")).toBe(next);
   });
 
-  it.each(["https://evil.example/phish", "//evil.example", "/approvalsx", "/api/approvals", "javascript:alert(1)", "/runs", "/runs/", "/runsx/R-1", "/runs/R-1/../../mcp", "/mcp"])("next=%j outside the approval app and run pages: redirect to /approvals", async (next) => {
+  it.each([
+    "https://evil.example/phish",
+    "//evil.example",
+    "/approvalsx",
+    "/api/approvals",
+    "javascript:alert(1)",
+    "/runs",
+    "/runs/",
+    "/runsx/R-1",
+    "/runs/R-1/../../mcp",
+    "/mcp",
+  ])("next=%j outside the approval app and run pages: redirect to /approvals", async (next) => {
     const response = await signIn(ACME_APPROVER_TOKEN, next);
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/approvals");
   });
 
   it("a sign-in posted from another site is refused", async () => {
-    const response = await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom("https://evil.example", "cross-site"));
+    const response = await signIn(
+      ACME_APPROVER_TOKEN,
+      "/approvals",
+      formPostedFrom("https://evil.example", "cross-site"),
+    );
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie()).toEqual([]);
     const fromOpaqueOrigin = await signIn(ACME_APPROVER_TOKEN, "/approvals", formPostedFrom("null", "cross-site"));

@@ -9,12 +9,12 @@ export const CARD_SCRIPTS = {
 
 /** What the scripts were built from, with each file's SHA-256 then. */
 export const CARD_SOURCES: Readonly<Record<string, string>> = {
-  "cards/dom.ts": "6ae2675a814b5b1caef50ef485e295d3869598e15bad65892cab9c9f03c2bb8b",
-  "cards/exception-queue-card.ts": "81a9fe8ecb73e304bfb35cb89bafd984f4ea0c134b7025c26320eef0955a3b4d",
-  "cards/host.ts": "4cc2104a04fe47719ee1bb631264821a3bb5a474c3c97b3876388b84782382d8",
-  "cards/order-card.ts": "ab2f7312a15fcc5590c0168c8a52a92ddb1348fc512b896ce2597088bff82dfd",
-  "cards/proposal-card.ts": "afef4aaf05b4e48794d9027f9e1de3db0bfdc51b892fb37228cce023f57adb8c",
-  "cards/words.ts": "9441ec426a948c23e60de11847c2985cba32fc794c263a3834f9a03a8eb6a973",
-  "src/orders/labels.ts": "a545380fc148f19cb1905af7841b70538378df424c1e1b59be94bdeb0fe6d030",
+  "cards/dom.ts": "6f4bea0fb17fc4f7220df81cda8b1f18a4368e3015388495150d354ac0e7a74e",
+  "cards/exception-queue-card.ts": "503ede708c399f46d40bb47142db80a836ecbc534f98e0e0fe2130f44c6ce8a6",
+  "cards/host.ts": "e79f70b69fea9703cc33d519bd8d05af5d17190ddcd0e387fe6d1e1e69dcadc2",
+  "cards/order-card.ts": "6a9035119fcb99ea28c1ef51e1c984258b96fea90a279acf71b932fea79e5299",
+  "cards/proposal-card.ts": "6d18229190bd107e468a3aaedb64890f7110736546e1c89fe3a69354974e7fdb",
+  "cards/words.ts": "09d47cf99039cd0b469eb4e88c001b06aa0730c7272a8f05c9f361f2a9d458f9",
+  "src/orders/labels.ts": "479b59140d857549f589e82b15fae7d4e8ecd8367c4cc2bf811fc9cf5c878ad1",
   "src/proposals/status-labels.ts": "1cf73318904bbb274c24ae38f8c1cc835b1e1728eacadb11313c903f74b75731",
 };

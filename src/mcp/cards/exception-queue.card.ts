@@ -5,5 +5,6 @@ export const exceptionQueueCard = appCard({
   name: "exception-queue-card",
   uri: "ui://order-ops/exception-queue.html",
   title: "Stuck orders",
-  description: "Card for list_order_exceptions: the stuck orders, most urgent first, with priority, exception, SLA and value.",
+  description:
+    "Card for list_order_exceptions: the stuck orders, most urgent first, with priority, exception, SLA and value.",
 });

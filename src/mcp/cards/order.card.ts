@@ -5,5 +5,6 @@ export const orderCard = appCard({
   name: "order-card",
   uri: "ui://order-ops/order.html",
   title: "Order evidence",
-  description: "Card for get_order_details: the order, its exception, payment, inventory, fulfillment and duplicate evidence, and its timeline.",
+  description:
+    "Card for get_order_details: the order, its exception, payment, inventory, fulfillment and duplicate evidence, and its timeline.",
 });

@@ -35,7 +35,11 @@ approvalApi.get("/:id", approver, async (c) => {
 
 approvalApi.post("/:id", approver, limitedBody("json", MAX_DECISION_BYTES), validJson(DecisionSchema), async (c) => {
   const holder = c.get("holder");
-  const decided = await c.env.ACCOUNT_AGENT.getByName(holder.account).decideProposal(holder, c.req.param("id"), c.req.valid("json"));
+  const decided = await c.env.ACCOUNT_AGENT.getByName(holder.account).decideProposal(
+    holder,
+    c.req.param("id"),
+    c.req.valid("json"),
+  );
   return decided.ok ? c.json({ proposal: decided.value }) : errorResponse(c, decided.error);
 });
 approvalApi.all("/:id", methodNotAllowed(["GET", "POST"]));

@@ -3,11 +3,17 @@
  * with an approver token and decides with a reason. MCP tokens are refused,
  * and no MCP tool reaches this code.
  */
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod/v4";
 import { approverForToken } from "../../auth/approver";
-import { closeSession, csrfMatches, currentSession, openSession, type ApproverSession } from "../../auth/approver-session";
-import { statusOf, type AppError } from "../../core/errors";
+import {
+  type ApproverSession,
+  closeSession,
+  csrfMatches,
+  currentSession,
+  openSession,
+} from "../../auth/approver-session";
+import { type AppError, statusOf } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import type { WithHolder } from "../../http/credential-middleware";
 import { validForm } from "../../http/form-fields";
@@ -17,12 +23,12 @@ import type { OrderRecord } from "../../orders/order-record";
 import { DecisionSchema } from "../../proposals/decision";
 import type { ProposalView } from "../../proposals/schemas";
 import { D1AccountOrders } from "../../store/account-orders";
+import { accountDatabase } from "../../store/databases";
 import { exportAuditTrail, parseExportQuery } from "../audit/export-routes";
 import { messagePage, signInPage } from "../pages";
+import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "../shell";
 import { queuePage } from "./queue-page";
 import { reviewPage } from "./review-page";
-import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "../shell";
-import { accountDatabase } from "../../store/databases";
 
 export const approvalPages = new Hono<AppEnv>();
 
@@ -54,7 +60,10 @@ const CsrfForm = z.object({ csrf: z.string().optional() });
  * form's CSRF token (read by validForm(CsrfForm) before it) matching that
  * session's. `signedOut` and `forged` answer otherwise.
  */
-function signedInPost(signedOut: Answer, forged: Answer): MiddlewareHandler<SignedInPost, string, { out: { form: z.output<typeof CsrfForm> } }> {
+function signedInPost(
+  signedOut: Answer,
+  forged: Answer,
+): MiddlewareHandler<SignedInPost, string, { out: { form: z.output<typeof CsrfForm> } }> {
   return async (c, next) => {
     const session = await currentSession(c, sessions(c));
     if (!session) return signedOut(c);
@@ -68,7 +77,11 @@ function signedInPost(signedOut: Answer, forged: Answer): MiddlewareHandler<Sign
  * The orders behind the listed proposals, read straight from D1 (scoped to
  * the approver's account, like every read), for the amount each would move.
  */
-async function ordersOf(c: Context<AppEnv>, session: ApproverSession, proposals: readonly ProposalView[]): Promise<Map<string, OrderRecord>> {
+async function ordersOf(
+  c: Context<AppEnv>,
+  session: ApproverSession,
+  proposals: readonly ProposalView[],
+): Promise<Map<string, OrderRecord>> {
   const orders = new D1AccountOrders(accountDatabase(c.env, session.approver.account), session.approver.account);
   const records = await Promise.all([...new Set(proposals.map((p) => p.order_id))].map((id) => orders.record(id)));
   return new Map(records.filter((r): r is OrderRecord => r !== null).map((r) => [r.order_id, r]));
@@ -81,7 +94,15 @@ approvalPages.get("/", async (c) => {
   if (!session) return page(c, signInPage({ next: "/approvals" }));
   const pending = await agentFor(c, session).pendingProposals(session.approver);
   if (!pending.ok) return page(c, messagePage("Something went wrong", pending.error.message), statusOf(pending.error));
-  return page(c, queuePage({ proposals: pending.value, orders: await ordersOf(c, session, pending.value), now: new Date(), ...signedIn(session) }));
+  return page(
+    c,
+    queuePage({
+      proposals: pending.value,
+      orders: await ordersOf(c, session, pending.value),
+      now: new Date(),
+      ...signedIn(session),
+    }),
+  );
 });
 
 approvalPages.get("/sign-in", (c) => page(c, signInPage({ next: safeNext(c.req.query("next")) })));
@@ -97,7 +118,8 @@ approvalPages.post(
     const form = c.req.valid("form");
     const next = safeNext(form.next);
     const approver = form.token === "" ? undefined : await approverForToken(c.get("config"), form.token);
-    if (!approver?.ok) return page(c, signInPage({ next, error: approver ? approver.error.message : "enter your approver token" }), 401);
+    if (!approver?.ok)
+      return page(c, signInPage({ next, error: approver ? approver.error.message : "enter your approver token" }), 401);
     await openSession(c, sessions(c), approver.value);
     return c.redirect(next, 303);
   },
@@ -134,7 +156,11 @@ approvalPages.get("/audit", async (c) => {
   const query = parseExportQuery(fields);
   const exported = query.ok ? await exportAuditTrail(c.env, session.approver, query.value) : query;
   if (exported.ok) return exported.value;
-  return page(c, messagePage("The audit trail was not exported", exported.error.message, signedIn(session)), statusOf(exported.error));
+  return page(
+    c,
+    messagePage("The audit trail was not exported", exported.error.message, signedIn(session)),
+    statusOf(exported.error),
+  );
 });
 
 approvalPages.get("/:id", async (c) => {
@@ -169,12 +195,18 @@ approvalPages.post(
   sameOriginForms(refusedPage(NOT_FROM_OUR_PAGE)),
   limitedBody("form", MAX_FORM_BYTES, refusedBody),
   validForm(CsrfForm, refusedBody),
-  signedInPost((c) => page(c, signInPage({ next: proposalPath(c), error: "your session ended; sign in again" }), 401), refusedPage(NOT_FROM_OUR_PAGE)),
+  signedInPost(
+    (c) => page(c, signInPage({ next: proposalPath(c), error: "your session ended; sign in again" }), 401),
+    refusedPage(NOT_FROM_OUR_PAGE),
+  ),
   validForm(DecisionForm, reviewAgain),
   async (c) => {
     const session = c.get("holder");
     const { decision, reason } = c.req.valid("form");
-    const outcome = await agentFor(c, session).decideProposal(session.approver, c.req.param("id"), { decision, reason });
+    const outcome = await agentFor(c, session).decideProposal(session.approver, c.req.param("id"), {
+      decision,
+      reason,
+    });
     if (outcome.ok) return c.redirect(`${proposalPath(c)}?decided=${decision}`, 303);
     return reviewAgain(c, outcome.error);
   },

@@ -20,17 +20,29 @@ export const deadLettersApi = new Hono<WithHolder<Approver>>();
 
 const LimitSchema = z.coerce.number().int().min(1).max(200).default(50);
 
-deadLettersApi.use("*", requireConfig, originPolicy("this API"), requireCredential<Approver>(approverBearer("dead-letters")));
+deadLettersApi.use(
+  "*",
+  requireConfig,
+  originPolicy("this API"),
+  requireCredential<Approver>(approverBearer("dead-letters")),
+);
 
 deadLettersApi.get("/", async (c) => {
   const holder = c.get("holder");
   if (roleOf(holder) !== "admin") {
-    return errorResponse(c, { code: "forbidden", message: `reading the dead letters needs the admin role; ${holder.approver} has the ${roleOf(holder)} role` });
+    return errorResponse(c, {
+      code: "forbidden",
+      message: `reading the dead letters needs the admin role; ${holder.approver} has the ${roleOf(holder)} role`,
+    });
   }
   const limit = LimitSchema.safeParse(c.req.query("limit"));
-  if (!limit.success) return errorResponse(c, { code: "bad_request", message: "limit must be a whole number from 1 to 200" });
+  if (!limit.success)
+    return errorResponse(c, { code: "bad_request", message: "limit must be a whole number from 1 to 200" });
   const db = accountDatabase(c.env, holder.account);
-  const [deadLetters, total] = await Promise.all([listDeadLetters(db, holder.account, limit.data), countDeadLetters(db, holder.account)]);
+  const [deadLetters, total] = await Promise.all([
+    listDeadLetters(db, holder.account, limit.data),
+    countDeadLetters(db, holder.account),
+  ]);
   return c.json({ total, dead_letters: deadLetters });
 });
 deadLettersApi.all("/", methodNotAllowed(["GET"]));

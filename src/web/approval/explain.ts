@@ -4,11 +4,12 @@
  * tested without a page; times stay values ({at}) so the page can show each
  * as "in 12 min" with the exact time on hover.
  */
+
+import { actionLabel, paymentLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
+import { movesMoney } from "../../orders/playbook";
 import type { ProposalView } from "../../proposals/schemas";
 import { money } from "../format";
-import { actionLabel, paymentLabel } from "../../orders/labels";
-import { movesMoney } from "../../orders/playbook";
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */
 type Segment = string | { readonly at: string } | { readonly proposal: string; readonly link?: boolean };
@@ -40,7 +41,12 @@ export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null):
   if (!movesMoney(action)) {
     return { movesMoney: false, short: "", detail: "No money moves with this change." };
   }
-  if (!order) return { movesMoney: true, short: "Amount unknown", detail: "The order no longer exists, so the amount cannot be shown." };
+  if (!order)
+    return {
+      movesMoney: true,
+      short: "Amount unknown",
+      detail: "The order no longer exists, so the amount cannot be shown.",
+    };
   const done = proposal.status === "applied";
   const amount = money(order.total_cents, order.currency);
   const payment = paymentBefore(proposal, order);
@@ -48,7 +54,11 @@ export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null):
   const cancels = `${done ? "Cancelled" : "Cancels"} a ${amount} order`;
   if (action === "cancel_duplicate_order") {
     if (payment === "captured") {
-      return { movesMoney: true, short: `Refund ${amount}`, detail: `${done ? "Refunded" : "Refunds"} ${amount} to the customer: the duplicate was charged.` };
+      return {
+        movesMoney: true,
+        short: `Refund ${amount}`,
+        detail: `${done ? "Refunded" : "Refunds"} ${amount} to the customer: the duplicate was charged.`,
+      };
     }
     if (payment === "authorized") {
       return {
@@ -57,13 +67,25 @@ export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null):
         detail: `${done ? "Voided" : "Voids"} the ${amount} authorization: the customer was not charged, and the hold on their card ${done ? "was" : "is"} released.`,
       };
     }
-    return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels}. Nothing to refund: the payment is ${paymentWords}.` };
+    return {
+      movesMoney: true,
+      short: `Cancel ${amount} order`,
+      detail: `${cancels}. Nothing to refund: the payment is ${paymentWords}.`,
+    };
   }
   if (payment === "captured" || payment === "authorized") {
     const held = payment === "captured" ? "charged" : "authorized";
-    return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels}. This action ${done ? "did" : "does"} not return the ${amount} already ${held}.` };
+    return {
+      movesMoney: true,
+      short: `Cancel ${amount} order`,
+      detail: `${cancels}. This action ${done ? "did" : "does"} not return the ${amount} already ${held}.`,
+    };
   }
-  return { movesMoney: true, short: `Cancel ${amount} order`, detail: `${cancels} that was never paid (payment ${paymentWords}); nothing to refund.` };
+  return {
+    movesMoney: true,
+    short: `Cancel ${amount} order`,
+    detail: `${cancels} that was never paid (payment ${paymentWords}); nothing to refund.`,
+  };
 }
 
 interface StateExplanation {
@@ -83,7 +105,11 @@ export function explainState(proposal: ProposalView): StateExplanation {
       return {
         tone: "plain",
         sentences: [
-          ["Waiting for an approver. Approving does not change the order by itself: the agent applies it when it confirms proposal ", id, "."],
+          [
+            "Waiting for an approver. Approving does not change the order by itself: the agent applies it when it confirms proposal ",
+            id,
+            ".",
+          ],
           ["The decision must be made before it expires ", { at: proposal.expires_at }, "."],
         ],
       };
@@ -93,7 +119,11 @@ export function explainState(proposal: ProposalView): StateExplanation {
         sentences: [
           ["Approved. Nothing has changed yet: ask the agent to confirm proposal ", id, "."],
           ["Approved by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."],
-          ["It must be confirmed before it expires ", { at: proposal.expires_at }, "; after that it cannot be applied."],
+          [
+            "It must be confirmed before it expires ",
+            { at: proposal.expires_at },
+            "; after that it cannot be applied.",
+          ],
         ],
       };
     case "applying": {
@@ -101,17 +131,31 @@ export function explainState(proposal: ProposalView): StateExplanation {
       return {
         tone: "plain",
         sentences: [
-          ["Approved and sent to the provider, which has not confirmed it yet; the change may or may not have been made there. Nothing here is changed until it answers."],
+          [
+            "Approved and sent to the provider, which has not confirmed it yet; the change may or may not have been made there. Nothing here is changed until it answers.",
+          ],
           next
-            ? ["The server asks the provider again ", { at: next }, ", by the same idempotency key, so the change is never made twice."]
-            : [proposal.status_reason ?? "The server has stopped asking the provider.", " Ask the agent to confirm proposal ", id, " again to resume the checks."],
+            ? [
+                "The server asks the provider again ",
+                { at: next },
+                ", by the same idempotency key, so the change is never made twice.",
+              ]
+            : [
+                proposal.status_reason ?? "The server has stopped asking the provider.",
+                " Ask the agent to confirm proposal ",
+                id,
+                " again to resume the checks.",
+              ],
         ],
       };
     }
     case "failed":
       return {
         tone: "error",
-        sentences: [["The provider refused the change: ", proposal.status_reason ?? "no reason given", ". Nothing was changed."], ["Ask the agent for a new proposal if the change is still needed."]],
+        sentences: [
+          ["The provider refused the change: ", proposal.status_reason ?? "no reason given", ". Nothing was changed."],
+          ["Ask the agent for a new proposal if the change is still needed."],
+        ],
       };
     case "applied": {
       const outcome = proposal.outcome;
@@ -119,26 +163,60 @@ export function explainState(proposal: ProposalView): StateExplanation {
       return {
         tone: "notice",
         sentences: [
-          ["Applied ", { at: outcome.applied_at }, ": ", actionLabel(outcome.action).toLowerCase(), " on order ", outcome.order_id, "."],
-          ["Approved by ", outcome.approved_by, ", confirmed by ", outcome.applied_by, ". The order went from version ", String(outcome.order_version_before), " to ", String(outcome.order_version_after), "."],
+          [
+            "Applied ",
+            { at: outcome.applied_at },
+            ": ",
+            actionLabel(outcome.action).toLowerCase(),
+            " on order ",
+            outcome.order_id,
+            ".",
+          ],
+          [
+            "Approved by ",
+            outcome.approved_by,
+            ", confirmed by ",
+            outcome.applied_by,
+            ". The order went from version ",
+            String(outcome.order_version_before),
+            " to ",
+            String(outcome.order_version_after),
+            ".",
+          ],
         ],
       };
     }
     case "rejected":
       return {
         tone: "error",
-        sentences: [["Rejected by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."], ["Nothing will change; the agent is told so if it tries to confirm it."]],
+        sentences: [
+          ["Rejected by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."],
+          ["Nothing will change; the agent is told so if it tries to confirm it."],
+        ],
       };
     case "expired":
       return {
         tone: "error",
-        sentences: [["Expired ", { at: proposal.expires_at }, " before it was ", proposal.decided_by ? "confirmed" : "approved", ". Nothing was changed."], ["Ask the agent for a new proposal if the change is still needed."]],
+        sentences: [
+          [
+            "Expired ",
+            { at: proposal.expires_at },
+            " before it was ",
+            proposal.decided_by ? "confirmed" : "approved",
+            ". Nothing was changed.",
+          ],
+          ["Ask the agent for a new proposal if the change is still needed."],
+        ],
       };
     case "stale":
       return {
         tone: "error",
         sentences: [
-          ["Out of date: ", proposal.status_reason ?? `order ${proposal.order_id} changed after version ${proposal.pinned_version}`, ". Nothing was changed."],
+          [
+            "Out of date: ",
+            proposal.status_reason ?? `order ${proposal.order_id} changed after version ${proposal.pinned_version}`,
+            ". Nothing was changed.",
+          ],
           ["A proposal only applies to the order exactly as it was when proposed. Ask the agent for a new proposal."],
         ],
       };
@@ -146,7 +224,13 @@ export function explainState(proposal: ProposalView): StateExplanation {
       return {
         tone: "error",
         sentences: proposal.superseded_by
-          ? [["Replaced by a newer proposal for the same order: ", { proposal: proposal.superseded_by, link: true }, ". Nothing was changed; decide on the newer one instead."]]
+          ? [
+              [
+                "Replaced by a newer proposal for the same order: ",
+                { proposal: proposal.superseded_by, link: true },
+                ". Nothing was changed; decide on the newer one instead.",
+              ],
+            ]
           : [["Replaced by a newer proposal for the same order. Nothing was changed."]],
       };
   }

@@ -1,12 +1,12 @@
 import { html } from "hono/html";
+import { type Html, layout } from "../../http/html-page";
+import { actionLabel, riskLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
 import type { ProposalView } from "../../proposals/schemas";
-import { moneyAtStake } from "./explain";
-import { money } from "../format";
-import { actionLabel, riskLabel } from "../../orders/labels";
 import { proposalStatusLabel } from "../../proposals/status-labels";
-import { layout, type Html } from "../../http/html-page";
-import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "../pages";
+import { money } from "../format";
+import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";
+import { moneyAtStake } from "./explain";
 
 interface QueuePageOptions extends SignedIn {
   readonly proposals: readonly ProposalView[];

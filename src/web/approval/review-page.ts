@@ -1,11 +1,5 @@
 import { html } from "hono/html";
-import type { FieldChange } from "../../orders/order-state";
-import { formatAddress } from "../../orders/order-state";
-import type { OrderRecord } from "../../orders/order-record";
-import { referenceData } from "../../orders/reference-data";
-import type { ProposalView } from "../../proposals/schemas";
-import { explainState, moneyAtStake, orderNowNote } from "./explain";
-import { money } from "../format";
+import { type Html, layout } from "../../http/html-page";
 import {
   actionLabel,
   allocationLabel,
@@ -19,10 +13,16 @@ import {
   paymentLabel,
   riskLabel,
 } from "../../orders/labels";
-import { proposalStatusLabel } from "../../proposals/status-labels";
-import { layout, type Html } from "../../http/html-page";
-import { idTag, pageHeader, sentenceTag, textTag, timeTag, type SignedIn } from "../pages";
+import type { OrderRecord } from "../../orders/order-record";
+import type { FieldChange } from "../../orders/order-state";
+import { formatAddress } from "../../orders/order-state";
+import { referenceData } from "../../orders/reference-data";
 import { approvalRefusal, roleRefusal } from "../../proposals/four-eyes";
+import type { ProposalView } from "../../proposals/schemas";
+import { proposalStatusLabel } from "../../proposals/status-labels";
+import { money } from "../format";
+import { idTag, pageHeader, type SignedIn, sentenceTag, textTag, timeTag } from "../pages";
+import { explainState, moneyAtStake, orderNowNote } from "./explain";
 
 interface ReviewPageOptions extends SignedIn {
   readonly proposal: ProposalView;
@@ -47,9 +47,13 @@ function orderCard(order: OrderRecord | null, now: Date): Html {
   if (!order) return html`<div class="card error">The order no longer exists in this account.</div>`;
   const customer = referenceData.customers.get(order.customer_id);
   const evidence = order.evidence;
-  const items = order.lines.map((l) => html`<li><span class="nowrap">${l.sku}</span> × ${l.quantity} at ${money(l.unit_price_cents, order.currency)}</li>`);
+  const items = order.lines.map(
+    (l) =>
+      html`<li><span class="nowrap">${l.sku}</span> × ${l.quantity} at ${money(l.unit_price_cents, order.currency)}</li>`,
+  );
   const stock = (evidence?.inventory.allocations ?? []).map(
-    (a) => html`<li><span class="nowrap">${a.sku}</span> × ${a.quantity} ${allocationLabel(a.state)} at <span class="nowrap">${a.warehouse}</span></li>`,
+    (a) =>
+      html`<li><span class="nowrap">${a.sku}</span> × ${a.quantity} ${allocationLabel(a.state)} at <span class="nowrap">${a.warehouse}</span></li>`,
   );
   const exception = order.exception;
   return html`<div class="card"><table>
@@ -88,7 +92,8 @@ function decisionForm(proposal: ProposalView, stake: string, options: ReviewPage
   const blocked = roleRefusal(options.person) ?? approvalRefusal(proposal, options.person);
   const money = html`<p><span class="label">Money</span> <span id="money">${stake}</span></p>`;
   // Someone who cannot decide sees why, and no buttons: the refusal the desk would give, said first.
-  if (blocked) return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
+  if (blocked)
+    return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
   return html`<form class="card decision" id="decision" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
 <input type="hidden" name="csrf" value="${options.csrfToken}">
 ${money}${fourEyes(proposal, options.now)}
@@ -106,10 +111,16 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 /** Under four eyes: why two approvers, who has approved, and what is still needed. */
 function fourEyes(proposal: ProposalView, now: Date): Html {
   if (proposal.approvals_required < 2 && proposal.approvals.length < 2) return html``;
-  const done = proposal.approvals.map((a) => html`<li>Approved by ${a.approver} ${timeTag(a.at, now)}: ${textTag(a.reason)}</li>`);
+  const done = proposal.approvals.map(
+    (a) => html`<li>Approved by ${a.approver} ${timeTag(a.at, now)}: ${textTag(a.reason)}</li>`,
+  );
   const left = proposal.approvals_required - proposal.approvals.length;
   const still =
-    proposal.status !== "pending_approval" ? "" : left > 0 ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer, must approve.` : "";
+    proposal.status !== "pending_approval"
+      ? ""
+      : left > 0
+        ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer, must approve.`
+        : "";
   return html`<div id="four-eyes"><p><span class="label">Two approvers</span> ${textTag(capitalized(proposal.second_approver_reason ?? "this change needs two approvers"))}.</p>
 ${done.length > 0 ? html`<ul>${done}</ul>` : html`<p class="muted">Nobody has approved it yet.</p>`}${still ? html`<p id="still-needed">${still}</p>` : ""}</div>`;
 }

@@ -7,7 +7,12 @@ import { AUDIT_EVENT_FIELDS } from "../../audit/event-fields";
 import type { ExportedEvent } from "../../store/export-sealed-events";
 
 /** Each event's fields between its place in the chain and its seal. */
-const EXPORT_COLUMNS = ["seq", ...AUDIT_EVENT_FIELDS, "prev_hash", "hash"] as const satisfies readonly (keyof ExportedEvent)[];
+const EXPORT_COLUMNS = [
+  "seq",
+  ...AUDIT_EVENT_FIELDS,
+  "prev_hash",
+  "hash",
+] as const satisfies readonly (keyof ExportedEvent)[];
 
 export function ndjsonLine(event: ExportedEvent): string {
   const row: Record<string, unknown> = {};
@@ -19,7 +24,14 @@ export function ndjsonLine(event: ExportedEvent): string {
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+  let text =
+    value === null || value === undefined
+      ? ""
+      : typeof value === "string"
+        ? value
+        : typeof value === "number"
+          ? String(value)
+          : JSON.stringify(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -8,6 +8,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { z } from "zod/v4";
+import { formatChainHead } from "../../audit/chain";
 import { approverBearer } from "../../auth/approver";
 import type { Approver } from "../../config/config";
 import { fail, ok, type Result } from "../../core/errors";
@@ -17,19 +18,23 @@ import { requireCredential, type WithHolder } from "../../http/credential-middle
 import { firstValues } from "../../http/form-fields";
 import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
-import { formatChainHead } from "../../audit/chain";
-import { exportSealedEvents, type ExportedEvent, type ExportFilter } from "../../store/export-sealed-events";
-import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 import { accountDatabase } from "../../store/databases";
+import { type ExportedEvent, type ExportFilter, exportSealedEvents } from "../../store/export-sealed-events";
+import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 
 // An offset is one a clock can have, -23:59 to +23:59: Date turns any other into an invalid time.
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/;
 
 /** A calendar date that exists: Date.parse would quietly turn 2026-02-30 into March 2. */
 function isRealDate(text: string): boolean {
   const [, year, month, day] = ISO_INSTANT.exec(text) ?? [];
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+  return (
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day)
+  );
 }
 
 const INSTANT_HINT = "use an ISO date or time, e.g. 2026-12-01 or 2026-12-01T06:00:00Z";
@@ -54,7 +59,10 @@ const ExportQuery = z
     to: Instant.optional(),
     order_id: z.string().min(1).max(140).optional(),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, { message: "from must be before to", path: ["from"] });
+  .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, {
+    message: "from must be before to",
+    path: ["from"],
+  });
 
 const FORMATS = {
   ndjson: { contentType: "application/x-ndjson; charset=utf-8", header: "", line: ndjsonLine },
@@ -63,13 +71,20 @@ const FORMATS = {
 
 /** `audit-acme-ORD-1001-20261201T061506Z.csv`: who, what and when, safe in any file system. */
 function fileName(account: string, orderId: string | undefined, at: Date, extension: string): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   const order = orderId === undefined ? "" : `-${orderId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
   return `audit-${account}${order}-${stamp}.${extension}`;
 }
 
 /** Pulls one page per read, so memory stays flat however long the trail is. */
-function streamOf(pages: AsyncGenerator<ExportedEvent[]>, header: string, line: (event: ExportedEvent) => string): ReadableStream<Uint8Array> {
+function streamOf(
+  pages: AsyncGenerator<ExportedEvent[]>,
+  header: string,
+  line: (event: ExportedEvent) => string,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let headerSent = header === "";
   return new ReadableStream<Uint8Array>({
@@ -107,7 +122,9 @@ export function parseExportQuery(query: Record<string, string>): Result<ExportQu
 }
 
 /** The bearer route's query, through Hono's validator: the same 400 in JSON. */
-const exportQuery = zValidator("query", firstValues(ExportQuery), (result, c) => (result.success ? undefined : errorResponse(c, refusedQuery(result.error).error)));
+const exportQuery = zValidator("query", firstValues(ExportQuery), (result, c) =>
+  result.success ? undefined : errorResponse(c, refusedQuery(result.error).error),
+);
 
 /**
  * The download for an approver already authenticated, whichever way: the
@@ -123,15 +140,22 @@ export async function exportAuditTrail(env: Env, approver: Approver, query: Expo
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
   return ok(
-    new Response(streamOf(exportSealedEvents(accountDatabase(env, approver.account), approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line), {
-      headers: {
-        "Content-Type": chosen.contentType,
-        "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
-        "X-Audit-Chain-Head": formatChainHead(head),
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
+    new Response(
+      streamOf(
+        exportSealedEvents(accountDatabase(env, approver.account), approver.account, head?.seq ?? 0, filter),
+        chosen.header,
+        chosen.line,
+      ),
+      {
+        headers: {
+          "Content-Type": chosen.contentType,
+          "Content-Disposition": `attachment; filename="${fileName(approver.account, order_id, new Date(), format)}"`,
+          "X-Audit-Chain-Head": formatChainHead(head),
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
       },
-    }),
+    ),
   );
 }
 

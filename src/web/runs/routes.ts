@@ -3,28 +3,33 @@
  * approval app's sign-in. The run is read from the approver's own account
  * object, so another account's run id answers exactly like an unknown one.
  */
-import { Hono, type Context } from "hono";
-import { currentSession, type ApproverSession } from "../../auth/approver-session";
-import { statusOf, type AppError, type Result } from "../../core/errors";
+import { type Context, Hono } from "hono";
 import type { AccountAgent } from "../../account/account-agent";
-import { exportOf, INTERVALS_CSV_HEADER, intervalCsvLine } from "../../runs/export";
+import { type ApproverSession, currentSession } from "../../auth/approver-session";
+import { type AppError, type Result, statusOf } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { methodNotAllowed } from "../../http/respond";
+import { exportOf, INTERVALS_CSV_HEADER, intervalCsvLine } from "../../runs/export";
 import { messagePage, signInPage } from "../pages";
-import { runPage } from "./run-page";
 import { browserPageMiddleware, page, sessions, signedIn } from "../shell";
+import { runPage } from "./run-page";
 
 export const runPages = new Hono<AppEnv>();
 
 /** Said for an unknown id and for another account's alike; it names neither. */
-const RUN_NOT_FOUND = "There is no traffic run with this id in your account. Runs are visible only to the account that started them.";
+const RUN_NOT_FOUND =
+  "There is no traffic run with this id in your account. Runs are visible only to the account that started them.";
 
 runPages.use("*", ...browserPageMiddleware);
 
 /** A page for a failed read: another account's run reads exactly like an unknown one. */
 function failurePage(c: Context<AppEnv>, session: ApproverSession, error: AppError): Response | Promise<Response> {
   const notFound = error.code === "not_found";
-  const body = messagePage(notFound ? "Run not found" : "Something went wrong", notFound ? RUN_NOT_FOUND : error.message, signedIn(session));
+  const body = messagePage(
+    notFound ? "Run not found" : "Something went wrong",
+    notFound ? RUN_NOT_FOUND : error.message,
+    signedIn(session),
+  );
   return page(c, body, statusOf(error));
 }
 
@@ -34,7 +39,11 @@ function failurePage(c: Context<AppEnv>, session: ApproverSession, error: AppErr
  * (another account's run included) is a page that names nothing.
  */
 function runRoute<T>(
-  read: (agent: DurableObjectStub<AccountAgent>, approver: ApproverSession["approver"], runId: string) => Promise<Result<T>>,
+  read: (
+    agent: DurableObjectStub<AccountAgent>,
+    approver: ApproverSession["approver"],
+    runId: string,
+  ) => Promise<Result<T>>,
   answer: (c: Context<AppEnv>, value: T, session: ApproverSession, runId: string) => Response | Promise<Response>,
 ) {
   return async (c: Context<AppEnv>) => {

@@ -75,8 +75,14 @@ export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: nu
     const n = bucket.length;
     const sum = (pick: (i: RunInterval) => number) => bucket.reduce((total, i) => total + pick(i), 0);
     const sent = sum((i) => i.sent);
-    const counts = Object.fromEntries(COUNTS.map((key) => [key, round1(sum((i) => i[key]) / n)])) as Record<(typeof COUNTS)[number], number>;
-    const tails = Object.fromEntries(TAILS.map((key) => [key, Math.max(...bucket.map((i) => i[key]))])) as Record<(typeof TAILS)[number], number>;
+    const counts = Object.fromEntries(COUNTS.map((key) => [key, round1(sum((i) => i[key]) / n)])) as Record<
+      (typeof COUNTS)[number],
+      number
+    >;
+    const tails = Object.fromEntries(TAILS.map((key) => [key, Math.max(...bucket.map((i) => i[key]))])) as Record<
+      (typeof TAILS)[number],
+      number
+    >;
     buckets.push({
       at_second: round1(sum((i) => i.at_second) / n),
       ...counts,
@@ -89,7 +95,12 @@ export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: nu
 }
 
 /** A line chart of the series over `xs` (seconds), from 0 to `xMax`; a step over `gapSeconds` breaks the line. */
-export function lineChart(xs: readonly number[], series: readonly ChartSeries[], xMax: number, gapSeconds: number = GAP_POINTS): Chart {
+export function lineChart(
+  xs: readonly number[],
+  series: readonly ChartSeries[],
+  xMax: number,
+  gapSeconds: number = GAP_POINTS,
+): Chart {
   const top = Math.max(0, ...series.flatMap((s) => s.values));
   const yMax = niceCeiling(top);
   const span = Math.max(xMax, ...xs, 1);
@@ -133,7 +144,11 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
   const xs = points.map((i) => i.at_second);
   const pointSeconds = chartBucketSeconds(plannedSeconds) * Math.max(1, Math.ceil(intervals.length / MAX_POINTS));
   const gap = GAP_POINTS * pointSeconds;
-  const series = (key: string, label: string, pick: (i: RunInterval) => number): ChartSeries => ({ key, label, values: points.map(pick) });
+  const series = (key: string, label: string, pick: (i: RunInterval) => number): ChartSeries => ({
+    key,
+    label,
+    values: points.map(pick),
+  });
   const rates = lineChart(
     xs,
     [

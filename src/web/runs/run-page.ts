@@ -1,9 +1,9 @@
 import { html } from "hono/html";
-import { layout, type Html } from "../../http/html-page";
+import { type Html, layout } from "../../http/html-page";
 import type { RunDetail } from "../../runs/schemas";
 import { latency, span } from "../format";
-import { idTag, pageHeader, textTag, timeTag, type SignedIn } from "../pages";
-import { averageRate, runCharts, type Chart } from "./run-chart";
+import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";
+import { averageRate, type Chart, runCharts } from "./run-chart";
 import { drillCard, latencyTable, planCard, verdictCard } from "./run-sections";
 import { runStatusLabel } from "./run-status-labels";
 
@@ -17,10 +17,13 @@ interface RunPageOptions extends SignedIn {
 
 function chartTag(chart: Chart, title: string, unit: (value: number) => string): Html {
   const legend = chart.lines.map(
-    (line) => html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${line.last === null ? "" : html` <b>${unit(line.last)}</b>`}</span>`,
+    (line) =>
+      html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${line.last === null ? "" : html` <b>${unit(line.last)}</b>`}</span>`,
   );
   // The tick labels sit beside the drawing at the height of their gridline, as a share of it: the SVG stretches with the page.
-  const ticks = chart.ticks.map((tick) => html`<span style="top:${Math.round((tick.y / chart.height) * 1000) / 10}%">${unit(tick.value)}</span>`);
+  const ticks = chart.ticks.map(
+    (tick) => html`<span style="top:${Math.round((tick.y / chart.height) * 1000) / 10}%">${unit(tick.value)}</span>`,
+  );
   return html`<div class="legend">${legend}</div>
 <div class="plot"><div class="ticks" aria-hidden="true">${ticks}</div>
 <svg class="chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-label="${title}" preserveAspectRatio="none"><title>${title}</title>
@@ -55,7 +58,9 @@ export function runPage(options: RunPageOptions): Html {
   const { plan } = run;
   const { rates, latency: latencyChart } = runCharts(run.intervals, plan.duration_seconds);
   const percent = plan.total_orders === 0 ? 100 : Math.floor((run.sent / plan.total_orders) * 100);
-  const badge = run.paused ? html`<span class="badge run-paused" id="status">Paused</span>` : html`<span class="badge run-${run.status}" id="status">${runStatusLabel(run.status)}</span>`;
+  const badge = run.paused
+    ? html`<span class="badge run-paused" id="status">Paused</span>`
+    : html`<span class="badge run-${run.status}" id="status">${runStatusLabel(run.status)}</span>`;
   const codes = Object.entries(run.status_counts)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([code, n]) => html`<span class="nowrap">HTTP ${code}: ${n}</span>`);

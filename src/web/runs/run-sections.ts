@@ -11,7 +11,8 @@ import { textTag } from "../pages";
 export function verdictCard(run: RunDetail): Html {
   const { verdict } = run;
   const checks = verdict.checks.map(
-    (check) => html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.measured})`}</li>`,
+    (check) =>
+      html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.measured})`}</li>`,
   );
   if (verdict.result === null) {
     return html`<div class="card" id="verdict"><p><b>Verdict when it ends.</b> So far:</p><ul>${checks}</ul></div>`;
@@ -23,7 +24,9 @@ ${verdict.failed.length > 0 ? html`<ul>${verdict.failed.map((sentence) => html`<
 }
 
 function latencyRow(label: string, figures: LatencyFigures): Html {
-  const cells = [figures.p50_ms, figures.p90_ms, figures.p95_ms, figures.p99_ms, figures.p999_ms, figures.max_ms].map((ms) => html`<td>${latency(ms)}</td>`);
+  const cells = [figures.p50_ms, figures.p90_ms, figures.p95_ms, figures.p99_ms, figures.p999_ms, figures.max_ms].map(
+    (ms) => html`<td>${latency(ms)}</td>`,
+  );
   return html`<tr><th>${label}</th>${cells}<td>${figures.count}</td></tr>`;
 }
 
@@ -38,7 +41,8 @@ ${latencyRow("From scheduled time", run.latency)}${latencyRow("Service time", ru
 
 export function drillCard(run: RunDetail): Html {
   const rows = Object.entries(run.drill).map(
-    ([reason, tally]) => html`<tr><th>${humanize(reason)}</th><td>${tally.sent} sent, ${tally.as_expected} rejected as expected${tally.mismatched > 0 ? html`, <b>${tally.mismatched} not</b>` : ""}</td></tr>`,
+    ([reason, tally]) =>
+      html`<tr><th>${humanize(reason)}</th><td>${tally.sent} sent, ${tally.as_expected} rejected as expected${tally.mismatched > 0 ? html`, <b>${tally.mismatched} not</b>` : ""}</td></tr>`,
   );
   if (rows.length === 0) return html``;
   const findings = run.findings.map((finding) => html`<li>${textTag(finding)}</li>`);
@@ -50,11 +54,14 @@ export function planCard(run: RunDetail): Html {
   const { plan } = run;
   let from = plan.start_rate;
   const stages = plan.stages.map((stage) => {
-    const text = stage.rate_per_second === from ? `hold ${stage.rate_per_second}/s` : `${from}/s to ${stage.rate_per_second}/s`;
+    const text =
+      stage.rate_per_second === from ? `hold ${stage.rate_per_second}/s` : `${from}/s to ${stage.rate_per_second}/s`;
     from = stage.rate_per_second;
     return html`<li>${span(stage.duration_seconds * 1000)}: ${text}</li>`;
   });
-  const shares = Object.entries(plan.invalid_share).map(([reason, share]) => `${humanize(reason)} ${Math.round((share ?? 0) * 1000) / 10} %`);
+  const shares = Object.entries(plan.invalid_share).map(
+    ([reason, share]) => `${humanize(reason)} ${Math.round((share ?? 0) * 1000) / 10} %`,
+  );
   return html`<table>
 <tr><th><span class="label">Stages</span></th><td><ul>${stages}</ul></td></tr>
 <tr><th><span class="label">Orders</span></th><td>${plan.total_orders} in ${span(plan.duration_seconds * 1000)}, peak ${plan.peak_rate}/s</td></tr>

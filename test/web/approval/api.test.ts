@@ -2,8 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusal } from "../../../src/proposals/lifecycle";
 import type { ProposalView } from "../../../src/proposals/schemas";
+import { insertFreshOrder } from "../../helpers/fresh-orders";
 import { connectClient, workerFetch } from "../../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
 import {
   ACME_APPROVER,
   approvalApi,
@@ -15,14 +15,14 @@ import {
   expireProposal,
   getProposal,
   prepareAddress,
-  propose,
   proposalFor,
+  propose,
   reject,
   unknownProposalId,
 } from "../../helpers/ops";
 import type { ErrorBody } from "../../helpers/orders";
 import { countAuditEvents } from "../../helpers/rows";
-import { insertFreshOrder } from "../../helpers/fresh-orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
 
 // The scripted approval API: /api/approvals with an approver token.
 
@@ -52,17 +52,26 @@ describe("authentication", () => {
   it.each([
     ["GET /api/approvals", () => approvalApi("")],
     ["GET /api/approvals/<id>", () => approvalApi(`/${proposalId}`)],
-    ["POST /api/approvals/<id>", () => approvalApi(`/${proposalId}`, { body: { decision: "approve", reason: "no token" } })],
+    [
+      "POST /api/approvals/<id>",
+      () => approvalApi(`/${proposalId}`, { body: { decision: "approve", reason: "no token" } }),
+    ],
   ])("%s without a token: 401 with a Bearer challenge", async (_label, send) => {
     const response = await send();
     expect(response.headers.get("www-authenticate")).toBe(CHALLENGE);
-    expect(await errorOf(response, 401)).toEqual({ code: "unauthorized", message: "send Authorization: Bearer <approver token>" });
+    expect(await errorOf(response, 401)).toEqual({
+      code: "unauthorized",
+      message: "send Authorization: Bearer <approver token>",
+    });
   });
 
   it("a wrong token: 401 with a Bearer challenge", async () => {
     const response = await decide(proposalId, "approve", "wrong token", "not-an-approver-token");
     expect(response.headers.get("www-authenticate")).toBe(CHALLENGE);
-    expect(await errorOf(response, 401)).toEqual({ code: "unauthorized", message: "that is not a valid approver token" });
+    expect(await errorOf(response, 401)).toEqual({
+      code: "unauthorized",
+      message: "that is not a valid approver token",
+    });
   });
 
   it("a token that is a prefix of the approver token is refused", async () => {
@@ -73,7 +82,10 @@ describe("authentication", () => {
   it("a non-Bearer Authorization header counts as no token", async () => {
     const basic = await fetchWithAuthorization(`Basic ${btoa(`avery:${ACME_APPROVER_TOKEN}`)}`);
     expect(basic.headers.get("www-authenticate")).toBe(CHALLENGE);
-    expect(await errorOf(basic, 401)).toEqual({ code: "unauthorized", message: "send Authorization: Bearer <approver token>" });
+    expect(await errorOf(basic, 401)).toEqual({
+      code: "unauthorized",
+      message: "send Authorization: Bearer <approver token>",
+    });
   });
 
   it("refused attempts change nothing", async () => {
@@ -96,7 +108,10 @@ describe("request bodies", () => {
   });
 
   it("a missing reason: 422 naming the field", async () => {
-    const body = await errorOf(await approvalApi(`/${proposalId}`, { token: ACME_APPROVER_TOKEN, body: { decision: "approve" } }), 422);
+    const body = await errorOf(
+      await approvalApi(`/${proposalId}`, { token: ACME_APPROVER_TOKEN, body: { decision: "approve" } }),
+      422,
+    );
     expect(body.code).toBe("validation_failed");
     expect(body.errors?.some((e) => e.includes("reason"))).toBe(true);
   });
@@ -117,8 +132,15 @@ describe("request bodies", () => {
   });
 
   it("malformed JSON: 400; a non-JSON content type: 415", async () => {
-    expect((await errorOf(await approvalApi(`/${proposalId}`, { token: ACME_APPROVER_TOKEN, rawBody: "{decision:" }), 400)).code).toBe("malformed_json");
-    const form = await approvalApi(`/${proposalId}`, { token: ACME_APPROVER_TOKEN, rawBody: "decision=approve&reason=fine", contentType: "application/x-www-form-urlencoded" });
+    expect(
+      (await errorOf(await approvalApi(`/${proposalId}`, { token: ACME_APPROVER_TOKEN, rawBody: "{decision:" }), 400))
+        .code,
+    ).toBe("malformed_json");
+    const form = await approvalApi(`/${proposalId}`, {
+      token: ACME_APPROVER_TOKEN,
+      rawBody: "decision=approve&reason=fine",
+      contentType: "application/x-www-form-urlencoded",
+    });
     expect((await errorOf(form, 415)).code).toBe("unsupported_media_type");
   });
 
@@ -175,7 +197,10 @@ describe("deciding", () => {
     const { orderId, proposal } = await proposalFor(acme, "fraud_review");
     await approve(proposal.proposal_id);
     const body = await errorOf(await decide(proposal.proposal_id, "reject", "changed my mind"), 409);
-    expect(body).toEqual({ code: "conflict", message: refusal({ ...proposal, status: "approved", decided_by: ACME_APPROVER }, "decided") });
+    expect(body).toEqual({
+      code: "conflict",
+      message: refusal({ ...proposal, status: "approved", decided_by: ACME_APPROVER }, "decided"),
+    });
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("approved");
     expect(await countAuditEvents("acme", orderId, "proposal_rejected")).toBe(0);
   });
@@ -186,21 +211,36 @@ describe("deciding", () => {
     expect(rejected).toMatchObject({ decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" });
     expect((await decide(proposal.proposal_id, "reject", "again")).status).toBe(200);
     const late = await errorOf(await decide(proposal.proposal_id, "approve", "on second thought"), 409);
-    expect(late.message).toBe(refusal({ ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" }, "applied"));
+    expect(late.message).toBe(
+      refusal(
+        { ...proposal, status: "rejected", decided_by: ACME_APPROVER, decision_reason: "needs a fraud specialist" },
+        "applied",
+      ),
+    );
     const events = (await auditLog(acme, orderId)).events.filter((e) => e.event_type.startsWith("proposal_"));
     expect(events.map((e) => [e.event_type, e.actor, e.reason])).toEqual([
-      ["proposal_created", "Ada Ops (acme, local dev)", `escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`],
+      [
+        "proposal_created",
+        "Ada Ops (acme, local dev)",
+        `escalate_to_human proposed (low risk): ${proposal.change_summary}. ${proposal.rationale}`,
+      ],
       ["proposal_rejected", ACME_APPROVER, "needs a fraud specialist"],
     ]);
   });
 
   it("approve and reject at the same moment: exactly one wins, the other is 409, one decision is recorded", async () => {
     const { orderId, proposal } = await proposalFor(acme, "fraud_review");
-    const [approval, rejection] = await Promise.all([decide(proposal.proposal_id, "approve", "race approve"), decide(proposal.proposal_id, "reject", "race reject")]);
+    const [approval, rejection] = await Promise.all([
+      decide(proposal.proposal_id, "approve", "race approve"),
+      decide(proposal.proposal_id, "reject", "race reject"),
+    ]);
     expect([approval.status, rejection.status].sort()).toEqual([200, 409]);
     const winner = approval.status === 200 ? "approved" : "rejected";
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe(winner);
-    expect((await countAuditEvents("acme", orderId, "proposal_approved")) + (await countAuditEvents("acme", orderId, "proposal_rejected"))).toBe(1);
+    expect(
+      (await countAuditEvents("acme", orderId, "proposal_approved")) +
+        (await countAuditEvents("acme", orderId, "proposal_rejected")),
+    ).toBe(1);
   });
 
   it("an applied proposal can no longer be decided: 409", async () => {
@@ -253,7 +293,14 @@ describe("reading", () => {
   it("a pending proposal whose order changed is not listed as waiting", async () => {
     const orderId = await insertFreshOrder({ exception: "fraud_review", status: "processing" });
     const resolution = await propose(acme, orderId);
-    const address = await prepareAddress(acme, orderId, { recipient: "A B", line1: "5 Oak Lane", city: "Reno", region: "NV", postal_code: "89502", country: "US" });
+    const address = await prepareAddress(acme, orderId, {
+      recipient: "A B",
+      line1: "5 Oak Lane",
+      city: "Reno",
+      region: "NV",
+      postal_code: "89502",
+      country: "US",
+    });
     await approve(address.proposal_id);
     expect((await confirm(acme, address.proposal_id, "apply_approved_change")).status).toBe("applied");
     const response = await approvalApi("", { token: ACME_APPROVER_TOKEN });

@@ -19,7 +19,10 @@ const WITH_ADMINS = {
 };
 
 function read(token: string, query = ""): Promise<Response> {
-  return fetchWithEnv(new Request(`http://localhost/api/dead-letters${query}`, { headers: { authorization: `Bearer ${token}` } }), WITH_ADMINS);
+  return fetchWithEnv(
+    new Request(`http://localhost/api/dead-letters${query}`, { headers: { authorization: `Bearer ${token}` } }),
+    WITH_ADMINS,
+  );
 }
 
 async function deadLetterFor(account: string, eventId: string): Promise<void> {
@@ -37,7 +40,10 @@ describe("GET /api/dead-letters", () => {
     await deadLetterFor("globex", "evt-globex-dead-1");
     const response = await read(ADMIN_TOKEN);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { total: number; dead_letters: Array<{ event_id: string; account: string; reason: string }> };
+    const body = (await response.json()) as {
+      total: number;
+      dead_letters: Array<{ event_id: string; account: string; reason: string }>;
+    };
     const ids = body.dead_letters.map((letter) => letter.event_id);
     expect(ids).toContain("evt-acme-dead-1");
     expect(ids).not.toContain("evt-globex-dead-1");
@@ -57,7 +63,9 @@ describe("GET /api/dead-letters", () => {
   it("an MCP token is told to use an admin approver token", async () => {
     const response = await read(ACME_TOKEN);
     expect(response.status).toBe(401);
-    expect(((await response.json()) as { message: string }).message).toBe("MCP tokens cannot read the dead letters; use an approver token with the admin role");
+    expect(((await response.json()) as { message: string }).message).toBe(
+      "MCP tokens cannot read the dead letters; use an approver token with the admin role",
+    );
   });
 
   it("a bad limit is a clear 400", async () => {

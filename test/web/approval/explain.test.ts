@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
 import type { Payment } from "../../../src/orders/evidence";
 import type { OrderRecord } from "../../../src/orders/order-record";
 import type { ChangeAction } from "../../../src/orders/playbook";
 import type { ProposalView } from "../../../src/proposals/schemas";
+import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
 
 // What the approver is told: the money a proposal moves, and for every state
 // what happened and what to do next.
@@ -22,7 +22,13 @@ function order(total: number, payment: Payment["state"] | null): OrderRecord {
     lines: [],
     shipping_address: null,
     evidence: payment
-      ? { payment: { state: payment, attempts: [] }, inventory: { allocations: [] }, fulfillment: { state: "pending", carrier: null, tracking: null, last_event: "" }, duplicate: null, timeline: [] }
+      ? {
+          payment: { state: payment, attempts: [] },
+          inventory: { allocations: [] },
+          fulfillment: { state: "pending", carrier: null, tracking: null, last_event: "" },
+          duplicate: null,
+          timeline: [],
+        }
       : null,
     exception: null,
     created_at: "2026-12-01T06:00:00.000Z",
@@ -83,13 +89,22 @@ describe("moneyAtStake", () => {
   });
 
   it("the payment state pinned in the proposal wins over the order's (which an apply has changed)", () => {
-    const applied = proposal("cancel_duplicate_order", { status: "applied", expected_changes: [{ field: "payment", before: "captured", after: "refunded" }] });
-    expect(moneyAtStake(applied, order(6600, "refunded")).detail).toBe("Refunded $66.00 to the customer: the duplicate was charged.");
+    const applied = proposal("cancel_duplicate_order", {
+      status: "applied",
+      expected_changes: [{ field: "payment", before: "captured", after: "refunded" }],
+    });
+    expect(moneyAtStake(applied, order(6600, "refunded")).detail).toBe(
+      "Refunded $66.00 to the customer: the duplicate was charged.",
+    );
   });
 
   it("releasing a declined order's stock cancels it with nothing to refund", () => {
     const stake = moneyAtStake(proposal("release_inventory_hold_and_cancel_order"), order(8000, "declined"));
-    expect(stake).toEqual({ movesMoney: true, short: "Cancel $80.00 order", detail: "Cancels a $80.00 order that was never paid (payment declined); nothing to refund." });
+    expect(stake).toEqual({
+      movesMoney: true,
+      short: "Cancel $80.00 order",
+      detail: "Cancels a $80.00 order that was never paid (payment declined); nothing to refund.",
+    });
   });
 
   it("says when a cancellation does not return money already taken", () => {
@@ -99,8 +114,17 @@ describe("moneyAtStake", () => {
   });
 
   it("actions that move no money say so; a vanished order says the amount is unknown", () => {
-    for (const action of ["notify_customer_backorder", "retry_fulfillment", "escalate_to_human", "change_shipping_address"] as const) {
-      expect(moneyAtStake(proposal(action), order(100, "captured"))).toEqual({ movesMoney: false, short: "", detail: "No money moves with this change." });
+    for (const action of [
+      "notify_customer_backorder",
+      "retry_fulfillment",
+      "escalate_to_human",
+      "change_shipping_address",
+    ] as const) {
+      expect(moneyAtStake(proposal(action), order(100, "captured"))).toEqual({
+        movesMoney: false,
+        short: "",
+        detail: "No money moves with this change.",
+      });
     }
     expect(moneyAtStake(proposal("cancel_duplicate_order"), null).short).toBe("Amount unknown");
   });
@@ -108,7 +132,14 @@ describe("moneyAtStake", () => {
 
 describe("explainState", () => {
   it("approved: nothing has changed yet, ask the agent to confirm", () => {
-    const state = explainState(proposal("cancel_duplicate_order", { status: "approved", decided_by: "Avery", decided_at: "2026-12-01T06:01:00.000Z", decision_reason: "checked" }));
+    const state = explainState(
+      proposal("cancel_duplicate_order", {
+        status: "approved",
+        decided_by: "Avery",
+        decided_at: "2026-12-01T06:01:00.000Z",
+        decision_reason: "checked",
+      }),
+    );
     expect(state.tone).toBe("notice");
     expect(state.sentences.map(words)).toEqual([
       "Approved. Nothing has changed yet: ask the agent to confirm proposal [prop_abc].",
@@ -141,15 +172,32 @@ describe("explainState", () => {
   });
 
   it("stale says why; superseded links the newer proposal", () => {
-    const stale = explainState(proposal("cancel_duplicate_order", { status: "stale", status_reason: "order ORD-1017 moved from version 1 to 2 after this proposal was made" }));
-    expect(words(stale.sentences[0] ?? [])).toBe("Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.");
-    const superseded = explainState(proposal("change_shipping_address", { status: "superseded", superseded_by: "prop_new" }));
+    const stale = explainState(
+      proposal("cancel_duplicate_order", {
+        status: "stale",
+        status_reason: "order ORD-1017 moved from version 1 to 2 after this proposal was made",
+      }),
+    );
+    expect(words(stale.sentences[0] ?? [])).toBe(
+      "Out of date: order ORD-1017 moved from version 1 to 2 after this proposal was made. Nothing was changed.",
+    );
+    const superseded = explainState(
+      proposal("change_shipping_address", { status: "superseded", superseded_by: "prop_new" }),
+    );
     expect(superseded.sentences[0]).toContainEqual({ proposal: "prop_new", link: true });
     expect(superseded.tone).toBe("error");
   });
 
   it("every state has an explanation that names no internal state", () => {
-    for (const status of ["pending_approval", "approved", "rejected", "applied", "expired", "stale", "superseded"] as const) {
+    for (const status of [
+      "pending_approval",
+      "approved",
+      "rejected",
+      "applied",
+      "expired",
+      "stale",
+      "superseded",
+    ] as const) {
       const text = explainState(proposal("retry_fulfillment", { status })).sentences.map(words).join(" ");
       expect(text.length).toBeGreaterThan(20);
       expect(text).not.toMatch(/pending_approval|superseded_by|status_reason/);
@@ -159,8 +207,12 @@ describe("explainState", () => {
 
 describe("orderNowNote", () => {
   it("before a decision the order waits for approval and the agent; after approval, only for the agent", () => {
-    expect(orderNowNote(proposal("retry_fulfillment"))).toBe("Unchanged until the proposal is approved and the agent confirms it.");
-    expect(orderNowNote(proposal("retry_fulfillment", { status: "approved" }))).toBe("Unchanged until the agent confirms the approved proposal.");
+    expect(orderNowNote(proposal("retry_fulfillment"))).toBe(
+      "Unchanged until the proposal is approved and the agent confirms it.",
+    );
+    expect(orderNowNote(proposal("retry_fulfillment", { status: "approved" }))).toBe(
+      "Unchanged until the agent confirms the approved proposal.",
+    );
   });
 
   it("a decided proposal needs no note: the order shown is the order as it is", () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../../src/proposals/schemas";
-import { connectClient } from "../../helpers/mcp-client";
-import { insertFreshOrder } from "../../helpers/fresh-orders";
-import { approvalApi, approve, auditLog, confirm, decide, propose } from "../../helpers/ops";
 import { get, page, sessionFor, textOf } from "../../helpers/approval-pages";
+import { insertFreshOrder } from "../../helpers/fresh-orders";
+import { connectClient } from "../../helpers/mcp-client";
+import { approvalApi, approve, auditLog, confirm, decide, propose } from "../../helpers/ops";
 import { ACME_APPROVER_TOKEN, ACME_SECOND_APPROVER_TOKEN, ACME_TOKEN, ACME_VIEWER_TOKEN } from "../../helpers/tokens";
 
 // Four eyes and roles through the approval API and page, as people use them.
@@ -34,22 +34,34 @@ describe("a proposal that needs two approvers", () => {
   it("takes two distinct approvers; the first is told it waits, the same one cannot be both, and the change then applies once", async () => {
     const { orderId, proposal } = await bigProposal();
     expect(proposal).toMatchObject({ approvals_required: 2, approvals: [] });
-    expect(proposal.second_approver_reason).toBe("it moves $2500.00 of the customer's money, at or above the $1000.00 (FOUR_EYES_OVER_CENTS) that needs two approvers");
+    expect(proposal.second_approver_reason).toBe(
+      "it moves $2500.00 of the customer's money, at or above the $1000.00 (FOUR_EYES_OVER_CENTS) that needs two approvers",
+    );
 
     const first = await decide(proposal.proposal_id, "approve", "the hold is stale", ACME_APPROVER_TOKEN);
     expect(first.status).toBe(200);
-    expect((await decideBody(first)).proposal).toMatchObject({ status: "pending_approval", approvals: [{ approver: "Avery Approver (acme, local dev)" }] });
+    expect((await decideBody(first)).proposal).toMatchObject({
+      status: "pending_approval",
+      approvals: [{ approver: "Avery Approver (acme, local dev)" }],
+    });
     expect((await confirm(acme, proposal.proposal_id)).status).toBe("approval_required");
 
     const twice = await decide(proposal.proposal_id, "approve", "still stale", ACME_APPROVER_TOKEN);
     expect(twice.status).toBe(409);
-    expect((await decideBody(twice)).message).toMatch(/^you already approved this proposal at .+; it needs a second, different approver, and one person cannot be both$/);
+    expect((await decideBody(twice)).message).toMatch(
+      /^you already approved this proposal at .+; it needs a second, different approver, and one person cannot be both$/,
+    );
 
     const second = await approve(proposal.proposal_id, "agreed, release it", ACME_SECOND_APPROVER_TOKEN);
-    expect(second).toMatchObject({ status: "approved", decided_by: "Avery Approver (acme, local dev) and Blake Approver (acme, local dev)" });
+    expect(second).toMatchObject({
+      status: "approved",
+      decided_by: "Avery Approver (acme, local dev) and Blake Approver (acme, local dev)",
+    });
     expect((await confirm(acme, proposal.proposal_id)).status).toBe("applied");
 
-    const events = (await auditLog(acme, orderId)).events.filter((e) => e.proposal_id === proposal.proposal_id).map((e) => [e.event_type, e.actor]);
+    const events = (await auditLog(acme, orderId)).events
+      .filter((e) => e.proposal_id === proposal.proposal_id)
+      .map((e) => [e.event_type, e.actor]);
     expect(events).toEqual([
       ["proposal_created", "Ada Ops (acme, local dev)"],
       ["proposal_approval_recorded", "Avery Approver (acme, local dev)"],
@@ -69,7 +81,9 @@ describe("a proposal that needs two approvers", () => {
     expect(text).toContain("You already approved this proposal at");
     expect(avery.html).not.toContain('value="approve"');
 
-    const blake = await page(await get(`/approvals/${proposal.proposal_id}`, await sessionFor(ACME_SECOND_APPROVER_TOKEN)));
+    const blake = await page(
+      await get(`/approvals/${proposal.proposal_id}`, await sessionFor(ACME_SECOND_APPROVER_TOKEN)),
+    );
     expect(blake.html).toContain('value="approve"');
   });
 });
@@ -79,16 +93,22 @@ describe("roles", () => {
     const { proposal } = await bigProposal();
     const queue = await approvalApi("", { token: ACME_VIEWER_TOKEN });
     expect(queue.status).toBe(200);
-    expect(((await queue.json()) as { proposals: ProposalView[] }).proposals.map((p) => p.proposal_id)).toContain(proposal.proposal_id);
+    expect(((await queue.json()) as { proposals: ProposalView[] }).proposals.map((p) => p.proposal_id)).toContain(
+      proposal.proposal_id,
+    );
 
     for (const decision of ["approve", "reject"]) {
       const refused = await decide(proposal.proposal_id, decision, "I only look", ACME_VIEWER_TOKEN);
       expect(refused.status).toBe(403);
-      expect((await decideBody(refused)).message).toBe("deciding a proposal needs the approver role; Vic Viewer (acme, local dev) has the viewer role, which can only see the queue");
+      expect((await decideBody(refused)).message).toBe(
+        "deciding a proposal needs the approver role; Vic Viewer (acme, local dev) has the viewer role, which can only see the queue",
+      );
     }
     const viewer = await page(await get(`/approvals/${proposal.proposal_id}`, await sessionFor(ACME_VIEWER_TOKEN)));
     expect(viewer.html).not.toContain('value="approve"');
     expect(textOf(viewer.html)).toContain("Deciding a proposal needs the approver role");
-    expect((await decideBody(await approvalApi(`/${proposal.proposal_id}`, { token: ACME_VIEWER_TOKEN }))).proposal?.status).toBe("pending_approval");
+    expect(
+      (await decideBody(await approvalApi(`/${proposal.proposal_id}`, { token: ACME_VIEWER_TOKEN }))).proposal?.status,
+    ).toBe("pending_approval");
   });
 });

@@ -1,12 +1,24 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../../src/proposals/schemas";
+import {
+  csrfOf,
+  escapeHtml,
+  expectSafePage,
+  FROM_OUR_PAGE,
+  formPostedFrom,
+  get,
+  type Page,
+  page,
+  postForm,
+  sessionFor,
+  textOf,
+} from "../../helpers/approval-pages";
+import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../../helpers/fresh-orders";
 import { connectClient } from "../../helpers/mcp-client";
-import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
-import { csrfOf, escapeHtml, expectSafePage, FROM_OUR_PAGE, formPostedFrom, get, page, postForm, sessionFor, textOf, type Page } from "../../helpers/approval-pages";
 import { ACME_APPROVER, confirm, getProposal, proposalFor, propose, reject } from "../../helpers/ops";
 import { countAuditEvents } from "../../helpers/rows";
-import { DEFAULT_ADDRESS, insertFreshOrder, readRow } from "../../helpers/fresh-orders";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
 
 // The review page of the browser approval app, signed in: it shows the change
 // in words, and a decision needs the session's CSRF token and a same-origin
@@ -43,17 +55,29 @@ describe("signed in", () => {
     expect(text).toContain(`${orderId} · Payment failed · version 1`);
     expect(proposal.expected_changes.map((c) => c.field)).toEqual(["status", "exception", "inventory", "fulfillment"]);
     expect(text).toContain("Order status Payment failed → Cancelled");
-    expect(text).toContain("Exception Payment declined, stock held (open, Payments Ops) → Payment declined, stock held (resolved, Payments Ops)");
+    expect(text).toContain(
+      "Exception Payment declined, stock held (open, Payments Ops) → Payment declined, stock held (resolved, Payments Ops)",
+    );
     expect(text).toContain(
       "Stock SKU-2240 × 1 held at RNO-1 SKU-1180 × 2 held at RNO-1 → SKU-2240 × 1 released back to stock at RNO-1 → SKU-1180 × 2 released back to stock at RNO-1",
     );
-    expect(text).toContain("Fulfillment Blocked: waiting for payment → Cancelled: cancelled after payment was declined; held stock released");
-    expect(review.html).toContain('<span id="money">Cancels a $66.00 order that was never paid (payment declined); nothing to refund.</span>');
+    expect(text).toContain(
+      "Fulfillment Blocked: waiting for payment → Cancelled: cancelled after payment was declined; held stock released",
+    );
+    expect(review.html).toContain(
+      '<span id="money">Cancels a $66.00 order that was never paid (payment declined); nothing to refund.</span>',
+    );
     expect(review.html).toContain('<span class="badge risk-high">High risk</span>');
-    expect(review.html).toContain('<span class="badge status-pending_approval" id="status">Waiting for approval</span>');
+    expect(review.html).toContain(
+      '<span class="badge status-pending_approval" id="status">Waiting for approval</span>',
+    );
     const exact = `${proposal.expires_at.slice(0, 10)} ${proposal.expires_at.slice(11, 19)} UTC`;
-    expect(review.html).toMatch(new RegExp(`expires <time datetime="${proposal.expires_at}" title="${exact}">in 1[45] min</time>`));
-    expect(review.html).toContain(`<form class="card decision" id="decision" method="post" action="/approvals/${proposal.proposal_id}/decision">`);
+    expect(review.html).toMatch(
+      new RegExp(`expires <time datetime="${proposal.expires_at}" title="${exact}">in 1[45] min</time>`),
+    );
+    expect(review.html).toContain(
+      `<form class="card decision" id="decision" method="post" action="/approvals/${proposal.proposal_id}/decision">`,
+    );
     expect(csrfOf(review.html).length).toBeGreaterThan(20);
     expect(review.html).toContain('<button class="approve" type="submit" name="decision" value="approve">');
     expect(review.html).toContain(`Signed in as ${escapeHtml(ACME_APPROVER)}`);
@@ -65,14 +89,24 @@ describe("signed in", () => {
       expect(index, marker).toBeGreaterThan(0);
       return index;
     };
-    const sequence = ['id="money"', 'id="reason"', 'value="approve"', 'value="reject"', "<h2>The change</h2>", "<h2>Why</h2>", "<h2>The order now</h2>"].map(at);
+    const sequence = [
+      'id="money"',
+      'id="reason"',
+      'value="approve"',
+      'value="reject"',
+      "<h2>The change</h2>",
+      "<h2>Why</h2>",
+      "<h2>The order now</h2>",
+    ].map(at);
     expect(sequence).toEqual([...sequence].sort((a, b) => a - b));
   });
 
   it("the queue lists the proposal", async () => {
     const queue = await page(await get("/approvals", cookie));
     expect(queue.status).toBe(200);
-    expect(queue.html).toContain(`<a class="summary" href="/approvals/${proposal.proposal_id}">Release the held stock and cancel the unpaid order</a>`);
+    expect(queue.html).toContain(
+      `<a class="summary" href="/approvals/${proposal.proposal_id}">Release the held stock and cancel the unpaid order</a>`,
+    );
   });
 
   it("a decision without a csrf field, or with a wrong one: 403 and nothing changes", async () => {
@@ -97,14 +131,25 @@ describe("signed in", () => {
   it("a decision with the right csrf but posted from another site: 403", async () => {
     const path = `/approvals/${proposal.proposal_id}/decision`;
     const fields = { decision: "approve", reason: "cross-site", csrf: csrfOf(review.html) };
-    expect((await postForm(path, fields, { cookie, ...formPostedFrom("https://evil.example", "cross-site") })).status).toBe(403);
-    expect((await postForm(path, fields, { cookie, ...formPostedFrom("http://localhost.evil.example", "cross-site") })).status).toBe(403);
+    expect(
+      (await postForm(path, fields, { cookie, ...formPostedFrom("https://evil.example", "cross-site") })).status,
+    ).toBe(403);
+    expect(
+      (await postForm(path, fields, { cookie, ...formPostedFrom("http://localhost.evil.example", "cross-site") }))
+        .status,
+    ).toBe(403);
     expect((await postForm(path, fields, { cookie, ...formPostedFrom("null", "cross-site") })).status).toBe(403);
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
   });
 
   it("a reason that is too short: 422 page with the error, still pending", async () => {
-    const p = await page(await postForm(`/approvals/${proposal.proposal_id}/decision`, { decision: "approve", reason: "ok", csrf: csrfOf(review.html) }, { cookie }));
+    const p = await page(
+      await postForm(
+        `/approvals/${proposal.proposal_id}/decision`,
+        { decision: "approve", reason: "ok", csrf: csrfOf(review.html) },
+        { cookie },
+      ),
+    );
     expect(p.status).toBe(422);
     expect(p.html).toContain("give a reason of at least 3 characters");
     expect((await getProposal(acme, proposal.proposal_id)).status).toBe("pending_approval");
@@ -125,7 +170,9 @@ describe("signed in", () => {
     });
 
     const after = await page(await get(`/approvals/${proposal.proposal_id}?decided=approve`, cookie));
-    expect(textOf(after.html)).toContain(`Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposal.proposal_id}.`);
+    expect(textOf(after.html)).toContain(
+      `Approved. Nothing has changed yet: ask the agent to confirm proposal ${proposal.proposal_id}.`,
+    );
     expect(after.html).toContain('<div class="card notice" role="status" id="next-step">');
     expect(after.html).not.toContain('name="decision"');
 
@@ -138,7 +185,11 @@ describe("signed in", () => {
   it("reject through the page: 303 and rejected", async () => {
     const { proposal: other } = await proposalFor(acme, "payment_declined_inventory_held");
     const form = await page(await get(`/approvals/${other.proposal_id}`, cookie));
-    const response = await postForm(`/approvals/${other.proposal_id}/decision`, { decision: "reject", reason: "call the customer first", csrf: csrfOf(form.html) }, { cookie });
+    const response = await postForm(
+      `/approvals/${other.proposal_id}/decision`,
+      { decision: "reject", reason: "call the customer first", csrf: csrfOf(form.html) },
+      { cookie },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/approvals/${other.proposal_id}?decided=reject`);
     expect((await getProposal(acme, other.proposal_id)).status).toBe("rejected");
@@ -153,7 +204,10 @@ describe("signed in", () => {
   });
 
   it("order fields are escaped too: markup in the shipping address is shown as text", async () => {
-    const orderId = await insertFreshOrder({ exception: "payment_declined_inventory_held", address: { ...DEFAULT_ADDRESS, recipient: `<img src=x onerror="alert(1)">` } });
+    const orderId = await insertFreshOrder({
+      exception: "payment_declined_inventory_held",
+      address: { ...DEFAULT_ADDRESS, recipient: `<img src=x onerror="alert(1)">` },
+    });
     const other = await propose(acme, orderId);
     const p = await page(await get(`/approvals/${other.proposal_id}`, cookie));
     expect(p.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");

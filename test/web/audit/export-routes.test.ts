@@ -1,12 +1,20 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { NewAuditEvent } from "../../../src/orders/audit-event";
 import { formatChainHead, GENESIS_HASH } from "../../../src/audit/chain";
 import { checkExportedChain } from "../../../src/audit/chain-check";
+import type { NewAuditEvent } from "../../../src/orders/audit-event";
 import { expectSignInForm, get, sessionFor, textOf } from "../../helpers/approval-pages";
 import { insertNotes } from "../../helpers/audit";
 import { insertFreshOrder } from "../../helpers/fresh-orders";
-import { postOrder, readJson, uniqueRequestId, validOrder, warmUp, type ErrorBody, type Receipt } from "../../helpers/orders";
+import {
+  type ErrorBody,
+  postOrder,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+  warmUp,
+} from "../../helpers/orders";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 
 // GET /api/audit: the approver's export of their account's trail; and
@@ -37,7 +45,12 @@ function exportAudit(query = "", token: string | null = ACME_APPROVER_TOKEN, met
 async function ndjson(response: Response): Promise<Row[]> {
   expect(response.status).toBe(200);
   const text = new TextDecoder().decode(await response.arrayBuffer());
-  return text === "" ? [] : text.trimEnd().split("\n").map((line) => JSON.parse(line) as Row);
+  return text === ""
+    ? []
+    : text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Row);
 }
 
 /** A fresh order with note events at the given times. */
@@ -58,7 +71,9 @@ describe("who may export", () => {
     expect((await exportAudit("", "not-a-token-at-all")).status).toBe(401);
     const mcp = await exportAudit("", ACME_TOKEN);
     expect(mcp.status).toBe(401);
-    expect((await readJson<ErrorBody>(mcp)).message).toBe("MCP tokens cannot export the audit trail; use an approver token");
+    expect((await readJson<ErrorBody>(mcp)).message).toBe(
+      "MCP tokens cannot export the audit trail; use an approver token",
+    );
   });
 
   it("answers 405 to anything but GET", async () => {
@@ -82,10 +97,15 @@ describe("NDJSON", () => {
     await postOrder(validOrder(uniqueRequestId("chain")));
     const response = await exportAudit();
     expect(response.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-acme-\d{8}T\d{6}Z\.ndjson"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="audit-acme-\d{8}T\d{6}Z\.ndjson"$/,
+    );
     const head = response.headers.get("x-audit-chain-head");
     const text = new TextDecoder().decode(await response.arrayBuffer());
-    const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line) as Row);
+    const rows = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Row);
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
     const checker = await checkExportedChain(text);
     expect(checker.problems).toEqual([]);
@@ -108,7 +128,10 @@ describe("NDJSON", () => {
     expect(checked.problems).toEqual([]);
     const rewritten = await checkExportedChain(newer, { anchors: [{ ...anchor, hash: "f".repeat(64) }] });
     expect(rewritten.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", anchor.seq]]);
-    const cutOff = newer.split("\n").filter((line) => line !== "" && (JSON.parse(line) as Row).seq < anchor.seq).join("\n");
+    const cutOff = newer
+      .split("\n")
+      .filter((line) => line !== "" && (JSON.parse(line) as Row).seq < anchor.seq)
+      .join("\n");
     expect((await checkExportedChain(cutOff, { anchors: [anchor] })).problems.map((p) => p.message)).toEqual([
       `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
     ]);
@@ -133,9 +156,16 @@ describe("NDJSON", () => {
   });
 
   it("filters by time: from inclusive, to exclusive", async () => {
-    const times = ["2031-05-01T00:00:00.000Z", "2031-05-01T00:00:01.000Z", "2031-05-01T00:00:02.000Z", "2031-05-01T00:00:03.000Z"];
+    const times = [
+      "2031-05-01T00:00:00.000Z",
+      "2031-05-01T00:00:01.000Z",
+      "2031-05-01T00:00:02.000Z",
+      "2031-05-01T00:00:03.000Z",
+    ];
     const orderId = await orderWithEvents(times);
-    const rows = await ndjson(await exportAudit(`?from=2031-05-01T00:00:01Z&to=2031-05-01T00:00:03.000Z&order_id=${orderId}`));
+    const rows = await ndjson(
+      await exportAudit(`?from=2031-05-01T00:00:01Z&to=2031-05-01T00:00:03.000Z&order_id=${orderId}`),
+    );
     expect(rows.map((r) => r.created_at)).toEqual([times[1], times[2]]);
     const day = await ndjson(await exportAudit("?from=2031-05-01&to=2031-05-02"));
     expect(day.map((r) => r.event_id)).toEqual(times.map((_, i) => `${orderId}:note-${String(i).padStart(4, "0")}`));
@@ -173,7 +203,7 @@ function parseCsv(text: string): string[][] {
 describe("CSV", () => {
   it("quotes commas, quotes and line breaks, and keeps formulas from running", async () => {
     const reason = 'said "cancel it", then\nchanged their mind';
-    const orderId = await orderWithEvents(["2026-04-01T00:00:00.000Z"], { reason, actor: "=HYPERLINK(\"http://evil\")" });
+    const orderId = await orderWithEvents(["2026-04-01T00:00:00.000Z"], { reason, actor: '=HYPERLINK("http://evil")' });
     const response = await exportAudit(`?format=csv&order_id=${orderId}`);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/\.csv"$/);
@@ -181,9 +211,30 @@ describe("CSV", () => {
     expect(text.endsWith("\r\n")).toBe(true);
     const [header, row, ...rest] = parseCsv(text);
     expect(rest).toEqual([]);
-    expect(header).toEqual(["seq", "created_at", "account", "order_id", "event_id", "event_type", "actor_kind", "actor", "reason", "proposal_id", "state_before", "state_after", "prev_hash", "hash"]);
+    expect(header).toEqual([
+      "seq",
+      "created_at",
+      "account",
+      "order_id",
+      "event_id",
+      "event_type",
+      "actor_kind",
+      "actor",
+      "reason",
+      "proposal_id",
+      "state_before",
+      "state_after",
+      "prev_hash",
+      "hash",
+    ]);
     const cells = Object.fromEntries((header ?? []).map((name, i) => [name, row?.[i]]));
-    expect(cells).toMatchObject({ order_id: orderId, reason, actor: "'=HYPERLINK(\"http://evil\")", proposal_id: "", state_after: "" });
+    expect(cells).toMatchObject({
+      order_id: orderId,
+      reason,
+      actor: '\'=HYPERLINK("http://evil")',
+      proposal_id: "",
+      state_after: "",
+    });
     expect(cells.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -227,8 +278,13 @@ describe("from the approval app (GET /approvals/audit, the queue page's button)"
   it("signed in: the same attachment as GET /api/audit, for the session's account, with the form's empty fields ignored", async () => {
     const times = ["2033-02-01T00:00:00.000Z", "2033-02-02T00:00:00.000Z", "2033-02-03T00:00:00.000Z"];
     const orderId = await orderWithEvents(times);
-    const response = await get(`/approvals/audit?format=ndjson&from=2033-02-02&to=&order_id=${orderId}`, await sessionFor(ACME_APPROVER_TOKEN));
-    expect(response.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="audit-acme-${orderId}-\\d{8}T\\d{6}Z\\.ndjson"$`));
+    const response = await get(
+      `/approvals/audit?format=ndjson&from=2033-02-02&to=&order_id=${orderId}`,
+      await sessionFor(ACME_APPROVER_TOKEN),
+    );
+    expect(response.headers.get("content-disposition")).toMatch(
+      new RegExp(`^attachment; filename="audit-acme-${orderId}-\\d{8}T\\d{6}Z\\.ndjson"$`),
+    );
     expect(response.headers.get("x-audit-chain-head")).toMatch(/^\d+:[0-9a-f]{64}$/);
     const rows = await ndjson(response);
     expect(rows.map((r) => [r.event_id, r.account])).toEqual([
@@ -241,7 +297,10 @@ describe("from the approval app (GET /approvals/audit, the queue page's button)"
 
   it("signed in: CSV, as the format field says", async () => {
     const orderId = await orderWithEvents(["2033-03-01T00:00:00.000Z"]);
-    const response = await get(`/approvals/audit?format=csv&from=&to=&order_id=${orderId}`, await sessionFor(ACME_APPROVER_TOKEN));
+    const response = await get(
+      `/approvals/audit?format=csv&from=&to=&order_id=${orderId}`,
+      await sessionFor(ACME_APPROVER_TOKEN),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/\.csv"$/);
@@ -252,7 +311,9 @@ describe("from the approval app (GET /approvals/audit, the queue page's button)"
 
   it("another account's approver gets only their own account's events", async () => {
     const orderId = await orderWithEvents(["2033-04-01T00:00:00.000Z"]);
-    const rows = await ndjson(await get(`/approvals/audit?order_id=${orderId}`, await sessionFor(GLOBEX_APPROVER_TOKEN)));
+    const rows = await ndjson(
+      await get(`/approvals/audit?order_id=${orderId}`, await sessionFor(GLOBEX_APPROVER_TOKEN)),
+    );
     expect(rows).toEqual([]);
     const all = await ndjson(await get("/approvals/audit", await sessionFor(GLOBEX_APPROVER_TOKEN)));
     expect(new Set(all.map((r) => r.account))).toEqual(new Set(["globex"]));
@@ -272,6 +333,8 @@ describe("from the approval app (GET /approvals/audit, the queue page's button)"
     const response = await get("/approvals/audit?from=2026-02-30", await sessionFor(ACME_APPROVER_TOKEN));
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(textOf(await response.text())).toContain("The audit trail was not exported the export query has 1 problem(s): from: is not a real date");
+    expect(textOf(await response.text())).toContain(
+      "The audit trail was not exported the export query has 1 problem(s): from: is not a real date",
+    );
   });
 });

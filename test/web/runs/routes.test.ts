@@ -1,11 +1,11 @@
-import { getAgentByName } from "agents";
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunExport } from "../../../src/runs/export";
 import type { RunDetail, RunSummary } from "../../../src/runs/schemas";
 import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../../helpers/approval-pages";
-import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 import { value } from "../../helpers/results";
+import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 import { waitFor } from "../../helpers/wait-for";
 
 // The run page: a traffic run's chart behind the approval app's sign-in,
@@ -13,20 +13,24 @@ import { waitFor } from "../../helpers/wait-for";
 
 const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
 
-
 async function acmeAgent() {
   return getAgentByName(env.ACCOUNT_AGENT, "acme");
 }
 
 async function startRun(rate: number, seconds: number): Promise<RunSummary> {
   const stub = await acmeAgent();
-  for (const run of value(await stub.recentRuns(ACME))) if (run.status === "running") await stub.stopTrafficRun(ACME, run.run_id);
+  for (const run of value(await stub.recentRuns(ACME)))
+    if (run.status === "running") await stub.stopTrafficRun(ACME, run.run_id);
   return value(await stub.startTrafficRun(ACME, { rate_per_second: rate, duration_seconds: seconds, mode: "seeded" }));
 }
 
 async function finished(runId: string): Promise<RunDetail> {
   const stub = await acmeAgent();
-  const run = await waitFor(async () => value(await stub.getTrafficRun(ACME, runId)), (r) => r.status !== "running", 20_000);
+  const run = await waitFor(
+    async () => value(await stub.getTrafficRun(ACME, runId)),
+    (r) => r.status !== "running",
+    20_000,
+  );
   if (run.status === "running") throw new Error(`run ${runId} did not finish`);
   return run;
 }
@@ -53,7 +57,10 @@ describe("signed in", () => {
   it("a live run: status, tally, both charts, and a 2-second refresh", async () => {
     const run = await startRun(4, 30);
     // Until the coordinator has stored an interval with answers: the charts have points to draw.
-    await waitFor(async () => value(await (await acmeAgent()).getTrafficRun(ACME, run.run_id)), (r) => r.intervals.some((i) => i.sent > 0));
+    await waitFor(
+      async () => value(await (await acmeAgent()).getTrafficRun(ACME, run.run_id)),
+      (r) => r.intervals.some((i) => i.sent > 0),
+    );
     const p = await page(await get(`/runs/${run.run_id}`, cookie));
     await (await acmeAgent()).stopTrafficRun(ACME, run.run_id);
     expect(p.status).toBe(200);
@@ -69,7 +76,9 @@ describe("signed in", () => {
     expect(text).toContain("30 s: hold 4/s");
     expect(text).toContain(`seed ${run.plan.seed}`);
     expect(text).toContain("Verdict when it ends.");
-    expect(p.html).toMatch(/<path class="line s-answered" data-series="answered" data-points="[1-9]\d*" d="M[\d.]+ [\d.]+/);
+    expect(p.html).toMatch(
+      /<path class="line s-answered" data-series="answered" data-points="[1-9]\d*" d="M[\d.]+ [\d.]+/,
+    );
     expect(p.html).toMatch(/<path class="line s-p99" data-series="p99" data-points="[1-9]\d*"/);
     expect(p.html).toMatch(/<path class="line s-planned" data-series="planned" data-points="[1-9]\d*"/);
   });
@@ -118,13 +127,17 @@ describe("signed in", () => {
     const exported = (await json.json()) as RunExport;
     expect(exported).toMatchObject({ run_id: run.run_id, status: "completed", sent: 10 });
     expect(exported.histograms.latency.count).toBe(10);
-    expect(exported.histograms.latency.buckets.reduce((sum, b) => sum + b.count, 0) + exported.histograms.latency.zeros).toBe(10);
+    expect(
+      exported.histograms.latency.buckets.reduce((sum, b) => sum + b.count, 0) + exported.histograms.latency.zeros,
+    ).toBe(10);
     expect(exported.histograms.latency.buckets.every((b) => b.lower_ms < b.upper_ms)).toBe(true);
 
     const csv = await get(`/runs/${run.run_id}/intervals.csv`, cookie);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const [header, ...rows] = (await csv.text()).trim().split("\r\n");
-    expect(header).toBe("at_second,planned_rate,sent,accepted,rejected,errors,dropped,in_flight,latency_p50_ms,latency_p95_ms,latency_p99_ms,service_p99_ms");
+    expect(header).toBe(
+      "at_second,planned_rate,sent,accepted,rejected,errors,dropped,in_flight,latency_p50_ms,latency_p95_ms,latency_p99_ms,service_p99_ms",
+    );
     expect(rows.reduce((sum, row) => sum + Number(row.split(",")[2]), 0)).toBe(10);
 
     const globex = await sessionFor(GLOBEX_APPROVER_TOKEN);

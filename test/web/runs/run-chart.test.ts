@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { averageRate, bucketIntervals, CHART_HEIGHT, CHART_WIDTH, lineChart, MAX_POINTS, niceCeiling, runCharts } from "../../../src/web/runs/run-chart";
 import type { RunInterval } from "../../../src/runs/schemas";
+import {
+  averageRate,
+  bucketIntervals,
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  lineChart,
+  MAX_POINTS,
+  niceCeiling,
+  runCharts,
+} from "../../../src/web/runs/run-chart";
 
 function interval(at: number, sent: number, p50 = 10, p95 = 20): RunInterval {
   return {
@@ -86,7 +95,9 @@ describe("bucketIntervals", () => {
     const intervals = Array.from({ length: 900 }, (_, i) => interval(i, 10, 10, i === 450 ? 999 : 20));
     const buckets = bucketIntervals(intervals);
     expect(buckets.length).toBeLessThanOrEqual(MAX_POINTS);
-    expect(buckets.every((b) => b.sent === 10 && b.accepted === 9 && b.latency_p50_ms === 10 && b.planned_rate === 10)).toBe(true);
+    expect(
+      buckets.every((b) => b.sent === 10 && b.accepted === 9 && b.latency_p50_ms === 10 && b.planned_rate === 10),
+    ).toBe(true);
     expect(Math.max(...buckets.map((b) => b.latency_p95_ms))).toBe(999);
     expect(Math.max(...buckets.map((b) => b.latency_p99_ms))).toBe(1004);
     expect(Math.max(...buckets.map((b) => b.service_p99_ms))).toBe(994);
@@ -111,8 +122,12 @@ describe("runCharts and averageRate", () => {
   });
 
   it("labels the y axis at round ticks from 0 to the top", () => {
-    expect(lineChart([0], [{ key: "p50", label: "p50", values: [43] }], 1).ticks.map((t) => t.value)).toEqual([0, 10, 20, 30, 40, 50]);
-    expect(lineChart([0], [{ key: "p50", label: "p50", values: [180] }], 1).ticks.map((t) => t.value)).toEqual([0, 50, 100, 150, 200]);
+    expect(lineChart([0], [{ key: "p50", label: "p50", values: [43] }], 1).ticks.map((t) => t.value)).toEqual([
+      0, 10, 20, 30, 40, 50,
+    ]);
+    expect(lineChart([0], [{ key: "p50", label: "p50", values: [180] }], 1).ticks.map((t) => t.value)).toEqual([
+      0, 50, 100, 150, 200,
+    ]);
     const { ticks } = lineChart([0], [{ key: "p50", label: "p50", values: [7] }], 1);
     expect(ticks[0]?.y).toBe(CHART_HEIGHT - 6);
     expect(ticks.at(-1)?.y).toBe(6);
@@ -127,7 +142,9 @@ describe("runCharts and averageRate", () => {
   });
 
   it("orders per second over the whole run", () => {
-    expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: "2026-12-01T06:00:08.000Z", sent: 32 })).toBe(4);
+    expect(
+      averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: "2026-12-01T06:00:08.000Z", sent: 32 }),
+    ).toBe(4);
     expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: null, sent: 3 })).toBe(0);
   });
 });
