@@ -169,7 +169,7 @@ export function startCard<T>(render: (data: T) => Node): void {
   window.addEventListener("message", (event: MessageEvent<RpcMessage>) => {
     if (event.source !== window.parent) return;
     const message = event.data;
-    if (!message || message.jsonrpc !== "2.0") return;
+    if (message?.jsonrpc !== "2.0") return;
     if (message.method === undefined) {
       const waiting = message.id === undefined ? undefined : pending.get(message.id);
       if (!waiting || message.id === undefined) return;

@@ -36,6 +36,7 @@ const CONTACT_SCHEMA = {
   },
   allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
   if: { properties: { reachBy: { const: "phone" } }, required: ["reachBy"] },
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword, not a thenable.
   then: { required: ["phone"] },
   else: { required: ["email"] },
   additionalProperties: false,

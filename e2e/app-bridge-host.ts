@@ -26,7 +26,7 @@ export async function bundleAppBridge(): Promise<string> {
   });
   const [first] = Array.isArray(built) ? built : [built];
   const chunk = first && "output" in first ? first.output[0] : undefined;
-  if (!chunk || chunk.type !== "chunk") throw new Error("vite did not bundle the AppBridge");
+  if (chunk?.type !== "chunk") throw new Error("vite did not bundle the AppBridge");
   return chunk.code;
 }
 

@@ -47,7 +47,7 @@ if (findings.errors.length > 0) {
 }
 
 console.log("$ wrangler deploy --dry-run");
-let modules;
+let modules: ReturnType<typeof buildBundle>;
 try {
   modules = buildBundle();
 } catch (error) {

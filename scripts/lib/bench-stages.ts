@@ -61,7 +61,8 @@ async function loops(round: Round, sides: readonly (readonly [string, Operation]
       const { result, cpuMs } = await measured(round.pid, () =>
         closedLoop(CLIENTS, round.plan.seconds / slices, operation),
       );
-      const total = totals.get(name)!;
+      const total = totals.get(name);
+      if (!total) throw new Error(`no totals kept for ${name}`);
       total.completed += result.completed;
       total.seconds += result.seconds;
       total.cpuMs += cpuMs;
@@ -105,7 +106,8 @@ export async function sendStage(round: Round): Promise<void> {
   for (let batch = 0; batch < round.plan.batches; batch++) {
     for (const [name, send] of inTurn(round, batch, ways)) {
       const { result, cpuMs } = await measured(round.pid, send);
-      const way = batches.get(name)!;
+      const way = batches.get(name);
+      if (!way) throw new Error(`no figures kept for ${name}`);
       way.rates.push(result.accepted / result.seconds);
       way.accepted += result.accepted;
       way.cpuMs += cpuMs;

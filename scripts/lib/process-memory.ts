@@ -31,7 +31,7 @@ async function processTable(): Promise<Map<number, ProcessInfo>> {
 /** Every workerd process descended from `root` (wrangler's proxy and the runtime); empty where /proc is missing. */
 export async function workerdProcesses(root: number | undefined): Promise<number[]> {
   if (root === undefined) return [];
-  let table;
+  let table: Awaited<ReturnType<typeof processTable>>;
   try {
     table = await processTable();
   } catch {

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { gzipSync } from "node:zlib";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -72,7 +73,7 @@ export function startupCpuMs(): number {
       stdio: "pipe",
       encoding: "utf8",
     });
-    const active = /Active:\s*([\d.]+)\s*ms/.exec(output.replace(/\u001b\[[0-9;]*m/g, ""));
+    const active = /Active:\s*([\d.]+)\s*ms/.exec(stripVTControlCharacters(output));
     if (!active?.[1]) throw new Error(`wrangler check startup printed no "Active" figure:\n${output}`);
     return Number(active[1]);
   } finally {

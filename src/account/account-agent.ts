@@ -21,6 +21,7 @@ import { migrateAccountStorage } from "./storage-schema";
  */
 export interface AccountAgent extends AccountFace {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the static block below installs these methods on the prototype; the interface above only types them.
 export class AccountAgent extends Agent<Env> {
   private readonly transitions = new SerialQueue();
   private built: Promise<AccountServices> | undefined;

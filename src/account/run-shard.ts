@@ -67,7 +67,7 @@ export class RunShard extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     const stored = this.stored();
-    if (!stored || stored.state.status !== "running") return;
+    if (stored?.state.status !== "running") return;
     if (stored.stop) {
       this.stopRequested = true;
       if (!this.running) this.write({ ...stored.state, status: "stopped" });

@@ -32,7 +32,10 @@ export async function lookupToken<T>(tokens: ReadonlyMap<string, T>, presented: 
   const holder = await lookupTokenDigest(tokens, await sha256(presented));
   if (holder !== undefined) {
     let known = matched.get(tokens);
-    if (!known) matched.set(tokens, (known = new Map()));
+    if (!known) {
+      known = new Map();
+      matched.set(tokens, known);
+    }
     known.set(presented, holder);
   }
   return holder;

@@ -116,7 +116,7 @@ async function renderConsent(
   request: AuthRequest,
   options: { handle?: string; checked?: readonly Scope[]; error?: AppError },
 ) {
-  let consent;
+  let consent: Awaited<ReturnType<OAuthHelpers["describeConsent"]>>;
   try {
     consent = await oauth.describeConsent(request);
   } catch (error) {

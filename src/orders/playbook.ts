@@ -117,7 +117,7 @@ function describeEvidence(order: OrderRecord): string[] {
 
 /** The playbook's choice for an order with an active exception; the caller cannot pick another. */
 export function planResolution(order: OrderRecord): ResolutionPlan | undefined {
-  if (!order.exception || order.exception.state !== "active") return undefined;
+  if (order.exception?.state !== "active") return undefined;
   const entry = PLAYBOOK[order.exception.type] ?? ESCALATION;
   return { ...entry, evidence: describeEvidence(order) };
 }

@@ -138,7 +138,7 @@ type QueuedOrder = Pick<
 /** One row of the exception queue, or undefined for an order without an active exception. */
 function exceptionSummary(order: QueuedOrder, now: Date): ExceptionSummary | undefined {
   const exception = order.exception;
-  if (!exception || exception.state !== "active") return undefined;
+  if (exception?.state !== "active") return undefined;
   const age = minutesBetween(exception.opened_at, now);
   return {
     order_id: order.order_id,

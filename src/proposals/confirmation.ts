@@ -89,7 +89,7 @@ export class ProposalConfirmation {
     return this.deps.exclusive(async () => {
       const stored = this.deps.store.get(proposalId);
       const call = stored?.provider_apply;
-      if (!stored || stored.status !== "applying" || !call || call.next_check_at === null) return;
+      if (stored?.status !== "applying" || !call || call.next_check_at === null) return;
       if (!this.deps.provider) {
         this.deps.records.transition(
           stored,

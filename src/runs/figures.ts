@@ -70,7 +70,8 @@ export class RunFigures {
         data.rejection_reasons.push(reason);
     }
     if (answer.expect === null) return;
-    const tally = (data.drill[answer.expect] ??= { sent: 0, as_expected: 0, mismatched: 0 });
+    const tally = data.drill[answer.expect] ?? { sent: 0, as_expected: 0, mismatched: 0 };
+    data.drill[answer.expect] = tally;
     tally.sent++;
     const finding = drillFinding(answer.expect, answer.index, answer.status, problemsOf(answer.body));
     if (finding === null) {
@@ -138,7 +139,8 @@ export function mergeFigures(parts: readonly Figures[]): Figures {
       RejectionReason,
       NonNullable<Figures["drill"][RejectionReason]>,
     ][]) {
-      const sum = (total.drill[reason] ??= { sent: 0, as_expected: 0, mismatched: 0 });
+      const sum = total.drill[reason] ?? { sent: 0, as_expected: 0, mismatched: 0 };
+      total.drill[reason] = sum;
       sum.sent += tally.sent;
       sum.as_expected += tally.as_expected;
       sum.mismatched += tally.mismatched;

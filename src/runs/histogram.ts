@@ -44,7 +44,7 @@ function bucketOf(ms: number): number {
 }
 
 /** The value a bucket stands for: within RELATIVE_ERROR of everything in it. */
-function valueOf(bucket: number): number {
+function bucketValue(bucket: number): number {
   return (2 * GAMMA ** bucket) / (GAMMA + 1);
 }
 
@@ -108,7 +108,7 @@ export class Histogram {
     delta.zeros = Math.max(0, this.zeros - earlier.zeros);
     delta.total = Math.max(0, this.total - earlier.total);
     let top = 0;
-    for (const bucket of delta.counts.keys()) top = Math.max(top, valueOf(bucket));
+    for (const bucket of delta.counts.keys()) top = Math.max(top, bucketValue(bucket));
     delta.largest = Math.min(this.largest, top);
     return delta;
   }
@@ -121,7 +121,7 @@ export class Histogram {
     if (seen >= rank) return 0;
     for (const bucket of [...this.counts.keys()].sort((a, b) => a - b)) {
       seen += this.counts.get(bucket) ?? 0;
-      if (seen >= rank) return round2(Math.min(valueOf(bucket), this.largest));
+      if (seen >= rank) return round2(Math.min(bucketValue(bucket), this.largest));
     }
     return round2(this.largest);
   }

@@ -83,7 +83,11 @@ async function readJson(response: Response): Promise<unknown> {
   let bytes = chunks[0] ?? new Uint8Array(0);
   if (chunks.length > 1) {
     bytes = new Uint8Array(size);
-    chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
   }
   try {
     return JSON.parse(utf8.decode(bytes));

@@ -150,11 +150,11 @@ function intervalOf(record: BatchRecord): Interval {
 /** Pairs of batches whose [started_at, finished_at] intervals overlap (touching ends do not count). */
 function overlappingPairs(intervals: readonly Interval[]): [number, number][] {
   const pairs: [number, number][] = [];
-  intervals.forEach((a, i) =>
-    intervals.slice(i + 1).forEach((b) => {
+  for (const [i, a] of intervals.entries()) {
+    for (const b of intervals.slice(i + 1)) {
       if (a.start < b.end && b.start < a.end) pairs.push([a.seed, b.seed]);
-    }),
-  );
+    }
+  }
   return pairs;
 }
 

@@ -45,7 +45,7 @@ describe("the workflow prompts beside the conformance fixtures", () => {
         clientInfo: { name: "prompts", version: "1" },
       }),
     );
-    expect((init.result?.capabilities as { prompts?: unknown }).prompts).toEqual({ listChanged: false });
+    expect((init.result?.capabilities as { prompts?: unknown } | undefined)?.prompts).toEqual({ listChanged: false });
   });
 
   it("a fixture prompt and a workflow prompt both answer", async () => {

@@ -62,10 +62,7 @@ export interface McpTestClient {
       arguments?: ReadonlyArray<{ name: string; description?: string; required?: boolean }>;
     }>;
   }>;
-  getPrompt(params: {
-    name: string;
-    arguments?: Record<string, string>;
-  }): Promise<{
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{
     description?: string;
     messages: ReadonlyArray<{ role: string; content: { type: string; text?: string } }>;
   }>;

@@ -50,7 +50,9 @@ export async function withDesk<T>(
           target: targetOf(index),
           reference: referenceData,
           maxPauseSeconds: 5,
-          checkpoint: (next) => void (entry.last = next),
+          checkpoint: (next) => {
+            entry.last = next;
+          },
           stopped: () => entry.stopped,
         });
         shards.set(index, entry);

@@ -72,9 +72,9 @@ const BAD_INSTANTS = [
 function fuzzQuery(i: number): string {
   const query = new URLSearchParams();
   for (const name of NAMES) query.append(name, NAMES[(i + 1) % NAMES.length] ?? name);
-  KNOWN_FIELDS.forEach((field, j) =>
-    query.append(field, j < 2 ? (BAD_INSTANTS[i % BAD_INSTANTS.length] ?? "") : (NAMES[(i + j) % NAMES.length] ?? "")),
-  );
+  for (const [j, field] of KNOWN_FIELDS.entries()) {
+    query.append(field, j < 2 ? (BAD_INSTANTS[i % BAD_INSTANTS.length] ?? "") : (NAMES[(i + j) % NAMES.length] ?? ""));
+  }
   return query.toString();
 }
 

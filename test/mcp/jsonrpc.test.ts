@@ -31,7 +31,7 @@ describe("refuseMalformed", () => {
   ])("refuses a message with %s as -32600", async (_label, message) => {
     const refused = refuseMalformed(message, null);
     expect(refused?.status).toBe(400);
-    expect(((await refused?.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    expect(((await refused?.json()) as { error: { code: number } } | undefined)?.error.code).toBe(-32600);
   });
 
   it("checks the params of every request in a batch, not only of a lone request", async () => {

@@ -117,7 +117,8 @@ describe("tools/list through the Worker", () => {
     expect(kept.response.headers.get("content-type")).toBe(first.response.headers.get("content-type"));
     expect(kept.response.headers.get("x-content-type-options")).toBe("nosniff");
 
-    const names = (message: JsonRpcMessage) => (message.result?.tools as { name: string }[]).map((tool) => tool.name);
+    const names = (message: JsonRpcMessage) =>
+      (message.result?.tools as { name: string }[] | undefined)?.map((tool) => tool.name);
     const reader = await list(workerEnv, READER_TOKEN, 4);
     const readerKept = await list(workerEnv, READER_TOKEN, 5);
     expect(readerKept.message.result).toEqual(reader.message.result);

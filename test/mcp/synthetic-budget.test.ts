@@ -53,7 +53,7 @@ describe("send_orders within the budget", () => {
       ),
     );
     const batches = (await post(rpc(3, "resources/read", { uri: "synthetic://batches" }))) as JsonRpcMessage;
-    const listed = JSON.parse((batches.result?.contents as Array<{ text: string }>)[0]?.text ?? "{}") as {
+    const listed = JSON.parse((batches.result?.contents as Array<{ text: string }> | undefined)?.[0]?.text ?? "{}") as {
       batches: unknown[];
     };
     expect(listed.batches).toHaveLength(1);
@@ -90,7 +90,9 @@ describe("start_traffic_run within the budget", () => {
       new RegExp(`^a run at 30 orders a minute is more than ${BUDGET_OF_5}; start it at a lower rate`),
     );
     const runs = (await post(rpc(32, "resources/read", { uri: "synthetic://runs" }))) as JsonRpcMessage;
-    expect(JSON.parse((runs.result?.contents as Array<{ text: string }>)[0]?.text ?? "{}")).toEqual({ runs: [] });
+    expect(JSON.parse((runs.result?.contents as Array<{ text: string }> | undefined)?.[0]?.text ?? "{}")).toEqual({
+      runs: [],
+    });
   });
 
   it("a running run's pace counts: a batch that does not fit beside it is refused until it ends", async () => {
@@ -102,7 +104,7 @@ describe("start_traffic_run within the budget", () => {
       }),
     )) as JsonRpcMessage;
     expect(outcome(started).isError).toBe(false);
-    const runId = (started.result?.structuredContent as { run_id: string }).run_id;
+    const runId = (started.result?.structuredContent as { run_id: string } | undefined)?.run_id;
     const refused = outcome((await post(sendOrders(42, 10))) as JsonRpcMessage);
     expect(refused.text).toMatch(
       /running traffic runs send 60 a minute\. Retry once a running run has ended, or stop it with stop_traffic_run\.$/,

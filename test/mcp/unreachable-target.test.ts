@@ -78,7 +78,7 @@ describe("MCP tools with the ORDER_API binding down", () => {
       (call) => call(rpc(3, "tools/call", { name: "send_orders", arguments: { count, seed } })),
     );
     expect(answer.result?.isError).toBe(true);
-    const text = (answer.result?.content as { text: string }[])[0]?.text ?? "";
+    const text = (answer.result?.content as { text: string }[] | undefined)?.[0]?.text ?? "";
     const match =
       /^cannot reach the order API at ORDER_API .*: connection reset; (\d+) of 10 orders were answered before the batch stopped, and sending the same seed again finishes the batch without duplicates$/.exec(
         text,

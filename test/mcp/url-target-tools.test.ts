@@ -64,7 +64,7 @@ describe("send_orders with ORDER_API_URL", () => {
       call(rpc(4, "tools/call", { name: "send_orders", arguments: { count: 2, seed } })),
     );
     expect(answer.result?.isError).toBe(true);
-    const text = (answer.result?.content as { text: string }[])[0]?.text ?? "";
+    const text = (answer.result?.content as { text: string }[] | undefined)?.[0]?.text ?? "";
     expect(text).toContain("GET /api/health answered 307, a redirect to elsewhere.example, which is not followed");
     const requestIds = expectedOrders("seeded", seed, 2).map((o) => o.request_id);
     expect((await receivedBySecondApi()).filter((r) => requestIds.includes(r.request_id))).toEqual([]);
@@ -75,7 +75,7 @@ describe("send_orders with ORDER_API_URL", () => {
     const answer = await withAcmeVars({}, (call) =>
       call(rpc(5, "tools/call", { name: "send_orders", arguments: { count: 2, seed } })),
     );
-    expect((answer.result?.structuredContent as BatchSummary).accepted).toBe(2);
+    expect((answer.result?.structuredContent as BatchSummary | undefined)?.accepted).toBe(2);
     expect(
       await countRequestIds(
         "acme",

@@ -76,7 +76,7 @@ describe("the grant at /mcp", () => {
     const response = await callToolRaw(tokens.access_token, "get_order_status", { order_id: "ORD-1008" });
     const body = (await response.json()) as JsonRpcMessage;
     expect(body.result?.isError ?? false).toBe(false);
-    expect((body.result?.structuredContent as { order_id?: string }).order_id).toBe("ORD-1008");
+    expect((body.result?.structuredContent as { order_id?: string } | undefined)?.order_id).toBe("ORD-1008");
   });
 
   it("a tool outside the grant: 403 insufficient_scope naming the scope, and nothing runs", async () => {

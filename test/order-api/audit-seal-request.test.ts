@@ -84,7 +84,7 @@ describe("requestAuditSeal", () => {
     requestAuditSeal(contextWith(agents, kept), b);
     await turns();
     expect(asked).toEqual([`${a}:${a}`, `${b}:${b}`]);
-    answers.splice(0).forEach((answer) => answer());
+    for (const answer of answers.splice(0)) answer();
     await vi.advanceTimersByTimeAsync(300);
     await Promise.all(kept);
   });

@@ -140,7 +140,7 @@ describe("order ids", () => {
     const ids = (await Promise.all(responses.map((r) => readJson<Receipt>(r)))).map((r) => r.order_id);
     // Whichever request wins the short id, every other one gets its full request_id.
     expect(ids.filter((id) => id === `ORD-${prefix}`)).toHaveLength(1);
-    ids.forEach((id, i) => expect([`ORD-${prefix}`, `ORD-${requestIds[i]}`]).toContain(id));
+    for (const [i, id] of ids.entries()) expect([`ORD-${prefix}`, `ORD-${requestIds[i]}`]).toContain(id);
     expect(new Set(ids).size).toBe(5);
     expect(await countOrdersWithPrefix(prefix)).toBe(5);
   });

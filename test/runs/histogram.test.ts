@@ -42,8 +42,14 @@ describe("the latency histogram", () => {
     const left = new Histogram();
     const right = new Histogram();
     const all = new Histogram();
-    for (const v of a) left.record(v), all.record(v);
-    for (const v of b) right.record(v), all.record(v);
+    for (const v of a) {
+      left.record(v);
+      all.record(v);
+    }
+    for (const v of b) {
+      right.record(v);
+      all.record(v);
+    }
     const merged = Histogram.from(left.toJSON()).add(Histogram.from(right.toJSON()));
     expect(merged.toJSON()).toEqual(all.toJSON());
   });

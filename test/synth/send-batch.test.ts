@@ -29,7 +29,7 @@ function trackingPost(
   return {
     state,
     register(batch: readonly OrderRequest[]) {
-      batch.forEach((order, index) => indexOf.set(order.request_id, index));
+      for (const [index, order] of batch.entries()) indexOf.set(order.request_id, index);
     },
     post: async (order: OrderRequest): Promise<Result<PostedOrder>> => {
       const index = indexOf.get(order.request_id) ?? -1;
