@@ -12,13 +12,8 @@ import {
   ThresholdSchema,
 } from "../runs/schemas";
 import { ModeParam, SeedParam } from "./params";
-import {
-  type AccountFixedResource,
-  type AccountResource,
-  type AccountResourceTemplate,
-  type AccountTool,
-  defineTool,
-} from "./tool-seam";
+import type { AccountFixedResource, AccountResource, AccountResourceTemplate } from "./resource-registration";
+import { type AccountTool, defineTool } from "./tool-seam";
 
 const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");
 

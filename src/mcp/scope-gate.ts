@@ -1,7 +1,7 @@
 import { isGranted } from "../auth/scope-check";
 import type { Scope } from "../core/scopes";
+import { resourceMatches } from "./resource-registration";
 import { ALL_RESOURCES, ALL_TOOLS } from "./server";
-import { resourceMatches } from "./tool-seam";
 
 /** A call in the request that the credential's scopes do not cover. */
 interface OutOfScopeCall {

@@ -22,18 +22,12 @@ import { registerAccountPrompts } from "./prompt-seam";
 import { workflowPrompts } from "./prompts";
 import { PROTOCOL_VERSIONS, plainlyLegacy, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, type RequestReach, reachOf } from "./request-reach";
+import { type AccountResource, registerAccountResources, registerAppCards } from "./resource-registration";
 import { runResources, runTools } from "./runs.tools";
 import { serverExtension } from "./server-extension";
 import { type Lending, offerKey, withPooledServer } from "./server-pool";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import {
-  type AccountResource,
-  type AccountTool,
-  type ContextOf,
-  registerAccountResources,
-  registerAccountTools,
-  registerAppCards,
-} from "./tool-seam";
+import { type AccountTool, type ContextOf, registerAccountTools } from "./tool-seam";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 

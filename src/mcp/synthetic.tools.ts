@@ -4,7 +4,8 @@ import { referenceData } from "../orders/reference-data";
 import { BatchSummarySchema } from "../synth/batch-summary";
 import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
-import { type AccountFixedResource, type AccountTool, defineTool } from "./tool-seam";
+import type { AccountFixedResource } from "./resource-registration";
+import { type AccountTool, defineTool } from "./tool-seam";
 
 const checkTarget = defineTool({
   name: "check_target",
