@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../core/errors";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
-import type { ApplyRequest, CallResult } from "../provider/apply-provider";
+import type { CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
 import type { ProposalDeskDeps } from "./desk-deps";
 import {
@@ -10,10 +10,9 @@ import {
   approvalRequired,
   confirmResult,
   movedOn,
-  proposalEvent,
   refusal,
-  type StepOccurrence,
 } from "./lifecycle";
+import { providerRequest, recordStep, withProviderCall } from "./provider-calls";
 import type { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
 
@@ -111,7 +110,7 @@ export class ProposalConfirmation {
             )
           : null;
       // Counted and re-armed before the call, like the first: a check that never returns still counts, and still has a successor.
-      let proposal = this.withCall(stored, {
+      let proposal = withProviderCall(this.deps.records, stored, {
         calls: call.calls + 1,
         checks_left: checksLeft,
         next_check_at: later?.toISOString() ?? null,
@@ -119,45 +118,19 @@ export class ProposalConfirmation {
       if (later) await this.deps.scheduleCheck(later, proposalId);
       let answer = await provider.outcome(call.key);
       if (answer.kind === "unknown") {
-        proposal = this.withCall(proposal, { calls: (proposal.provider_apply?.calls ?? 0) + 1 });
-        await this.event(
+        proposal = withProviderCall(this.deps.records, proposal, { calls: (proposal.provider_apply?.calls ?? 0) + 1 });
+        await recordStep(
+          this.deps,
           proposal,
           { step: "apply_resent", ordinal: proposal.provider_apply?.calls ?? 1 },
           "system",
           "apply reconciler",
           `the provider has no record of key ${call.key}, so the change never reached it; sent it again with the same key`,
         );
-        answer = await provider.apply(this.request(proposal));
+        answer = await provider.apply(providerRequest(this.deps.orders.account, proposal));
       }
       await this.settle(proposal, answer);
     });
-  }
-
-  /** The proposal's provider call with these fields changed, stored while it is still applying. */
-  private withCall(proposal: Proposal, change: Partial<ProviderApply>): Proposal {
-    const call = proposal.provider_apply;
-    if (!call) throw new Error(`proposal ${proposal.proposal_id} has no provider call to update`);
-    return this.deps.records.transition(proposal, "applying", proposal.status_reason, {
-      provider_apply: { ...call, ...change },
-    });
-  }
-
-  private request(proposal: Proposal): ApplyRequest {
-    const key = proposal.provider_apply?.key;
-    if (!key) throw new Error(`proposal ${proposal.proposal_id} has no idempotency key`);
-    return { key, account: this.deps.orders.account, order_id: proposal.order_id, change: proposal.change };
-  }
-
-  private async event(
-    proposal: Proposal,
-    step: StepOccurrence,
-    actorKind: "operator" | "system",
-    actor: string,
-    reason: string,
-  ): Promise<void> {
-    await this.deps.orders.recordEvent(
-      proposalEvent({ proposal, ...step, actorKind, actor, reason, at: this.deps.now().toISOString() }),
-    );
   }
 
   private async sendToProvider(approved: Proposal, operator: string): Promise<Result<ConfirmResult>> {
@@ -178,14 +151,15 @@ export class ProposalConfirmation {
     const applying = this.deps.records.transition(approved, "applying", null, { provider_apply: call });
     if (applying.status !== "applying") return fail("conflict", refusal(applying, "applied"));
     await this.deps.scheduleCheck(firstCheck, approved.proposal_id);
-    await this.event(
+    await recordStep(
+      this.deps,
       applying,
       { step: "apply_requested" },
       "operator",
       operator,
       `${approved.action} sent to the provider with idempotency key ${call.key}`,
     );
-    return ok(await this.settle(applying, await provider.apply(this.request(applying))));
+    return ok(await this.settle(applying, await provider.apply(providerRequest(this.deps.orders.account, applying))));
   }
 
   /** Turns what the provider said (or did not say) into the proposal's state and the confirm answer. */
@@ -194,8 +168,12 @@ export class ProposalConfirmation {
     if (!call) throw new Error(`proposal ${proposal.proposal_id} was settled without a provider call`);
     switch (answer.kind) {
       case "applied": {
-        const confirmed = this.withCall(proposal, { provider_reference: answer.reference, next_check_at: null });
-        await this.event(
+        const confirmed = withProviderCall(this.deps.records, proposal, {
+          provider_reference: answer.reference,
+          next_check_at: null,
+        });
+        await recordStep(
+          this.deps,
           confirmed,
           { step: "apply_confirmed" },
           "system",
@@ -215,7 +193,8 @@ export class ProposalConfirmation {
         const failed = this.deps.records.transition(proposal, "failed", answer.reason, {
           provider_apply: { ...call, next_check_at: null },
         });
-        await this.event(
+        await recordStep(
+          this.deps,
           failed,
           { step: "apply_refused" },
           "system",
@@ -235,7 +214,8 @@ export class ProposalConfirmation {
         const next = call.next_check_at
           ? `; the reconciler asks again at ${call.next_check_at}`
           : `; ${stopped ?? ""}: confirm again to resume, or ask the provider about key ${call.key}`;
-        await this.event(
+        await recordStep(
+          this.deps,
           unanswered,
           { step: "apply_unanswered", ordinal: call.calls },
           "system",
@@ -261,7 +241,8 @@ export class ProposalConfirmation {
       },
     });
     await this.deps.scheduleCheck(now, proposal.proposal_id);
-    await this.event(
+    await recordStep(
+      this.deps,
       resumed,
       { step: "checks_resumed", ordinal: call.calls },
       "operator",

@@ -10,8 +10,9 @@ import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import { ProposalConfirmation } from "./confirmation";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
+import { ProposalDecisions } from "./decisions";
 import type { ProposalDeskDeps } from "./desk-deps";
-import { approvalRefusal, roleRefusal, secondApproverReason } from "./four-eyes";
+import { secondApproverReason } from "./four-eyes";
 import {
   approvedConflict,
   capRefusal,
@@ -20,10 +21,8 @@ import {
   newProposal,
   type Plan,
   proposalEvent,
-  refusal,
-  type StepOccurrence,
 } from "./lifecycle";
-import { PROPOSAL_NOT_FOUND_MESSAGE, ProposalRecords } from "./records";
+import { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import { ProposalStore } from "./store";
 
@@ -45,10 +44,17 @@ export class ProposalDesk {
   private readonly waiters = new DecisionWaiters();
   private readonly records: ProposalRecords;
   private readonly confirmation: ProposalConfirmation;
+  private readonly decisions: ProposalDecisions;
 
   constructor(private readonly deps: ProposalDeskDeps) {
     this.records = new ProposalRecords(deps);
     this.confirmation = new ProposalConfirmation({ ...deps, records: this.records });
+    this.decisions = new ProposalDecisions({
+      ...deps,
+      records: this.records,
+      view: (proposal) => this.view(proposal),
+      decided: (proposalId) => this.waiters.wake(proposalId),
+    });
   }
 
   view(proposal: Proposal): ProposalView {
@@ -244,82 +250,23 @@ export class ProposalDesk {
     return current.ok ? ok({ proposal: this.view(current.value.proposal), order: current.value.order }) : current;
   }
 
-  /**
-   * The open proposals an approver can still act on, newest first. One read
-   * of the proposals and one of the orders' versions; nothing is written and
-   * nothing waits, so a long list never holds up the account.
-   */
   /** The sweep the cron trigger runs: see ProposalRecords.expireDue. */
   expireDue(): Promise<number> {
     return this.records.expireDue(this.deps.now());
   }
 
+  /**
+   * The open proposals an approver can still act on, newest first. One read
+   * of the proposals and one of the orders' versions; nothing is written and
+   * nothing waits, so a long list never holds up the account.
+   */
   async pending(): Promise<ProposalView[]> {
     return (await this.records.actionable(this.deps.now())).map((p) => this.view(p));
   }
 
-  /** Approve or reject. Reachable only from the approval app, with an approver credential. */
-  async decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
-    if (approver.account !== this.deps.orders.account) return fail("not_found", PROPOSAL_NOT_FOUND_MESSAGE);
-    const role = roleRefusal(approver);
-    if (role) return fail(role.code, role.message);
-    return this.deps.exclusive(async () => {
-      const current = await this.records.current(proposalId);
-      if (!current.ok) return current;
-      const proposal = current.value.proposal;
-      const wanted = decision.decision === "approve" ? "approved" : "rejected";
-      if (proposal.status === wanted) return ok(this.view(proposal));
-      if (proposal.status !== "pending_approval") return fail("conflict", refusal(proposal, "decided"));
-      const now = this.deps.now().toISOString();
-      const refused = wanted === "approved" ? approvalRefusal(proposal, approver) : null;
-      if (refused) return fail(refused.code, refused.message);
-      const approvals =
-        wanted === "approved"
-          ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }]
-          : proposal.approvals;
-      if (wanted === "approved" && approvals.length < proposal.approvals_required) {
-        // One approval of two: recorded, and the proposal waits for a different person.
-        const reason = `approval ${approvals.length} of ${proposal.approvals_required}: ${decision.reason}`;
-        await this.deps.orders.recordEvent(
-          proposalEvent({
-            proposal,
-            step: "approval_recorded",
-            ordinal: approvals.length,
-            actorKind: "approver",
-            actor: approver.approver,
-            reason,
-            at: now,
-          }),
-        );
-        const partly: Proposal = { ...proposal, approvals };
-        this.deps.store.update(partly, proposal.status);
-        return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? partly));
-      }
-      // The approval that decides a proposal is its first "approved" step; the ones before it were recorded apart.
-      const step: StepOccurrence = wanted === "approved" ? { step: wanted, ordinal: 1 } : { step: wanted };
-      await this.deps.orders.recordEvent(
-        proposalEvent({
-          proposal,
-          ...step,
-          actorKind: "approver",
-          actor: approver.approver,
-          reason: decision.reason,
-          at: now,
-        }),
-      );
-      const decidedBy = wanted === "approved" ? approvals.map((a) => a.approver).join(" and ") : approver.approver;
-      const decided: Proposal = {
-        ...proposal,
-        approvals,
-        status: wanted,
-        decided_by: decidedBy,
-        decided_at: now,
-        decision_reason: decision.reason,
-      };
-      this.deps.store.update(decided, proposal.status);
-      this.waiters.wake(proposal.proposal_id);
-      return ok(this.view(this.deps.store.get(proposal.proposal_id) ?? decided));
-    });
+  /** Approve or reject; see ProposalDecisions. */
+  decide(proposalId: string, decision: Decision, approver: Approver): Promise<Result<ProposalView>> {
+    return this.decisions.decide(proposalId, decision, approver);
   }
 
   /** Applies an approved proposal exactly once; see ProposalConfirmation. */
