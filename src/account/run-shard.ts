@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { realClock } from "../runs/clock";
 import type { ShardPump } from "../runs/pump";
 import type { ShardProgress, ShardSpec, ShardState } from "../runs/shard-state";
 
@@ -97,7 +98,7 @@ export class RunShard extends DurableObject<Env> {
 
   /** Starts the pump for one segment; `running` settles when it has handed over or ended. */
   private async launch(spec: ShardSpec, state: ShardState, handOverAt: number): Promise<void> {
-    const [{ ShardPump, realClock }, { loadConfig }, { referenceData }, { configuredTarget }] = await Promise.all([
+    const [{ ShardPump }, { loadConfig }, { referenceData }, { configuredTarget }] = await Promise.all([
       import("../runs/pump"),
       import("../config/config"),
       import("../orders/reference-data"),

@@ -1,14 +1,13 @@
 import { fail, ok, type Result } from "../core/errors";
 import { type Comparison, compareRuns } from "./compare";
-import { emptyFigures, mergeFigures } from "./figures";
-import { anythingHappened, intervalBetween } from "./interval";
-import { ArrivalSchedule, type RunRequest } from "./plan";
+import { emptyFigures } from "./figures";
+import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
 import type { RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./schemas";
 import type { ShardProgress, ShardSpec } from "./shard-state";
 import type { RunStore } from "./store";
-import { recordMeasures, summaryOf } from "./summary";
-import { abortingThreshold } from "./verdict";
+import { summaryOf } from "./summary";
+import { endingAt, tickedRecord } from "./tick";
 
 export const RUN_NOT_FOUND =
   "traffic run not found; runs are only visible to the account that started them (synthetic://runs lists yours)";
@@ -179,7 +178,8 @@ export class RunDesk {
       return;
     }
     const parts = read.map((outcome) => (outcome as PromiseFulfilledResult<ShardProgress>).value);
-    const next = this.merged(record, parts, now);
+    const { next, interval } = tickedRecord(record, parts, now);
+    if (interval) this.deps.runs.addInterval(record.run_id, interval, record.plan.duration_seconds);
     const settled = next.shards.every((shard) => shard.status !== "running");
     if (record.status !== "running") {
       // Ended by a stop or an abort: only the figures still move.
@@ -198,60 +198,13 @@ export class RunDesk {
       await this.afterEnd(record, settled, now);
       return;
     }
-    const ending = this.ending(next, now);
+    const ending = endingAt(next, now);
     if (ending) {
       await this.end(next, ending.status, ending.problem);
       await this.afterEnd(record, settled, now);
       return;
     }
     if (this.deps.runs.update(next, "running")) await this.deps.scheduleTick(new Date(now + TICK_MS), runId);
-  }
-
-  private merged(record: RunRecord, parts: readonly ShardProgress[], now: number): RunRecord {
-    const figures = mergeFigures(parts.map((part) => part.state.figures));
-    const elapsed = (now - Date.parse(record.started_at) - figures.paused_ms) / 1000;
-    const inFlight = parts.reduce((sum, part) => sum + part.in_flight, 0);
-    if (anythingHappened(record.figures, figures)) {
-      const plannedRate = new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed);
-      const interval = intervalBetween(record.figures, figures, {
-        atSecond: (now - Date.parse(record.started_at)) / 1000,
-        plannedRate,
-        inFlight,
-      });
-      this.deps.runs.addInterval(record.run_id, interval, record.plan.duration_seconds);
-    }
-    const seconds = Math.max(0.001, (now - record.last_tick_ms) / 1000);
-    return {
-      ...record,
-      figures,
-      shards: parts.map(({ state }) => ({
-        status: state.status,
-        problem: state.problem,
-        dropped: state.figures.dropped,
-        max_in_flight: state.figures.max_in_flight,
-      })),
-      paused: parts.find((part) => part.state.cursor.paused)?.state.cursor.paused ?? null,
-      in_flight: inFlight,
-      current_rate: Math.round((Math.max(0, figures.answered - record.figures.answered) / seconds) * 10) / 10,
-      last_tick_ms: now,
-      missed_ticks: 0,
-    };
-  }
-
-  /** Whether the run ends at this tick, and why; null while it goes on. */
-  private ending(next: RunRecord, now: number): { status: RunStatus; problem: string | null } | null {
-    const count = next.shards.length;
-    const named = (index: number, problem: string | null) =>
-      count === 1 ? problem : `generator shard ${index + 1} of ${count}: ${problem ?? "ended"}`;
-    for (const status of ["failed", "interrupted"] as const) {
-      const index = next.shards.findIndex((shard) => shard.status === status);
-      if (index >= 0) return { status, problem: named(index, next.shards[index]?.problem ?? null) };
-    }
-    const elapsed = (now - Date.parse(next.started_at) - next.figures.paused_ms) / 1000;
-    const aborted = abortingThreshold(next.plan, recordMeasures(next), elapsed);
-    if (aborted) return { status: "aborted", problem: aborted };
-    if (next.shards.every((shard) => shard.status === "completed")) return { status: "completed", problem: null };
-    return null;
   }
 
   /** An ended run is read again until its shards settle; then their storage is let go. */

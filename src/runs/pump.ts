@@ -2,27 +2,16 @@ import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
 import { orderStream } from "../synth/generators";
 import type { OrderApiTarget } from "../synth/order-api-target";
+import type { Clock } from "./clock";
 import { type DrilledOrder, drilled } from "./drill";
 import { emptyFigures, RunFigures } from "./figures";
 import { ArrivalSchedule } from "./plan";
+import { resumedState } from "./shard-resume";
 import type { ShardProgress, ShardSpec, ShardState, ShardStatus } from "./shard-state";
-
-/** Time as the pump sees it; tests pass a virtual clock, so a minute of load runs in milliseconds. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
-};
 
 const CHECKPOINT_MS = 1000;
 /** While paused, how often the target's health is asked again. */
 const PAUSE_RETRY_MS = 2000;
-/** After downtime this long, a run is not resumed: the load it describes is long past. */
-export const RESUME_WINDOW_MS = 10 * 60_000;
 
 interface PumpDeps {
   readonly clock: Clock;
@@ -132,25 +121,10 @@ export class ShardPump {
     }
   }
 
-  /** A fresh instance picks up a stored state: the schedule moves past the downtime, unless it was too long. */
+  /** A fresh instance picks up a stored state (see resumedState). */
   private resume(from: ShardState): ShardState {
-    const now = this.deps.clock.now();
     this.figures = new RunFigures(from.figures);
-    const gap = now - from.cursor.checkpoint_ms;
-    if (gap > RESUME_WINDOW_MS) {
-      const { answered } = from.figures;
-      return {
-        ...from,
-        status: "interrupted",
-        problem: `the server was unavailable for ${Math.round(gap / 60_000)} minutes while this run was going, so it was not resumed; ${answered} of ${this.shareOfPlan()} orders were sent. Start it again with the same seed to continue: orders already sent are answered 200 and not duplicated.`,
-      };
-    }
-    // The schedule goes on from where the checkpoint left it: orders due during the downtime are sent, not dropped.
-    const moved = Math.max(0, gap);
-    return {
-      ...from,
-      cursor: { ...from.cursor, schedule_start_ms: from.cursor.schedule_start_ms + moved, checkpoint_ms: now },
-    };
+    return resumedState(from, this.deps.clock.now(), this.shareOfPlan());
   }
 
   /** How many of the plan's orders are this shard's. */

@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/runs/pump";
+import type { Clock } from "../../src/runs/clock";
 
 /**
  * Time that moves only when everything is waiting on it: each sleep is a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RESUME_WINDOW_MS, ShardPump } from "../../src/runs/pump";
+import { ShardPump } from "../../src/runs/pump";
+import { RESUME_WINDOW_MS } from "../../src/runs/shard-resume";
 import type { ShardState } from "../../src/runs/shard-state";
 import { ClockedApi, plan, rig, spec } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
