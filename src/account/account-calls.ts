@@ -9,6 +9,7 @@
  */
 import type { Approver, Operator } from "../config/config";
 import { ok, type Result } from "../core/errors";
+import type { Person } from "../core/person";
 import type { AddressInput } from "../orders/address";
 import type { Decision } from "../proposals/decision";
 import type { RunRequest } from "../runs/plan";
@@ -19,6 +20,9 @@ import type { AccountServices } from "./services";
 
 /** What the object answers a caller of another account, whichever entry was called. */
 export const FOREIGN_CALLER_MESSAGE = "this credential belongs to a different account";
+
+/** The operator as a person: their identity and the name the audit trail shows. */
+const personOf = (caller: Operator): Person => ({ id: caller.id, name: caller.operator });
 
 /** Whoever a call is made for; the object answers only callers of its own account. */
 export interface AccountCaller {
@@ -43,9 +47,9 @@ export const OPERATOR_CALLS = {
   },
   recentBatches: (services, _caller: Operator) => ok(services.journal.recent()),
   proposeResolution: (services, caller: Operator, orderId: string) =>
-    services.desk.proposeResolution(orderId, caller.operator),
+    services.desk.proposeResolution(orderId, personOf(caller)),
   prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) =>
-    services.desk.prepareAddressChange(orderId, address, caller.operator),
+    services.desk.prepareAddressChange(orderId, address, personOf(caller)),
   getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
   /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
   waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) =>

@@ -40,7 +40,7 @@ async function oauthCaller(
   const signer = await grantStillValid(config, props.data);
   if (!signer) return undefined;
   const scopes = knownScopes(validated.scope).filter((scope) => signer.scopes.includes(scope));
-  return { account: signer.account, operator: signer.operator, role: signer.role, scopes };
+  return { account: signer.account, id: signer.id, operator: signer.operator, role: signer.role, scopes };
 }
 
 /**

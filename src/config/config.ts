@@ -14,14 +14,16 @@ import { type EnvVars, EnvVarsSchema, envVarsInput } from "./env-vars";
 import { fourEyesRule } from "./four-eyes";
 import { intakeFaultProblems } from "./intake-faults";
 import { orderApiUrlConfig, orderApiUrlProblems } from "./order-api-url";
-import type { Approver, McpTokenHolder } from "./token-maps";
+import { type Approver, linkApprovers, type McpTokenHolder } from "./token-maps";
 import { webhookProblems, webhooksConfig } from "./webhooks";
 
 export type { Approver, McpTokenHolder } from "./token-maps";
 
+/** Whoever an operator's call is made for: the account, the operator's name and their identity. */
 export interface Operator {
   readonly account: string;
   readonly operator: string;
+  readonly id: string;
 }
 
 const PRODUCTION_MIN_TOKEN_LENGTH = 32;
@@ -78,8 +80,8 @@ function crossFieldProblems(
 /** The variables, checked across each other, turned into the configuration the code reads. */
 const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
   const mcpTokens: ReadonlyMap<string, McpTokenHolder> = vars.MCP_TOKENS ?? new Map();
-  const approverTokens: ReadonlyMap<string, Approver> = vars.APPROVER_TOKENS ?? new Map();
-  const problems = crossFieldProblems(vars, mcpTokens, approverTokens);
+  const { approvers: approverTokens, problems: links } = linkApprovers(vars.APPROVER_TOKENS ?? new Map(), mcpTokens);
+  const problems = [...links, ...crossFieldProblems(vars, mcpTokens, approverTokens)];
   if (problems.length > 0) {
     for (const message of problems) ctx.addIssue({ code: "custom", message });
     return z.NEVER;

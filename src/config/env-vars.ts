@@ -42,8 +42,8 @@ export const EnvVarsSchema = z.object({
   SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
-  MCP_TOKENS: jsonTokenMap(McpTokenEntry).optional(),
-  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry).optional(),
+  MCP_TOKENS: jsonTokenMap(McpTokenEntry, (holder) => holder.operator).optional(),
+  APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry, (holder) => holder.approver).optional(),
   ALLOWED_ORIGINS: z
     .string()
     .transform((raw) =>

@@ -1,6 +1,8 @@
 /** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
+import { createHash } from "node:crypto";
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
+import { displayName, nameKey } from "../core/person";
 import { SCOPES, type Scope, ScopeSchema } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
@@ -16,10 +18,29 @@ export function roleNeededFor(scope: Scope): OperatorRole {
   return VIEWER_SCOPES.includes(scope) ? "viewer" : "operator";
 }
 
+/** A person's name as a token map gives it, stored normalized (core/person.ts). */
+const PersonNameSchema = z
+  .string()
+  .min(1)
+  .max(120)
+  .transform(displayName)
+  .refine((name) => name !== "", "must name someone: it is empty once spaces and invisible characters are removed");
+
+/**
+ * Who a token's holder is, when one person holds several tokens (an MCP token
+ * and an approver token, say): the same id on each says they are one person.
+ * Absent, each token is its own person (defaultPersonId).
+ */
+const PersonIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/, "must be 1 to 100 letters, digits, '.', '_', '@' or '-', like \"avery\"")
+  .optional();
+
 export const McpTokenEntry = z
   .object({
     account: AccountIdSchema,
-    operator: z.string().min(1).max(120),
+    id: PersonIdSchema,
+    operator: PersonNameSchema,
     // Absent: an operator, as every token was before roles existed.
     role: OperatorRoleSchema.default("operator"),
     // Absent means every scope the role allows: tokens configured before scopes existed keep working.
@@ -50,17 +71,28 @@ export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
 
 export const ApproverTokenEntry = z.object({
   account: AccountIdSchema,
-  approver: z.string().min(1).max(120),
+  id: PersonIdSchema,
+  approver: PersonNameSchema,
   // Absent: an approver, as every token was before roles existed (roleOf reads it).
   role: ApproverRoleSchema.optional(),
-  // The MCP operator name this person also works under, so four eyes can tell that the proposer is approving.
-  operator: z.string().min(1).max(120).optional(),
+  // The MCP operator (by id or name) this person also works under, so four eyes can tell that the proposer is approving.
+  operator: PersonNameSchema.optional(),
 });
 
-/** An MCP_TOKENS entry: the operator, and what the token may do (every scope unless narrowed). */
-export type McpTokenHolder = Readonly<z.output<typeof McpTokenEntry>>;
+/** An MCP_TOKENS entry: the operator with their identity, and what the token may do (every scope unless narrowed). */
+export type McpTokenHolder = Readonly<z.output<typeof McpTokenEntry> & { id: string }>;
 
-export type Approver = Readonly<z.output<typeof ApproverTokenEntry>>;
+/** An APPROVER_TOKENS entry with its identity, and the identity of the operator it is linked to, if any. */
+export type Approver = Readonly<Omit<z.output<typeof ApproverTokenEntry>, "id"> & { id: string; operator_id?: string }>;
+
+/**
+ * The identity of a token's holder when the entry gives none: derived from the
+ * token, so it is stable while the token is, distinct for every token, and
+ * says nothing of the token (a truncated SHA-256 of a prefixed token).
+ */
+export function defaultPersonId(token: string): string {
+  return `token-${createHash("sha256").update(`order-ops-person:${token}`).digest("hex").slice(0, 16)}`;
+}
 export type ApproverRole = z.infer<typeof ApproverRoleSchema>;
 
 export function roleOf(approver: Pick<Approver, "role">): ApproverRole {
@@ -72,8 +104,12 @@ export function roleOf(approver: Pick<Approver, "role">): ApproverRole {
  * by key: the keys are the secrets themselves and must not reach a log or a
  * response.
  */
-export function jsonTokenMap<T extends z.ZodType>(entry: T) {
-  return z.string().transform((raw, ctx): Map<string, z.output<T>> => {
+export function jsonTokenMap<T extends z.ZodType<{ account: string; id?: string | undefined }>>(
+  entry: T,
+  nameOf: (holder: z.output<T>) => string,
+) {
+  type Holder = z.output<T> & { id: string };
+  return z.string().transform((raw, ctx): Map<string, Holder> => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -86,7 +122,9 @@ export function jsonTokenMap<T extends z.ZodType>(entry: T) {
       return z.NEVER;
     }
     // A Map, not an object: a token such as "__proto__" must survive as a key.
-    const holders = new Map<string, z.output<T>>();
+    const holders = new Map<string, Holder>();
+    // account and name key -> the first entry with that name, to refuse a second person who reads the same.
+    const named = new Map<string, number>();
     Object.entries(parsed).forEach(([token, value], index) => {
       const where = `entry ${index + 1}`;
       if (token.length < 8) ctx.addIssue({ code: "custom", message: `${where}: tokens must be at least 8 characters` });
@@ -96,8 +134,52 @@ export function jsonTokenMap<T extends z.ZodType>(entry: T) {
           ctx.addIssue({ code: "custom", message: `${where}: ${problem}` });
         return;
       }
-      holders.set(token, holder.data);
+      const name = nameOf(holder.data);
+      const key = `${holder.data.account}\n${nameKey(name)}`;
+      const first = named.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: `entries ${first + 1} and ${index + 1} of account ${holder.data.account} both name "${name}" once case, spacing and invisible or full-width characters are set aside; four eyes could not tell those two people apart, so give each person a name of their own (one person needs only one token here)`,
+        });
+        return;
+      }
+      named.set(key, index);
+      holders.set(token, { ...holder.data, id: holder.data.id ?? defaultPersonId(token) });
     });
     return holders;
   });
+}
+
+/**
+ * Each approver linked to an operator (`"operator": …`, the operator's id or
+ * name) carries that operator's identity, so four eyes knows the person
+ * behind both tokens. A link that names no operator of the account is a
+ * mistake the configuration refuses, with the entry's number, never its token.
+ */
+export function linkApprovers(
+  approvers: ReadonlyMap<string, Approver>,
+  operators: ReadonlyMap<string, McpTokenHolder>,
+): { approvers: ReadonlyMap<string, Approver>; problems: string[] } {
+  const problems: string[] = [];
+  const linked = new Map<string, Approver>();
+  [...approvers].forEach(([token, approver], index) => {
+    if (approver.operator === undefined) {
+      linked.set(token, approver);
+      return;
+    }
+    const link = approver.operator;
+    const operator = [...operators.values()].find(
+      (holder) =>
+        holder.account === approver.account && (holder.id === link || nameKey(holder.operator) === nameKey(link)),
+    );
+    if (!operator) {
+      problems.push(
+        `APPROVER_TOKENS entry ${index + 1} links to the operator "${link}", but no MCP_TOKENS entry of account ${approver.account} has that id or name; name the operator as MCP_TOKENS does, or leave "operator" out`,
+      );
+      return;
+    }
+    linked.set(token, { ...approver, operator_id: operator.id });
+  });
+  return { approvers: linked, problems };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
 import { ok } from "../core/errors";
 import { CHANGE_KINDS } from "../orders/change-kinds";
+import { approvalsSoFar } from "../proposals/lifecycle";
 import { type ProposalView, ProposalViewSchema } from "../proposals/schemas";
 import { proposalCard } from "./cards/proposal.card";
 import { ProposalIdParam } from "./params";
@@ -28,8 +29,13 @@ export const WaitResultSchema = ProposalViewSchema.extend({
 
 export function nextStep(proposal: ProposalView): string {
   switch (proposal.status) {
-    case "pending_approval":
+    case "pending_approval": {
+      const partly = approvalsSoFar(proposal);
+      if (partly) {
+        return `Still waiting: ${partly}. Call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
+      }
       return `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
+    }
     case "approved":
       return `A person approved it: call ${CHANGE_KINDS[proposal.kind].confirmTool} with this proposal_id to apply it exactly once.`;
     case "applying":

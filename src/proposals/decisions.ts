@@ -39,7 +39,10 @@ export class ProposalDecisions {
       if (refused) return fail(refused.code, refused.message);
       const approvals =
         wanted === "approved"
-          ? [...proposal.approvals, { approver: approver.approver, at: now, reason: decision.reason }]
+          ? [
+              ...proposal.approvals,
+              { approver: approver.approver, approver_id: approver.id, at: now, reason: decision.reason },
+            ]
           : proposal.approvals;
       if (wanted === "approved" && approvals.length < proposal.approvals_required) {
         // One approval of two: recorded, and the proposal waits for a different person.

@@ -1,6 +1,7 @@
 import type { Approver } from "../config/config";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
+import type { Person } from "../core/person";
 import type { Risk } from "../core/risk";
 import { type AddressInput, addressLock, normalizeAddress, sameAddress } from "../orders/address";
 import type { OrderRecord } from "../orders/order-record";
@@ -65,7 +66,7 @@ export class ProposalDesk {
     };
   }
 
-  async proposeResolution(orderId: string, operator: string): Promise<Result<ProposalView>> {
+  async proposeResolution(orderId: string, operator: Person): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
       if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
@@ -81,7 +82,7 @@ export class ProposalDesk {
     });
   }
 
-  async prepareAddressChange(orderId: string, input: AddressInput, operator: string): Promise<Result<ProposalView>> {
+  async prepareAddressChange(orderId: string, input: AddressInput, operator: Person): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
       if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
@@ -123,7 +124,7 @@ export class ProposalDesk {
     order: OrderRecord,
     change: OrderChange,
     plan: Plan,
-    operator: string,
+    operator: Person,
   ): Promise<Result<ProposalView>> {
     const now = this.deps.now();
     for (const candidate of this.deps.store.findOpen(
@@ -164,7 +165,7 @@ export class ProposalDesk {
           proposal,
           step: "proposed",
           actorKind: "operator",
-          actor: operator,
+          actor: operator.name,
           reason,
           at: proposal.created_at,
           stateBefore: orderState(order),
@@ -190,7 +191,7 @@ export class ProposalDesk {
     return undefined;
   }
 
-  private async supersedeOlder(newer: Proposal, operator: string): Promise<void> {
+  private async supersedeOlder(newer: Proposal, operator: Person): Promise<void> {
     for (const older of this.deps.store.forOrder(newer.order_id, "pending_approval")) {
       if (older.proposal_id === newer.proposal_id || older.kind !== newer.kind) continue;
       const superseded = this.records.transition(
@@ -208,7 +209,7 @@ export class ProposalDesk {
           proposal: older,
           step: "superseded",
           actorKind: "operator",
-          actor: operator,
+          actor: operator.name,
           reason,
           at: newer.created_at,
         }),

@@ -1,6 +1,7 @@
 import type { FourEyesRule } from "../config/four-eyes";
 import { type Approver, roleOf } from "../config/token-maps";
 import type { AppError } from "../core/errors";
+import { samePerson } from "../core/person";
 import type { Risk } from "../core/risk";
 import type { OrderRecord } from "../orders/order-record";
 import { type ChangeAction, movesMoney } from "../orders/playbook";
@@ -32,13 +33,16 @@ export function secondApproverReason(
   return null;
 }
 
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/** Whether `approver` is the person who proposed: the same name, or the operator name their approver token declares. */
-export function isProposer(proposal: Pick<Proposal, "created_by">, approver: Approver): boolean {
+/**
+ * Whether `approver` is the person who proposed: the same identity (their
+ * approver entry shares the operator's id, or links to that operator), or a
+ * name that reads the same as the proposer's.
+ */
+export function isProposer(proposal: Pick<Proposal, "created_by" | "created_by_id">, approver: Approver): boolean {
+  const proposer = { id: proposal.created_by_id, name: proposal.created_by };
   return (
-    sameName(proposal.created_by, approver.approver) ||
-    (approver.operator !== undefined && sameName(proposal.created_by, approver.operator))
+    samePerson(proposer, { id: approver.id, name: approver.approver }) ||
+    (approver.operator !== undefined && samePerson(proposer, { id: approver.operator_id, name: approver.operator }))
   );
 }
 
@@ -59,7 +63,9 @@ export function approvalRefusal(proposal: Proposal, approver: Approver): AppErro
       message: `you proposed this change (as ${proposal.created_by}), so you cannot also approve it; another approver must decide it`,
     };
   }
-  const mine = proposal.approvals.find((a) => sameName(a.approver, approver.approver));
+  const mine = proposal.approvals.find((a) =>
+    samePerson({ id: a.approver_id, name: a.approver }, { id: approver.id, name: approver.approver }),
+  );
   if (mine) {
     const left = proposal.approvals_required - proposal.approvals.length;
     return {

@@ -3,6 +3,7 @@
  * proposal has run out of time, and the sentences people and models read.
  */
 
+import type { Person } from "../core/person";
 import type { Risk } from "../core/risk";
 import type { AccountAuditEvent } from "../orders/audit-event";
 import { CHANGE_KINDS } from "../orders/change-kinds";
@@ -84,6 +85,20 @@ export function appliedMessage(proposal: Pick<Proposal, "action" | "order_id">):
 }
 
 /**
+ * For a proposal with some but not all of its approvals: how many are
+ * recorded, by whom, and who may give the next one. Null otherwise.
+ */
+export function approvalsSoFar(
+  proposal: Pick<Proposal, "approvals" | "approvals_required" | "created_by">,
+): string | null {
+  const given = proposal.approvals.length;
+  if (given === 0 || given >= proposal.approvals_required) return null;
+  const who = proposal.approvals.map((approval) => approval.approver).join(" and ");
+  const left = proposal.approvals_required - given;
+  return `${given} of ${proposal.approvals_required} approvals ${given === 1 ? "is" : "are"} recorded (by ${who}); ${left === 1 ? "the next" : `the next ${left}`} must come from a different approver, not ${who} and not the proposer ${proposal.created_by}`;
+}
+
+/**
  * What every later confirm answers. The outcome is the stored one, unchanged;
  * the sentence says so, and when, so an agent that retried (or lost the first
  * answer) does not report a second change.
@@ -94,6 +109,10 @@ export function alreadyAppliedMessage(proposal: Pick<Proposal, "action" | "order
 }
 
 export function approvalRequired(proposal: Proposal, approvalUrl: string): string {
+  const partly = approvalsSoFar(proposal);
+  if (partly) {
+    return `${partly}. Ask them to approve at ${approvalUrl}; until then nothing can be applied and nothing was changed. Confirm again before ${proposal.expires_at}.`;
+  }
   return `a human approver must approve this proposal at ${approvalUrl} before it can be applied; nothing was changed. Ask the user to approve it, then confirm again before ${proposal.expires_at}.`;
 }
 
@@ -158,7 +177,7 @@ export function newProposal(input: {
   order: OrderRecord;
   change: OrderChange;
   plan: Plan;
-  operator: string;
+  operator: Person;
   now: Date;
   ttlMinutes: number;
   /** Why a second approver is needed (four eyes); null when one is enough. */
@@ -178,7 +197,8 @@ export function newProposal(input: {
     rationale: plan.rationale,
     evidence: plan.evidence,
     expected_changes: diffStates(orderState(order), after),
-    created_by: input.operator,
+    created_by: input.operator.name,
+    created_by_id: input.operator.id,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + input.ttlMinutes * 60_000).toISOString(),
     decided_by: null,

@@ -72,6 +72,8 @@ export const ProposalSchema = z.object({
   evidence: z.array(z.string()),
   expected_changes: z.array(FieldChangeSchema).describe("Each field the change will touch, before and after"),
   created_by: z.string(),
+  // Added with identities; proposals stored before them read as null and their proposer is known by name.
+  created_by_id: z.string().nullable().default(null).describe("The proposer's identity"),
   created_at: z.string(),
   expires_at: z.string(),
   decided_by: z.string().nullable(),
@@ -97,7 +99,15 @@ export const ProposalSchema = z.object({
     .default(1)
     .describe("How many distinct approvers must approve before it can be applied (2 under four eyes)"),
   approvals: z
-    .array(z.object({ approver: z.string(), at: z.string(), reason: z.string() }))
+    .array(
+      z.object({
+        approver: z.string(),
+        // Added with identities; approvals stored before them read as null and are compared by name.
+        approver_id: z.string().nullable().default(null).describe("The approver's identity"),
+        at: z.string(),
+        reason: z.string(),
+      }),
+    )
     .default([])
     .describe("Who has approved so far, oldest first"),
   second_approver_reason: z

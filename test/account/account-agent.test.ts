@@ -75,8 +75,8 @@ describe("batch history", () => {
 });
 
 describe("the AccountAgent itself", () => {
-  const globexOperator = { account: "globex", operator: "Gus Ops (globex, local dev)" };
-  const globexApprover = { account: "globex", approver: "Gina Approver (globex, local dev)" };
+  const globexOperator = { account: "globex", id: "gus-ops", operator: "Gus Ops (globex, local dev)" };
+  const globexApprover = { account: "globex", id: "gina-approver", approver: "Gina Approver (globex, local dev)" };
   const refusal = { ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } };
 
   it("refuses a caller of another account on every entry, even if the Worker routed it there (defence in depth)", async () => {

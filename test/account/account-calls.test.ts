@@ -14,7 +14,7 @@ import {
 // a method behind the same check of the caller's account, and the Worker's
 // tools reach the operator entries only through a face bound to one caller.
 
-const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
+const GLOBEX = { account: "globex", id: "gus-ops", operator: "Gus Ops (globex, local dev)" };
 const refusal = { ok: false, error: { code: "forbidden", message: FOREIGN_CALLER_MESSAGE } };
 
 describe("the entries", () => {
@@ -56,7 +56,7 @@ describe("bindCaller", () => {
       ["compareTrafficRuns", GLOBEX, "R-2", "R-1", 10],
     ]);
     // @ts-expect-error a bound call takes no caller: the tool cannot name another operator or account
-    await bound.getProposal({ account: "acme", operator: "Ada Ops (acme, local dev)" }, "prop_1");
+    await bound.getProposal({ account: "acme", id: "ada-ops", operator: "Ada Ops (acme, local dev)" }, "prop_1");
     expect(seen[2]?.[1]).toEqual(GLOBEX);
   });
 

@@ -61,7 +61,7 @@ async function reconcileSchedules(instance: Instance, proposalId: string) {
 describe("a confirm whose provider call timed out", () => {
   it("stays applying with the alarm set, and survives losing the object's memory and its alarm: the next wake re-arms it and the check settles it, applied once", async () => {
     await withStubbedAccount(async (instance, account, queue) => {
-      const operator = { account, operator: "Ada" };
+      const operator = { account, id: "ada", operator: "Ada" };
       const orderId = await insertFreshOrder({
         account,
         exception: "duplicate_order",
@@ -70,7 +70,7 @@ describe("a confirm whose provider call timed out", () => {
       });
       const proposal = value(await instance.proposeResolution(operator, orderId));
       value(
-        await instance.decideProposal({ account, approver: "Avery" }, proposal.proposal_id, {
+        await instance.decideProposal({ account, id: "avery", approver: "Avery" }, proposal.proposal_id, {
           decision: "approve",
           reason: "the customer confirmed the double submit",
         }),
@@ -151,11 +151,11 @@ describe("a confirm whose provider call timed out", () => {
 
   it("a refusal from the provider ends the proposal failed and leaves the order as it was", async () => {
     await withStubbedAccount(async (instance, account) => {
-      const operator = { account, operator: "Ada" };
+      const operator = { account, id: "ada", operator: "Ada" };
       const orderId = await insertFreshOrder({ account, exception: "fulfillment_hold_missing_sku", status: "on_hold" });
       const proposal = value(await instance.proposeResolution(operator, orderId));
       value(
-        await instance.decideProposal({ account, approver: "Avery" }, proposal.proposal_id, {
+        await instance.decideProposal({ account, id: "avery", approver: "Avery" }, proposal.proposal_id, {
           decision: "approve",
           reason: "go",
         }),

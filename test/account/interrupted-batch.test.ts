@@ -11,7 +11,7 @@ import { value } from "../helpers/results";
 // AccountAgent holds a batch journaled as running when its instance is
 // thrown away; the next instance must show it interrupted, seed and tally kept.
 
-const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
+const GLOBEX = { account: "globex", id: "gus-ops", operator: "Gus Ops (globex, local dev)" };
 
 it("a batch left running when the object restarts shows as interrupted, with its seed and what was answered", async () => {
   const stub = await getAgentByName(env.ACCOUNT_AGENT, "globex");

@@ -11,8 +11,8 @@ import { plan, runRecord } from "../helpers/run-fakes";
 // grow with the run: the chart is summed per bucket of seconds as the run goes,
 // and the page reads those buckets, never every interval.
 
-const APPROVER = { account: "acme", approver: "Avery (acme, local dev)" };
-const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
+const APPROVER = { account: "acme", id: "avery", approver: "Avery (acme, local dev)" };
+const ACME = { account: "acme", id: "ada-ops", operator: "Ada Ops (acme, local dev)" };
 
 /** A run of `durationSeconds` that has already ended, so no alarm and no slot are involved. */
 function storeEndedRun(store: RunStore, durationSeconds: number): string {

@@ -15,8 +15,8 @@ import { waitFor } from "../helpers/wait-for";
 // out over shards, and stop when told to. (The engine's timing is tested on
 // a virtual clock in test/runs; here the objects are real.)
 
-const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
-const GLOBEX = { account: "globex", operator: "Gus Ops (globex, local dev)" };
+const ACME = { account: "acme", id: "ada-ops", operator: "Ada Ops (acme, local dev)" };
+const GLOBEX = { account: "globex", id: "gus-ops", operator: "Gus Ops (globex, local dev)" };
 
 async function agent(account: string) {
   return getAgentByName(env.ACCOUNT_AGENT, account);

@@ -4,6 +4,7 @@ import { APPROVER_CHALLENGE, authenticateApprover } from "../../src/auth/approve
 import { INTAKE_CHALLENGE, publicIntakeCaller } from "../../src/auth/intake-callers";
 import { authenticateOperator, mcpChallenge, OPERATOR_CHALLENGE } from "../../src/auth/operator";
 import { type Config, parseConfig } from "../../src/config/config";
+import { defaultPersonId } from "../../src/config/token-maps";
 import { SCOPES } from "../../src/core/scopes";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
@@ -27,7 +28,13 @@ describe("MCP operator tokens", () => {
   it("a valid token resolves to its account, operator, role and (unless narrowed) every scope", async () => {
     expect(await authenticateOperator(config(), env, `Bearer ${ACME_TOKEN}`)).toEqual({
       ok: true,
-      value: { account: "acme", operator: "Ada Ops (acme, local dev)", role: "operator", scopes: [...SCOPES] },
+      value: {
+        account: "acme",
+        id: defaultPersonId(ACME_TOKEN),
+        operator: "Ada Ops (acme, local dev)",
+        role: "operator",
+        scopes: [...SCOPES],
+      },
     });
   });
 
@@ -81,7 +88,11 @@ describe("approver tokens", () => {
   it("a valid token resolves to its approver", async () => {
     expect(await authenticateApprover(config(), `Bearer ${ACME_APPROVER_TOKEN}`)).toEqual({
       ok: true,
-      value: { account: "acme", approver: "Avery Approver (acme, local dev)" },
+      value: {
+        account: "acme",
+        id: defaultPersonId(ACME_APPROVER_TOKEN),
+        approver: "Avery Approver (acme, local dev)",
+      },
     });
   });
 

@@ -31,7 +31,8 @@ async function grantsSeenBy(token: string): Promise<GrantList["grants"]> {
 }
 
 describe("the role in MCP_TOKENS", () => {
-  const parse = (entry: unknown) => jsonTokenMap(McpTokenEntry).safeParse(JSON.stringify({ "some-long-token": entry }));
+  const parse = (entry: unknown) =>
+    jsonTokenMap(McpTokenEntry, (holder) => holder.operator).safeParse(JSON.stringify({ "some-long-token": entry }));
 
   it("defaults to operator with every scope, and a viewer to the read scopes", () => {
     const operator = parse({ account: "acme", operator: "Ada" });

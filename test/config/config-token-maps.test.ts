@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { defaultPersonId } from "../../src/config/token-maps";
 import type { AppError } from "../../src/core/errors";
 import { SCOPES } from "../../src/core/scopes";
 import app from "../../src/index";
@@ -12,8 +13,14 @@ import { failure, parsed } from "../helpers/config";
 const LONG_A = "a".repeat(32);
 const LONG_B = "b".repeat(32);
 const mcpTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, operator: "Ada" } });
-/** An MCP token entry as parsed: without "scopes" it holds all of them. */
-const holder = (account: string, operator = "Ada") => ({ account, operator, role: "operator", scopes: [...SCOPES] });
+/** An MCP token entry as parsed: without "scopes" it holds all of them, and without "id" its identity comes from the token. */
+const holder = (token: string, account: string, operator = "Ada") => ({
+  account,
+  id: defaultPersonId(token),
+  operator,
+  role: "operator",
+  scopes: [...SCOPES],
+});
 const approverTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, approver: "Avery" } });
 
 // The help text every token-map problem ends with.
@@ -26,8 +33,10 @@ const ACCOUNT_ID_RULE = "account ids are 2-32 lowercase letters, digits or dashe
 describe("token maps", () => {
   it("reads MCP and approver tokens into maps", () => {
     const config = parsed({ MCP_TOKENS: mcpTokens(LONG_A, "globex"), APPROVER_TOKENS: approverTokens(LONG_B) });
-    expect(config.mcpTokens).toEqual(new Map([[LONG_A, holder("globex")]]));
-    expect(config.approverTokens).toEqual(new Map([[LONG_B, { account: "acme", approver: "Avery" }]]));
+    expect(config.mcpTokens).toEqual(new Map([[LONG_A, holder(LONG_A, "globex")]]));
+    expect(config.approverTokens).toEqual(
+      new Map([[LONG_B, { account: "acme", id: defaultPersonId(LONG_B), approver: "Avery" }]]),
+    );
   });
 
   it("malformed MCP_TOKENS JSON fails naming MCP_TOKENS and how to set it", () => {
@@ -130,7 +139,7 @@ describe("token names that are also Object.prototype names", () => {
       MCP_TOKENS: '{"__proto__": {"account": "acme", "operator": "Ada"}}',
     });
     expect([...config.mcpTokens.keys()]).toEqual(["__proto__"]);
-    expect(config.mcpTokens.get("__proto__")).toEqual(holder("acme"));
+    expect(config.mcpTokens.get("__proto__")).toEqual(holder("__proto__", "acme"));
   });
 
   it("__proto__ sits next to ordinary tokens, in order, and constructor / toString are ordinary keys too", () => {
@@ -138,10 +147,10 @@ describe("token names that are also Object.prototype names", () => {
     const config = parsed({ ENVIRONMENT: "development", MCP_TOKENS: tokens });
     expect(config.mcpTokens).toEqual(
       new Map([
-        [LONG_A, holder("acme")],
-        ["__proto__", holder("globex", "Gus")],
-        ["constructor", holder("acme", "Cy")],
-        ["toString", holder("acme", "Tess")],
+        [LONG_A, holder(LONG_A, "acme")],
+        ["__proto__", holder("__proto__", "globex", "Gus")],
+        ["constructor", holder("constructor", "acme", "Cy")],
+        ["toString", holder("toString", "acme", "Tess")],
       ]),
     );
     expect([...config.mcpTokens.keys()]).toEqual([LONG_A, "__proto__", "constructor", "toString"]);
@@ -153,7 +162,9 @@ describe("token names that are also Object.prototype names", () => {
       ENVIRONMENT: "development",
       APPROVER_TOKENS: '{"__proto__": {"account": "acme", "approver": "Avery"}}',
     });
-    expect(config.approverTokens).toEqual(new Map([["__proto__", { account: "acme", approver: "Avery" }]]));
+    expect(config.approverTokens).toEqual(
+      new Map([["__proto__", { account: "acme", id: defaultPersonId("__proto__"), approver: "Avery" }]]),
+    );
   });
 
   it("__proto__ in both maps is caught as a shared token", () => {

@@ -8,6 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import type { FourEyesRule } from "../../src/config/four-eyes";
+import type { Person } from "../../src/core/person";
 import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
@@ -19,7 +20,12 @@ import { DEFAULT_ADDRESS } from "./fresh-orders";
 
 export const START = Date.parse("2026-12-01T09:00:00.000Z");
 export const TTL_MINUTES = 15;
-export const APPROVER = { account: "acme", approver: "Avery" };
+export const APPROVER = { account: "acme", id: "avery", approver: "Avery" };
+
+/** An operator as the desk knows them: an identity and the name the audit trail shows. */
+export function person(name: string, id = name.toLowerCase().replace(/[^a-z0-9]+/g, "-")): Person {
+  return { id, name };
+}
 
 export function order(orderId: string, overrides: Partial<OrderRecord> = {}): OrderRecord {
   return {

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultPersonId } from "../../src/config/token-maps";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import {
@@ -14,7 +15,7 @@ import {
   unknownProposalId,
 } from "../helpers/ops";
 import { countAuditEvents } from "../helpers/rows";
-import { ACME_TOKEN } from "../helpers/tokens";
+import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // propose_resolution and get_proposal: a proposal is inert (creating one
 // writes an audit event and nothing else), and asking again for the same
@@ -144,7 +145,14 @@ describe("get_proposal", () => {
       decided_by: ACME_APPROVER,
       decided_at: approved.decided_at,
       decision_reason: "fraud team agrees",
-      approvals: [{ approver: ACME_APPROVER, at: approved.decided_at, reason: "fraud team agrees" }],
+      approvals: [
+        {
+          approver: ACME_APPROVER,
+          approver_id: defaultPersonId(ACME_APPROVER_TOKEN),
+          at: approved.decided_at,
+          reason: "fraud team agrees",
+        },
+      ],
     });
     expect(Date.parse(approved.decided_at ?? "")).toBeGreaterThanOrEqual(Date.parse(proposal.created_at));
   });

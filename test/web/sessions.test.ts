@@ -121,7 +121,8 @@ describe("what is stored where", () => {
     const tokens = JSON.parse(env.APPROVER_TOKENS) as Record<string, unknown>;
     const rotated = JSON.stringify({
       ...tokens,
-      "acme-approver-new-token": { account: "acme", approver: ACME_APPROVER },
+      // Another person: two entries of one account may not share a name (four eyes tells people apart by it too).
+      "acme-approver-new-token": { account: "acme", approver: "Nova Approver (acme, local dev)" },
     });
     const response = await fetchWithEnv(new Request(`${BASE_URL}/approvals`, { headers: { cookie } }), {
       APPROVER_TOKENS: rotated,

@@ -119,7 +119,7 @@ function fourEyes(proposal: ProposalView, now: Date): Html {
     proposal.status !== "pending_approval"
       ? ""
       : left > 0
-        ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer, must approve.`
+        ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer (${proposal.created_by}), must approve.`
         : "";
   return html`<div id="four-eyes"><p><span class="label">Two approvers</span> ${textTag(capitalized(proposal.second_approver_reason ?? "this change needs two approvers"))}.</p>
 ${done.length > 0 ? html`<ul>${done}</ul>` : html`<p class="muted">Nobody has approved it yet.</p>`}${still ? html`<p id="still-needed">${still}</p>` : ""}</div>`;

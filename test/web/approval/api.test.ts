@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultPersonId } from "../../../src/config/token-maps";
 import { refusal } from "../../../src/proposals/lifecycle";
 import type { ProposalView } from "../../../src/proposals/schemas";
 import { insertFreshOrder } from "../../helpers/fresh-orders";
@@ -170,7 +171,14 @@ describe("deciding", () => {
       decided_by: ACME_APPROVER,
       decided_at: approved.decided_at,
       decision_reason: "fraud team agrees",
-      approvals: [{ approver: ACME_APPROVER, at: approved.decided_at, reason: "fraud team agrees" }],
+      approvals: [
+        {
+          approver: ACME_APPROVER,
+          approver_id: defaultPersonId(ACME_APPROVER_TOKEN),
+          at: approved.decided_at,
+          reason: "fraud team agrees",
+        },
+      ],
     });
     const event = (await auditLog(acme, orderId)).events.find((e) => e.event_type === "proposal_approved");
     expect(event).toMatchObject({

@@ -50,6 +50,7 @@ function proposal(action: ChangeAction, extra: Partial<ProposalView> = {}): Prop
     evidence: [],
     expected_changes: [],
     created_by: "Ada Ops",
+    created_by_id: "ada-ops",
     created_at: "2026-12-01T06:00:00.000Z",
     expires_at: "2026-12-01T06:15:00.000Z",
     decided_by: null,

@@ -77,7 +77,9 @@ describe("a proposal that needs two approvers", () => {
     const text = textOf(avery.html);
     expect(text).toContain("Two approvers It moves $2500.00 of the customer's money");
     expect(text).toContain("Approved by Avery Approver (acme, local dev)");
-    expect(text).toContain("One more approver, other than those above and the proposer, must approve.");
+    expect(text).toContain(
+      "One more approver, other than those above and the proposer (Ada Ops (acme, local dev)), must approve.",
+    );
     expect(text).toContain("You already approved this proposal at");
     expect(avery.html).not.toContain('value="approve"');
 

@@ -11,7 +11,7 @@ import { waitFor } from "../../helpers/wait-for";
 // The run page: a traffic run's chart behind the approval app's sign-in,
 // scoped to the approver's account, refreshing itself only while it runs.
 
-const ACME = { account: "acme", operator: "Ada Ops (acme, local dev)" };
+const ACME = { account: "acme", id: "ada-ops", operator: "Ada Ops (acme, local dev)" };
 
 async function acmeAgent() {
   return getAgentByName(env.ACCOUNT_AGENT, "acme");

@@ -1,0 +1,38 @@
+/**
+ * People the configuration names (operators, approvers) and the records that
+ * remember them. A person is told apart by an identity, never by how their
+ * name looks: two tokens whose names differ only by an invisible or look-alike
+ * character are two entries, and the configuration refuses such a pair (see
+ * config/token-maps.ts). Names are still compared, normalized, as a second
+ * guard: a proposer is never let approve under a name that reads the same.
+ */
+export interface Person {
+  /** Stable and unique per person: an explicit `id` in the token map, or one derived from the token itself. */
+  readonly id: string;
+  /** As shown to people and written in the audit trail. */
+  readonly name: string;
+}
+
+/** Zero-width spaces and joiners, soft hyphens, byte-order marks, Hangul fillers, variation selectors. */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+/** Every kind of whitespace: no-break, thin, ideographic, line and paragraph separators. */
+const WHITESPACE = /[\s\p{Z}]+/gu;
+
+/** A name as stored and shown: NFKC (full-width letters become plain ones), invisible characters removed, each run of whitespace one space. */
+export function displayName(name: string): string {
+  return name.normalize("NFKC").replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
+}
+
+/** What two names must share to be the same name: the display name, case-folded ("ß" and "SS" alike). */
+export function nameKey(name: string): string {
+  return displayName(name).toUpperCase().toLowerCase().normalize("NFKC");
+}
+
+/** Whether two records name one person: the same identity where both have one, or names that read the same. */
+export function samePerson(
+  a: { readonly id?: string | null | undefined; readonly name: string },
+  b: { readonly id?: string | null | undefined; readonly name: string },
+): boolean {
+  if (a.id && b.id && a.id === b.id) return true;
+  return nameKey(a.name) === nameKey(b.name);
+}
