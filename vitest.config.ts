@@ -35,7 +35,7 @@ export default defineConfig(async () => {
             },
             // An empty database for tests that apply the migrations step by step.
             d1Databases: ["MIGRATION_SCRATCH_DB"],
-            // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts.
+            // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts and oauth-rate-limit.test.ts.
             ratelimits: { TINY_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 2, period: 60 } } },
           },
         };

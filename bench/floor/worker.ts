@@ -13,10 +13,12 @@
 // One way of sending adds what the project's audit chain asks of the
 // platform: while the batch runs, the object reads the new events back from
 // D1 in pages, hashes each onto a chain, and writes one seal per event in one
-// statement per page, under a trigger that lets a seal only extend the chain.
-// The project promises that chain; this way prices its D1 work on its own.
+// statement per page, under a trigger that lets a seal only extend the chain
+// (seal.ts). The project promises that chain; this way prices its D1 work on
+// its own.
 import { DurableObject, WorkerEntrypoint } from "cloudflare:workers";
 import type { ReadOrder } from "./mcp";
+import { SEAL_EVERY_MS, SEAL_SCHEMA, sealPass } from "./seal";
 
 type ReadOrderResult = NonNullable<Awaited<ReturnType<ReadOrder>>>;
 
@@ -53,9 +55,6 @@ const ACCOUNT = "floor";
 
 // The same keys and indexes as the project's orders and audit_events: what a
 // write costs depends on them, so the floor carries them too.
-/** The hash the first seal of a chain extends. */
-const GENESIS_HASH = "0".repeat(64);
-
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS floor_orders (
      account TEXT NOT NULL, order_id TEXT NOT NULL, request_id TEXT, customer_id TEXT NOT NULL,
@@ -67,17 +66,7 @@ const SCHEMA = [
      event_type TEXT NOT NULL, state_after TEXT, created_at TEXT NOT NULL, UNIQUE (account, event_id))`,
   "CREATE INDEX IF NOT EXISTS floor_events_order ON floor_events (account, order_id, created_at)",
   "CREATE INDEX IF NOT EXISTS floor_events_entry ON floor_events (account, entry)",
-  `CREATE TABLE IF NOT EXISTS floor_seals (
-     account TEXT NOT NULL, seq INTEGER NOT NULL, entry INTEGER NOT NULL UNIQUE, prev_hash TEXT NOT NULL,
-     hash TEXT NOT NULL, sealed_at TEXT NOT NULL, PRIMARY KEY (account, seq)) WITHOUT ROWID`,
-  `CREATE TRIGGER IF NOT EXISTS floor_seals_in_order BEFORE INSERT ON floor_seals
-   BEGIN
-     SELECT RAISE(ABORT, 'a seal must extend the chain')
-     WHERE NEW.seq IS NOT (SELECT COALESCE(MAX(seq), 0) + 1 FROM floor_seals WHERE account = NEW.account)
-        OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM floor_seals WHERE account = NEW.account AND seq = NEW.seq - 1), '${GENESIS_HASH}')
-        OR NOT EXISTS (SELECT 1 FROM floor_events WHERE entry = NEW.entry AND account = NEW.account)
-        OR NEW.entry <= COALESCE((SELECT entry FROM floor_seals WHERE account = NEW.account AND seq = NEW.seq - 1), 0);
-   END`,
+  ...SEAL_SCHEMA,
 ];
 
 /** An order of the size the project's generator makes: two or three lines, a UUID request_id. */
@@ -152,57 +141,6 @@ export class FloorIntake extends WorkerEntrypoint<FloorEnv> {
   }
 }
 
-const SEAL_PAGE = 500;
-/** Like the project's sealer: a pass at most this often while orders arrive. */
-const SEAL_EVERY_MS = 200;
-const UTF8 = new TextEncoder();
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", UTF8.encode(text)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * Seals the events after `from` not yet sealed, a page at a time: read back,
- * hash onto the chain, one insert per page. The other ways leave their events
- * unsealed; `from` keeps a chained batch from paying for them.
- */
-async function sealPass(db: D1Database, from: number): Promise<void> {
-  const top = await db
-    .prepare("SELECT seq, hash, entry FROM floor_seals WHERE account = ? ORDER BY seq DESC LIMIT 1")
-    .bind(ACCOUNT)
-    .first<{ seq: number; hash: string; entry: number }>();
-  let seq = top?.seq ?? 0;
-  let hash = top?.hash ?? GENESIS_HASH;
-  let after = Math.max(top?.entry ?? 0, from);
-  for (;;) {
-    const { results } = await db
-      .prepare(
-        "SELECT entry, event_id, order_id, event_type, state_after, created_at FROM floor_events WHERE account = ? AND entry > ? ORDER BY entry LIMIT ?",
-      )
-      .bind(ACCOUNT, after, SEAL_PAGE)
-      .all<{ entry: number }>();
-    const links: [number, number, string, string][] = [];
-    for (const row of results) {
-      const prev = hash;
-      hash = await sha256Hex(`${prev}\n${JSON.stringify(row)}`);
-      links.push([++seq, row.entry, prev, hash]);
-    }
-    if (links.length > 0) {
-      await db
-        .prepare(
-          `INSERT INTO floor_seals (account, seq, entry, prev_hash, hash, sealed_at)
-           SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), ?2
-           FROM json_each(?3) ORDER BY key`,
-        )
-        .bind(ACCOUNT, new Date().toISOString(), JSON.stringify(links))
-        .run();
-    }
-    after = results.at(-1)?.entry ?? after;
-    if (results.length < SEAL_PAGE) return;
-  }
-}
-
 /** The account object's part: sends a batch with a fixed number of orders in flight. */
 export class FloorSender extends DurableObject<FloorEnv> {
   async send(count: number, way: SendWay, concurrency: number): Promise<{ accepted: number; ms: number }> {
@@ -220,7 +158,7 @@ export class FloorSender extends DurableObject<FloorEnv> {
     const sealing = async () => {
       while (sending) {
         await new Promise((resolve) => setTimeout(resolve, SEAL_EVERY_MS));
-        await sealPass(this.env.DB, from);
+        await sealPass(this.env.DB, ACCOUNT, from);
       }
     };
     const sealer = chained ? sealing() : undefined;
@@ -244,7 +182,7 @@ export class FloorSender extends DurableObject<FloorEnv> {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
     sending = false;
-    if (sealer) this.ctx.waitUntil(sealer.then(() => sealPass(this.env.DB, from)));
+    if (sealer) this.ctx.waitUntil(sealer.then(() => sealPass(this.env.DB, ACCOUNT, from)));
     return { accepted, ms: Date.now() - started };
   }
 }

@@ -1,7 +1,10 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { referenceData } from "../../src/orders/reference-data";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { type GeneratorMode, generateOrders } from "../../src/synth/generators";
+import type { Preview } from "../../src/synth/target-check";
 import { countOrdersFor } from "./rows";
+import { structuredOf } from "./tool-results";
 
 /** A seed no other test in the run is likely to use (D1 is shared between a file's tests). */
 export function freshSeed(): number {
@@ -33,4 +36,14 @@ export function expectedSampleFailures(seed: number, count: number, max = 5): st
   return expectedOrders("simple", seed, count)
     .slice(0, max)
     .map((order) => `422 ${findOrderProblems(order, referenceData).join("; ")}`);
+}
+
+/** preview_order's answer, and its JSON text for byte-for-byte comparisons. */
+export async function previewOrder(
+  client: Client,
+  args: Record<string, unknown>,
+): Promise<{ preview: Preview; text: string }> {
+  const result = await client.callTool({ name: "preview_order", arguments: args });
+  const value = structuredOf<Preview>(result);
+  return { preview: value, text: JSON.stringify(value) };
 }

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ListedTool, propertyNames } from "../helpers/listed-tools";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
-import { toolErrorOf } from "../helpers/tool-results";
 
 // The tools an MCP client sees, identical for a 2025 client (v1 SDK) and a
-// 2026-07-28 client (v2 SDK): names, annotations, schemas, and no argument
-// that picks a target. Add a row here when a tool is added. Resources and
-// result shapes are in contract-resources.test.ts.
+// 2026-07-28 client (v2 SDK): names, annotations and schemas. Add a row here
+// when a tool is added. That no argument picks a target is in
+// contract-guardrail.test.ts; resources and result shapes are in
+// contract-resources.test.ts.
 
 interface ExpectedTool {
   readonly annotations: {
@@ -129,31 +130,6 @@ const ALL_TOOLS: Readonly<Record<string, ExpectedTool>> = {
 
 const EXPECTED_TOOLS: readonly string[] = Object.keys(ALL_TOOLS).sort();
 
-/** No tool argument may name where traffic goes or whose data it touches. */
-const FORBIDDEN_PROPERTY = /url|uri|host|endpoint|target|binding|account/i;
-
-/** Every property name anywhere in a JSON schema (properties, items, anyOf, $defs, ...), with its path. */
-function propertyNames(schema: unknown, path = "$"): string[] {
-  if (Array.isArray(schema)) return schema.flatMap((item, i) => propertyNames(item, `${path}[${i}]`));
-  if (schema === null || typeof schema !== "object") return [];
-  const found: string[] = [];
-  for (const [key, value] of Object.entries(schema)) {
-    if ((key === "properties" || key === "patternProperties") && value !== null && typeof value === "object") {
-      for (const [name, child] of Object.entries(value)) {
-        found.push(`${path}.${name}`);
-        found.push(...propertyNames(child, `${path}.${name}`));
-      }
-    } else {
-      found.push(...propertyNames(value, `${path}/${key}`));
-    }
-  }
-  return found;
-}
-
-function forbiddenProperties(schema: unknown): string[] {
-  return propertyNames(schema).filter((p) => FORBIDDEN_PROPERTY.test(p.slice(p.lastIndexOf(".") + 1)));
-}
-
 /** Every place in a JSON schema where `type` is an array, with its path. */
 function typeArrays(schema: unknown, path = "$"): string[] {
   if (Array.isArray(schema)) return schema.flatMap((item, i) => typeArrays(item, `${path}[${i}]`));
@@ -163,42 +139,19 @@ function typeArrays(schema: unknown, path = "$"): string[] {
   );
 }
 
-interface JsonSchemaObject {
-  type?: unknown;
-  properties?: Record<string, Record<string, unknown>>;
-  required?: string[];
-  additionalProperties?: unknown;
-}
-
-/** A tool as tools/list lists it (the fields this contract reads). */
-interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: JsonSchemaObject;
-  outputSchema?: JsonSchemaObject;
-  annotations?: {
-    title?: string;
-    readOnlyHint?: boolean;
-    destructiveHint?: boolean;
-    idempotentHint?: boolean;
-    openWorldHint?: boolean;
-  };
-}
-
 describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (generation) => {
   let client: McpTestClient;
-  let tools: Tool[];
+  let tools: ListedTool[];
 
   beforeAll(async () => {
     client = await generation.connect(ACME_TOKEN, "contract");
-    tools = (await client.listTools()).tools as Tool[];
+    tools = (await client.listTools()).tools as ListedTool[];
   });
   afterAll(async () => {
     await client.close();
   });
 
-  function tool(name: string): Tool {
+  function tool(name: string): ListedTool {
     const found = tools.find((t) => t.name === name);
     if (!found) throw new Error(`tool ${name} is not listed`);
     return found;
@@ -325,51 +278,6 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
           maximum: 4294967295,
         });
       }
-    });
-  });
-
-  describe("the target-selection guardrail in the schemas", () => {
-    it("the scanner finds a forbidden name nested anywhere (self-check)", () => {
-      const planted = {
-        type: "object",
-        properties: {
-          count: { type: "integer" },
-          options: { type: "object", properties: { callbackHost: { type: "string" } } },
-        },
-        anyOf: [{ properties: { baseURL: { type: "string" } } }],
-        items: { properties: { Account_id: { type: "string" } } },
-      };
-      expect(forbiddenProperties(planted).sort()).toEqual([
-        "$.options.callbackHost",
-        "$/anyOf[0].baseURL",
-        "$/items.Account_id",
-      ]);
-      expect(forbiddenProperties({ type: "object", properties: { count: {}, mode: {}, seed: {} } })).toEqual([]);
-    });
-
-    it.each(EXPECTED_TOOLS)(
-      "%s has no input property naming a url, uri, host, endpoint, target, binding or account",
-      (name) => {
-        expect(forbiddenProperties(tool(name).inputSchema)).toEqual([]);
-      },
-    );
-
-    it("no listed tool at all (including any added later) has such a property", () => {
-      const violations = tools.flatMap((t) => forbiddenProperties(t.inputSchema).map((p) => `${t.name}: ${p}`));
-      expect(violations).toEqual([]);
-    });
-
-    it("no listed tool at all accepts properties it does not list", () => {
-      expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
-    });
-
-    // Refused before the handler runs, so even the tools that write change nothing.
-    it.each(EXPECTED_TOOLS)("%s refuses a call with an unknown argument, naming it", async (name) => {
-      const text = toolErrorOf(await client.callTool({ name, arguments: { callback_url: "https://evil.example" } }));
-      expect(text).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${name}: `));
-      expect(text).toContain('Unrecognized key: "callback_url"');
-      // One readable line, not a multi-line schema dump.
-      expect(text).not.toContain("\n");
     });
   });
 });

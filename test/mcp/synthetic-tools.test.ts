@@ -7,7 +7,7 @@ import { publishedSchema } from "../../src/mcp/published-schema";
 import { syntheticTools } from "../../src/mcp/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
-import type { Preview, TargetStatus } from "../../src/synth/target-check";
+import type { TargetStatus } from "../../src/synth/target-check";
 import { connectClient } from "../helpers/mcp-client";
 import { expectInvariantsHold } from "../helpers/orders";
 import { countOrders } from "../helpers/rows";
@@ -18,12 +18,14 @@ import {
   expectedTotalCents,
   freshSeed,
   hasOrder,
+  previewOrder,
 } from "../helpers/synthetic";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, toolErrorOf } from "../helpers/tool-results";
 
 // The synthetic-traffic tools driven through a real SDK client, checked
-// against what actually lands in D1 for the caller's account.
+// against what actually lands in D1 for the caller's account. preview_order,
+// which writes nothing, is in preview-order.test.ts.
 
 const ACCOUNT = "acme";
 let client: Client;
@@ -35,12 +37,6 @@ afterAll(async () => {
   await expectInvariantsHold();
   await client.close();
 });
-
-async function preview(args: Record<string, unknown>): Promise<{ preview: Preview; text: string }> {
-  const result = await client.callTool({ name: "preview_order", arguments: args });
-  const value = structuredOf<Preview>(result);
-  return { preview: value, text: JSON.stringify(value) };
-}
 
 async function send(args: Record<string, unknown>): Promise<BatchSummary> {
   return structuredOf<BatchSummary>(await client.callTool({ name: "send_orders", arguments: args }));
@@ -65,73 +61,10 @@ describe("check_target", () => {
   });
 });
 
-describe("preview_order", () => {
-  it("the same mode and seed give byte-identical JSON", async () => {
-    const seed = freshSeed();
-    for (const mode of ["seeded", "simple"]) {
-      const first = await preview({ mode, seed });
-      const second = await preview({ mode, seed });
-      expect(second.text).toBe(first.text);
-      expect(first.preview.seed).toBe(seed);
-      expect(first.preview.mode).toBe(mode);
-    }
-  });
-
-  it("mode defaults to seeded", async () => {
-    const seed = freshSeed();
-    expect((await preview({ seed })).text).toBe((await preview({ mode: "seeded", seed })).text);
-  });
-
-  it("seeded and simple orders for the same seed differ", async () => {
-    const seed = freshSeed();
-    const seeded = (await preview({ mode: "seeded", seed })).preview;
-    const simple = (await preview({ mode: "simple", seed })).preview;
-    expect(simple.order).not.toEqual(seeded.order);
-    expect(seeded.order.customer_id).toMatch(/^CUST-\d{4}$/);
-    expect(simple.order.customer_id).toMatch(/^C-\d{4}$/);
-  });
-
-  it("is exactly the first order the generator produces, with its line count and total", async () => {
-    const seed = freshSeed();
-    const { preview: value } = await preview({ mode: "seeded", seed });
-    const [first] = expectedOrders("seeded", seed, 1);
-    expect(value).toEqual({
-      mode: "seeded",
-      seed,
-      order: first,
-      line_count: first?.lines.length,
-      total_cents: first?.total_cents,
-    });
-  });
-
-  it("an omitted seed is chosen by the server and reported, and replaying it gives the same order", async () => {
-    const first = await preview({ mode: "simple" });
-    expect(Number.isInteger(first.preview.seed)).toBe(true);
-    expect(first.preview.seed).toBeGreaterThanOrEqual(0);
-    expect(first.preview.seed).toBeLessThanOrEqual(0xffff_ffff);
-    expect((await preview({ mode: "simple", seed: first.preview.seed })).text).toBe(first.text);
-  });
-
-  it("writes nothing", async () => {
-    const seed = freshSeed();
-    const before = await countOrders();
-    const { preview: value } = await preview({ mode: "seeded", seed });
-    await preview({ mode: "simple", seed });
-    expect(await countOrders()).toBe(before);
-    expect(await hasOrder(ACCOUNT, value.order.request_id)).toBe(false);
-  });
-
-  it("accepts the largest seed and refuses one past it", async () => {
-    expect((await preview({ seed: 0xffff_ffff })).preview.seed).toBe(0xffff_ffff);
-    const refused = toolErrorOf(await client.callTool({ name: "preview_order", arguments: { seed: 0x1_0000_0000 } }));
-    expect(refused).toContain("seed");
-  });
-});
-
 describe("send_orders", () => {
   it("sends first exactly the order preview showed for the same seed", async () => {
     const seed = freshSeed();
-    const { preview: value } = await preview({ mode: "seeded", seed });
+    const { preview: value } = await previewOrder(client, { mode: "seeded", seed });
     expect(await hasOrder(ACCOUNT, value.order.request_id)).toBe(false);
     await send({ count: 3, mode: "seeded", seed });
     expect(await hasOrder(ACCOUNT, value.order.request_id)).toBe(true);

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultPersonId } from "../../../src/config/token-maps";
 import { refusal } from "../../../src/proposals/lifecycle";
 import type { ProposalView } from "../../../src/proposals/schemas";
-import { insertFreshOrder } from "../../helpers/fresh-orders";
 import { connectClient, workerFetch } from "../../helpers/mcp-client";
 import {
   ACME_APPROVER,
@@ -13,11 +12,8 @@ import {
   BASE_URL,
   confirm,
   decide,
-  expireProposal,
   getProposal,
-  prepareAddress,
   proposalFor,
-  propose,
   reject,
   unknownProposalId,
 } from "../../helpers/ops";
@@ -25,7 +21,8 @@ import type { ErrorBody } from "../../helpers/orders";
 import { countAuditEvents } from "../../helpers/rows";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../../helpers/tokens";
 
-// The scripted approval API: /api/approvals with an approver token.
+// The scripted approval API: /api/approvals with an approver token, deciding
+// a proposal and what it refuses. Reading proposals is in api-reading.test.ts.
 
 const CHALLENGE = 'Bearer realm="order-ops-edge approvals"';
 
@@ -260,68 +257,5 @@ describe("deciding", () => {
     expect(body.message).toBe(refusal({ ...proposal, status: "applied", outcome: applied.outcome }, "decided"));
     // Approving the already-applied proposal is not "already approved" either.
     expect((await decide(proposal.proposal_id, "approve", "again")).status).toBe(409);
-  });
-});
-
-describe("reading", () => {
-  it("GET /api/approvals/<id> answers the proposal exactly as get_proposal shows it", async () => {
-    const { proposal } = await proposalFor(acme, "fraud_review");
-    const response = await approvalApi(`/${proposal.proposal_id}`, { token: ACME_APPROVER_TOKEN });
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as { proposal: ProposalView };
-    expect(Object.keys(body)).toEqual(["proposal"]);
-    expect(body.proposal).toEqual(await getProposal(acme, proposal.proposal_id));
-    expect(body.proposal).toEqual(proposal);
-  });
-
-  it("GET /api/approvals lists pending proposals newest first, and not rejected, applied or expired ones", async () => {
-    const older = await proposalFor(acme, "fraud_review");
-    const newer = await proposalFor(acme, "fraud_review");
-    const rejected = await proposalFor(acme, "fraud_review");
-    await reject(rejected.proposal.proposal_id);
-    const applied = await proposalFor(acme, "fraud_review");
-    await approve(applied.proposal.proposal_id);
-    await confirm(acme, applied.proposal.proposal_id);
-    const expired = await proposalFor(acme, "fraud_review");
-    await expireProposal("acme", expired.proposal.proposal_id);
-
-    const response = await approvalApi("", { token: ACME_APPROVER_TOKEN });
-    expect(response.status).toBe(200);
-    const { proposals } = (await response.json()) as { proposals: ProposalView[] };
-    const ids = proposals.map((p) => p.proposal_id);
-    expect(ids).toContain(older.proposal.proposal_id);
-    expect(ids).toContain(newer.proposal.proposal_id);
-    expect(ids.indexOf(newer.proposal.proposal_id)).toBeLessThan(ids.indexOf(older.proposal.proposal_id));
-    for (const gone of [rejected, applied, expired]) expect(ids).not.toContain(gone.proposal.proposal_id);
-    expect(proposals.find((p) => p.proposal_id === older.proposal.proposal_id)).toEqual(older.proposal);
-    const created = proposals.map((p) => p.created_at);
-    expect(created).toEqual([...created].sort().reverse());
-  });
-
-  it("a pending proposal whose order changed is not listed as waiting", async () => {
-    const orderId = await insertFreshOrder({ exception: "fraud_review", status: "processing" });
-    const resolution = await propose(acme, orderId);
-    const address = await prepareAddress(acme, orderId, {
-      recipient: "A B",
-      line1: "5 Oak Lane",
-      city: "Reno",
-      region: "NV",
-      postal_code: "89502",
-      country: "US",
-    });
-    await approve(address.proposal_id);
-    expect((await confirm(acme, address.proposal_id, "apply_approved_change")).status).toBe("applied");
-    const response = await approvalApi("", { token: ACME_APPROVER_TOKEN });
-    const { proposals } = (await response.json()) as { proposals: ProposalView[] };
-    expect(proposals.map((p) => p.proposal_id)).not.toContain(resolution.proposal_id);
-  });
-
-  it("other methods: 405 with Allow", async () => {
-    const list = await approvalApi("", { token: ACME_APPROVER_TOKEN, method: "POST", body: {} });
-    expect(list.status).toBe(405);
-    expect(list.headers.get("allow")).toBe("GET");
-    const one = await approvalApi(`/${unknownProposalId()}`, { token: ACME_APPROVER_TOKEN, method: "DELETE" });
-    expect(one.status).toBe(405);
-    expect(one.headers.get("allow")).toBe("GET, POST");
   });
 });

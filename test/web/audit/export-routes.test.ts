@@ -1,11 +1,7 @@
-import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatChainHead, GENESIS_HASH } from "../../../src/audit/chain";
 import { checkExportedChain } from "../../../src/audit/chain-check";
-import type { NewAuditEvent } from "../../../src/orders/audit-event";
-import { expectSignInForm, get, sessionFor, textOf } from "../../helpers/approval-pages";
-import { insertNotes } from "../../helpers/audit";
-import { insertFreshOrder } from "../../helpers/fresh-orders";
+import { type ExportedRow, exportAudit, ndjson, orderWithEvents, parseCsv } from "../../helpers/audit-export";
 import {
   type ErrorBody,
   postOrder,
@@ -17,48 +13,8 @@ import {
 } from "../../helpers/orders";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 
-// GET /api/audit: the approver's export of their account's trail; and
-// GET /approvals/audit, the same export from the approval app's button.
-
-interface Row {
-  seq: number;
-  created_at: string;
-  account: string;
-  order_id: string;
-  event_id: string;
-  event_type: string;
-  actor_kind: string;
-  actor: string;
-  reason: string;
-  proposal_id: string | null;
-  state_before: unknown;
-  state_after: unknown;
-  prev_hash: string;
-  hash: string;
-}
-
-function exportAudit(query = "", token: string | null = ACME_APPROVER_TOKEN, method = "GET"): Promise<Response> {
-  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
-  return exports.default.fetch(`http://localhost/api/audit${query}`, { method, headers });
-}
-
-async function ndjson(response: Response): Promise<Row[]> {
-  expect(response.status).toBe(200);
-  const text = new TextDecoder().decode(await response.arrayBuffer());
-  return text === ""
-    ? []
-    : text
-        .trimEnd()
-        .split("\n")
-        .map((line) => JSON.parse(line) as Row);
-}
-
-/** A fresh order with note events at the given times. */
-async function orderWithEvents(times: string[], overrides: Partial<NewAuditEvent> = {}): Promise<string> {
-  const orderId = await insertFreshOrder({ exception: null, originEvent: false });
-  await insertNotes(orderId, times, overrides);
-  return orderId;
-}
+// GET /api/audit: the approver's export of their account's trail. The same
+// export from the approval app's button is in approval-app-export.test.ts.
 
 beforeAll(warmUp);
 
@@ -105,7 +61,7 @@ describe("NDJSON", () => {
     const rows = text
       .trimEnd()
       .split("\n")
-      .map((line) => JSON.parse(line) as Row);
+      .map((line) => JSON.parse(line) as ExportedRow);
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
     const checker = await checkExportedChain(text);
     expect(checker.problems).toEqual([]);
@@ -130,7 +86,7 @@ describe("NDJSON", () => {
     expect(rewritten.problems.map((p) => [p.kind, p.seq])).toEqual([["head_mismatch", anchor.seq]]);
     const cutOff = newer
       .split("\n")
-      .filter((line) => line !== "" && (JSON.parse(line) as Row).seq < anchor.seq)
+      .filter((line) => line !== "" && (JSON.parse(line) as ExportedRow).seq < anchor.seq)
       .join("\n");
     expect((await checkExportedChain(cutOff, { anchors: [anchor] })).problems.map((p) => p.message)).toEqual([
       `the chain no longer reaches seq ${anchor.seq}, which was sealed: its end was cut off`,
@@ -179,39 +135,6 @@ describe("NDJSON", () => {
     expect(rows.every((r, i) => i === 0 || r.seq > (rows[i - 1]?.seq ?? 0))).toBe(true);
   });
 });
-
-/** A minimal RFC 4180 reader, to check what a spreadsheet would read back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (quoted && ch === '"') {
-      quoted = false;
-    } else if (quoted) {
-      cell += ch;
-    } else if (ch === '"') {
-      quoted = true;
-    } else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else {
-      cell += ch;
-    }
-  }
-  return rows;
-}
 
 describe("CSV", () => {
   it("quotes commas, quotes and line breaks, and keeps formulas from running", async () => {
@@ -271,83 +194,5 @@ describe("bad queries get a 400 that says what is wrong", () => {
     const response = await exportAudit(query);
     expect(response.status).toBe(400);
     expect((await readJson<ErrorBody>(response)).message).toMatch(message);
-  });
-});
-
-describe("from the approval app (GET /approvals/audit, the queue page's button)", () => {
-  it("the queue page has the export form: format, from, to, order, and the button", async () => {
-    const html = await (await get("/approvals", await sessionFor(ACME_APPROVER_TOKEN))).text();
-    const form = /<form method="get" action="\/approvals\/audit">[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
-    expect(form).toContain('<select id="export-format" name="format"><option value="ndjson" selected>');
-    expect(form).toContain('<option value="csv">');
-    expect(form).toContain('<input id="export-from" name="from" type="date">');
-    expect(form).toContain('<input id="export-to" name="to" type="date">');
-    expect(form).toContain('name="order_id"');
-    expect(textOf(form)).toContain("Export audit trail");
-    // A read needs no CSRF token, and one in a GET URL would land in the history.
-    expect(form).not.toContain("csrf");
-  });
-
-  it("signed in: the same attachment as GET /api/audit, for the session's account, with the form's empty fields ignored", async () => {
-    const times = ["2033-02-01T00:00:00.000Z", "2033-02-02T00:00:00.000Z", "2033-02-03T00:00:00.000Z"];
-    const orderId = await orderWithEvents(times);
-    const response = await get(
-      `/approvals/audit?format=ndjson&from=2033-02-02&to=&order_id=${orderId}`,
-      await sessionFor(ACME_APPROVER_TOKEN),
-    );
-    expect(response.headers.get("content-disposition")).toMatch(
-      new RegExp(`^attachment; filename="audit-acme-${orderId}-\\d{8}T\\d{6}Z\\.ndjson"$`),
-    );
-    expect(response.headers.get("x-audit-chain-head")).toMatch(/^\d+:[0-9a-f]{64}$/);
-    const rows = await ndjson(response);
-    expect(rows.map((r) => [r.event_id, r.account])).toEqual([
-      [`${orderId}:note-0001`, "acme"],
-      [`${orderId}:note-0002`, "acme"],
-    ]);
-    const byToken = await ndjson(await exportAudit(`?from=2033-02-02&order_id=${orderId}`));
-    expect(rows).toEqual(byToken);
-  });
-
-  it("signed in: CSV, as the format field says", async () => {
-    const orderId = await orderWithEvents(["2033-03-01T00:00:00.000Z"]);
-    const response = await get(
-      `/approvals/audit?format=csv&from=&to=&order_id=${orderId}`,
-      await sessionFor(ACME_APPROVER_TOKEN),
-    );
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/\.csv"$/);
-    const [header, row, ...rest] = parseCsv(await response.text());
-    expect(rest).toEqual([]);
-    expect(row?.[(header ?? []).indexOf("event_id")]).toBe(`${orderId}:note-0000`);
-  });
-
-  it("another account's approver gets only their own account's events", async () => {
-    const orderId = await orderWithEvents(["2033-04-01T00:00:00.000Z"]);
-    const rows = await ndjson(
-      await get(`/approvals/audit?order_id=${orderId}`, await sessionFor(GLOBEX_APPROVER_TOKEN)),
-    );
-    expect(rows).toEqual([]);
-    const all = await ndjson(await get("/approvals/audit", await sessionFor(GLOBEX_APPROVER_TOKEN)));
-    expect(new Set(all.map((r) => r.account))).toEqual(new Set(["globex"]));
-  });
-
-  it("signed out: the sign-in page, which leads back to the queue; nothing is exported", async () => {
-    const orderId = await orderWithEvents(["2033-05-01T00:00:00.000Z"]);
-    const response = await get(`/approvals/audit?format=csv&order_id=${orderId}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toBeNull();
-    const html = await response.text();
-    expectSignInForm(html, "/approvals");
-    expect(html).not.toContain(orderId);
-  });
-
-  it("a query the export refuses is a page that says why, not JSON", async () => {
-    const response = await get("/approvals/audit?from=2026-02-30", await sessionFor(ACME_APPROVER_TOKEN));
-    expect(response.status).toBe(400);
-    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(textOf(await response.text())).toContain(
-      "The audit trail was not exported the export query has 1 problem(s): from: is not a real date",
-    );
   });
 });

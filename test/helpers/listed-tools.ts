@@ -1,0 +1,41 @@
+/** The parts of a published JSON schema the tool contracts read. */
+export interface JsonSchemaObject {
+  type?: unknown;
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties?: unknown;
+}
+
+/** A tool as tools/list lists it (the fields the contracts read). */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** Every property name anywhere in a JSON schema (properties, items, anyOf, $defs, ...), with its path. */
+export function propertyNames(schema: unknown, path = "$"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, i) => propertyNames(item, `${path}[${i}]`));
+  if (schema === null || typeof schema !== "object") return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === "properties" || key === "patternProperties") && value !== null && typeof value === "object") {
+      for (const [name, child] of Object.entries(value)) {
+        found.push(`${path}.${name}`);
+        found.push(...propertyNames(child, `${path}.${name}`));
+      }
+    } else {
+      found.push(...propertyNames(value, `${path}/${key}`));
+    }
+  }
+  return found;
+}
