@@ -80,8 +80,8 @@ function crossFieldProblems(
 /** The variables, checked across each other, turned into the configuration the code reads. */
 const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
   const mcpTokens: ReadonlyMap<string, McpTokenHolder> = vars.MCP_TOKENS ?? new Map();
-  const { approvers: approverTokens, problems: links } = linkApprovers(vars.APPROVER_TOKENS ?? new Map(), mcpTokens);
-  const problems = [...links, ...crossFieldProblems(vars, mcpTokens, approverTokens)];
+  const approverTokens = linkApprovers(vars.APPROVER_TOKENS ?? new Map(), mcpTokens);
+  const problems = crossFieldProblems(vars, mcpTokens, approverTokens);
   if (problems.length > 0) {
     for (const message of problems) ctx.addIssue({ code: "custom", message });
     return z.NEVER;

@@ -153,33 +153,26 @@ export function jsonTokenMap<T extends z.ZodType<{ account: string; id?: string 
 
 /**
  * Each approver linked to an operator (`"operator": …`, the operator's id or
- * name) carries that operator's identity, so four eyes knows the person
- * behind both tokens. A link that names no operator of the account is a
- * mistake the configuration refuses, with the entry's number, never its token.
+ * name) carries that operator's identity, so four eyes knows the person behind
+ * both tokens. A link to an operator MCP_TOKENS does not have (yet, or any
+ * more: the two secrets change apart) stays a name, which four eyes compares
+ * too.
  */
 export function linkApprovers(
   approvers: ReadonlyMap<string, Approver>,
   operators: ReadonlyMap<string, McpTokenHolder>,
-): { approvers: ReadonlyMap<string, Approver>; problems: string[] } {
-  const problems: string[] = [];
+): ReadonlyMap<string, Approver> {
   const linked = new Map<string, Approver>();
-  [...approvers].forEach(([token, approver], index) => {
-    if (approver.operator === undefined) {
-      linked.set(token, approver);
-      return;
-    }
+  for (const [token, approver] of approvers) {
     const link = approver.operator;
-    const operator = [...operators.values()].find(
-      (holder) =>
-        holder.account === approver.account && (holder.id === link || nameKey(holder.operator) === nameKey(link)),
-    );
-    if (!operator) {
-      problems.push(
-        `APPROVER_TOKENS entry ${index + 1} links to the operator "${link}", but no MCP_TOKENS entry of account ${approver.account} has that id or name; name the operator as MCP_TOKENS does, or leave "operator" out`,
-      );
-      return;
-    }
-    linked.set(token, { ...approver, operator_id: operator.id });
-  });
-  return { approvers: linked, problems };
+    const operator =
+      link === undefined
+        ? undefined
+        : [...operators.values()].find(
+            (holder) =>
+              holder.account === approver.account && (holder.id === link || nameKey(holder.operator) === nameKey(link)),
+          );
+    linked.set(token, operator ? { ...approver, operator_id: operator.id } : approver);
+  }
+  return linked;
 }
