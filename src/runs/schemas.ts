@@ -25,7 +25,8 @@ export function chartBucketSeconds(durationSeconds: number): number {
   return Math.max(1, Math.ceil(durationSeconds / CHART_POINTS));
 }
 
-export const StageSchema = z.object({
+// Strict, as every object a tool takes: a key the schema does not know (a URL, a host) is refused, not ignored.
+export const StageSchema = z.strictObject({
   duration_seconds: z.number().int().describe("How long this stage lasts, in whole seconds (at least 1)"),
   rate_per_second: z
     .number()
@@ -38,7 +39,7 @@ export type Stage = z.infer<typeof StageSchema>;
 export const ComparisonSchema = z.enum(["<", "<=", ">", ">="]);
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
-export const ThresholdSchema = z.object({
+export const ThresholdSchema = z.strictObject({
   metric: MetricNameSchema.describe(
     "What to check, e.g. p99_ms (latency from the scheduled send time), error_rate, rejected_rate",
   ),

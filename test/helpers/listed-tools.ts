@@ -39,3 +39,18 @@ export function propertyNames(schema: unknown, path = "$"): string[] {
   }
   return found;
 }
+
+/** Paths of every object in a JSON schema, at any depth, that would take a property it does not list. */
+export function openObjects(schema: unknown, path = "$"): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, i) => openObjects(item, `${path}[${i}]`));
+  if (schema === null || typeof schema !== "object") return [];
+  const node = schema as Record<string, unknown>;
+  const isObject = node.type === "object" || "properties" in node;
+  const open = isObject && node.additionalProperties !== false ? [path] : [];
+  const nested = Object.entries(node).flatMap(([key, value]) =>
+    key === "properties" && value !== null && typeof value === "object"
+      ? Object.entries(value).flatMap(([name, child]) => openObjects(child, `${path}.${name}`))
+      : openObjects(value, `${path}/${key}`),
+  );
+  return [...open, ...nested];
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_TOOLS } from "../../src/mcp/server";
-import { type ListedTool, propertyNames } from "../helpers/listed-tools";
+import { type ListedTool, openObjects, propertyNames } from "../helpers/listed-tools";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { toolErrorOf } from "../helpers/tool-results";
@@ -70,6 +70,48 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
 
     it("no listed tool at all accepts properties it does not list", () => {
       expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
+    });
+
+    it("nor does any object nested in a tool's input: stages, thresholds, shares, addresses", () => {
+      const planted = {
+        type: "object",
+        additionalProperties: false,
+        properties: { stages: { type: "array", items: { type: "object", properties: { rate: {} } } } },
+      };
+      expect(openObjects(planted)).toEqual(["$.stages/items"]);
+      expect(tools.flatMap((t) => openObjects(t.inputSchema).map((p) => `${t.name}: ${p}`))).toEqual([]);
+    });
+
+    it.each([
+      [
+        "start_traffic_run",
+        { stages: [{ duration_seconds: 5, rate_per_second: 2, target_url: "https://evil.example" }] },
+      ],
+      [
+        "start_traffic_run",
+        { rate_per_second: 2, duration_seconds: 5, thresholds: [{ metric: "p99_ms", op: "<", value: 300, host: "x" }] },
+      ],
+      ["start_traffic_run", { rate_per_second: 2, duration_seconds: 5, invalid_share: { target_url: 0.1 } }],
+      [
+        "prepare_address_change",
+        {
+          order_id: "ORD-1001",
+          address: {
+            recipient: "A",
+            line1: "1 Main St",
+            city: "X",
+            region: "CA",
+            postal_code: "1",
+            country: "US",
+            host: "x",
+          },
+        },
+      ],
+    ])("%s refuses an unknown key nested in its input, naming it (%j)", async (name, args) => {
+      const unknown = JSON.stringify(args).match(/"(target_url|host)"/)?.[1];
+      const text = toolErrorOf(await client.callTool({ name, arguments: args }));
+      expect(text).toMatch(new RegExp(`^Input validation error: Invalid arguments for tool ${name}: `));
+      expect(text).toContain(`Unrecognized key: "${unknown}"`);
     });
 
     // Refused before the handler runs, so even the tools that write change nothing.
