@@ -18,6 +18,7 @@ export const DEVELOPMENT_TOKENS: ReadonlySet<string> = new Set([
   "acme-viewer-dev-token",
   "acme-viewer-mcp-dev-token",
   "acme-admin-dev-token",
+  "acme-admin-approver-dev-token",
 ]);
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -42,7 +42,7 @@ describe("development credentials", () => {
   it("a production Worker carrying them refuses to start, without echoing them", () => {
     const found = problems({ ...PRODUCTION, MCP_TOKENS: env.MCP_TOKENS, APPROVER_TOKENS: env.APPROVER_TOKENS });
     const message =
-      "8 configured token(s) are the local development tokens from .dev.vars, which anyone can read; set your own with `wrangler secret put MCP_TOKENS` and `wrangler secret put APPROVER_TOKENS` (make each with `openssl rand -hex 32`)";
+      "9 configured token(s) are the local development tokens from .dev.vars, which anyone can read; set your own with `wrangler secret put MCP_TOKENS` and `wrangler secret put APPROVER_TOKENS` (make each with `openssl rand -hex 32`)";
     expect(found).toContain(message);
     expect(found.join(" ")).not.toContain(ACME_TOKEN);
   });
