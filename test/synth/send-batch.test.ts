@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ok, type Result } from "../../src/core/errors";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
 import { referenceData } from "../../src/orders/reference-data";
@@ -129,30 +129,38 @@ describe("tally", () => {
   });
 
   it("posts nothing new while the promise onAnswer returned is pending, then carries on", async () => {
-    const batch = orders(8);
-    const tracker = trackingPost(() => 0);
-    tracker.register(batch);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const running = sendBatch({
-      ...batchOf(batch),
-      post: tracker.post,
-      concurrency: 2,
-      onAnswer: (tally) => (tally.answered === 3 ? held : undefined),
-    });
-    await sleep(20);
-    // The answer that paused the batch was the third; the worker still in flight may add a fourth.
-    const startedWhileHeld = tracker.state.started.length;
-    expect(startedWhileHeld).toBeGreaterThanOrEqual(3);
-    expect(startedWhileHeld).toBeLessThanOrEqual(4);
-    await sleep(20);
-    expect(tracker.state.started.length).toBe(startedWhileHeld);
-    release();
-    const result = await running;
-    expect(result.tally.accepted).toBe(8);
-    expect(tracker.state.started).toHaveLength(8);
+    // Fake timers: every post answers on a timer, so once no timer is left the batch is idle, and
+    // what it started by then is all it will start while held, however slow the machine.
+    vi.useFakeTimers();
+    try {
+      const batch = orders(8);
+      const tracker = trackingPost(() => 0);
+      tracker.register(batch);
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const running = sendBatch({
+        ...batchOf(batch),
+        post: tracker.post,
+        concurrency: 2,
+        onAnswer: (tally) => (tally.answered === 3 ? held : undefined),
+      });
+      await vi.runAllTimersAsync();
+      expect(vi.getTimerCount()).toBe(0);
+      // The answer that paused the batch was the third; the worker still in flight may add a fourth.
+      const startedWhileHeld = tracker.state.started.length;
+      expect(startedWhileHeld).toBeGreaterThanOrEqual(3);
+      expect(startedWhileHeld).toBeLessThanOrEqual(4);
+      expect(tracker.state.finished).toHaveLength(startedWhileHeld);
+      release();
+      await vi.runAllTimersAsync();
+      const result = await running;
+      expect(result.tally.accepted).toBe(8);
+      expect(tracker.state.started).toHaveLength(8);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a pause that fails does not fail the batch", async () => {
