@@ -1,5 +1,22 @@
+import { existsSync, readFileSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+
+// A green run prints nothing a reader must learn to ignore. wrangler's "Using secrets defined in
+// .dev.vars" (once per test file) is left out below warnings. Dependencies are loaded without
+// their published source maps: the MCP SDK's and cron-schedule's name source files the packages
+// do not ship, and vite warned of each one; a stack trace into a dependency shows its built code.
+process.env.WRANGLER_LOG ??= "warn";
+const withoutDependencySourceMaps: Plugin = {
+  name: "without-dependency-source-maps",
+  enforce: "pre",
+  load(id) {
+    const file = id.split("?")[0] ?? id;
+    if (!/\/node_modules\/.+\.m?js$/.test(file) || !existsSync(file)) return null;
+    return { code: readFileSync(file, "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n"), map: null };
+  },
+};
 
 /** The tests that watch the outbox's real local queue deliver: the one project whose Worker has webhooks configured. */
 const QUEUE_TESTS = "test/queue/**/*.test.ts";
@@ -8,6 +25,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const project = (name: string, include: string[], exclude: string[], webhooks: boolean) => ({
     plugins: [
+      withoutDependencySourceMaps,
       cloudflareTest(({ inject }) => {
         const receiver = inject("webhookReceiver");
         return {
