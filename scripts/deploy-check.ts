@@ -1,12 +1,12 @@
 // `npm run deploy:check`: what `wrangler deploy` would upload, without
 // uploading it. Checks wrangler.toml for settings that would deploy and then
-// run unsafely (fails) or not at all (warns only: the committed placeholder
-// ids must pass CI), builds the bundle (`wrangler deploy --dry-run`), checks
+// run unsafely or be refused by Cloudflare (an ENVIRONMENT in [vars], an
+// all-zero placeholder id), builds the bundle (`wrangler deploy --dry-run`), checks
 // that worker-configuration.d.ts matches wrangler.toml (`wrangler types
 // --check`) and that the committed card scripts are what cards/ builds now
 // (`npm run cards -- --check`), prints the bundle size raw and gzipped
 // (Workers limits apply to the gzipped size: 3 MiB on the free plan, 10 MiB
-// on paid) and the startup CPU. Fails on ENVIRONMENT in [vars], a broken
+// on paid) and the startup CPU. Fails on any of those wrangler.toml problems, a broken
 // build, stale types or card scripts, a conformance fixture in the bundle
 // (they are for development only) or a bundle over the platform limit; the
 // performance goals are printed beside the figures but never fail it. Needs
@@ -24,7 +24,7 @@ import {
   startupCpuMs,
   wrangler,
 } from "./lib/worker-figures.ts";
-import { wranglerConfigFindings } from "./lib/wrangler-config-checks.ts";
+import { wranglerConfigProblems } from "./lib/wrangler-config-checks.ts";
 
 const FREE_PLAN_LIMIT = 3 * 1024 * 1024;
 
@@ -36,12 +36,11 @@ function failAt(label: string, error: unknown): never {
 }
 
 console.log("$ check wrangler.toml");
-const findings = wranglerConfigFindings(
+const problems = wranglerConfigProblems(
   unstable_readConfig({ config: path.join(root, "wrangler.toml") }, { hideWarnings: true }),
 );
-for (const warning of findings.warnings) console.warn(`warning: ${warning}`);
-for (const error of findings.errors) console.error(`error: ${error}`);
-if (findings.errors.length > 0) {
+for (const problem of problems) console.error(`error: ${problem}`);
+if (problems.length > 0) {
   console.error("\ndeploy:check failed at: wrangler.toml");
   process.exit(1);
 }

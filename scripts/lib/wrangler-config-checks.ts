@@ -1,6 +1,6 @@
 // What `npm run deploy:check` looks for in wrangler.toml beyond what wrangler
-// itself checks: settings that let a deploy go through and then run unsafely
-// (an error) or not at all (a warning). Pure, so the suite can test it; the
+// itself checks: settings that would let a deploy go through and then run
+// unsafely, or fail at Cloudflare's end. Pure, so the suite can test it; the
 // script hands it the config as wrangler reads it.
 
 export interface DeployedConfig {
@@ -9,40 +9,34 @@ export interface DeployedConfig {
   readonly kv_namespaces: readonly { readonly binding: string; readonly id?: string | undefined }[];
 }
 
-export interface ConfigFindings {
-  /** deploy:check fails on these. */
-  readonly errors: readonly string[];
-  /** Printed, never failing: the committed wrangler.toml carries placeholders and must pass CI. */
-  readonly warnings: readonly string[];
-}
-
-/** The committed ids are all zeros (the D1 one with a UUID's version and variant digits). */
+/** The all-zero ids wrangler.toml carried before wrangler created the resources itself (the D1 one with a UUID's version and variant digits). */
 function isPlaceholderId(id: string | undefined): boolean {
   if (id === undefined) return false;
   return /^0+$/.test(id.replace(/-/g, "")) || id === "00000000-0000-4000-8000-000000000000";
 }
 
-export function wranglerConfigFindings(config: DeployedConfig): ConfigFindings {
-  const errors: string[] = [];
-  const warnings: string[] = [];
+/** Each problem is one sentence saying what to change; deploy:check fails on any. */
+export function wranglerConfigProblems(config: DeployedConfig): string[] {
+  const problems: string[] = [];
   if (Object.hasOwn(config.vars, "ENVIRONMENT")) {
-    errors.push(
+    problems.push(
       `wrangler.toml [vars] sets ENVIRONMENT = ${JSON.stringify(config.vars.ENVIRONMENT)}: remove it. A deployed Worker runs as production, the default; any other value switches off every production check (development tokens, PUBLIC_BASE_URL, OAUTH_KV). Set ENVIRONMENT only in .dev.vars, which wrangler deploy never reads`,
     );
   }
+  // No id is the norm: wrangler deploy creates or links the resource. An all-zero one would be sent to Cloudflare and refused there.
   for (const database of config.d1_databases) {
     if (isPlaceholderId(database.database_id)) {
-      warnings.push(
-        `the D1 database ${database.binding} still has the placeholder database_id: before \`npm run deploy\`, run \`npx wrangler d1 create order-ops-edge\` and put the id it prints in wrangler.toml`,
+      problems.push(
+        `the D1 database ${database.binding} has the all-zero placeholder database_id: remove that line from wrangler.toml; wrangler deploy then links the database named by database_name, creating it the first time`,
       );
     }
   }
   for (const namespace of config.kv_namespaces) {
     if (isPlaceholderId(namespace.id)) {
-      warnings.push(
-        `the KV namespace ${namespace.binding} still has the placeholder id: before \`npm run deploy\`, run \`npx wrangler kv namespace create ${namespace.binding}\` and put the id it prints in wrangler.toml`,
+      problems.push(
+        `the KV namespace ${namespace.binding} has the all-zero placeholder id: remove that line from wrangler.toml; wrangler deploy then creates the namespace the first time and keeps it after`,
       );
     }
   }
-  return { errors, warnings };
+  return problems;
 }

@@ -50,7 +50,7 @@ export function deploymentProblems(facts: DeploymentFacts): string[] {
   const problems: string[] = [];
   if (facts.publicBaseUrl === undefined) {
     problems.push(
-      "PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
+      "PUBLIC_BASE_URL is required: `npm run deploy` sets it to the Worker's workers.dev address, or set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
     );
   } else if (isLoopbackUrl(facts.publicBaseUrl)) {
     // Approval links and the OAuth issuer would point at the machine of whoever opens them.
@@ -68,7 +68,7 @@ export function deploymentProblems(facts: DeploymentFacts): string[] {
   }
   if (!facts.hasOauthKv) {
     problems.push(
-      'the OAUTH_KV binding is missing: create it with `npx wrangler kv namespace create OAUTH_KV` and add [[kv_namespaces]] binding = "OAUTH_KV" with that id to wrangler.toml',
+      'the OAUTH_KV binding is missing: add [[kv_namespaces]] binding = "OAUTH_KV" to wrangler.toml and deploy again (`npm run deploy`); wrangler creates the namespace',
     );
   }
   return problems;

@@ -218,7 +218,7 @@ describe("PUBLIC_BASE_URL", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toBe(
-      "configuration error: PUBLIC_BASE_URL is required: set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
+      "configuration error: PUBLIC_BASE_URL is required: `npm run deploy` sets it to the Worker's workers.dev address, or set it in wrangler.toml [vars] to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev",
     );
   });
 

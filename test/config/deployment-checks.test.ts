@@ -59,7 +59,7 @@ describe("what production needs", () => {
 
   it("the OAuth KV binding", () => {
     expect(problems({ ...PRODUCTION, OAUTH_KV: undefined })).toEqual([
-      'the OAUTH_KV binding is missing: create it with `npx wrangler kv namespace create OAUTH_KV` and add [[kv_namespaces]] binding = "OAUTH_KV" with that id to wrangler.toml',
+      'the OAUTH_KV binding is missing: add [[kv_namespaces]] binding = "OAUTH_KV" to wrangler.toml and deploy again (`npm run deploy`); wrangler creates the namespace',
     ]);
   });
 
