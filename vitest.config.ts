@@ -20,6 +20,8 @@ const withoutDependencySourceMaps: Plugin = {
 
 /** The tests that watch the outbox's real local queue deliver: the one project whose Worker has webhooks configured. */
 const QUEUE_TESTS = "test/queue/**/*.test.ts";
+/** Tests that start processes (the deploy script against a fake wrangler), which the Workers runtime cannot: plain Node. */
+const NODE_TESTS = "test/node/**/*.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -74,8 +76,9 @@ export default defineConfig(async () => {
   return {
     test: {
       projects: [
-        project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS], false),
+        project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS, NODE_TESTS], false),
         project("queue", [QUEUE_TESTS], [], true),
+        { test: { name: "node", include: [NODE_TESTS], environment: "node", testTimeout: 60_000 } },
       ],
     },
   };
