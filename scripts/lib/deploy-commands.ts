@@ -92,8 +92,10 @@ function stepPurpose(step: Step, createsDatabase: boolean): string {
       return createsDatabase
         ? "upload the Worker; wrangler creates the D1 database, and the KV namespace the first time"
         : "upload the Worker, bound to the database and KV namespace it has";
-    case "set_secrets":
-      return `set ${secretNames(step).join(", ")} (from stdin)`;
+    case "set_secrets": {
+      const names = `set ${secretNames(step).join(", ")}, as JSON on stdin`;
+      return step.publicBaseUrl ? `${names}; PUBLIC_BASE_URL is the address the deploy reported` : names;
+    }
   }
 }
 

@@ -81,7 +81,13 @@ export function queueConsumersOf(queue: string, ran: Ran): string[] | null {
   if (named !== queue) return null;
   const listed = /^Consumers: (.+)$/m.exec(ran.stdout)?.[1];
   if (listed === undefined) return [];
-  return listed.startsWith("HTTP Pull Consumer") ? ["an HTTP pull consumer"] : listed.split(",").map((c) => c.trim());
+  if (listed.startsWith("HTTP Pull Consumer")) return ["an HTTP pull consumer"];
+  // wrangler prints a Worker consumer by its script; one the API names otherwise comes out as
+  // `worker:undefined`, which cannot be told from ours, so it is left for wrangler deploy to judge.
+  return listed
+    .split(",")
+    .map((consumer) => consumer.trim())
+    .filter((consumer) => consumer !== "worker:undefined");
 }
 
 /** Terminal colour codes, which wrangler prints even into a pipe. */
@@ -139,5 +145,7 @@ export function explainFailure(command: string, message: string): string {
     const onboarding = /https:\/\/dash\.cloudflare\.com\/\S+\/workers\/onboarding/.exec(message)?.[0];
     return `your Cloudflare account has no workers.dev subdomain yet, so the Worker would have no address: choose one at ${onboarding ?? "https://dash.cloudflare.com (Workers & Pages)"}, once per account, then run \`npm run deploy\` again; what was created before this step is kept and reused`;
   }
+  if (/namespace/i.test(message) && /already exists/i.test(message))
+    return `a KV namespace of that name is left from an earlier deploy that stopped before the Worker existed, and wrangler will not make a second: delete it (\`npx wrangler kv namespace list\` shows its id; \`npx wrangler kv namespace delete --namespace-id <id>\`), then run \`npm run deploy\` again. wrangler said: ${message}`;
   return `\`${command}\` failed: ${message}. Fix what it says, then run \`npm run deploy\` again: what is already done is skipped`;
 }

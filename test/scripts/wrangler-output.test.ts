@@ -96,6 +96,7 @@ describe("wrangler's answers", () => {
     expect(queueConsumersOf("q", info("q", ["HTTP Pull Consumer.\nPull messages using:"]))).toEqual([
       "an HTTP pull consumer",
     ]);
+    expect(queueConsumersOf("q", info("q", ["worker:undefined", "worker:billing"]))).toEqual(["worker:billing"]);
     expect(queueConsumersOf("q", info("q-dlq", []))).toBeNull();
   });
 
@@ -124,6 +125,13 @@ describe("explainFailure", () => {
       "You can either deploy your worker to one or more routes by specifying them in your wrangler.toml file, or register a workers.dev subdomain here:\nhttps://dash.cloudflare.com/0a1b/workers/onboarding";
     expect(explainFailure("wrangler deploy", message)).toContain(
       "choose one at https://dash.cloudflare.com/0a1b/workers/onboarding, once per account",
+    );
+  });
+
+  it("a KV namespace left by a first deploy that stopped halfway: how to remove it", () => {
+    const message = "A namespace with this account ID and title already exists [code: 10014]";
+    expect(explainFailure("wrangler deploy", message)).toMatch(
+      /^a KV namespace of that name is left from an earlier deploy .* `npx wrangler kv namespace delete --namespace-id <id>`/,
     );
   });
 
