@@ -37,6 +37,7 @@ import {
   isMissingQueue,
   isMissingWorker,
   loginOf,
+  NOT_LOGGED_IN,
   queueConsumersOf,
   type Ran,
   secretNamesOf,
@@ -101,10 +102,7 @@ await mustRun(planned.check);
 const whoami = await run(planned.whoami);
 const login = loginOf(whoami);
 if (login === undefined) stop(explainFailure(commandLine(planned.whoami.command), failureOf(whoami)));
-if (!login.loggedIn)
-  stop(
-    "wrangler is not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then `npm run deploy` again",
-  );
+if (!login.loggedIn) stop(NOT_LOGGED_IN);
 console.log(`  logged in${login.email ? ` as ${login.email}` : ""}`);
 
 const queues = new Map<string, readonly string[] | null>();

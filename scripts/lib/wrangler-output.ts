@@ -132,13 +132,15 @@ export function workersDevUrlOf(ran: Ran): string | undefined {
   return targets.find((target): target is string => typeof target === "string" && WORKERS_DEV.test(target));
 }
 
+export const NOT_LOGGED_IN =
+  "wrangler is not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then `npm run deploy` again";
+
 /**
  * A sentence saying what to do about a failed command: the failures a
  * newcomer meets get their own, anything else repeats wrangler's message.
  */
 export function explainFailure(command: string, message: string): string {
-  if (/not authenticated|not logged in|necessary to set a CLOUDFLARE_API_TOKEN/i.test(message))
-    return "wrangler is not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then `npm run deploy` again";
+  if (/not authenticated|not logged in|necessary to set a CLOUDFLARE_API_TOKEN/i.test(message)) return NOT_LOGGED_IN;
   if (/More than one account available/.test(message))
     return `wrangler can use more than one Cloudflare account and cannot ask which one here: run \`CLOUDFLARE_ACCOUNT_ID=<account id> npm run deploy\`. wrangler said: ${message}`;
   if (/workers\.dev subdomain/.test(message)) {
