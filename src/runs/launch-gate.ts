@@ -36,8 +36,9 @@ export class LaunchGate {
     if (now - due > latenessMs) return "drop";
     if (!room) return "wait for a slot";
     // An order less than one arrival behind is on schedule: a timer's jitter is not a stall to pace.
+    // One the target held back (every slot was taken) leaves as answers free slots: they pace it already.
     const behind = now - due > spacingMs;
-    if (behind && now < this.nextFreeAt) return "wait for pacing";
+    if (behind && !this.full && now < this.nextFreeAt) return "wait for pacing";
     return "send";
   }
 
