@@ -3,7 +3,7 @@
 // beside the truth from the target's own log. A check, not a benchmark: a
 // figure outside the tolerance (scripts/lib/truth-check.ts) exits non-zero.
 //   npm run truth              (a) 50/s and 200/s, (b) 50/s, (c) 200/s, 20 s each
-//   npm run truth -- --seconds 10
+//   npm run truth -- --seconds 10 --only c
 import { loadavg } from "node:os";
 import { startDevServer } from "./lib/dev-server.ts";
 import { connect } from "./lib/mcp.ts";
@@ -12,12 +12,15 @@ import { runTruthCase, type TruthCase, type TruthRow, truthTable } from "./lib/t
 
 const at = process.argv.indexOf("--seconds");
 const seconds = at >= 0 ? Number(process.argv[at + 1]) : 20;
-const CASES: readonly TruthCase[] = [
-  { schedule: "a", rate: 50, seconds, overload: false },
-  { schedule: "a", rate: 200, seconds, overload: false },
-  { schedule: "b", rate: 50, seconds, overload: false },
-  { schedule: "c", rate: 200, seconds, overload: true },
-];
+const only = process.argv.indexOf("--only");
+const CASES: readonly TruthCase[] = (
+  [
+    { schedule: "a", rate: 50, seconds, overload: false },
+    { schedule: "a", rate: 200, seconds, overload: false },
+    { schedule: "b", rate: 50, seconds, overload: false },
+    { schedule: "c", rate: 200, seconds, overload: true },
+  ] as const
+).filter((kase) => only < 0 || kase.schedule === process.argv[only + 1]);
 
 const target = await startReferenceTarget();
 const server = await startDevServer({ vars: truthVars(target.url) }).catch(async (error: unknown) => {

@@ -42,12 +42,15 @@ export class RunFigures {
   }
 
   /**
-   * It reached fetch `lateMs` after its scheduled time; when a slot was free
-   * all along (`generatorsOwn`), that wait was the generator's own delay.
+   * It reached fetch `lateMs` after its scheduled time. When a slot was free
+   * all along (`generatorsOwn`), that wait was the generator's own delay;
+   * when the target held it (every slot taken), none of it was. Every order
+   * sent counts, so the generator's p99 delay is per order, not per launch
+   * it happened to make.
    */
   handedToFetch(lateMs: number, generatorsOwn: boolean): void {
     this.lateness.record(lateMs);
-    if (generatorsOwn) this.delay.record(lateMs);
+    this.delay.record(generatorsOwn ? lateMs : 0);
   }
 
   /** An order could not leave in time; it had waited `waitedMs`, a lower bound of its latency. */
