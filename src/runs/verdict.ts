@@ -12,7 +12,14 @@
  */
 import type { RejectionReason } from "../orders/rejections";
 import { GENERATOR_ADVICE, type GeneratorHealth } from "./generator-health";
-import { METRICS, metricAtLeast, metricGeneratorSensitive, metricValue, type RunMeasures } from "./metrics";
+import {
+  METRICS,
+  type MetricName,
+  metricAtLeast,
+  metricGeneratorSensitive,
+  metricValue,
+  type RunMeasures,
+} from "./metrics";
 import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./schemas";
 
 const HOLDS: Record<Comparison, (measured: number, bound: number) => boolean> = {
@@ -29,6 +36,22 @@ const HOLDS: Record<Comparison, (measured: number, bound: number) => boolean> = 
 function proven(op: Comparison, measured: number, bound: number, atLeast: boolean): boolean {
   if (!atLeast) return HOLDS[op](measured, bound);
   return (op === ">" || op === ">=") && HOLDS[op](measured, bound);
+}
+
+/**
+ * The service-time twin of a latency metric (p99_ms -> service_p99_ms): what
+ * the target took without the generator's lateness. A latency threshold that
+ * its twin breaks too was broken by the target, however late the generator ran.
+ */
+function serviceTwin(metric: MetricName): MetricName | null {
+  const twin = `service_${metric}`;
+  return twin in METRICS ? (twin as MetricName) : null;
+}
+
+function brokenByTarget(threshold: Threshold, measures: RunMeasures): boolean {
+  if (!metricGeneratorSensitive(threshold.metric)) return true;
+  const twin = serviceTwin(threshold.metric);
+  return twin !== null && !HOLDS[threshold.op](metricValue(twin, measures), threshold.value);
 }
 
 export function describeThreshold(threshold: Threshold): string {
@@ -86,14 +109,17 @@ export function generatorSentence(generator: GeneratorHealth): string {
 export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, measures: RunMeasures): Verdict {
   const checks: Verdict["checks"] = [];
   const failed: string[] = [];
-  /** A failure only the target explains: a wrong answer, an error, a drop while every slot was taken. */
+  /**
+   * A failure only the target explains: a wrong answer, an error, a drop while
+   * every slot was taken, a latency threshold its service time alone breaks.
+   */
   let targetFailed = false;
   for (const outcome of evaluateThresholds(plan.thresholds, measures)) {
     const check = describeThreshold(outcome.threshold);
     checks.push({ check, measured: outcome.measured, at_least: outcome.atLeast, passed: outcome.passed });
     if (outcome.passed) continue;
     failed.push(`${check} failed: measured ${measuredText(outcome.threshold, outcome.measured, outcome.atLeast)}`);
-    if (!metricGeneratorSensitive(outcome.threshold.metric)) targetFailed = true;
+    if (brokenByTarget(outcome.threshold, measures)) targetFailed = true;
   }
   for (const [reason, tally] of Object.entries(figures.drill) as [
     RejectionReason,

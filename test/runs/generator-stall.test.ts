@@ -4,7 +4,7 @@ import { Histogram } from "../../src/runs/histogram";
 import { ShardPump } from "../../src/runs/pump";
 import { value } from "../helpers/results";
 import { withDesk } from "../helpers/run-desk";
-import { ClockedApi, plan, rig, spec } from "../helpers/run-fakes";
+import { ClockedApi, plan, rig, spec, stalling } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
 // A generator that stalls (its isolate busy, its machine starved) must not
@@ -67,6 +67,31 @@ describe("a generator stall", () => {
     expect(summary.limits.some((l) => l.startsWith("the target was the limit"))).toBe(false);
     // The interval of the stall says it was the generator's.
     expect(summary.intervals.some((i) => i.dropped_generator > 0 && i.generator_delay_ms > 1000)).toBe(true);
+  });
+
+  it("a target that stalls while the generator stalls too still fails: its service time alone breaks the threshold", async () => {
+    const clock = stallingClock(3000, 1300);
+    const api = new ClockedApi(clock, stalling(1000, 5000, 20));
+    const summary = await withDesk(
+      clock,
+      () => api,
+      async ({ desk, drive }) => {
+        const started = value(
+          await desk.start("Ada", {
+            mode: "seeded",
+            rate_per_second: 50,
+            duration_seconds: 10,
+            thresholds: [{ metric: "p99_ms", op: "<", value: 300, abort_on_fail: false, grace_seconds: 0 }],
+          }),
+        );
+        await drive(started.run_id);
+        return value(desk.get(started.run_id));
+      },
+    );
+    expect(summary.generator.limited).toBe(true);
+    expect(summary.service.p99_ms).toBeGreaterThan(300);
+    expect(summary.verdict.result).toBe("failed");
+    expect(summary.verdict.inconclusive_reason).toBeNull();
   });
 
   it("a slow target with every slot taken is still the target's: its drops are not the generator's, and the verdict fails", async () => {
