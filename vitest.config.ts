@@ -41,6 +41,9 @@ export default defineConfig(async () => {
               TEST_MIGRATIONS: migrations,
               PUBLIC_BASE_URL: "http://localhost",
               RUN_SHARD_RATE: "4",
+              // The deployment's cap, which the contract tests advertise and refuse over; .dev.vars
+              // raises it for `npm run dev` so the documented examples run (test/docs/examples.test.ts).
+              MAX_RUN_RATE: "50",
               FOUR_EYES_OVER_CENTS: "100000",
               // Only here does the Worker itself (its queue consumer included) deliver to the
               // local receiver; elsewhere tests hand the consumer a configuration of their own.

@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
 import { waitFor } from "../test/helpers/wait-for.ts";
-import { checkAcrossWidths, expectRelativeTimes, phoneContext, screenshot, signInHere } from "./pages.ts";
+import {
+  checkAcrossWidths,
+  expectRelativeTimes,
+  phoneContext,
+  SCREENSHOT_DIR,
+  screenshot,
+  signInHere,
+} from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // The run page in a real browser: an agent starts a traffic run, a person
@@ -117,8 +124,26 @@ it("the run_url shows a live chart on a phone that refreshes by itself, and stop
     expect(ticks.length).toBeGreaterThanOrEqual(4);
     expect(ticks[0]).toMatch(/^0\b/);
   }
+  // Once ended, the legends give the run's own figures, not the drain's last point (0/s).
+  const legends = Object.fromEntries(
+    await page
+      .locator("[data-legend]")
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute("data-legend"), n.querySelector("b")?.textContent])),
+  ) as Record<string, string>;
+  expect(legends.planned).toBe("4/s");
+  expect(legends.answered).toBe("4/s");
+  expect(text).toContain("Achieved rate");
   await expectRelativeTimes(page);
   await checkAcrossWidths(page, "run-completed");
+  // At 390 px the latency table is wider than the screen: its hidden columns are there to swipe
+  // to, and the page says so where the table starts.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const table = page.locator("#latency-table .scroll");
+  const sizes = await table.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
+  expect(sizes.scroll).toBeGreaterThan(sizes.client);
+  expect(await page.locator("#latency-table .scroll-hint").isVisible()).toBe(true);
+  expect(await table.evaluate((node) => getComputedStyle(node).backgroundImage)).toContain("gradient");
+  await page.locator("#latency-table").screenshot({ path: `${SCREENSHOT_DIR}/run-latency-table-390.png` });
   await context.close();
 });
 

@@ -3,13 +3,16 @@
 // Code or Codex would: the v1 SDK at protocol 2025-11-25 and the v2 SDK at
 // 2026-07-28. A second `wrangler dev`, with ORDER_API_URL aimed at a tiny order
 // API on this machine, checks the URL target; a third, whose intake API stalls
-// on purpose, checks that a load test's latency shows the stall. The first
-// delivers its webhooks to a tiny receiver here, which checks their signatures.
+// on purpose, checks that a load test's latency shows the stall; a fourth, aimed
+// at a reference order API with a known schedule, checks a run's figures against
+// the truth from that API's log. The first delivers its webhooks to a tiny
+// receiver here, which checks their signatures.
 // Prints one line per check; exits non-zero on any failure.
 import { startDevServer } from "./lib/dev-server.ts";
 import { callTool, connect, connectModern, timeProgress } from "./lib/mcp.ts";
 import { operatorStory } from "./lib/smoke-operator-story.ts";
 import { checkHonestLatency, startStallingServer, trafficRun } from "./lib/smoke-runs.ts";
+import { checkTruth, startTruthStack } from "./lib/smoke-truth.ts";
 import { checkUrlTarget, startUrlTargetStack } from "./lib/smoke-url-target.ts";
 import { checkWebhooks, startWebhookSink } from "./lib/smoke-webhooks.ts";
 
@@ -251,11 +254,17 @@ async function progressStreams(baseUrl: string): Promise<void> {
   }
 }
 
-// The second server, aimed at a second order API by ORDER_API_URL, and the third, whose
-// intake API stalls on purpose, start alongside the first, which delivers its webhooks to a local receiver.
+// The second server, aimed at a second order API by ORDER_API_URL, the third, whose intake API
+// stalls on purpose, and the fourth, aimed at the reference order API, start alongside the first,
+// which delivers its webhooks to a local receiver.
 const webhooks = await startWebhookSink();
-const starting = [startDevServer({ vars: webhooks.vars }), startUrlTargetStack(), startStallingServer()] as const;
-const [server, urlTarget, stalling] = await Promise.all(starting).catch(async (error: unknown) => {
+const starting = [
+  startDevServer({ vars: webhooks.vars }),
+  startUrlTargetStack(),
+  startStallingServer(),
+  startTruthStack(),
+] as const;
+const [server, urlTarget, stalling, truth] = await Promise.all(starting).catch(async (error: unknown) => {
   await Promise.allSettled([...starting.map(async (started) => (await started).stop()), webhooks.receiver.close()]);
   throw error;
 });
@@ -264,11 +273,12 @@ try {
   await checkWebhooks(webhooks, check);
   await checkUrlTarget(urlTarget, check);
   await checkHonestLatency(stalling, check);
+  await checkTruth(truth, check);
 } catch (error) {
   failures++;
   console.log(`FAIL smoke run crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 } finally {
-  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop(), webhooks.receiver.close()]);
+  await Promise.all([server.stop(), urlTarget.stop(), stalling.stop(), truth.stop(), webhooks.receiver.close()]);
 }
 console.log(failures === 0 ? "smoke: all checks passed" : `smoke: ${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);

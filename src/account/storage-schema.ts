@@ -126,6 +126,14 @@ const STEPS: readonly (readonly string[])[] = [
          'in_flight', 0, 'current_rate', 0, 'last_tick_ms', 0, 'missed_ticks', 0)
      WHERE json_type(state, '$.summary') IS NOT NULL`,
   ],
+  // 7: a chart point's rate is its counts over the intervals' real length, not one second each; and the
+  // generator's own drops and delay, so the page shows where the generator, not the target, held a run back.
+  // Points stored before count their intervals as a second each (seconds_sum 0 reads as that).
+  [
+    "ALTER TABLE run_chart ADD COLUMN seconds_sum REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN dropped_generator INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE run_chart ADD COLUMN generator_delay_max REAL NOT NULL DEFAULT 0",
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

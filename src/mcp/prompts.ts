@@ -124,7 +124,7 @@ const loadTest = definePrompt({
   name: "load_test",
   title: "Load-test the order API",
   description:
-    "Runs a sustained traffic run at the configured order API with a latency threshold, watches it until it ends and reports its verdict: passed or failed, and against which threshold.",
+    "Runs a sustained traffic run at the configured order API with a latency threshold, watches it until it ends and reports its verdict: passed, failed or inconclusive, and against which threshold.",
   args: z.object({
     rate_per_second: positiveNumber("Orders per second once the ramp is over, such as 20"),
     duration_seconds: wholeNumber("How long the run lasts in seconds, ramp included (default 60)"),
@@ -137,7 +137,7 @@ const loadTest = definePrompt({
       "Call check_target. If the target is not reachable, stop and tell me why.",
       `Call start_traffic_run with rate_per_second ${rate_per_second}, duration_seconds ${duration_seconds ?? "60"}${ramp_seconds ? `, ramp_seconds ${ramp_seconds}` : ""}, mode "seeded", and thresholds that fail the run if its p99 latency is over ${p99_ms ?? "500"} ms. This server allows at most ${config.runs.maxRate} orders per second and ${config.runs.maxSeconds} seconds; if the run is refused, tell me what to change. Give me its run_id, seed, total_orders and run_url (a live chart).`,
       "Call get_traffic_run with the run_id every few seconds until its status is no longer running. If it pauses because the target stopped answering, tell me; call stop_traffic_run only if I ask you to stop.",
-      "Report the run's verdict: passed or failed, and which threshold it failed against. Add the orders sent, accepted and rejected, the latency it measured, the first rejection reasons, and the seed that replays exactly the same orders.",
+      "Report the run's verdict: passed, failed, or inconclusive when the generator itself was the limit (say what it suggests changing), and which threshold it failed against; a latency figure listed in latency.lower_bounds is only a lower bound. Add the orders sent, accepted and rejected, the latency it measured, the first rejection reasons, and the seed that replays exactly the same orders.",
     ]),
 });
 

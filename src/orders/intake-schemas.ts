@@ -75,6 +75,13 @@ export const ACCOUNT_HEADER = "x-order-ops-account";
 /** Who the orders are sent for (the operator), percent-encoded, for audit events. */
 export const ACTOR_HEADER = "x-order-ops-actor";
 
+/**
+ * When a traffic run scheduled the order (epoch ms): a target's own log can
+ * time each order from its schedule, as the run does. The intake API ignores
+ * it; idempotency rests on request_id alone.
+ */
+export const SCHEDULED_AT_HEADER = "x-order-ops-scheduled-at";
+
 /** Who placed an intake order, for its audit event: the account from the credential and who acted. */
 export interface IntakeCaller {
   readonly account: string;

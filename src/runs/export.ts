@@ -18,9 +18,14 @@ const ExportedHistogramSchema = z.object({
 
 export const RunExportSchema = RunSummarySchema.extend({
   histograms: z.object({
-    latency: ExportedHistogramSchema.describe("From each order's scheduled send time to its answer"),
-    service: ExportedHistogramSchema.describe("From the moment each order left to its answer"),
-    lateness: ExportedHistogramSchema.describe("How late each order left after its scheduled time"),
+    latency: ExportedHistogramSchema.describe(
+      "From each order's scheduled send time to its answer, over every scheduled order: a dropped one at its wait when dropped (latency.censored of them)",
+    ),
+    service: ExportedHistogramSchema.describe("From the moment each order was handed to fetch to its answer"),
+    lateness: ExportedHistogramSchema.describe("How late each order was handed to fetch after its scheduled time"),
+    delay: ExportedHistogramSchema.describe(
+      "The generator's own delay per order sent (0 for one the target held back), and its own drops at their wait",
+    ),
   }),
 });
 export type RunExport = z.infer<typeof RunExportSchema>;
@@ -41,26 +46,34 @@ function exported(histogram: HistogramData): z.infer<typeof ExportedHistogramSch
 }
 
 export function exportOf(summary: RunSummary, record: RunRecord): RunExport {
-  const { latency, service, lateness } = record.figures;
+  const { latency, service, lateness, delay } = record.figures;
   return {
     ...summary,
-    histograms: { latency: exported(latency), service: exported(service), lateness: exported(lateness) },
+    histograms: {
+      latency: exported(latency),
+      service: exported(service),
+      lateness: exported(lateness),
+      delay: exported(delay),
+    },
   };
 }
 
 const CSV_COLUMNS = [
   "at_second",
+  "seconds",
   "planned_rate",
   "sent",
   "accepted",
   "rejected",
   "errors",
   "dropped",
+  "dropped_generator",
   "in_flight",
   "latency_p50_ms",
   "latency_p95_ms",
   "latency_p99_ms",
   "service_p99_ms",
+  "generator_delay_ms",
 ] as const satisfies readonly (keyof RunInterval)[];
 
 export const INTERVALS_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;

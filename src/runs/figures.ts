@@ -1,9 +1,15 @@
 import type { RejectionReason } from "../orders/rejections";
 import { describeFailure, problemsOf } from "../synth/send-batch";
 import { drillFinding } from "./drill";
+import { generatorHealth } from "./generator-health";
 import { Histogram } from "./histogram";
 import type { RunMeasures } from "./metrics";
-import { type Figures, MAX_FINDINGS, MAX_RUN_REASONS } from "./schemas";
+import { ArrivalSchedule } from "./plan";
+import { scheduledLatency } from "./scheduled-latency";
+import { type Figures, FiguresSchema, MAX_FINDINGS, MAX_RUN_REASONS, type RunPlan } from "./schemas";
+
+/** Who held back an order that could not leave in time: the target (every slot taken) or the generator (a slot was free). */
+export type DropCause = "target" | "generator";
 
 /**
  * A shard's running figures: counts, the first rejection reasons and drill
@@ -16,25 +22,46 @@ export class RunFigures {
   private readonly latency: Histogram;
   private readonly service: Histogram;
   private readonly lateness: Histogram;
-  private readonly data: Omit<Figures, "latency" | "service" | "lateness">;
+  private readonly delay: Histogram;
+  private readonly data: Omit<Figures, "latency" | "service" | "lateness" | "delay">;
 
   constructor(figures: Figures = emptyFigures()) {
-    const { latency, service, lateness, ...rest } = figures;
+    // Parsed, so a state stored before a field existed reads with its default.
+    const { latency, service, lateness, delay, ...rest } = FiguresSchema.parse(figures);
     this.latency = Histogram.from(latency);
     this.service = Histogram.from(service);
     this.lateness = Histogram.from(lateness);
+    this.delay = Histogram.from(delay);
     this.data = structuredClone(rest);
   }
 
-  /** An order left `lateMs` after its scheduled time. */
-  launched(lateMs: number, inFlight: number): void {
+  /** An order was handed on to the target; `inFlight` counts it. */
+  launched(inFlight: number): void {
     this.data.launched++;
-    this.lateness.record(lateMs);
     if (inFlight > this.data.max_in_flight) this.data.max_in_flight = inFlight;
   }
 
-  dropped(): void {
+  /**
+   * It reached fetch `lateMs` after its scheduled time. When a slot was free
+   * all along (`generatorsOwn`), that wait was the generator's own delay;
+   * when the target held it (every slot taken), none of it was. Every order
+   * sent counts, so the generator's p99 delay is per order, not per launch
+   * it happened to make.
+   */
+  handedToFetch(lateMs: number, generatorsOwn: boolean): void {
+    this.lateness.record(lateMs);
+    this.delay.record(generatorsOwn ? lateMs : 0);
+  }
+
+  /** An order could not leave in time; it had waited `waitedMs`, a lower bound of its latency. */
+  dropped(waitedMs: number, cause: DropCause): void {
     this.data.dropped++;
+    this.data.censored++;
+    this.latency.record(waitedMs);
+    if (cause === "generator") {
+      this.data.dropped_generator++;
+      this.delay.record(waitedMs);
+    }
   }
 
   failed(): void {
@@ -96,6 +123,7 @@ export class RunFigures {
       latency: this.latency.toJSON(),
       service: this.service.toJSON(),
       lateness: this.lateness.toJSON(),
+      delay: this.delay.toJSON(),
     };
   }
 }
@@ -109,6 +137,8 @@ export function emptyFigures(): Figures {
     rejected: 0,
     errors: 0,
     dropped: 0,
+    dropped_generator: 0,
+    censored: 0,
     status_counts: {},
     rejection_reasons: [],
     drill: {},
@@ -116,18 +146,36 @@ export function emptyFigures(): Figures {
     latency: none,
     service: none,
     lateness: none,
+    delay: none,
     max_in_flight: 0,
     paused_ms: 0,
   };
 }
 
-const COUNTS = ["launched", "answered", "accepted", "rejected", "errors", "dropped", "paused_ms"] as const;
+const COUNTS = [
+  "launched",
+  "answered",
+  "accepted",
+  "rejected",
+  "errors",
+  "dropped",
+  "dropped_generator",
+  "censored",
+  "paused_ms",
+] as const;
+const HISTOGRAMS = ["latency", "service", "lateness", "delay"] as const;
 
 /** The shards' figures as one run's: counts and histograms add, lists keep their first entries. */
-export function mergeFigures(parts: readonly Figures[]): Figures {
+export function mergeFigures(stored: readonly Figures[]): Figures {
   const total = emptyFigures();
-  const histograms = { latency: new Histogram(), service: new Histogram(), lateness: new Histogram() };
-  for (const part of parts) {
+  const histograms = {
+    latency: new Histogram(),
+    service: new Histogram(),
+    lateness: new Histogram(),
+    delay: new Histogram(),
+  };
+  // A shard that started before a field existed reports without it.
+  for (const part of stored.map((figures) => FiguresSchema.parse(figures))) {
     for (const key of COUNTS) total[key] += part[key];
     for (const [status, count] of Object.entries(part.status_counts))
       total.status_counts[status] = (total.status_counts[status] ?? 0) + count;
@@ -147,32 +195,51 @@ export function mergeFigures(parts: readonly Figures[]): Figures {
     }
     total.findings.push(...part.findings.slice(0, MAX_FINDINGS - total.findings.length));
     total.max_in_flight = Math.max(total.max_in_flight, part.max_in_flight);
-    for (const key of ["latency", "service", "lateness"] as const) histograms[key].add(Histogram.from(part[key]));
+    for (const key of HISTOGRAMS) histograms[key].add(Histogram.from(part[key]));
   }
   return {
     ...total,
     latency: histograms.latency.toJSON(),
     service: histograms.service.toJSON(),
     lateness: histograms.lateness.toJSON(),
+    delay: histograms.delay.toJSON(),
   };
 }
 
-/** The figures `metrics.ts` judges a run by; `activeSeconds` is the time it was sending. */
-export function measuresOf(figures: Figures, activeSeconds: number): RunMeasures {
+/**
+ * The plan's rate over the window of its first `orders` scheduled instants
+ * (first to last): what a run that sent all of them on time achieved.
+ */
+export function plannedWindowRate(plan: Pick<RunPlan, "start_rate" | "stages">, orders: number): number {
+  if (orders < 2) return 0;
+  const schedule = new ArrivalSchedule(plan.start_rate, plan.stages);
+  const window = schedule.dueAt(orders - 1) - schedule.dueAt(0);
+  return window <= 0 ? 0 : (orders - 1) / window;
+}
+
+/**
+ * The figures `metrics.ts` judges a run by. The achieved rate is over the
+ * schedule's own window: the orders whose instant has come (sent or
+ * dropped), at the plan's rate over their window, times the share that
+ * left; start-up, drain and tick boundaries do not dilute it.
+ */
+export function measuresOf(figures: Figures, plan: Pick<RunPlan, "start_rate" | "stages">): RunMeasures {
   const serverErrors = Object.entries(figures.status_counts).reduce(
     (sum, [status, count]) => (Number(status) >= 500 ? sum + count : sum),
     0,
   );
+  const come = figures.launched + figures.dropped;
   return {
-    latency: Histogram.from(figures.latency).figures(),
+    latency: scheduledLatency(Histogram.from(figures.latency), figures.censored),
     service: Histogram.from(figures.service).figures(),
     lateness: Histogram.from(figures.lateness).figures(),
+    generator: generatorHealth(figures),
     answered: figures.answered,
     rejected: figures.rejected,
     server_errors: serverErrors,
     errors: figures.errors,
     dropped: figures.dropped,
     launched: figures.launched,
-    active_seconds: activeSeconds,
+    achieved_rate: come === 0 ? 0 : Math.round(plannedWindowRate(plan, come) * (figures.launched / come) * 10) / 10,
   };
 }

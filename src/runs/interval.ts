@@ -10,20 +10,24 @@ import type { Figures, RunInterval } from "./schemas";
 export function intervalBetween(
   before: Figures,
   after: Figures,
-  at: { atSecond: number; plannedRate: number; inFlight: number },
+  at: { atSecond: number; seconds: number; plannedRate: number; inFlight: number },
 ): RunInterval {
-  const delta = (key: "answered" | "accepted" | "rejected" | "errors" | "dropped") =>
+  const delta = (key: "answered" | "accepted" | "rejected" | "errors" | "dropped" | "dropped_generator") =>
     Math.max(0, after[key] - before[key]);
   const latency = Histogram.from(after.latency).since(Histogram.from(before.latency));
   const service = Histogram.from(after.service).since(Histogram.from(before.service));
+  const delay = Histogram.from(after.delay).since(Histogram.from(before.delay));
   return {
     at_second: Math.round(at.atSecond * 10) / 10,
+    seconds: Math.round(at.seconds * 1000) / 1000,
     planned_rate: Math.round(at.plannedRate * 10) / 10,
     sent: delta("answered"),
     accepted: delta("accepted"),
     rejected: delta("rejected"),
     errors: delta("errors"),
     dropped: delta("dropped"),
+    dropped_generator: delta("dropped_generator"),
+    generator_delay_ms: delay.percentile(99),
     in_flight: at.inFlight,
     latency_p50_ms: latency.percentile(50),
     latency_p95_ms: latency.percentile(95),

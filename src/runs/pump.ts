@@ -1,10 +1,10 @@
-import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
-import { orderStream } from "../synth/generators";
 import type { OrderApiTarget } from "../synth/order-api-target";
 import type { Clock } from "./clock";
-import { type DrilledOrder, drilled } from "./drill";
 import { emptyFigures, RunFigures } from "./figures";
+import { LaunchGate } from "./launch-gate";
+import { OrderSource } from "./order-source";
+import { afterWindow, type SendWindow } from "./outage";
 import { ArrivalSchedule } from "./plan";
 import { resumedState } from "./shard-resume";
 import type { ShardProgress, ShardSpec, ShardState, ShardStatus } from "./shard-state";
@@ -29,19 +29,23 @@ interface PumpDeps {
  * The open-model generator of one shard: each order leaves at its scheduled
  * instant whether or not earlier ones have been answered, up to the plan's
  * max_in_flight requests at once. An order that cannot leave within
- * max_lateness_ms of its instant is dropped and counted, never sent late in
- * a burst. Each answer is timed from the scheduled instant (the latency a
- * user arriving then would see, queueing included) and from the moment it
- * left (the service time), so a target that stalls cannot hide behind a
- * generator that waited for it.
+ * max_lateness_ms of its instant is dropped and counted (at its wait so
+ * far), never sent late in a burst: after a stall, late orders leave at
+ * most CATCH_UP_FACTOR times as fast as planned (launch-gate.ts). Each
+ * answer is timed from the scheduled instant (the latency a user arriving
+ * then would see, queueing included) and from the moment it was handed to
+ * fetch (the service time), so a target that stalls cannot hide behind a
+ * generator that waited for it, and a generator that ran late is not taken
+ * for a slow target.
  */
 export class ShardPump {
   private readonly schedule: ArrivalSchedule;
   private readonly inFlight = new Set<number>();
+  private readonly gate = new LaunchGate();
+  private readonly orders: OrderSource;
   private figures = new RunFigures();
-  private stream: { orders: Iterator<OrderRequest>; position: number } | undefined;
   private wake: (() => void) | undefined;
-  private window = { answered: 0, failed: 0, lastFailure: "" };
+  private window: SendWindow = { answered: 0, failed: 0, lastFailure: "" };
   /** The state as of the last phase, for snapshot(). */
   private current: ShardState | undefined;
 
@@ -50,6 +54,7 @@ export class ShardPump {
     private readonly deps: PumpDeps,
   ) {
     this.schedule = new ArrivalSchedule(spec.plan.start_rate, spec.plan.stages);
+    this.orders = new OrderSource(spec.plan, deps.reference);
   }
 
   static initialState(spec: ShardSpec): ShardState {
@@ -64,6 +69,7 @@ export class ShardPump {
         checkpoint_ms: spec.starts_at_ms,
         unreachable_since_ms: null,
         paused: null,
+        handed_over: false,
       },
     };
   }
@@ -104,10 +110,11 @@ export class ShardPump {
         continue;
       }
       const now = this.deps.clock.now();
-      if (now >= handOverAt && retries.length === 0) return this.finish(state, "running", null);
+      if (now >= handOverAt && retries.length === 0) return this.finish(state, "running", null, true);
       state = this.launchDue(state, retries, now);
       if (now >= nextCheckpoint) {
-        state = this.afterWindow(state, now);
+        state = afterWindow(state, this.window, now, CHECKPOINT_MS, this.deps.maxPauseSeconds);
+        this.window = { answered: 0, failed: 0, lastFailure: "" };
         this.current = state;
         await this.deps.checkpoint(this.progress(state).state);
         if (state.status !== "running") return this.finish(state, state.status, state.problem);
@@ -124,7 +131,7 @@ export class ShardPump {
   /** A fresh instance picks up a stored state (see resumedState). */
   private resume(from: ShardState): ShardState {
     this.figures = new RunFigures(from.figures);
-    return resumedState(from, this.deps.clock.now(), this.shareOfPlan());
+    return resumedState(from, this.deps.clock.now(), this.shareOfPlan(), this.spec.plan.max_lateness_ms);
   }
 
   /** How many of the plan's orders are this shard's. */
@@ -137,32 +144,51 @@ export class ShardPump {
     return state.cursor.schedule_start_ms + this.schedule.dueAt(index) * 1000;
   }
 
-  /** Sends (or drops) every order whose moment has come, as far as the in-flight cap allows. */
+  /** How long after order `index` this shard's next order is due. */
+  private spacingMs(state: ShardState, index: number): number {
+    return this.dueMs(state, index + this.spec.shards) - this.dueMs(state, index);
+  }
+
+  /** Sends (or drops) every order whose moment has come, as far as the in-flight cap and the catch-up pace allow. */
   private launchDue(state: ShardState, retries: number[], now: number): ShardState {
     const { max_in_flight: cap, max_lateness_ms: lateness, total_orders: total } = this.spec.plan;
     while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped())
-      this.send(retries.shift() as number, now, now);
+      this.send(retries.shift() as number, now, false);
     let next = state.cursor.next_index;
     while (next < total && !this.deps.stopped()) {
       const due = this.dueMs(state, next);
       if (due > now) break;
-      if (now - due > lateness) {
-        this.figures.dropped();
-      } else if (this.inFlight.size >= cap) {
-        break;
+      const spacing = this.spacingMs(state, next);
+      const decision = this.gate.decide(due, spacing, now, lateness, this.inFlight.size < cap);
+      if (decision === "wait for a slot" || decision === "wait for pacing") break;
+      if (decision === "drop") {
+        this.figures.dropped(now - due, this.gate.cause);
       } else {
-        this.send(next, due, now);
+        this.send(next, due, this.gate.cause === "generator");
+        this.gate.sent(now, spacing);
       }
       next += this.spec.shards;
     }
+    // Until the loop looks again, an order falling due is held back by the target exactly when no slot is free now.
+    this.gate.looked(this.inFlight.size >= cap);
     return next === state.cursor.next_index ? state : { ...state, cursor: { ...state.cursor, next_index: next } };
   }
 
-  private send(index: number, dueMs: number, now: number): void {
-    const { order, expect } = this.orderAt(index);
+  /**
+   * Hands order `index` to the target. Its lateness is read when the target
+   * hands it to fetch, and service time starts there; `generatorsOwn` says
+   * whether a slot was free all along, so the wait was the generator's.
+   */
+  private send(index: number, dueMs: number, generatorsOwn: boolean): void {
+    const { order, expect } = this.orders.at(index);
     this.inFlight.add(index);
-    this.figures.launched(now - dueMs, this.inFlight.size);
-    void this.deps.target.postOrder(order).then((posted) => {
+    this.figures.launched(this.inFlight.size);
+    let sentAt = this.deps.clock.now();
+    const onSent = () => {
+      sentAt = this.deps.clock.now();
+      this.figures.handedToFetch(sentAt - dueMs, generatorsOwn);
+    };
+    void this.deps.target.postOrder(order, { scheduledAtMs: dueMs, onSent }).then((posted) => {
       const done = this.deps.clock.now();
       this.inFlight.delete(index);
       if (posted.ok) {
@@ -171,7 +197,7 @@ export class ShardPump {
           status: posted.value.status,
           body: posted.value.body,
           latencyMs: done - dueMs,
-          serviceMs: done - now,
+          serviceMs: done - sentAt,
           index,
           expect,
         });
@@ -182,37 +208,6 @@ export class ShardPump {
       }
       this.wake?.();
     });
-  }
-
-  /**
-   * Once a second: a window in which every order failed without an answer
-   * pauses the run (the target is down; flooding it helps nobody), and one
-   * that has gone on too long ends it.
-   */
-  private afterWindow(state: ShardState, now: number): ShardState {
-    const window = this.window;
-    this.window = { answered: 0, failed: 0, lastFailure: "" };
-    const cursor = { ...state.cursor, checkpoint_ms: now };
-    if (window.answered > 0) return { ...state, cursor: { ...cursor, unreachable_since_ms: null } };
-    if (window.failed === 0) return { ...state, cursor };
-    const since = cursor.unreachable_since_ms ?? now - CHECKPOINT_MS;
-    const away = now - since;
-    if (away >= this.deps.maxPauseSeconds * 1000) {
-      return {
-        ...state,
-        cursor: { ...cursor, unreachable_since_ms: since },
-        status: "failed",
-        problem: `no order reached the order API for ${Math.round(away / 1000)} s, although it answered its health check, so the run gave up: ${window.lastFailure}`,
-      };
-    }
-    return {
-      ...state,
-      cursor: {
-        ...cursor,
-        unreachable_since_ms: since,
-        paused: { since: new Date(now).toISOString(), reason: window.lastFailure },
-      },
-    };
   }
 
   private async waitOutPause(state: ShardState): Promise<ShardState> {
@@ -261,8 +256,11 @@ export class ShardPump {
     let until = nextCheckpoint;
     const room = this.inFlight.size < cap;
     if (room && retries.length > 0) until = now;
-    else if (room && state.cursor.next_index < total)
-      until = Math.min(until, this.dueMs(state, state.cursor.next_index));
+    else if (room && state.cursor.next_index < total) {
+      // Not yet due, or due and waiting for the catch-up pace.
+      const due = this.dueMs(state, state.cursor.next_index);
+      until = Math.min(until, due > now ? due : this.gate.pacedUntil);
+    }
     if (until <= now && room) return;
     const answered = new Promise<void>((resolve) => (this.wake = resolve));
     await Promise.race([this.deps.clock.sleep(until - now), answered]);
@@ -270,31 +268,23 @@ export class ShardPump {
   }
 
   /** Lets what is in flight come back (each request is bounded by the target's timeout), then writes where it is. */
-  private async finish(state: ShardState, status: ShardStatus, problem: string | null): Promise<ShardState> {
+  private async finish(
+    state: ShardState,
+    status: ShardStatus,
+    problem: string | null,
+    handedOver = false,
+  ): Promise<ShardState> {
     while (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.wake = resolve));
     this.wake = undefined;
     const final = {
       ...this.progress(state).state,
       status,
       problem,
-      cursor: { ...state.cursor, in_flight: [], checkpoint_ms: this.deps.clock.now() },
+      // A hand-over is a planned checkpoint: the next invocation keeps the schedule (shard-resume.ts).
+      cursor: { ...state.cursor, in_flight: [], checkpoint_ms: this.deps.clock.now(), handed_over: handedOver },
     };
     this.current = final;
     await this.deps.checkpoint(final);
     return final;
-  }
-
-  /** Order `index` of the run, drawing the seed's stream forward (rebuilt only when a resume goes back). */
-  private orderAt(index: number): DrilledOrder {
-    const { mode, seed, invalid_share: share } = this.spec.plan;
-    if (!this.stream || this.stream.position > index)
-      this.stream = { orders: orderStream(mode, seed, this.deps.reference), position: 0 };
-    let order = this.stream.orders.next().value as OrderRequest;
-    this.stream.position++;
-    while (this.stream.position <= index) {
-      order = this.stream.orders.next().value as OrderRequest;
-      this.stream.position++;
-    }
-    return drilled(order, share, seed, index, this.deps.reference);
   }
 }

@@ -6,8 +6,10 @@
 import { z } from "zod/v4";
 import { type RejectionReason, RejectionReasonSchema } from "../orders/rejections";
 import { GeneratorModeSchema } from "../synth/generators";
+import { GeneratorHealthSchema } from "./generator-health";
 import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
 import { MetricNameSchema } from "./metrics";
+import { ScheduledLatencySchema } from "./scheduled-latency";
 
 export const RunStatusSchema = z.enum(["running", "completed", "stopped", "aborted", "interrupted", "failed"]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
@@ -109,6 +111,10 @@ export const FiguresSchema = z.object({
   rejected: z.number().int(),
   errors: z.number().int(),
   dropped: z.number().int(),
+  /** Of dropped, those the generator dropped while a request slot was free (figures stored before count 0). */
+  dropped_generator: z.number().int().default(0),
+  /** Observations in `latency` that are dropped orders at their wait so far (lower bounds). */
+  censored: z.number().int().default(0),
   status_counts: z.record(z.string(), z.number().int()),
   rejection_reasons: z.array(z.string()),
   drill: z.partialRecord(RejectionReasonSchema, DrillTallySchema),
@@ -116,6 +122,8 @@ export const FiguresSchema = z.object({
   latency: HistogramSchema,
   service: HistogramSchema,
   lateness: HistogramSchema,
+  /** The generator's own delay: how late it handed orders to fetch while a slot was free, and its own drops. */
+  delay: HistogramSchema.default({ buckets: {}, zeros: 0, count: 0, max_ms: 0 }),
   max_in_flight: z.number().int(),
   /** Milliseconds spent paused for an unreachable target. */
   paused_ms: z.number(),
@@ -125,12 +133,24 @@ export type Figures = z.infer<typeof FiguresSchema>;
 /** One second or so of a run: what was answered in it and how fast. */
 export const RunIntervalSchema = z.object({
   at_second: z.number().describe("Seconds since the run started, by the clock: a pause or a restart shows as a gap"),
+  seconds: z
+    .number()
+    .default(1)
+    .describe("The interval's real length in seconds: a rate is a count of this interval divided by it"),
   planned_rate: z.number().describe("Orders per second the plan asked for at this moment"),
   sent: z.number().describe("Orders answered in this interval"),
   accepted: z.number(),
   rejected: z.number(),
   errors: z.number().describe("Orders that got no answer (unreachable, timed out)"),
   dropped: z.number().describe("Orders that could not leave within the allowed lateness"),
+  dropped_generator: z
+    .number()
+    .default(0)
+    .describe("Of dropped, those the generator dropped while a request slot was free; the rest the target held back"),
+  generator_delay_ms: z
+    .number()
+    .default(0)
+    .describe("99th percentile of how late the generator itself handed orders to fetch in this interval"),
   in_flight: z.number().int().describe("Requests in flight at the end of the interval"),
   latency_p50_ms: z.number().describe("Median latency from the scheduled send time; 0 when nothing was answered"),
   latency_p95_ms: z.number(),
@@ -142,14 +162,25 @@ export type RunInterval = z.infer<typeof RunIntervalSchema>;
 export const CheckSchema = z.object({
   check: z.string().describe('What was checked, e.g. "p99_ms < 300"'),
   measured: z.number().nullable(),
+  at_least: z
+    .boolean()
+    .describe(
+      "true when measured is a lower bound (too many orders were dropped to know the percentile): the check passes only if the bound alone proves it",
+    ),
   passed: z.boolean(),
 });
 
 export const VerdictSchema = z.object({
   result: z
-    .enum(["passed", "failed"])
+    .enum(["passed", "failed", "inconclusive"])
     .nullable()
-    .describe("null while the run is still going; passed only if every check held"),
+    .describe(
+      "null while the run is still going; passed only if every check held; inconclusive when checks failed while the generator itself was the limit (see inconclusive_reason), so the run says nothing about the target",
+    ),
+  inconclusive_reason: z
+    .string()
+    .nullable()
+    .describe("Set when result is inconclusive: how the generator limited the run, and what to change"),
   checks: z
     .array(CheckSchema)
     .describe(
@@ -175,12 +206,28 @@ export const RunSummarySchema = z.object({
     .int()
     .describe("Orders that could not leave within max_lateness_ms of their scheduled time, so were not sent"),
   status_counts: z.record(z.string(), z.number().int()).describe("HTTP status code -> number of orders"),
-  current_rate: z.number().describe("Orders answered per second in the latest interval"),
-  planned_rate: z.number().describe("Orders per second the plan asks for now"),
+  current_rate: z.number().describe("Orders answered per second in the latest interval; 0 once the run has ended"),
+  planned_rate: z
+    .number()
+    .describe(
+      "Orders per second the plan asks for: at this moment while the run is running; once it has ended, the plan's rate over its whole schedule (first scheduled instant to last)",
+    ),
+  achieved_rate: z
+    .number()
+    .describe(
+      "Orders that left for the target per second, over the schedule's own window so far (first scheduled instant to the latest that has come; start-up and drain left out): the plan's rate over that window times the share not dropped",
+    ),
   in_flight: z.number().int().describe("Requests in flight now, over all shards"),
-  latency: LatencyFiguresSchema.describe("Run-wide latency from each order's scheduled send time: queueing included"),
-  service: LatencyFiguresSchema.describe("Run-wide service time, from the moment each order actually left"),
-  lateness: LatencyFiguresSchema.describe("How late orders left after their scheduled time"),
+  latency: ScheduledLatencySchema.describe(
+    "Run-wide latency from each order's scheduled send time over every scheduled order: queueing included, and dropped orders counted at their wait so far (see lower_bounds)",
+  ),
+  service: LatencyFiguresSchema.describe(
+    "Run-wide service time of the orders that were sent only, from the moment each was handed to fetch to its answer",
+  ),
+  lateness: LatencyFiguresSchema.describe(
+    "How late the orders that were sent were handed to fetch after their scheduled time",
+  ),
+  generator: GeneratorHealthSchema.describe("The generator's own health: whether it, not the target, limited the run"),
   rejection_reasons: z
     .array(z.string())
     .max(MAX_RUN_REASONS)

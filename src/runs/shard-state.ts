@@ -39,6 +39,8 @@ export const ShardStateSchema = z.object({
     /** When the target stopped answering; only an answered order clears it. */
     unreachable_since_ms: z.number().nullable(),
     paused: z.object({ since: z.string(), reason: z.string() }).nullable(),
+    /** The state was written at a planned hand-over between two invocations, not lost to a restart. */
+    handed_over: z.boolean().default(false),
   }),
 });
 export type ShardState = z.infer<typeof ShardStateSchema>;

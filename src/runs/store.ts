@@ -14,6 +14,9 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 type ChartRow = {
   intervals: number;
+  seconds_sum: number;
+  dropped_generator: number;
+  generator_delay_max: number;
   at_sum: number;
   planned_sum: number;
   sent: number;
@@ -105,15 +108,18 @@ export class RunStore {
       JSON.stringify(figures),
     );
     this.sql.exec(
-      `INSERT INTO run_chart (run_id, bucket, intervals, at_sum, planned_sum, sent, accepted, rejected, errors, dropped, p50_by_sent, p95_max, p99_max, service_p99_max, in_flight_max)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, bucket) DO UPDATE SET intervals = intervals + 1, at_sum = at_sum + excluded.at_sum, planned_sum = planned_sum + excluded.planned_sum,
+      `INSERT INTO run_chart (run_id, bucket, intervals, seconds_sum, at_sum, planned_sum, sent, accepted, rejected, errors, dropped, dropped_generator, p50_by_sent, p95_max, p99_max, service_p99_max, generator_delay_max, in_flight_max)
+       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, bucket) DO UPDATE SET intervals = intervals + 1, seconds_sum = seconds_sum + excluded.seconds_sum,
+         at_sum = at_sum + excluded.at_sum, planned_sum = planned_sum + excluded.planned_sum, dropped_generator = dropped_generator + excluded.dropped_generator,
+         generator_delay_max = MAX(generator_delay_max, excluded.generator_delay_max),
          sent = sent + excluded.sent, accepted = accepted + excluded.accepted, rejected = rejected + excluded.rejected,
          errors = errors + excluded.errors, dropped = dropped + excluded.dropped, p50_by_sent = p50_by_sent + excluded.p50_by_sent,
          p95_max = MAX(p95_max, excluded.p95_max), p99_max = MAX(p99_max, excluded.p99_max),
          service_p99_max = MAX(service_p99_max, excluded.service_p99_max), in_flight_max = MAX(in_flight_max, excluded.in_flight_max)`,
       runId,
       Math.floor(figures.at_second / chartBucketSeconds(durationSeconds)),
+      figures.seconds,
       figures.at_second,
       figures.planned_rate,
       figures.sent,
@@ -121,23 +127,26 @@ export class RunStore {
       figures.rejected,
       figures.errors,
       figures.dropped,
+      figures.dropped_generator,
       figures.latency_p50_ms * figures.sent,
       figures.latency_p95_ms,
       figures.latency_p99_ms,
       figures.service_p99_ms,
+      figures.generator_delay_ms,
       figures.in_flight,
     );
   }
 
   /**
    * The chart's points, oldest first: at most CHART_ROWS buckets, each averaged
-   * per interval (about a second), the median weighted by orders answered and
+   * per interval, with the intervals' average real length in `seconds` (a
+   * rate is a count over it), the median weighted by orders answered and
    * the tail percentiles the worst of the bucket, so a spike survives.
    */
   chart(runId: string): RunInterval[] {
     return this.sql
       .exec<ChartRow>(
-        `SELECT intervals, at_sum, planned_sum, sent, accepted, rejected, errors, dropped, p50_by_sent, p95_max, p99_max, service_p99_max, in_flight_max
+        `SELECT intervals, seconds_sum, at_sum, planned_sum, sent, accepted, rejected, errors, dropped, dropped_generator, p50_by_sent, p95_max, p99_max, service_p99_max, generator_delay_max, in_flight_max
          FROM (SELECT * FROM run_chart WHERE run_id = ? ORDER BY bucket DESC LIMIT ?) ORDER BY bucket`,
         runId,
         CHART_ROWS,
@@ -145,12 +154,16 @@ export class RunStore {
       .toArray()
       .map((row) => ({
         at_second: round1(row.at_sum / row.intervals),
+        // Stored before their length was: a second each.
+        seconds: row.seconds_sum > 0 ? Math.round((row.seconds_sum / row.intervals) * 1000) / 1000 : 1,
         planned_rate: round1(row.planned_sum / row.intervals),
         sent: round1(row.sent / row.intervals),
         accepted: round1(row.accepted / row.intervals),
         rejected: round1(row.rejected / row.intervals),
         errors: round1(row.errors / row.intervals),
         dropped: round1(row.dropped / row.intervals),
+        dropped_generator: round1(row.dropped_generator / row.intervals),
+        generator_delay_ms: row.generator_delay_max,
         in_flight: row.in_flight_max,
         latency_p50_ms: row.sent === 0 ? 0 : round1(row.p50_by_sent / row.sent),
         latency_p95_ms: row.p95_max,

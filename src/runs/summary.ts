@@ -2,48 +2,43 @@
  * A stored run as a tool answers it: the run-wide percentiles, what limited
  * it, and the verdict, all read off the figures at the latest tick.
  */
-import { measuresOf } from "./figures";
+import { measuresOf, plannedWindowRate } from "./figures";
 import type { RunMeasures } from "./metrics";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
 import type { RunSummary } from "./schemas";
-import { verdictOf } from "./verdict";
+import { generatorSentence, verdictOf } from "./verdict";
 
 /** An order that left later than this after its instant counts as late in the limits' wording. */
 const LATE_MS = 50;
 
-/** Seconds the run was sending up to its latest tick, pauses left out: the figures are as of that tick. */
-export function activeSeconds(record: RunRecord): number {
-  return Math.max(0, (record.last_tick_ms - Date.parse(record.started_at) - record.figures.paused_ms) / 1000);
-}
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function recordMeasures(record: RunRecord): RunMeasures {
-  return measuresOf(record.figures, activeSeconds(record));
+  return measuresOf(record.figures, record.plan);
 }
 
-/** What held the run back, in words an agent can pass on. */
+/** What held the run back, in words an agent can pass on: each drop is the target's or the generator's, by what held it. */
 function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
   const { figures, plan } = record;
   const limits: string[] = [];
-  const dropping = record.shards.filter((shard) => shard.dropped > 0);
-  const starved = dropping.filter((shard) => shard.max_in_flight < plan.max_in_flight);
-  const share = Math.round((figures.dropped / Math.max(1, figures.launched + figures.dropped)) * 1000) / 10;
-  if (figures.dropped > 0 && (starved.length < dropping.length || dropping.length === 0)) {
+  const scheduled = Math.max(1, figures.launched + figures.dropped);
+  const byTarget = figures.dropped - figures.dropped_generator;
+  if (byTarget > 0) {
     limits.push(
-      `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${figures.dropped} orders (${share} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
+      `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${byTarget} orders (${round1((byTarget / scheduled) * 100)} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
     );
   }
-  if (starved.length > 0) {
-    const which = record.shards.length === 1 ? "" : ` (${starved.length} of ${record.shards.length} generator shards)`;
-    const dropped = starved.reduce((sum, shard) => sum + shard.dropped, 0);
-    const most = Math.max(...starved.map((shard) => shard.max_in_flight));
+  if (measures.generator.limited) limits.push(generatorSentence(measures.generator));
+  const bounds = measures.latency.lower_bounds;
+  if (bounds.length > 0) {
     limits.push(
-      `the generator, not the target, was the limit${which}: ${dropped} orders could not leave within ${plan.max_lateness_ms} ms of their scheduled time although at most ${most} of ${plan.max_in_flight} requests were in flight; ask for a lower rate, or let the run fan out over more generator objects (RUN_SHARD_RATE)`,
+      `latency ${bounds.join(", ")} ${bounds.length === 1 ? "is a lower bound" : "are lower bounds"}: ${round1((measures.latency.censored / Math.max(1, measures.latency.count)) * 100)} % of scheduled orders were dropped and count at how long they had waited when dropped, so the true ${bounds.length === 1 ? "figure is" : "figures are"} at least ${bounds.length === 1 ? "that" : "those"}; a threshold that they stay below cannot pass`,
     );
   }
   if (measures.lateness.p99_ms > LATE_MS) {
     limits.push(
-      `orders left late: the 99th percentile left ${measures.lateness.p99_ms} ms after its scheduled time (the latest ${measures.lateness.max_ms} ms); latency is timed from the scheduled time, so it includes this wait`,
+      `orders left late: the 99th percentile was handed to fetch ${measures.lateness.p99_ms} ms after its scheduled time (the latest ${measures.lateness.max_ms} ms); latency is timed from the scheduled time, so it includes this wait`,
     );
   }
   return limits;
@@ -51,7 +46,7 @@ function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
 
 export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): RunSummary {
   const measures = recordMeasures(record);
-  const { figures } = record;
+  const { figures, plan } = record;
   const running = record.status === "running";
   const elapsed = (Math.max(nowMs, record.last_tick_ms) - Date.parse(record.started_at) - figures.paused_ms) / 1000;
   return {
@@ -60,7 +55,7 @@ export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): Run
     operator: record.operator,
     started_at: record.started_at,
     finished_at: record.finished_at,
-    plan: record.plan,
+    plan,
     sent: figures.answered,
     accepted: figures.accepted,
     rejected: figures.rejected,
@@ -68,18 +63,22 @@ export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): Run
     dropped: figures.dropped,
     status_counts: figures.status_counts,
     current_rate: running ? record.current_rate : 0,
-    planned_rate: running
-      ? Math.round(new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed) * 10) / 10
-      : 0,
+    planned_rate: round1(
+      running
+        ? new ArrivalSchedule(plan.start_rate, plan.stages).rateAt(elapsed)
+        : plannedWindowRate(plan, plan.total_orders),
+    ),
+    achieved_rate: measures.achieved_rate,
     in_flight: running ? record.in_flight : 0,
     latency: measures.latency,
     service: measures.service,
     lateness: measures.lateness,
+    generator: measures.generator,
     rejection_reasons: figures.rejection_reasons,
     drill: figures.drill,
     findings: figures.findings,
     limits: limitsOf(record, measures),
-    verdict: verdictOf(record.status, record.plan, figures, measures),
+    verdict: verdictOf(record.status, plan, figures, measures),
     paused: record.paused,
     problem: record.problem,
     run_url: runUrl,

@@ -21,15 +21,16 @@ export function tickedRecord(
   const elapsed = (now - Date.parse(record.started_at) - figures.paused_ms) / 1000;
   const inFlight = parts.reduce((sum, part) => sum + part.in_flight, 0);
   let interval: RunInterval | null = null;
+  const seconds = Math.max(0.001, (now - record.last_tick_ms) / 1000);
   if (anythingHappened(record.figures, figures)) {
     const plannedRate = new ArrivalSchedule(record.plan.start_rate, record.plan.stages).rateAt(elapsed);
     interval = intervalBetween(record.figures, figures, {
       atSecond: (now - Date.parse(record.started_at)) / 1000,
+      seconds,
       plannedRate,
       inFlight,
     });
   }
-  const seconds = Math.max(0.001, (now - record.last_tick_ms) / 1000);
   const next: RunRecord = {
     ...record,
     figures,

@@ -7,7 +7,14 @@
 import type { Config } from "../config/config";
 import type { OrderApiUrl } from "../config/order-api-url";
 import { fail, ok, type Result } from "../core/errors";
-import { ACCOUNT_HEADER, ACTOR_HEADER, type Health, HealthSchema, type OrderRequest } from "../orders/intake-schemas";
+import {
+  ACCOUNT_HEADER,
+  ACTOR_HEADER,
+  type Health,
+  HealthSchema,
+  type OrderRequest,
+  SCHEDULED_AT_HEADER,
+} from "../orders/intake-schemas";
 
 export const BINDING_TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
 /** A placeholder that service bindings ignore. */
@@ -23,9 +30,17 @@ export interface PostedOrder {
   readonly body: unknown;
 }
 
+/** What a load test adds to one order: when it was scheduled, and a call at the moment it is handed to fetch. */
+export interface PostOptions {
+  /** Sent as the x-order-ops-scheduled-at header (epoch ms), so a target's own log can time each order from its schedule. */
+  readonly scheduledAtMs?: number;
+  /** Called just before the request is handed to fetch: where lateness ends and service time starts. */
+  readonly onSent?: () => void;
+}
+
 export interface OrderApiTarget {
   health(): Promise<Result<Health>>;
-  postOrder(order: OrderRequest): Promise<Result<PostedOrder>>;
+  postOrder(order: OrderRequest, options?: PostOptions): Promise<Result<PostedOrder>>;
 }
 
 /** Which target the configuration names, as check_target and every message about it say. */
@@ -121,10 +136,13 @@ function httpTarget(
   async function call(
     path: string,
     init: RequestInit & { headers: Record<string, string> },
+    onSent?: () => void,
   ): Promise<Result<Response>> {
     try {
       const url = `${transport.base}${path}`;
-      return ok(await transport.fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }));
+      const request = { ...init, redirect: "manual" as const, signal: AbortSignal.timeout(timeoutMs) };
+      onSent?.();
+      return ok(await transport.fetch(url, request));
     } catch (error) {
       return unreachable(describeFetchError(error), transport.name);
     }
@@ -149,12 +167,16 @@ function httpTarget(
       }
       return ok(health.data);
     },
-    async postOrder(order) {
-      const response = await call("/api/orders", {
-        method: "POST",
-        headers: orderHeaders,
-        body: JSON.stringify(order),
-      });
+    async postOrder(order, options = {}) {
+      const headers =
+        options.scheduledAtMs === undefined
+          ? orderHeaders
+          : { ...orderHeaders, [SCHEDULED_AT_HEADER]: String(Math.round(options.scheduledAtMs)) };
+      const response = await call(
+        "/api/orders",
+        { method: "POST", headers, body: JSON.stringify(order) },
+        options.onSent,
+      );
       if (!response.ok) return response;
       const answer = response.value;
       // An answer all the same: the order API said where else to go, and traffic goes nowhere else.

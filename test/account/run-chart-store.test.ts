@@ -25,12 +25,15 @@ function storeEndedRun(store: RunStore, durationSeconds: number): string {
 function second(at: number, p95 = 8): RunInterval {
   return {
     at_second: at,
+    seconds: 1,
     planned_rate: 10,
     sent: 10,
     accepted: 9,
     rejected: 1,
     errors: 0,
     dropped: 0,
+    dropped_generator: 0,
+    generator_delay_ms: 2,
     in_flight: 3,
     latency_p50_ms: 5,
     latency_p95_ms: p95,
@@ -81,6 +84,8 @@ describe("the run page's read", () => {
         id,
         {
           ...second(3.1),
+          seconds: 0.8,
+          dropped_generator: 1,
           planned_rate: 4,
           sent: 3,
           accepted: 3,
@@ -96,6 +101,8 @@ describe("the run page's read", () => {
         id,
         {
           ...second(3.9),
+          seconds: 1.6,
+          generator_delay_ms: 40,
           planned_rate: 2,
           sent: 1,
           accepted: 0,
@@ -112,12 +119,16 @@ describe("the run page's read", () => {
     expect(chart).toEqual([
       {
         at_second: 3.5,
+        // The intervals' average real length: a count over it is the bucket's rate (4 orders in 2.4 s).
+        seconds: 1.2,
         planned_rate: 3,
         sent: 2,
         accepted: 1.5,
         rejected: 0.5,
         errors: 0,
         dropped: 1,
+        dropped_generator: 0.5,
+        generator_delay_ms: 40,
         in_flight: 9,
         latency_p50_ms: 20,
         latency_p95_ms: 70,

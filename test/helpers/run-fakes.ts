@@ -13,7 +13,7 @@ import { ShardPump } from "../../src/runs/pump";
 import type { RunRecord } from "../../src/runs/record";
 import type { RunPlan } from "../../src/runs/schemas";
 import type { ShardSpec, ShardState } from "../../src/runs/shard-state";
-import { type OrderApiTarget, type PostedOrder, unreachable } from "../../src/synth/order-api-target";
+import { type OrderApiTarget, type PostedOrder, type PostOptions, unreachable } from "../../src/synth/order-api-target";
 import { HEALTHY } from "./synth-fakes";
 import type { VirtualClock } from "./virtual-clock";
 
@@ -49,8 +49,8 @@ export function spec(runPlan: RunPlan, clock: VirtualClock, shard = 0, shards = 
 /** An order API on the virtual clock. `delay(sentAt)` is how long it takes to answer an order sent at that moment. */
 export class ClockedApi implements OrderApiTarget {
   readonly stored = new Set<string>();
-  /** [request_id, the moment it was sent] per post, in order. */
-  readonly posts: { id: string; at: number }[] = [];
+  /** [request_id, the moment it was sent, the moment it was scheduled for] per post, in order. */
+  readonly posts: { id: string; at: number; scheduledAt: number | undefined }[] = [];
   inFlight = 0;
   maxInFlight = 0;
   down = false;
@@ -65,10 +65,11 @@ export class ClockedApi implements OrderApiTarget {
     return this.down ? unreachable("connection refused") : ok(HEALTHY);
   }
 
-  async postOrder(order: OrderRequest): Promise<Result<PostedOrder>> {
+  async postOrder(order: OrderRequest, options: PostOptions = {}): Promise<Result<PostedOrder>> {
+    options.onSent?.();
     if (this.down || this.postsDown) return unreachable("connection refused");
     const at = this.clock.now();
-    this.posts.push({ id: order.request_id, at });
+    this.posts.push({ id: order.request_id, at, scheduledAt: options.scheduledAtMs });
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     await this.clock.sleep(this.delay(at));

@@ -9,6 +9,7 @@ export class VirtualClock implements Clock {
   private time: number;
   private order = 0;
   private readonly timers: { at: number; order: number; wake: () => void }[] = [];
+  private stall: { at: number; ms: number } | undefined;
 
   constructor(start = Date.parse("2026-12-01T10:00:00.000Z")) {
     this.time = start;
@@ -20,6 +21,14 @@ export class VirtualClock implements Clock {
 
   sleep(ms: number): Promise<void> {
     return new Promise((wake) => this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake }));
+  }
+
+  /**
+   * Freezes everything once, as a busy thread does: the first timer due at
+   * or after `at` fires `ms` late, and every other one due meanwhile with it.
+   */
+  stallAt(at: number, ms: number): void {
+    this.stall = { at, ms };
   }
 
   /** Moves time forward by hand (downtime between two runs of a shard). */
@@ -41,6 +50,10 @@ export class VirtualClock implements Clock {
       const next = this.timers.shift();
       if (!next) throw new Error("virtual clock: the work waits on something other than time");
       this.time = Math.max(this.time, next.at);
+      if (this.stall && next.at >= this.stall.at) {
+        this.time += this.stall.ms;
+        this.stall = undefined;
+      }
       next.wake();
     }
     return done;

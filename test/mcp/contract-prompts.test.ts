@@ -128,7 +128,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   it("the load test reports the run's verdict against its threshold", async () => {
     const text = await promptText(client, "load_test", { ...EXPECTED_PROMPTS.load_test?.sample });
     expect(text).toContain("thresholds that fail the run if its p99 latency is over 250 ms");
-    expect(text).toContain("Report the run's verdict: passed or failed");
+    expect(text).toContain("Report the run's verdict: passed, failed, or inconclusive");
   });
 
   it("propose_and_wait with a new address proposes an address change and applies it with apply_approved_change", async () => {

@@ -3,7 +3,7 @@
  * markup, so the drawing is tested without a page. The page scales the SVG
  * to its width (viewBox), so one drawing serves a phone and a desktop.
  */
-import { CHART_POINTS, chartBucketSeconds, type RunInterval, type RunSummary } from "../../runs/schemas";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval } from "../../runs/schemas";
 
 export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 180;
@@ -57,8 +57,17 @@ export function niceCeiling(value: number): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-const COUNTS = ["planned_rate", "sent", "accepted", "rejected", "errors", "dropped"] as const;
-const TAILS = ["latency_p95_ms", "latency_p99_ms", "service_p99_ms"] as const;
+const COUNTS = [
+  "seconds",
+  "planned_rate",
+  "sent",
+  "accepted",
+  "rejected",
+  "errors",
+  "dropped",
+  "dropped_generator",
+] as const;
+const TAILS = ["latency_p95_ms", "latency_p99_ms", "service_p99_ms", "generator_delay_ms"] as const;
 
 /**
  * At most `maxPoints` intervals: consecutive ones are merged, counts averaged
@@ -75,7 +84,8 @@ export function bucketIntervals(intervals: readonly RunInterval[], maxPoints: nu
     const n = bucket.length;
     const sum = (pick: (i: RunInterval) => number) => bucket.reduce((total, i) => total + pick(i), 0);
     const sent = sum((i) => i.sent);
-    const counts = Object.fromEntries(COUNTS.map((key) => [key, round1(sum((i) => i[key]) / n)])) as Record<
+    // Averaged per interval, lengths too: a count over the average length is the bucket's rate.
+    const counts = Object.fromEntries(COUNTS.map((key) => [key, sum((i) => i[key]) / n])) as Record<
       (typeof COUNTS)[number],
       number
     >;
@@ -134,10 +144,13 @@ export function lineChart(
 
 /**
  * The run's two charts: the planned rate against what was answered, rejected
- * and dropped; and latency, the median and tail from each order's scheduled
- * time beside the service time's tail. The points are the stored chart
- * buckets of chartBucketSeconds(plannedSeconds) each, merged further if a
- * long pause left more than MAX_POINTS of them.
+ * and dropped per second (each interval's counts over its real length, so a
+ * 2-second interval does not read as twice the rate), with the generator's
+ * own drops apart; and latency, the median and tail from each order's
+ * scheduled time beside the service time's tail and the generator's own
+ * delay. The points are the stored chart buckets of
+ * chartBucketSeconds(plannedSeconds) each, merged further if a long pause
+ * left more than MAX_POINTS of them.
  */
 export function runCharts(intervals: readonly RunInterval[], plannedSeconds: number): { rates: Chart; latency: Chart } {
   const points = bucketIntervals(intervals);
@@ -149,13 +162,16 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
     label,
     values: points.map(pick),
   });
+  const perSecond = (count: number, interval: RunInterval) =>
+    round1(count / (interval.seconds > 0 ? interval.seconds : 1));
   const rates = lineChart(
     xs,
     [
       series("planned", "Planned", (i) => i.planned_rate),
-      series("answered", "Answered", (i) => i.sent),
-      series("rejected", "Rejected", (i) => i.rejected),
-      series("dropped", "Dropped or failed", (i) => i.dropped + i.errors),
+      series("answered", "Answered", (i) => perSecond(i.sent, i)),
+      series("rejected", "Rejected", (i) => perSecond(i.rejected, i)),
+      series("dropped", "Dropped or failed", (i) => perSecond(i.dropped + i.errors, i)),
+      series("generator", "Dropped by the generator", (i) => perSecond(i.dropped_generator, i)),
     ],
     plannedSeconds,
     gap,
@@ -166,15 +182,10 @@ export function runCharts(intervals: readonly RunInterval[], plannedSeconds: num
       series("p50", "p50", (i) => i.latency_p50_ms),
       series("p99", "p99", (i) => i.latency_p99_ms),
       series("service-p99", "Service p99", (i) => i.service_p99_ms),
+      series("generator-delay", "Generator delay p99", (i) => i.generator_delay_ms),
     ],
     plannedSeconds,
     gap,
   );
   return { rates, latency };
-}
-
-/** Orders answered per second over the whole run, for a run that has ended. */
-export function averageRate(run: Pick<RunSummary, "started_at" | "finished_at" | "sent">): number {
-  const seconds = (Date.parse(run.finished_at ?? run.started_at) - Date.parse(run.started_at)) / 1000;
-  return seconds > 0 ? Math.round((run.sent / seconds) * 10) / 10 : 0;
 }

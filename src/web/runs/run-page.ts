@@ -3,7 +3,7 @@ import { type Html, layout } from "../../http/html-page";
 import type { RunDetail } from "../../runs/schemas";
 import { latency, span } from "../format";
 import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";
-import { averageRate, type Chart, runCharts } from "./run-chart";
+import { type Chart, runCharts } from "./run-chart";
 import { drillCard, latencyTable, planCard, verdictCard } from "./run-sections";
 import { runStatusLabel } from "./run-status-labels";
 
@@ -15,11 +15,20 @@ interface RunPageOptions extends SignedIn {
   readonly now: Date;
 }
 
-function chartTag(chart: Chart, title: string, unit: (value: number) => string): Html {
-  const legend = chart.lines.map(
-    (line) =>
-      html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${line.last === null ? "" : html` <b>${unit(line.last)}</b>`}</span>`,
-  );
+/**
+ * `final`, for a run that has ended, puts the run's own figures beside each
+ * line's name instead of its last point's (the drain after the end, 0/s).
+ */
+function chartTag(
+  chart: Chart,
+  title: string,
+  unit: (value: number) => string,
+  final?: Readonly<Record<string, string>>,
+): Html {
+  const legend = chart.lines.map((line) => {
+    const value = final?.[line.key] ?? (line.last === null ? null : unit(line.last));
+    return html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${value === null ? "" : html` <b>${value}</b>`}</span>`;
+  });
   // The tick labels sit beside the drawing at the height of their gridline, as a share of it: the SVG stretches with the page.
   const ticks = chart.ticks.map(
     (tick) => html`<span style="top:${Math.round((tick.y / chart.height) * 1000) / 10}%">${unit(tick.value)}</span>`,
@@ -47,6 +56,27 @@ function condition(run: RunDetail, now: Date): Html {
   return html`<div class="card ${tone}" role="status" id="condition"><p>${runStatusLabel(run.status)}: ${textTag(run.problem)}</p></div>`;
 }
 
+/** What an ended run's legends say: its rates over the schedule's window, totals, and run-wide percentiles. */
+function finalLegends(run: RunDetail): { rates: Record<string, string>; latency: Record<string, string> } {
+  const bound = (field: "p50_ms" | "p99_ms") =>
+    `${run.latency.lower_bounds.includes(field) ? "≥ " : ""}${latency(run.latency[field])}`;
+  return {
+    rates: {
+      planned: `${run.planned_rate}/s`,
+      answered: `${run.achieved_rate}/s`,
+      rejected: `${run.rejected} in all`,
+      dropped: `${run.dropped + run.errors} in all`,
+      generator: `${run.generator.dropped} in all`,
+    },
+    latency: {
+      p50: bound("p50_ms"),
+      p99: bound("p99_ms"),
+      "service-p99": latency(run.service.p99_ms),
+      "generator-delay": latency(run.generator.delay_p99_ms),
+    },
+  };
+}
+
 function limitsCard(run: RunDetail): Html {
   if (run.limits.length === 0) return html``;
   return html`<div class="card warning" id="limits"><p><b>What limited this run</b></p><ul>${run.limits.map((limit) => html`<li>${textTag(limit)}</li>`)}</ul></div>`;
@@ -70,6 +100,7 @@ export function runPage(options: RunPageOptions): Html {
   const reasons = run.rejection_reasons.map((reason) => html`<li>${textTag(reason)}</li>`);
   const base = `/runs/${encodeURIComponent(run.run_id)}`;
   const rateUnit = (v: number) => `${v}/s`;
+  const final = live ? undefined : finalLegends(run);
   return layout(
     `Run ${run.run_id}`,
     html`${pageHeader(options)}
@@ -79,15 +110,15 @@ export function runPage(options: RunPageOptions): Html {
 ${verdictCard(run)}
 ${condition(run, now)}
 <div class="card"><div class="stats">
-${stat("Answered", String(run.sent), `of ${plan.total_orders} (${percent}%)`)}${stat("Accepted", String(run.accepted))}${stat("Rejected", String(run.rejected))}${stat("Failed", String(run.errors), "no answer")}${stat("Dropped", String(run.dropped), "not sent in time")}${live ? stat("Rate", `${run.current_rate}/s`, `planned ${run.planned_rate}/s`) : stat("Average rate", `${averageRate(run)}/s`)}${live ? stat("In flight", String(run.in_flight)) : ""}
+${stat("Answered", String(run.sent), `of ${plan.total_orders} (${percent}%)`)}${stat("Accepted", String(run.accepted))}${stat("Rejected", String(run.rejected))}${stat("Failed", String(run.errors), "no answer")}${stat("Dropped", String(run.dropped), "not sent in time")}${live ? stat("Rate", `${run.current_rate}/s`, `planned ${run.planned_rate}/s`) : stat("Achieved rate", `${run.achieved_rate}/s`, `planned ${run.planned_rate}/s`)}${live ? stat("In flight", String(run.in_flight)) : ""}
 </div>${codes.length > 0 ? html`<div class="meta muted">${codes}</div>` : ""}</div>
 ${limitsCard(run)}
 <h2>Latency</h2>
 <div class="card" id="latency-table">${latencyTable(run)}</div>
 <h2>Orders per second</h2>
-<div class="card" id="counts-chart">${chartTag(rates, "Planned rate against orders answered, rejected, and dropped or failed, per second", rateUnit)}${run.intervals.length === 0 ? html`<p class="muted">No order has been answered yet.</p>` : ""}</div>
+<div class="card" id="counts-chart">${chartTag(rates, "Planned rate against orders answered, rejected, and dropped or failed, per second", rateUnit, final?.rates)}${run.intervals.length === 0 ? html`<p class="muted">No order has been answered yet.</p>` : ""}</div>
 <h2>Latency per second</h2>
-<div class="card" id="latency-chart">${chartTag(latencyChart, "Median and 99th percentile latency from the scheduled send time, and the 99th percentile service time, per second", latency)}</div>
+<div class="card" id="latency-chart">${chartTag(latencyChart, "Median and 99th percentile latency from the scheduled send time, the 99th percentile service time, and the generator's own delay, per second", latency, final?.latency)}</div>
 ${drillCard(run)}
 <h2>Plan</h2>
 <div class="card">${planCard(run)}</div>

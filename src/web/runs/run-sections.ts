@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import type { Html } from "../../http/html-page";
 import { humanize } from "../../orders/labels";
 import type { LatencyFigures } from "../../runs/histogram";
+import { LATENCY_FIELDS } from "../../runs/scheduled-latency";
 import type { RunDetail } from "../../runs/schemas";
 import { describeThreshold } from "../../runs/verdict";
 import { latency, span } from "../format";
@@ -12,31 +13,39 @@ export function verdictCard(run: RunDetail): Html {
   const { verdict } = run;
   const checks = verdict.checks.map(
     (check) =>
-      html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.measured})`}</li>`,
+      html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.at_least ? "at least " : ""}${check.measured})`}</li>`,
   );
   if (verdict.result === null) {
     return html`<div class="card" id="verdict"><p><b>Verdict when it ends.</b> So far:</p><ul>${checks}</ul></div>`;
   }
   const passed = verdict.result === "passed";
-  return html`<div class="card verdict-${verdict.result}" id="verdict" role="status"><p><b>Verdict: ${passed ? "passed" : "failed"}</b>${passed ? ", every check held." : ""}</p>
+  const why = verdict.inconclusive_reason;
+  return html`<div class="card verdict-${verdict.result}" id="verdict" role="status"><p><b>Verdict: ${verdict.result}</b>${passed ? ", every check held." : ""}</p>
+${why === null ? "" : html`<p>${textTag(why)}</p>`}
 ${verdict.failed.length > 0 ? html`<ul>${verdict.failed.map((sentence) => html`<li>${textTag(sentence)}</li>`)}</ul>` : ""}
 <details><summary>Every check</summary><ul>${checks}</ul></details></div>`;
 }
 
-function latencyRow(label: string, figures: LatencyFigures): Html {
-  const cells = [figures.p50_ms, figures.p90_ms, figures.p95_ms, figures.p99_ms, figures.p999_ms, figures.max_ms].map(
-    (ms) => html`<td>${latency(ms)}</td>`,
+function latencyRow(label: string, figures: LatencyFigures, lowerBounds: readonly string[] = []): Html {
+  const cells = LATENCY_FIELDS.map((field) =>
+    lowerBounds.includes(field)
+      ? html`<td data-at-least title="a lower bound: too many orders were dropped to know it">≥ ${latency(figures[field])}</td>`
+      : html`<td>${latency(figures[field])}</td>`,
   );
   return html`<tr><th>${label}</th>${cells}<td>${figures.count}</td></tr>`;
 }
 
-/** Run-wide, from the histograms: the scheduled-time latency first, as the figure a user would have felt. */
+/**
+ * Run-wide, from the histograms: the scheduled-time latency first, as the
+ * figure a user would have felt. On a phone the table is wider than the
+ * screen: the shadow at its edge and the hint say there is more to swipe to.
+ */
 export function latencyTable(run: RunDetail): Html {
-  return html`<div class="scroll"><table class="figures">
+  return html`<p class="scroll-hint muted" aria-hidden="true">Swipe the table sideways for p99, p99.9 and max →</p><div class="scroll" tabindex="0" role="region" aria-label="Run-wide latency"><table class="figures">
 <tr><th></th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th><th>orders</th></tr>
-${latencyRow("From scheduled time", run.latency)}${latencyRow("Service time", run.service)}${latencyRow("Lateness of sending", run.lateness)}
+${latencyRow("From scheduled time", run.latency, run.latency.lower_bounds)}${latencyRow("Service time (sent orders)", run.service)}${latencyRow("Lateness of sending", run.lateness)}
 </table></div>
-<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts; service time starts when it actually left.</p>`;
+<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts, and a dropped order counts at how long it had waited when dropped (≥ marks a figure that is only a lower bound); service time starts when the order was handed to fetch.</p>`;
 }
 
 export function drillCard(run: RunDetail): Html {

@@ -136,7 +136,7 @@ describe("signed in", () => {
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const [header, ...rows] = (await csv.text()).trim().split("\r\n");
     expect(header).toBe(
-      "at_second,planned_rate,sent,accepted,rejected,errors,dropped,in_flight,latency_p50_ms,latency_p95_ms,latency_p99_ms,service_p99_ms",
+      "at_second,seconds,planned_rate,sent,accepted,rejected,errors,dropped,dropped_generator,in_flight,latency_p50_ms,latency_p95_ms,latency_p99_ms,service_p99_ms,generator_delay_ms",
     );
     expect(rows.reduce((sum, row) => sum + Number(row.split(",")[2]), 0)).toBe(10);
 

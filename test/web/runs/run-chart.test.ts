@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunInterval } from "../../../src/runs/schemas";
 import {
-  averageRate,
   bucketIntervals,
   CHART_HEIGHT,
   CHART_WIDTH,
@@ -11,15 +10,18 @@ import {
   runCharts,
 } from "../../../src/web/runs/run-chart";
 
-function interval(at: number, sent: number, p50 = 10, p95 = 20): RunInterval {
+function interval(at: number, sent: number, p50 = 10, p95 = 20, seconds = 1): RunInterval {
   return {
     at_second: at,
+    seconds,
     planned_rate: sent,
     sent,
     accepted: sent - 1,
     rejected: 1,
     errors: 0,
     dropped: 0,
+    dropped_generator: 0,
+    generator_delay_ms: 3,
     in_flight: 2,
     latency_p50_ms: p50,
     latency_p95_ms: p95,
@@ -110,15 +112,28 @@ describe("bucketIntervals", () => {
   });
 });
 
-describe("runCharts and averageRate", () => {
-  it("two charts: the planned rate against answered, rejected and dropped; p50 and p99 from the scheduled time beside the service p99", () => {
+describe("runCharts", () => {
+  it("two charts: the planned rate against answered, rejected and dropped (the generator's own apart); p50 and p99 from the scheduled time beside the service p99 and the generator's delay", () => {
     const { rates, latency } = runCharts([interval(0, 4), interval(1, 4, 12, 30)], 2);
-    expect(rates.lines.map((l) => l.key)).toEqual(["planned", "answered", "rejected", "dropped"]);
-    expect(latency.lines.map((l) => l.key)).toEqual(["p50", "p99", "service-p99"]);
+    expect(rates.lines.map((l) => l.key)).toEqual(["planned", "answered", "rejected", "dropped", "generator"]);
+    expect(latency.lines.map((l) => l.key)).toEqual(["p50", "p99", "service-p99", "generator-delay"]);
     expect(latency.yMax).toBe(50);
     expect(rates.lines.every((l) => l.points === 2)).toBe(true);
     // Each line's latest value is shown beside its name, so a line hidden under another still reads.
-    expect(latency.lines.map((l) => l.last)).toEqual([12, 35, 25]);
+    expect(latency.lines.map((l) => l.last)).toEqual([12, 35, 25, 3]);
+  });
+
+  it("draws an interval's counts over its real length: 120 orders in a 2-second interval are 60 a second, not 120", () => {
+    const { rates } = runCharts([interval(1, 60), interval(3, 120, 10, 20, 2), interval(3.5, 30, 10, 20, 0.5)], 4);
+    const answered = rates.lines.find((l) => l.key === "answered");
+    expect(answered?.last).toBe(60);
+    // 60, 120 in 2 s and 30 in 0.5 s are all 60 a second: one flat line.
+    const heights = [...(answered?.d ?? "").matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => m[1]);
+    expect(heights).toHaveLength(3);
+    expect(new Set(heights).size).toBe(1);
+    // Merged into one point, the bucket's rate is its orders over its seconds: 210 in 3.5 s.
+    const [merged] = bucketIntervals([interval(1, 60), interval(3, 120, 10, 20, 2), interval(3.5, 30, 10, 20, 0.5)], 1);
+    expect((merged?.sent ?? 0) / (merged?.seconds ?? 1)).toBeCloseTo(60, 5);
   });
 
   it("labels the y axis at round ticks from 0 to the top", () => {
@@ -139,12 +154,5 @@ describe("runCharts and averageRate", () => {
     expect(runCharts(intervals, 900).rates.lines[0]?.d.match(/M/g)).toHaveLength(1);
     const paused = intervals.filter((i) => i.at_second < 400 || i.at_second > 420);
     expect(runCharts(paused, 900).rates.lines[0]?.d.match(/M/g)).toHaveLength(2);
-  });
-
-  it("orders per second over the whole run", () => {
-    expect(
-      averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: "2026-12-01T06:00:08.000Z", sent: 32 }),
-    ).toBe(4);
-    expect(averageRate({ started_at: "2026-12-01T06:00:00.000Z", finished_at: null, sent: 3 })).toBe(0);
   });
 });
