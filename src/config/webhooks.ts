@@ -9,7 +9,7 @@ import { isLoopbackHost } from "./deployment-checks";
  */
 export interface Webhook {
   readonly url: string;
-  /** The HMAC-SHA256 key every delivery is signed with. */
+  /** The signing secret as configured: `whsec_` and a base64 key, or (set before those) any text; see webhookSigningKey. */
   readonly secret: string;
 }
 
@@ -20,8 +20,70 @@ export interface Webhooks {
   readonly downstream: Webhook | undefined;
 }
 
-/** Production secrets are at least this long, like production tokens. */
+/** Production secrets without the whsec_ prefix are at least this long, like production tokens. */
 const PRODUCTION_MIN_SECRET_LENGTH = 32;
+
+/** How a Standard Webhooks secret is written (https://www.standardwebhooks.com/): this prefix, then the key in base64. */
+export const STANDARD_SECRET_PREFIX = "whsec_";
+
+/** The spec's bounds on a symmetric key: at least 24 bytes (192 bits), at most 64 (512 bits). */
+const STANDARD_KEY_BYTES = { min: 24, max: 64 } as const;
+
+/** The command every message suggests: 32 random bytes, written the way the spec writes secrets. */
+const SECRET_HINT = "`echo whsec_$(openssl rand -base64 32)`";
+
+/**
+ * Canonical base64 (standard alphabet, padded): the one spelling every
+ * Standard Webhooks library decodes to the same bytes. Python's decoder skips
+ * characters it does not know, so a URL-safe key would sign with other bytes there.
+ */
+const CANONICAL_BASE64 = /^(?=.)(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The key of a whsec_ secret; undefined when what follows the prefix is not canonical base64. */
+function standardKey(secret: string): Uint8Array | undefined {
+  const encoded = secret.slice(STANDARD_SECRET_PREFIX.length);
+  if (!CANONICAL_BASE64.test(encoded)) return undefined;
+  return Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+}
+
+/**
+ * The HMAC-SHA256 key a secret signs Standard Webhooks deliveries with. A
+ * `whsec_` secret is decoded as the spec says; a secret without the prefix
+ * (set before this Worker spoke Standard Webhooks) is used as written, its
+ * bytes, which the standardwebhooks libraries call the raw format. So a
+ * receiver's existing secret keeps working, and nothing is guessed: hex from
+ * `openssl rand -hex 32` is valid base64 too, and would give another key if
+ * it were decoded.
+ */
+export function webhookSigningKey(secret: string): Uint8Array {
+  if (!secret.startsWith(STANDARD_SECRET_PREFIX)) return new TextEncoder().encode(secret);
+  const key = standardKey(secret);
+  // The config refused such a secret at startup; reaching this is a caller that skipped it.
+  if (key === undefined) throw new Error("webhookSigningKey: a whsec_ secret that the config did not accept");
+  return key;
+}
+
+/** ASCII only: the JavaScript library's raw format reads one byte per character, so other text would sign with other bytes there. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+const WebhookSecretSchema = z.string().superRefine((secret, ctx) => {
+  const problem = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (!secret.startsWith(STANDARD_SECRET_PREFIX)) {
+    if (!PRINTABLE_ASCII.test(secret))
+      problem(`must be printable ASCII; use a Standard Webhooks secret, e.g. the output of ${SECRET_HINT}`);
+    return;
+  }
+  const key = standardKey(secret);
+  if (key === undefined) {
+    problem(
+      `must be whsec_ followed by the key in base64 (A-Z, a-z, 0-9, + and /, padded with =), e.g. the output of ${SECRET_HINT}`,
+    );
+  } else if (key.length < STANDARD_KEY_BYTES.min || key.length > STANDARD_KEY_BYTES.max) {
+    problem(
+      `holds a ${key.length}-byte key; Standard Webhooks keys are ${STANDARD_KEY_BYTES.min} to ${STANDARD_KEY_BYTES.max} bytes (${SECRET_HINT} gives 32)`,
+    );
+  }
+});
 
 /** Each destination's var names, in the order the problems are reported. */
 const VARS = {
@@ -51,9 +113,9 @@ const WebhookUrlSchema = z.string().transform((raw, ctx) => {
 /** The vars this module reads, for the config's one zod schema. */
 export const WEBHOOK_VARS = {
   NOTIFY_WEBHOOK_URL: WebhookUrlSchema.optional(),
-  NOTIFY_WEBHOOK_SECRET: z.string().optional(),
+  NOTIFY_WEBHOOK_SECRET: WebhookSecretSchema.optional(),
   DOWNSTREAM_WEBHOOK_URL: WebhookUrlSchema.optional(),
-  DOWNSTREAM_WEBHOOK_SECRET: z.string().optional(),
+  DOWNSTREAM_WEBHOOK_SECRET: WebhookSecretSchema.optional(),
 };
 
 type WebhookVars = { readonly [K in keyof typeof WEBHOOK_VARS]?: string | undefined };
@@ -72,11 +134,15 @@ function destinationProblems(
   const problems: string[] = [];
   if (secret === undefined) {
     problems.push(
-      `${names.secret} is required when ${names.url} is set: every delivery is signed with it (set it with \`wrangler secret put ${names.secret}\`, e.g. the output of \`openssl rand -hex 32\`)`,
+      `${names.secret} is required when ${names.url} is set: every delivery is signed with it (set it with \`wrangler secret put ${names.secret}\` to a Standard Webhooks secret, e.g. the output of ${SECRET_HINT})`,
     );
-  } else if (environment === "production" && secret.length < PRODUCTION_MIN_SECRET_LENGTH) {
+  } else if (
+    environment === "production" &&
+    !secret.startsWith(STANDARD_SECRET_PREFIX) &&
+    secret.length < PRODUCTION_MIN_SECRET_LENGTH
+  ) {
     problems.push(
-      `${names.secret} is ${secret.length} characters; production needs at least ${PRODUCTION_MIN_SECRET_LENGTH} (try \`openssl rand -hex 32\`)`,
+      `${names.secret} is ${secret.length} characters; production needs at least ${PRODUCTION_MIN_SECRET_LENGTH}, or a Standard Webhooks secret (try ${SECRET_HINT})`,
     );
   }
   const { protocol, hostname } = new URL(url);

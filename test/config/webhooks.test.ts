@@ -36,7 +36,7 @@ describe("webhook configuration", () => {
 
   it("a URL needs its secret, and a secret its URL", () => {
     expect(failure({ NOTIFY_WEBHOOK_URL: "https://hooks.example.com/in" }).errors).toEqual([
-      "NOTIFY_WEBHOOK_SECRET is required when NOTIFY_WEBHOOK_URL is set: every delivery is signed with it (set it with `wrangler secret put NOTIFY_WEBHOOK_SECRET`, e.g. the output of `openssl rand -hex 32`)",
+      "NOTIFY_WEBHOOK_SECRET is required when NOTIFY_WEBHOOK_URL is set: every delivery is signed with it (set it with `wrangler secret put NOTIFY_WEBHOOK_SECRET` to a Standard Webhooks secret, e.g. the output of `echo whsec_$(openssl rand -base64 32)`)",
     ]);
     expect(failure({ DOWNSTREAM_WEBHOOK_SECRET: SECRET }).errors).toEqual([
       "DOWNSTREAM_WEBHOOK_SECRET is set but DOWNSTREAM_WEBHOOK_URL is not; set DOWNSTREAM_WEBHOOK_URL to the receiver's URL or remove the secret",
@@ -71,13 +71,13 @@ describe("webhook configuration", () => {
     ]);
   });
 
-  it("production wants a secret of 32 characters or more, and never repeats it", () => {
+  it("production wants a secret without the whsec_ prefix to be 32 characters or more, and never repeats it", () => {
     const error = failure({
       NOTIFY_WEBHOOK_URL: "https://hooks.example.com/in",
       NOTIFY_WEBHOOK_SECRET: "short-secret",
     });
     expect(error.errors).toEqual([
-      "NOTIFY_WEBHOOK_SECRET is 12 characters; production needs at least 32 (try `openssl rand -hex 32`)",
+      "NOTIFY_WEBHOOK_SECRET is 12 characters; production needs at least 32, or a Standard Webhooks secret (try `echo whsec_$(openssl rand -base64 32)`)",
     ]);
     expect(error.message).not.toContain("short-secret");
   });
