@@ -1,11 +1,17 @@
-// The signature check docs/webhooks.md shows receivers, loaded from that page
+// The signature checks docs/webhooks.md shows receivers, loaded from that page
 // itself: the test suite's receiver and the smoke run's both verify every
-// delivery with exactly that code, so the documented example cannot drift
-// from what the Worker signs.
-import { readFileSync } from "node:fs";
+// delivery with exactly that code (the standardwebhooks library's, and the
+// deprecated X-Order-Ops-Signature check beside it), so the documented
+// examples cannot drift from what the Worker signs.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
+/** The documented Standard Webhooks check: the parsed event, or a throw. */
+export type VerifyWebhook = (secret: string, rawBody: string, headers: Readonly<Record<string, string>>) => unknown;
+
+/** The documented check of the deprecated header. */
 export type VerifySignature = (
   secret: string,
   signatureHeader: string | undefined,
@@ -15,21 +21,62 @@ export type VerifySignature = (
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PAGE = "docs/webhooks.md";
-const FUNCTION_NAME = "verifyOrderOpsSignature";
+export const STANDARD_VERIFIER = "verifyOrderOpsWebhook";
+export const LEGACY_VERIFIER = "verifyOrderOpsSignature";
+/**
+ * Where a block is written to be imported: inside the repository, so that its
+ * `import … from "standardwebhooks"` resolves to node_modules as in a
+ * receiver's project (a data: URL resolves no package names).
+ */
+const BLOCKS_DIR = path.join(root, "node_modules", ".cache", "documented-verifiers");
 
-/** The page's JavaScript block that defines the verifier. */
-export function documentedVerifierSource(page = readFileSync(path.join(root, PAGE), "utf8")): string {
+/** The page's JavaScript block that exports `functionName`. */
+export function documentedVerifierSource(
+  functionName: string,
+  page = readFileSync(path.join(root, PAGE), "utf8"),
+): string {
   const blocks = [...page.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
-  const source = blocks.find((block) => block.includes(`export function ${FUNCTION_NAME}(`));
-  if (source === undefined) throw new Error(`${PAGE} has no \`\`\`js block that exports ${FUNCTION_NAME}`);
+  const source = blocks.find((block) => block.includes(`export function ${functionName}(`));
+  if (source === undefined) throw new Error(`${PAGE} has no \`\`\`js block that exports ${functionName}`);
   return source;
 }
 
-/** The verifier, as a receiver that copies the documented block would run it. */
-export async function loadDocumentedVerifier(): Promise<VerifySignature> {
-  const url = `data:text/javascript;base64,${Buffer.from(documentedVerifierSource()).toString("base64")}`;
-  const module = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-  const verify = module[FUNCTION_NAME];
-  if (typeof verify !== "function") throw new Error(`${PAGE}'s block does not export a function ${FUNCTION_NAME}`);
-  return verify as VerifySignature;
+/** The block as a receiver that copies it would run it: a module of its own, in a project with the package installed. */
+async function loadBlock(functionName: string): Promise<unknown> {
+  const source = documentedVerifierSource(functionName);
+  const file = path.join(
+    BLOCKS_DIR,
+    `${functionName}-${createHash("sha256").update(source).digest("hex").slice(0, 16)}.mjs`,
+  );
+  mkdirSync(BLOCKS_DIR, { recursive: true });
+  // Written under another name and renamed, so a test run and a smoke run starting together never read half a file.
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, source);
+  renameSync(partial, file);
+  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
+  const verify = module[functionName];
+  if (typeof verify !== "function") throw new Error(`${PAGE}'s block does not export a function ${functionName}`);
+  return verify;
+}
+
+export interface DocumentedVerifiers {
+  /** True when the documented standardwebhooks check accepts the delivery. */
+  readonly verify: (secret: string, rawBody: string, headers: Readonly<Record<string, string>>) => boolean;
+  readonly verifyLegacy: VerifySignature;
+}
+
+export async function loadDocumentedVerifiers(): Promise<DocumentedVerifiers> {
+  const standard = (await loadBlock(STANDARD_VERIFIER)) as VerifyWebhook;
+  const legacy = (await loadBlock(LEGACY_VERIFIER)) as VerifySignature;
+  return {
+    verify: (secret, rawBody, headers) => {
+      try {
+        standard(secret, rawBody, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    verifyLegacy: legacy,
+  };
 }

@@ -1,9 +1,11 @@
 // A webhook receiver on this machine, for the tests and the smoke run to aim
 // NOTIFY_WEBHOOK_URL and DOWNSTREAM_WEBHOOK_URL at instead of the internet.
-// It verifies every delivery's signature with the verifier docs/webhooks.md shows and
-// deduplicates by Idempotency-Key, as a real receiver should: a redelivery is
-// recorded as a repeat of the same key and answered 200 without being taken
-// again. The path says whose secret signs and how to answer:
+// It verifies every delivery's signature with the standardwebhooks check
+// docs/webhooks.md shows (and records whether the deprecated
+// X-Order-Ops-Signature passes the page's older check) and deduplicates by
+// webhook-id, as a real receiver should: a redelivery is recorded as a repeat
+// of the same key and answered 200 without being taken again. The path says
+// whose secret signs and how to answer:
 //   POST /<secret name>/<behaviour>/<anything>
 // where the behaviour is
 //   ok           200
@@ -14,17 +16,25 @@
 // A bad or missing signature is answered 401. GET /deliveries?under=<path
 // prefix> lists what arrived there, in order.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { loadDocumentedVerifier } from "./documented-verifier.ts";
+import { loadDocumentedVerifiers } from "./documented-verifier.ts";
 import { answer, header, readBody } from "./node-http.ts";
 
 export interface Delivery {
   readonly path: string;
+  /** webhook-id: what a receiver deduplicates by. */
   readonly key: string | null;
   readonly event_type: string | null;
+  /** webhook-timestamp and webhook-signature. */
   readonly timestamp: string | null;
   readonly signature: string | null;
-  /** The signature verified with the path's secret. */
+  /** The documented standardwebhooks check accepted it under the path's secret. */
   readonly verified: boolean;
+  /** The deprecated headers, sent for one release: Idempotency-Key, X-Order-Ops-Signature and whether it verified. */
+  readonly idempotency_key: string | null;
+  readonly legacy_signature: string | null;
+  readonly legacy_verified: boolean;
+  /** Every request header, lowercased, as the receiver got them. */
+  readonly headers: Readonly<Record<string, string>>;
   /** The key had been taken before: this delivery is a redelivery. */
   readonly repeat: boolean;
   /** What the receiver answered. */
@@ -50,7 +60,7 @@ function parsed(text: string): unknown {
 
 /** `secrets` maps the first path segment to the secret that path's deliveries must be signed with. */
 export async function startWebhookReceiver(secrets: Readonly<Record<string, string>>): Promise<WebhookReceiver> {
-  const verify = await loadDocumentedVerifier();
+  const { verify, verifyLegacy } = await loadDocumentedVerifiers();
   const deliveries: Delivery[] = [];
   const taken = new Set<string>();
   const failedOnce = new Set<string>();
@@ -58,10 +68,17 @@ export async function startWebhookReceiver(secrets: Readonly<Record<string, stri
   async function receive(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const [secretName = "", behaviour = ""] = path.split("/").filter((part) => part !== "");
     const raw = await readBody(request);
-    const key = header(request, "idempotency-key");
-    const signature = header(request, "x-order-ops-signature");
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(", ") : (value ?? ""),
+      ]),
+    );
+    const key = header(request, "webhook-id");
+    const legacySignature = header(request, "x-order-ops-signature");
     const secret = secrets[secretName];
-    const verified = secret !== undefined && verify(secret, signature ?? undefined, raw);
+    const verified = secret !== undefined && verify(secret, raw, headers);
+    const legacyVerified = secret !== undefined && verifyLegacy(secret, legacySignature ?? undefined, raw);
     const repeat = key !== null && taken.has(key);
     const status = (() => {
       if (!verified) return 401;
@@ -90,9 +107,13 @@ export async function startWebhookReceiver(secrets: Readonly<Record<string, stri
       path,
       key,
       event_type: header(request, "x-order-ops-event"),
-      timestamp: header(request, "x-order-ops-timestamp"),
-      signature,
+      timestamp: header(request, "webhook-timestamp"),
+      signature: header(request, "webhook-signature"),
       verified,
+      idempotency_key: header(request, "idempotency-key"),
+      legacy_signature: legacySignature,
+      legacy_verified: legacyVerified,
+      headers,
       repeat,
       status,
       body: parsed(raw),

@@ -1,27 +1,53 @@
+import { webhookSigningKey } from "../config/webhooks";
+
 /**
  * How a receiver knows a delivery came from this Worker and was not replayed
- * later: `X-Order-Ops-Signature: t=<unix seconds>,v1=<hex>`, where v1 is
- * HMAC-SHA256 with the destination's secret over `<t>.<raw body>`. The
- * timestamp is inside what is signed, so a receiver that refuses old ones
- * (the verifier in docs/webhooks.md allows five minutes) cannot be fed an old delivery.
+ * later: Standard Webhooks 1.0.0 (https://www.standardwebhooks.com/), so any
+ * of its libraries verifies one. `webhook-signature` is `v1,` and the base64
+ * HMAC-SHA256, under the destination's key, of `<webhook-id>.<webhook-timestamp>.<raw body>`.
+ * The id is the event's, the same on every attempt, so a receiver deduplicates
+ * by it; the timestamp is the attempt's, inside what is signed, so a receiver
+ * that refuses old ones (the libraries allow five minutes) cannot be fed an old delivery.
+ *
+ * The spec asks that the id carry no `.` unless no user controls it. Event
+ * ids are built here from the account id, a generated proposal id and fixed
+ * words (notify/events.ts), never from a request, so the event id goes as it is:
+ * the same text as the body's `id`.
  */
-
-export const SIGNATURE_HEADER = "X-Order-Ops-Signature";
-export const TIMESTAMP_HEADER = "X-Order-Ops-Timestamp";
+export const WEBHOOK_ID_HEADER = "webhook-id";
+export const WEBHOOK_TIMESTAMP_HEADER = "webhook-timestamp";
+export const WEBHOOK_SIGNATURE_HEADER = "webhook-signature";
 export const EVENT_TYPE_HEADER = "X-Order-Ops-Event";
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-function hex(bytes: ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
+/**
+ * Deprecated, sent for this one release so receivers written against the
+ * earlier docs keep working while they move: `X-Order-Ops-Signature:
+ * t=<unix seconds>,v1=<hex>`, HMAC-SHA256 over `<t>.<raw body>` keyed by the
+ * secret exactly as configured (the whole text, `whsec_` included), beside
+ * `X-Order-Ops-Timestamp` and `Idempotency-Key` (the event id, as `webhook-id`).
+ */
+export const LEGACY_SIGNATURE_HEADER = "X-Order-Ops-Signature";
+export const LEGACY_TIMESTAMP_HEADER = "X-Order-Ops-Timestamp";
+export const LEGACY_IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+async function hmacSha256(key: Uint8Array, text: string): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text)));
 }
 
-/** Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` under `secret`. */
-export async function webhookSignature(secret: string, timestamp: number, body: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
-  return hex(await crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${body}`)));
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` under the destination's key (webhookSigningKey). */
+export async function standardSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const mac = await hmacSha256(webhookSigningKey(secret), `${id}.${timestamp}.${body}`);
+  return `v1,${btoa(String.fromCharCode(...mac))}`;
+}
+
+/** Deprecated: lowercase hex HMAC-SHA256 of `<timestamp>.<body>`, keyed by the secret's text as configured. */
+export async function legacySignature(secret: string, timestamp: number, body: string): Promise<string> {
+  return hex(await hmacSha256(new TextEncoder().encode(secret), `${timestamp}.${body}`));
 }
 
 /** Every header of one delivery attempt; `now` is the attempt's time, so each retry is signed afresh. */
@@ -33,13 +59,19 @@ export async function webhookHeaders(input: {
   now: Date;
 }): Promise<Record<string, string>> {
   const timestamp = Math.floor(input.now.getTime() / 1000);
-  const signature = await webhookSignature(input.secret, timestamp, input.body);
+  const [signature, legacy] = await Promise.all([
+    standardSignature(input.secret, input.eventId, timestamp, input.body),
+    legacySignature(input.secret, timestamp, input.body),
+  ]);
   return {
     "content-type": "application/json",
     "user-agent": "order-ops-edge-webhooks",
-    [IDEMPOTENCY_HEADER]: input.eventId,
+    [WEBHOOK_ID_HEADER]: input.eventId,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: signature,
     [EVENT_TYPE_HEADER]: input.eventType,
-    [TIMESTAMP_HEADER]: String(timestamp),
-    [SIGNATURE_HEADER]: `t=${timestamp},v1=${signature}`,
+    [LEGACY_IDEMPOTENCY_HEADER]: input.eventId,
+    [LEGACY_TIMESTAMP_HEADER]: String(timestamp),
+    [LEGACY_SIGNATURE_HEADER]: `t=${timestamp},v1=${legacy}`,
   };
 }

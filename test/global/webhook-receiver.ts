@@ -6,8 +6,15 @@
 import type { TestProject } from "vitest/node";
 import { startWebhookReceiver } from "../../scripts/lib/webhook-receiver.ts";
 
-/** Test values, not secrets: one per destination, so a delivery signed with the wrong one fails. */
-const SECRETS = { approvals: "approvals-webhook-test-secret", downstream: "downstream-webhook-test-secret" };
+/**
+ * Test values, not secrets: one per destination, so a delivery signed with the
+ * wrong one fails. One of each kind: approvals a Standard Webhooks secret
+ * (whsec_ and a base64 key), downstream one from before those, used as written.
+ */
+const SECRETS = {
+  approvals: "whsec_YXBwcm92YWxzLXdlYmhvb2stdGVzdC1rZXktMzItYnk=",
+  downstream: "downstream-webhook-test-secret",
+};
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const receiver = await startWebhookReceiver(SECRETS);

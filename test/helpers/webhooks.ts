@@ -15,11 +15,19 @@ import { type OutboxRow, readOutboxRow } from "../../src/store/outbox-delivery";
  */
 export interface Delivery {
   readonly path: string;
+  /** webhook-id */
   readonly key: string | null;
   readonly event_type: string | null;
+  /** webhook-timestamp and webhook-signature */
   readonly timestamp: string | null;
   readonly signature: string | null;
+  /** The standardwebhooks check in docs/webhooks.md accepted it. */
   readonly verified: boolean;
+  /** The deprecated headers (one release): Idempotency-Key, X-Order-Ops-Signature and the page's older check of it. */
+  readonly idempotency_key: string | null;
+  readonly legacy_signature: string | null;
+  readonly legacy_verified: boolean;
+  readonly headers: Readonly<Record<string, string>>;
   readonly repeat: boolean;
   readonly status: number;
   readonly body: unknown;

@@ -1,42 +1,117 @@
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { webhookHeaders, webhookSignature } from "../../src/notify/signature";
+import { legacySignature, standardSignature, webhookHeaders } from "../../src/notify/signature";
 
-// The signature receivers check. The expected hex was computed outside this
-// code, with `printf '%s' '<t>.<body>' | openssl dgst -sha256 -hmac <secret>`.
+// The signatures receivers check. The expected values were computed outside
+// this code, with openssl:
+//   standard, whsec_ secret: printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -mac HMAC -macopt hexkey:<key in hex> -binary | base64
+//   standard, raw secret:    printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -hmac <secret> -binary | base64
+//   deprecated header:       printf '%s' '<t>.<body>' | openssl dgst -sha256 -hmac <secret>
 
 const BODY = '{"id":"evt","type":"proposal.created"}';
+const ID = "acme/prop_x:proposed/approvals/proposal.created";
 const TIMESTAMP = 1767225600; // 2026-01-01T00:00:00Z
-const OPENSSL_HEX = "86c5c9310e8f7de1ec590dc49dff0c994fe9020d67dea7efa238369ee9e4176c";
+/** The bytes 0, 1, … 31, written as Standard Webhooks writes a secret. */
+const WHSEC = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+const WHSEC_BASE64 = "eOge2Q+jQokKQa6ppzI9ZqJI0KXYyYg4KBO7thbR4nQ=";
+/** A secret from before whsec_ secrets: used as written. */
+const RAW = "whsec-test-vector";
+const RAW_BASE64 = "OBbADrX/rFL58qrDpRvVFshDB64Czhu6yxgbrWCGXGk=";
+const LEGACY_HEX_RAW = "86c5c9310e8f7de1ec590dc49dff0c994fe9020d67dea7efa238369ee9e4176c";
+const LEGACY_HEX_WHSEC = "c4c248d6a940e4d94c65543b5f268d67810223c27b617691f7afc773c453fcba";
 
-describe("webhook signatures", () => {
-  it("v1 is HMAC-SHA256 over '<timestamp>.<raw body>', as openssl computes it", async () => {
-    expect(await webhookSignature("whsec-test-vector", TIMESTAMP, BODY)).toBe(OPENSSL_HEX);
+describe("Standard Webhooks signatures", () => {
+  it("webhook-signature is v1, and the base64 HMAC-SHA256 of '<id>.<timestamp>.<raw body>' under the decoded whsec_ key", async () => {
+    expect(await standardSignature(WHSEC, ID, TIMESTAMP, BODY)).toBe(`v1,${WHSEC_BASE64}`);
+  });
+
+  it("a secret without the prefix signs with its bytes as written (the libraries' raw format)", async () => {
+    expect(await standardSignature(RAW, ID, TIMESTAMP, BODY)).toBe(`v1,${RAW_BASE64}`);
+  });
+
+  it("another secret, id, timestamp or body gives another signature", async () => {
+    const others = await Promise.all([
+      standardSignature("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh4=", ID, TIMESTAMP, BODY),
+      standardSignature(WHSEC, `${ID}x`, TIMESTAMP, BODY),
+      standardSignature(WHSEC, ID, TIMESTAMP + 1, BODY),
+      standardSignature(WHSEC, ID, TIMESTAMP, `${BODY} `),
+    ]);
+    expect(others.every((value) => /^v1,[A-Za-z0-9+/]{43}=$/.test(value) && value !== `v1,${WHSEC_BASE64}`)).toBe(true);
+  });
+
+  it("the standardwebhooks library verifies a delivery signed now, with either kind of secret, and refuses another secret", async () => {
+    for (const [secret, webhook] of [
+      [WHSEC, new Webhook(WHSEC)],
+      [RAW, new Webhook(RAW, { format: "raw" })],
+    ] as const) {
+      const headers = await webhookHeaders({
+        eventId: ID,
+        eventType: "proposal.created",
+        body: BODY,
+        secret,
+        now: new Date(),
+      });
+      expect(webhook.verify(BODY, headers), secret).toEqual(JSON.parse(BODY));
+      expect(() => webhook.verify(BODY.replace("evt", "evu"), headers)).toThrow("No matching signature found");
+    }
+    const headers = await webhookHeaders({
+      eventId: ID,
+      eventType: "proposal.created",
+      body: BODY,
+      secret: WHSEC,
+      now: new Date(),
+    });
+    expect(() => new Webhook(RAW, { format: "raw" }).verify(BODY, headers)).toThrow("No matching signature found");
+  });
+});
+
+describe("the deprecated X-Order-Ops-Signature, kept for one release", () => {
+  it("v1 is hex HMAC-SHA256 over '<timestamp>.<raw body>' keyed by the secret's text, as before", async () => {
+    expect(await legacySignature(RAW, TIMESTAMP, BODY)).toBe(LEGACY_HEX_RAW);
+  });
+
+  it("a whsec_ secret keys it by its whole text too, so the old verifier works with the new secret pasted in", async () => {
+    expect(await legacySignature(WHSEC, TIMESTAMP, BODY)).toBe(LEGACY_HEX_WHSEC);
   });
 
   it("another secret, timestamp or body gives another signature", async () => {
     const others = await Promise.all([
-      webhookSignature("whsec-test-vectoR", TIMESTAMP, BODY),
-      webhookSignature("whsec-test-vector", TIMESTAMP + 1, BODY),
-      webhookSignature("whsec-test-vector", TIMESTAMP, `${BODY} `),
+      legacySignature("whsec-test-vectoR", TIMESTAMP, BODY),
+      legacySignature(RAW, TIMESTAMP + 1, BODY),
+      legacySignature(RAW, TIMESTAMP, `${BODY} `),
     ]);
-    expect(others.every((hex) => /^[0-9a-f]{64}$/.test(hex) && hex !== OPENSSL_HEX)).toBe(true);
+    expect(others.every((value) => /^[0-9a-f]{64}$/.test(value) && value !== LEGACY_HEX_RAW)).toBe(true);
   });
+});
 
-  it("every delivery carries the idempotency key, the event type, the timestamp and t=<unix>,v1=<hex>", async () => {
+describe("a delivery's headers", () => {
+  it("the Standard Webhooks three, the event type, and the deprecated three; id and key are the event id, the timestamp the attempt's second", async () => {
     const headers = await webhookHeaders({
-      eventId: "acme/x/approvals/proposal.created",
+      eventId: ID,
       eventType: "proposal.created",
       body: BODY,
-      secret: "whsec-test-vector",
+      secret: WHSEC,
       now: new Date(TIMESTAMP * 1000 + 999),
     });
     expect(headers).toEqual({
       "content-type": "application/json",
       "user-agent": "order-ops-edge-webhooks",
-      "Idempotency-Key": "acme/x/approvals/proposal.created",
+      "webhook-id": ID,
+      "webhook-timestamp": String(TIMESTAMP),
+      "webhook-signature": `v1,${WHSEC_BASE64}`,
       "X-Order-Ops-Event": "proposal.created",
+      "Idempotency-Key": ID,
       "X-Order-Ops-Timestamp": String(TIMESTAMP),
-      "X-Order-Ops-Signature": `t=${TIMESTAMP},v1=${OPENSSL_HEX}`,
+      "X-Order-Ops-Signature": `t=${TIMESTAMP},v1=${LEGACY_HEX_WHSEC}`,
     });
+  });
+
+  it("a retry an hour later has the same webhook-id and a new timestamp and signature", async () => {
+    const at = (ms: number) =>
+      webhookHeaders({ eventId: ID, eventType: "proposal.created", body: BODY, secret: WHSEC, now: new Date(ms) });
+    const [first, retry] = await Promise.all([at(TIMESTAMP * 1000), at((TIMESTAMP + 3600) * 1000)]);
+    expect(retry["webhook-id"]).toBe(first["webhook-id"]);
+    expect(retry["webhook-timestamp"]).toBe(String(TIMESTAMP + 3600));
+    expect(retry["webhook-signature"]).not.toBe(first["webhook-signature"]);
   });
 });
