@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "./http/app-env";
 import { installErrorHandlers } from "./http/error-handlers";
 import { mountLazily } from "./http/lazy-routes";
-import { noSniff } from "./http/no-sniff";
+import { noSniff } from "./http/page-headers";
 
 const app = new Hono<AppEnv>();
 

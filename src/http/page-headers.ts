@@ -1,10 +1,37 @@
 /**
- * The security headers of every server-rendered page (the approval app, the
- * run pages, the OAuth consent page), from hono/secure-headers. The policy:
- * no script at all (the pages are plain forms, and live pages refresh with
+ * Security headers, all from hono/secure-headers: the one every answer
+ * carries, and those of every server-rendered page (the approval app, the
+ * run pages, the OAuth consent page). The pages' policy: no script at all
+ * (the pages are plain forms, and live pages refresh with
  * <meta http-equiv="refresh">), no framing, and forms post only to this site.
  */
 import { secureHeaders } from "hono/secure-headers";
+
+/**
+ * X-Content-Type-Options: nosniff on every answer, whichever code drew it
+ * (our routes, the MCP SDK, the OAuth library, the error handlers), so a
+ * browser never reads a JSON body that echoes input as a script or a page.
+ * Nothing else: the page headers below are for HTML, and the JSON answers
+ * keep the headers they had. A handler that passed on a fetch()'s own
+ * response (immutable headers) would need to copy it first; none does.
+ */
+export const noSniff = secureHeaders({
+  crossOriginEmbedderPolicy: false,
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: false,
+  xContentTypeOptions: true,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  removePoweredBy: false,
+  // A page's own headers (pageSecureHeaders) are kept as they are.
+  overwrite: false,
+});
 
 const PAGE_POLICY = {
   defaultSrc: ["'none'"],

@@ -5,8 +5,9 @@ import { postMcp, rpc } from "../helpers/mcp-raw";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // Every answer tells the browser not to guess its type
-// (X-Content-Type-Options: nosniff): the JSON ones, whichever code drew them
-// (our routes, the MCP SDK, the OAuth library, the error handlers).
+// (X-Content-Type-Options: nosniff, from hono/secure-headers in
+// src/http/page-headers.ts): the JSON ones, whichever code drew them (our
+// routes, the MCP SDK, the OAuth library, the error handlers).
 
 function expectNoSniff(response: Response, what: string): void {
   expect(response.headers.get("x-content-type-options"), what).toBe("nosniff");
@@ -49,6 +50,21 @@ describe("JSON answers carry nosniff", () => {
     const response = await fetchWithEnv(request, { RATE_LIMITS: "on", MCP_RATE_LIMITER: refuseAll });
     expect(response.status).toBe(429);
     expectNoSniff(response, "429");
+  });
+
+  it("nosniff and nothing more: hono/secure-headers' other defaults stay off JSON answers, as before it set this one", async () => {
+    const response = await workerFetch("http://localhost/health");
+    expectNoSniff(response, "/health");
+    for (const name of [
+      "x-frame-options",
+      "strict-transport-security",
+      "referrer-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-resource-policy",
+      "origin-agent-cluster",
+      "x-xss-protection",
+    ])
+      expect(response.headers.get(name), name).toBeNull();
   });
 
   it("/oauth/token: the OAuth library's error answer", async () => {
