@@ -1,40 +1,31 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod/v4";
 import { type AppError, fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
 import { errorResponse } from "./respond";
 
-/** The body as text, refusing (413) more than `maxBytes` whatever Content-Length claims. */
-export async function readLimitedText(request: Request, maxBytes: number): Promise<Result<string>> {
-  const tooLarge = () => fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
-  const length = request.headers.get("content-length");
-  const declared = Number(length ?? "0");
-  if (declared > maxBytes) return tooLarge();
-  if (!request.body) return ok("");
-  // With a declared length the runtime delivers exactly that many bytes, so the whole body can be read at once.
-  if (length !== null && /^\d+$/.test(length)) return ok(await request.text());
-  // Without one (chunked), count what actually arrives.
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxBytes) {
-      await reader.cancel();
-      return tooLarge();
-    }
-    chunks.push(value);
-  }
-  const whole = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return ok(new TextDecoder().decode(whole));
+/**
+ * The body as text, refusing (413) more than `maxBytes` whatever Content-Length
+ * claims: hono/body-limit refuses a declared length over the limit unread, and
+ * counts a body that declares none (chunked) as it arrives. Its refusal is
+ * turned into our error here, so each caller answers in its own shape (JSON,
+ * a page, a JSON-RPC error). The text lands in Hono's body cache, where
+ * `c.req.text()` and the validators read it.
+ */
+export async function readLimitedText(c: Context, maxBytes: number): Promise<Result<string>> {
+  let tooLarge = false;
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: (refused) => {
+      tooLarge = true;
+      return refused.body(null, 413);
+    },
+  });
+  await limit(c, async () => {});
+  if (tooLarge) return fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
+  return ok(await c.req.text());
 }
 
 // The same test hono/validator applies, so a body we let through is never silently read as {}.
@@ -64,14 +55,13 @@ export type BodyRefusal = (c: Context, error: AppError) => Response | Promise<Re
 
 /**
  * Reads the body once, before anything parses it, so each failure keeps its own
- * answer: 415 for a wrong content type, 413 for too many bytes (counted as they
- * arrive), and for JSON 400 with the parser's reason. The text then goes into
- * Hono's body cache, where `c.req.text()` and the validators read it.
+ * answer: 415 for a wrong content type, 413 for too many bytes (readLimitedText),
+ * and for JSON 400 with the parser's reason.
  */
 export function limitedBody(kind: BodyKind, maxBytes: number, refuse: BodyRefusal = errorResponse): MiddlewareHandler {
   return async (c, next) => {
     if (!isAccepted(kind, mediaTypeOf(c))) return refuse(c, WRONG_MEDIA_TYPE[kind]);
-    const text = await readLimitedText(c.req.raw, maxBytes);
+    const text = await readLimitedText(c, maxBytes);
     if (!text.ok) return refuse(c, text.error);
     if (kind === "json") {
       try {
@@ -81,8 +71,6 @@ export function limitedBody(kind: BodyKind, maxBytes: number, refuse: BodyRefusa
         return refuse(c, { code: "malformed_json", message: `request body is not valid JSON (${reason})` });
       }
     }
-    // Hono caches body reads as promises, although its BodyCache type names the resolved values.
-    c.req.bodyCache.text = Promise.resolve(text.value) as unknown as string;
     await next();
   };
 }

@@ -53,7 +53,7 @@ mcpRoutes.post("/", async (c) => {
   const allowed = await withinRateLimit(c.env, config, "mcp", limitKey);
   if (!allowed.ok) return jsonRpcRefusal(allowed.error, SERVER_ERROR);
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
-  const body = await readLimitedText(c.req.raw, MAX_MCP_BODY_BYTES);
+  const body = await readLimitedText(c, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcRefusal(body.error, INVALID_REQUEST);
   const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }] = await loadServer();
   const message = parseBody(body.value);
