@@ -4,6 +4,17 @@
  * clients send no Origin and pass. The request's own Host is never taken as
  * the allowed origin, because a rebound DNS name makes it match the
  * attacker's page.
+ *
+ * Kept beside the MCP SDK's originValidationResponse and
+ * hostHeaderValidationResponse (@modelcontextprotocol/server 2.4.0), because
+ * those would make answers and checks worse: they answer every refusal as a
+ * JSON-RPC error (403, code -32000, "Invalid Origin: evil.example", "Invalid
+ * Host: attacker.example"), also on /api and the HTML pages, naming neither
+ * the port nor the variable that would allow it; the origin check compares
+ * host names only, so http:// or another port of an allowed origin would pass
+ * (test/http/origin-guard.test.ts, "matched as a whole origin"); and importing
+ * the SDK here would load it for /api and page requests, which never need it.
+ * Revisit when the SDK matches whole origins and lets the caller word the refusal.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";

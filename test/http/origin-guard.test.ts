@@ -169,6 +169,22 @@ describe("in production", () => {
     expect(allowed.status).toBe(201);
   });
 
+  // The reason origin-guard.ts keeps its own check rather than the MCP SDK's originValidationResponse,
+  // which compares host names only: the same host over http, or on another port, is another origin.
+  it("an ALLOWED_ORIGINS entry is matched as a whole origin: its host over http or on another port is refused", async () => {
+    const env = { ...PRODUCTION_ENV, ALLOWED_ORIGINS: "https://app.example.com" };
+    const health = (origin: string) =>
+      fetchWithEnv(new Request("https://ops.example.com/api/health", { headers: { ...headers, origin } }), env);
+    expect((await health("https://app.example.com")).status).toBe(200);
+    for (const origin of ["http://app.example.com", "https://app.example.com:8443"]) {
+      const response = await health(origin);
+      expect(response.status, origin).toBe(403);
+      expect((await readJson<ErrorBody>(response)).message).toBe(
+        `origin ${origin} is not allowed to call this API; add it to ALLOWED_ORIGINS if it should be`,
+      );
+    }
+  });
+
   it("only PUBLIC_BASE_URL's host and ALLOWED_HOSTS are served: another name the Worker is reachable by must be listed", async () => {
     const other = new Request("https://order-ops-edge.someone.workers.dev/api/health", { headers });
     expect((await fetchWithEnv(other, PRODUCTION_ENV)).status).toBe(403);
