@@ -27,6 +27,11 @@ export class DecisionWaiters {
     for (const wake of [...(this.waiting.get(proposalId) ?? [])]) wake();
   }
 
+  /** How many callers wait for this proposal now. */
+  count(proposalId: string): number {
+    return this.waiting.get(proposalId)?.size ?? 0;
+  }
+
   get size(): number {
     let n = 0;
     for (const set of this.waiting.values()) n += set.size;

@@ -245,6 +245,11 @@ export class ProposalDesk {
     }
   }
 
+  /** How many callers (wait_for_approval) are waiting for this proposal's decision right now. */
+  waiting(proposalId: string): number {
+    return this.waiters.count(proposalId);
+  }
+
   /** For the approval page: the proposal and the order it would change. */
   async review(proposalId: string): Promise<Result<{ proposal: ProposalView; order: OrderRecord | null }>> {
     const current = await this.records.current(proposalId);

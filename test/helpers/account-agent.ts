@@ -1,6 +1,7 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
+import type { AccountServices } from "../../src/account/services";
 import worker from "../../src/index";
 import { MCP_URL } from "./mcp-client";
 import { type JsonRpcMessage, type JsonRpcRequest, mcpHeaders } from "./mcp-raw";
@@ -57,4 +58,18 @@ export function throwingFetcher(message: string): Fetcher {
       throw new Error(message);
     },
   } as unknown as Fetcher;
+}
+
+/**
+ * How many wait_for_approval calls the account's object holds for a proposal:
+ * a test that decides while an agent waits first waits for this, so the wake-up
+ * is what it tests, however slow the machine. The object's services are built on
+ * its first call; none built means nobody waits.
+ */
+export async function decisionWaits(account: string, proposalId: string): Promise<number> {
+  const stub = await getAgentByName(env.ACCOUNT_AGENT, account);
+  return runInDurableObject(stub, async (instance) => {
+    const built = (instance as unknown as { built?: Promise<AccountServices> }).built;
+    return built ? (await built).desk.waiting(proposalId) : 0;
+  });
 }

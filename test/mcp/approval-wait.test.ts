@@ -3,9 +3,11 @@ import { CfWorkerJsonSchemaValidator as ModernValidator } from "@modelcontextpro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod/v4";
 import type { WaitResultSchema } from "../../src/mcp/approval-wait.tools";
+import { decisionWaits } from "../helpers/account-agent";
 import { connectClient, MCP_URL, workerFetch } from "../helpers/mcp-client";
 import { approve, callError, callOk, proposalFor, reject } from "../helpers/ops";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
+import { waitFor } from "../helpers/wait-for";
 
 // The agent waits for the person instead of polling: the call is held until
 // the approval app records a decision, or a bounded timeout; a client that
@@ -30,7 +32,13 @@ describe("wait_for_approval (any client: a long poll)", () => {
       proposal_id: proposal.proposal_id,
       timeout_seconds: 20,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The object holds the wait before the decision is made, so the decision is what wakes it.
+    expect(
+      await waitFor(
+        () => decisionWaits("acme", proposal.proposal_id),
+        (waits) => waits === 1,
+      ),
+    ).toBe(1);
     await approve(proposal.proposal_id);
     const waited = await waiting;
     expect(waited).toMatchObject({ proposal_id: proposal.proposal_id, status: "approved", decided: true });
@@ -46,7 +54,13 @@ describe("wait_for_approval (any client: a long poll)", () => {
       proposal_id: proposal.proposal_id,
       timeout_seconds: 20,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The object holds the wait before the decision is made, so the decision is what wakes it.
+    expect(
+      await waitFor(
+        () => decisionWaits("acme", proposal.proposal_id),
+        (waits) => waits === 1,
+      ),
+    ).toBe(1);
     await reject(proposal.proposal_id, "the customer called to cancel");
     const waited = await waiting;
     expect(waited).toMatchObject({ status: "rejected", decided: true });
