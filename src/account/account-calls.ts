@@ -10,7 +10,7 @@
 import type { Approver, Operator } from "../config/config";
 import { ok, type Result } from "../core/errors";
 import type { Person } from "../core/person";
-import type { AddressInput } from "../orders/address";
+import type { ChangeKindName, KindInput } from "../orders/change-kinds";
 import type { Decision } from "../proposals/decision";
 import type { RunRequest } from "../runs/plan";
 import type { SendRequest } from "../synth/batch-sender";
@@ -46,10 +46,14 @@ export const OPERATOR_CALLS = {
     return result;
   },
   recentBatches: (services, _caller: Operator) => ok(services.journal.recent()),
-  proposeResolution: (services, caller: Operator, orderId: string) =>
-    services.desk.proposeResolution(orderId, personOf(caller)),
-  prepareAddressChange: (services, caller: Operator, orderId: string, address: AddressInput) =>
-    services.desk.prepareAddressChange(orderId, address, personOf(caller)),
+  /** Any kind of change, by its kind's rule; the propose tools (one per kind) all call this. */
+  proposeChange: <K extends ChangeKindName>(
+    services: AccountServices,
+    caller: Operator,
+    kind: K,
+    orderId: string,
+    input: KindInput<K>,
+  ) => services.desk.propose(kind, orderId, input, personOf(caller)),
   getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
   /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
   waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) =>

@@ -1,8 +1,8 @@
 import { z } from "zod/v4";
 import { ok } from "../core/errors";
-import { CHANGE_KINDS } from "../orders/change-kinds";
-import { approvalsSoFar } from "../proposals/lifecycle";
+import { ANY_PROPOSE_TOOL, CHANGE_KINDS } from "../orders/change-kinds";
 import { type ProposalView, ProposalViewSchema } from "../proposals/schemas";
+import { approvalsSoFar } from "../proposals/sentences";
 import { proposalCard } from "./cards/proposal.card";
 import { ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-seam";
@@ -37,7 +37,7 @@ export function nextStep(proposal: ProposalView): string {
       return `Still waiting for a person: call wait_for_approval again, or ask them to open ${proposal.approval_url}. Nothing can approve it from here.`;
     }
     case "approved":
-      return `A person approved it: call ${CHANGE_KINDS[proposal.kind].confirmTool} with this proposal_id to apply it exactly once.`;
+      return `A person approved it: call ${CHANGE_KINDS[proposal.kind].applyTool.name} with this proposal_id to apply it exactly once.`;
     case "applying":
       return "It is being applied: the provider has not confirmed it yet, and the server settles it by itself. Call get_proposal later to see the outcome; do not propose it again.";
     case "applied":
@@ -59,7 +59,7 @@ const waitForApproval = defineTool({
   name: "wait_for_approval",
   scope: "orders:read",
   title: "Wait for a person to decide a proposal",
-  description: `Use after propose_resolution or prepare_address_change: waits until a person approves or rejects the proposal in the approval app (or it expires), up to timeout_seconds (at most ${MAX_WAIT_SECONDS}), and answers the proposal as it then is, with decided and next_step. It cannot approve anything. Where your client can open links for the user, it first asks them to open the approval page. If decided is false, call it again, or ask the user to open approval_url.`,
+  description: `Use after ${ANY_PROPOSE_TOOL}: waits until a person approves or rejects the proposal in the approval app (or it expires), up to timeout_seconds (at most ${MAX_WAIT_SECONDS}), and answers the proposal as it then is, with decided and next_step. It cannot approve anything. Where your client can open links for the user, it first asks them to open the approval page. If decided is false, call it again, or ask the user to open approval_url.`,
   input: z.object({
     proposal_id: ProposalIdParam,
     timeout_seconds: z

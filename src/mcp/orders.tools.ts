@@ -1,8 +1,6 @@
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
-import { AddressInputSchema } from "../orders/address";
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";
-import { CHANGE_KINDS } from "../orders/change-kinds";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -11,11 +9,12 @@ import {
   OrderStatusSchema,
   SimulatedFailureSchema,
 } from "../orders/views";
-import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/schemas";
+import { ProposalViewSchema } from "../proposals/schemas";
 import type { AppCard } from "./apps";
 import { exceptionQueueCard } from "./cards/exception-queue.card";
 import { orderCard } from "./cards/order.card";
 import { proposalCard } from "./cards/proposal.card";
+import { applyTools, proposeTools } from "./change.tools";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-seam";
 
@@ -101,32 +100,6 @@ const getOrderAuditLog = defineTool({
   },
 });
 
-const proposeResolution = defineTool({
-  name: "propose_resolution",
-  scope: "orders:propose",
-  title: "Propose a fix for a stuck order",
-  description:
-    "Creates an inert proposal to resolve an order's active exception. The server picks the action from an allowlisted playbook (duplicate: cancel_duplicate_order; declined payment with stock held: release_inventory_hold_and_cancel_order; missing SKU: notify_customer_backorder; carrier timeout: retry_fulfillment; anything else, including fraud: escalate_to_human); you cannot choose it. Proposing changes nothing on the order. A human must approve the proposal at its approval_url before confirm_resolution can apply it; asking again for the same order returns the same open proposal.",
-  input: z.object({ order_id: OrderIdParam }),
-  output: ProposalViewSchema,
-  annotations: READ,
-  ui: proposalCard,
-  handler: async ({ order_id }, context) => context.agent.proposeResolution(order_id),
-});
-
-const prepareAddressChange = defineTool({
-  name: "prepare_address_change",
-  scope: "orders:propose",
-  title: "Prepare a shipping address change",
-  description:
-    "Validates and normalizes a new shipping address for an order of your account and creates an inert proposal that pins the normalized address and the order's current version. Orders that are shipped, partially shipped, delivered or cancelled are refused. Nothing changes until a human approves the proposal at its approval_url and apply_approved_change is called.",
-  input: z.object({ order_id: OrderIdParam, address: AddressInputSchema.describe("The new shipping address") }),
-  output: ProposalViewSchema,
-  annotations: READ,
-  ui: proposalCard,
-  handler: async ({ order_id, address }, context) => context.agent.prepareAddressChange(order_id, address),
-});
-
 const getProposal = defineTool({
   name: "get_proposal",
   scope: "orders:read",
@@ -138,35 +111,6 @@ const getProposal = defineTool({
   annotations: READ,
   ui: proposalCard,
   handler: async ({ proposal_id }, context) => context.agent.getProposal(proposal_id),
-});
-
-const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
-
-const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
-
-const confirmResolution = defineTool({
-  name: CHANGE_KINDS.resolution.confirmTool,
-  scope: "orders:propose",
-  title: "Confirm an approved resolution",
-  description: `Use after propose_resolution. ${APPLY_DESCRIPTION}`,
-  input: z.object({ proposal_id: ProposalIdParam }),
-  output: ConfirmResultSchema,
-  annotations: APPLY,
-  ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
-});
-
-const applyApprovedChange = defineTool({
-  name: CHANGE_KINDS.address_change.confirmTool,
-  scope: "orders:propose",
-  title: "Apply an approved address change",
-  description: `Use after prepare_address_change. ${APPLY_DESCRIPTION}`,
-  input: z.object({ proposal_id: ProposalIdParam }),
-  output: ConfirmResultSchema,
-  annotations: APPLY,
-  ui: proposalCard,
-  handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
 });
 
 const simulateNewFailure = defineTool({
@@ -190,10 +134,8 @@ export const orderTools: readonly AccountTool[] = [
   listOrderExceptions,
   getOrderDetails,
   getOrderAuditLog,
-  proposeResolution,
-  prepareAddressChange,
+  ...proposeTools,
   getProposal,
-  confirmResolution,
-  applyApprovedChange,
+  ...applyTools,
   simulateNewFailure,
 ];

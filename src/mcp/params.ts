@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { ANY_PROPOSE_TOOL } from "../orders/change-kinds";
 import { GeneratorModeSchema } from "../synth/generators";
 import { MAX_SEED } from "../synth/prng";
 
@@ -25,4 +26,4 @@ export const ProposalIdParam = z
   .string()
   .min(1)
   .max(100)
-  .describe("Proposal id returned by propose_resolution or prepare_address_change, e.g. prop_...");
+  .describe(`Proposal id returned by ${ANY_PROPOSE_TOOL}, e.g. prop_...`);

@@ -5,7 +5,7 @@
  * none of them lets the model approve anything.
  */
 import { z } from "zod/v4";
-import { CHANGE_KINDS } from "../orders/change-kinds";
+import { CHANGE_KINDS, type ChangeKindName } from "../orders/change-kinds";
 import { OrderIdParam } from "./params";
 import { type AccountPrompt, definePrompt } from "./prompt-seam";
 
@@ -75,6 +75,9 @@ const explainOrder = definePrompt({
     ),
 });
 
+/** The kinds propose_and_wait proposes: the playbook's fix, or a new address when one is given. */
+const PROPOSED_HERE = ["resolution", "address_change"] as const satisfies readonly ChangeKindName[];
+
 const proposeAndWait = definePrompt({
   name: "propose_and_wait",
   title: "Propose a fix and wait for approval",
@@ -92,23 +95,17 @@ const proposeAndWait = definePrompt({
   }),
   tools: [
     "get_order_details",
-    "propose_resolution",
-    "prepare_address_change",
+    ...PROPOSED_HERE.map((kind) => CHANGE_KINDS[kind].proposeTool.name),
     "wait_for_approval",
-    "confirm_resolution",
-    "apply_approved_change",
+    ...new Set(PROPOSED_HERE.map((kind) => CHANGE_KINDS[kind].applyTool.name)),
     "get_order_audit_log",
   ],
   text: ({ order_id, new_address }) => {
-    const [propose, apply] = new_address
-      ? [
-          `Call prepare_address_change with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`,
-          CHANGE_KINDS.address_change.confirmTool,
-        ]
-      : [
-          `Call propose_resolution with order_id "${order_id}". The server picks the action from its playbook.`,
-          CHANGE_KINDS.resolution.confirmTool,
-        ];
+    const { proposeTool, applyTool } = CHANGE_KINDS[new_address ? "address_change" : "resolution"];
+    const propose = new_address
+      ? `Call ${proposeTool.name} with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`
+      : `Call ${proposeTool.name} with order_id "${order_id}". The server picks the action from its playbook.`;
+    const apply = applyTool.name;
     return steps(`Propose a fix for order ${order_id} and wait for a person to approve it.`, [
       `Call get_order_details with order_id "${order_id}" and tell me in two sentences what is wrong.`,
       `${propose} A proposal changes nothing by itself.`,

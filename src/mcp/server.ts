@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { isGranted } from "../auth/scope-check";
+import { ANY_PROPOSE_TOOL, APPLY_TOOL_GUIDE } from "../orders/change-kinds";
 import type { AccountToolContext } from "./account-context";
 import { approvalWaitTools } from "./approval-wait.tools";
 import { APPS_EXTENSION_ID } from "./apps";
@@ -33,7 +34,7 @@ const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
 const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
-Order operations: list_order_exceptions, get_order_details, then propose_resolution (or prepare_address_change). A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, call confirm_resolution (or apply_approved_change); calling it again returns the same outcome.`;
+Order operations: list_order_exceptions, get_order_details, then propose a change with ${ANY_PROPOSE_TOOL}. A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, apply it with ${APPLY_TOOL_GUIDE}; calling it again returns the same outcome.`;
 
 /**
  * The lists depend on the credential's scopes, which widen when a person

@@ -5,21 +5,14 @@
  * Enums are keyed by their schema types, so a new action or exception does
  * not compile until it has a label; free-form values (order and fulfillment
  * states) fall back to the name with its underscores turned into spaces.
- * Proposal statuses are in proposals/status-labels.ts, one layer up.
+ * Proposal statuses are in proposals/status-labels.ts, one layer up; the
+ * actions' words are their change kinds' (orders/change-kinds.ts), which the
+ * cards receive in their documents (mcp/cards/card-page.ts), so this file
+ * stays free of imports: the cards bundle it, and the browser tests load it in Node.
  */
 
 import type { Risk } from "../core/risk";
 import type { AllocationState, ExceptionState, ExceptionType, Payment } from "./evidence";
-import type { ChangeAction } from "./playbook";
-
-export const ACTION_LABELS: Readonly<Record<ChangeAction, string>> = {
-  cancel_duplicate_order: "Cancel duplicate order",
-  release_inventory_hold_and_cancel_order: "Release held stock and cancel order",
-  notify_customer_backorder: "Tell customer about backorder",
-  retry_fulfillment: "Resubmit shipment to carrier",
-  escalate_to_human: "Hand to a specialist",
-  change_shipping_address: "Change shipping address",
-};
 
 const RISK_LABELS: Readonly<Record<Risk, string>> = { low: "Low risk", medium: "Medium risk", high: "High risk" };
 
@@ -91,10 +84,6 @@ function lookup(table: Readonly<Record<string, string>>, name: string): string {
   return Object.hasOwn(table, name) ? (table[name] ?? humanize(name)) : humanize(name);
 }
 
-export function actionLabel(action: ChangeAction): string {
-  return ACTION_LABELS[action];
-}
-
 export function riskLabel(risk: Risk): string {
   return RISK_LABELS[risk];
 }
@@ -131,7 +120,6 @@ export function fieldLabel(field: string): string {
 const ANY_NAME: Readonly<Record<string, string>> = {
   ...STATE_LABELS,
   ...EXCEPTION_LABELS,
-  ...ACTION_LABELS,
   ...DECLINE_LABELS,
 };
 

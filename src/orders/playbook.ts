@@ -1,50 +1,21 @@
 /**
- * The allowlisted resolution playbook. The server, not the caller, picks the
- * action from the order's active exception; each action has a fixed effect on
- * the order, computed here as a pure function so a proposal can show exactly
- * what an apply will write.
+ * The allowlisted resolution playbook: which action the server picks for an
+ * order's active exception, and why. The caller cannot pick another. What
+ * each action does to the order is the resolution kind's (kinds/resolution.ts).
  */
 import { z } from "zod/v4";
 import type { Risk } from "../core/risk";
-import { CHANGE_KIND_NAMES } from "./change-kinds";
-import { AddressSchema, type Evidence, type ExceptionState, type ExceptionType } from "./evidence";
+import type { ExceptionType } from "./evidence";
 import type { OrderRecord } from "./order-record";
-import { formatAddress } from "./order-state";
 
-const ResolutionActionSchema = z.enum([
+export const ResolutionActionSchema = z.enum([
   "cancel_duplicate_order",
   "release_inventory_hold_and_cancel_order",
   "notify_customer_backorder",
   "retry_fulfillment",
   "escalate_to_human",
 ]);
-type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
-
-export const ChangeActionSchema = z.enum([...ResolutionActionSchema.options, "change_shipping_address"]);
-export type ChangeAction = z.infer<typeof ChangeActionSchema>;
-
-/** The actions that move the customer's money (a refund or a voided hold): the order's total is at stake. */
-const MONEY_MOVING_ACTIONS: ReadonlySet<ChangeAction> = new Set([
-  "cancel_duplicate_order",
-  "release_inventory_hold_and_cancel_order",
-]);
-
-export function movesMoney(action: ChangeAction): boolean {
-  return MONEY_MOVING_ACTIONS.has(action);
-}
-
-/** What a proposal changes: the playbook's resolution, or the shipping address (see change-kinds.ts). */
-export const ChangeKindSchema = z.enum(CHANGE_KIND_NAMES);
-
-export const OrderChangeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal(ChangeKindSchema.enum.resolution), action: ResolutionActionSchema }),
-  z.object({
-    kind: z.literal(ChangeKindSchema.enum.address_change),
-    action: z.literal("change_shipping_address"),
-    address: AddressSchema,
-  }),
-]);
-export type OrderChange = z.infer<typeof OrderChangeSchema>;
+export type ResolutionAction = z.infer<typeof ResolutionActionSchema>;
 
 interface PlaybookEntry {
   readonly action: ResolutionAction;
@@ -120,162 +91,4 @@ export function planResolution(order: OrderRecord): ResolutionPlan | undefined {
   if (order.exception?.state !== "active") return undefined;
   const entry = PLAYBOOK[order.exception.type] ?? ESCALATION;
   return { ...entry, evidence: describeEvidence(order) };
-}
-
-function withTimeline(evidence: Evidence, at: string, event: string, detail: string): Evidence {
-  return { ...evidence, timeline: [...evidence.timeline, { at, event, detail }] };
-}
-
-function releaseHeld(evidence: Evidence): Evidence["inventory"] {
-  return {
-    allocations: evidence.inventory.allocations.map((a) =>
-      a.state === "held" || a.state === "allocated" || a.state === "missing" ? { ...a, state: "released" as const } : a,
-    ),
-  };
-}
-
-function resolved(
-  order: OrderRecord,
-  state: Exclude<ExceptionState, "active">,
-  team?: string,
-): OrderRecord["exception"] {
-  return order.exception ? { ...order.exception, state, team: team ?? order.exception.team } : null;
-}
-
-/**
- * The order after a change. Pure: the proposal shows this result before
- * approval, and the apply writes the same result if the order's version has
- * not moved in between. The version bump itself happens in SQL.
- */
-export function applyChange(order: OrderRecord, change: OrderChange, at: string): OrderRecord {
-  const evidence = order.evidence;
-  switch (change.action) {
-    case "change_shipping_address":
-      return {
-        ...order,
-        shipping_address: change.address,
-        evidence: evidence
-          ? withTimeline(
-              evidence,
-              at,
-              "address_changed",
-              `shipping address changed to ${formatAddress(change.address)}`,
-            )
-          : evidence,
-      };
-    case "cancel_duplicate_order": {
-      if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
-      const captured = evidence.payment.state === "captured";
-      const payment: Evidence["payment"] = captured
-        ? {
-            state: "refunded",
-            attempts: [
-              ...evidence.payment.attempts,
-              {
-                attempt_id: `${order.order_id}-refund`,
-                at,
-                amount_cents: order.total_cents,
-                method: evidence.payment.attempts.at(-1)?.method ?? "original method",
-                outcome: "refunded",
-                decline_code: null,
-              },
-            ],
-          }
-        : { ...evidence.payment, state: evidence.payment.state === "authorized" ? "voided" : evidence.payment.state };
-      const next: Evidence = {
-        ...evidence,
-        payment,
-        inventory: releaseHeld(evidence),
-        fulfillment: {
-          ...evidence.fulfillment,
-          state: "cancelled",
-          last_event: `cancelled as a duplicate of ${evidence.duplicate?.of_order_id ?? "an earlier order"}`,
-        },
-      };
-      return {
-        ...order,
-        status: "cancelled",
-        evidence: withTimeline(
-          next,
-          at,
-          "duplicate_cancelled",
-          "cancelled the duplicate and returned the customer's money",
-        ),
-        exception: resolved(order, "resolved"),
-      };
-    }
-    case "release_inventory_hold_and_cancel_order": {
-      if (!evidence) return { ...order, status: "cancelled", exception: resolved(order, "resolved") };
-      const next: Evidence = {
-        ...evidence,
-        inventory: releaseHeld(evidence),
-        fulfillment: {
-          ...evidence.fulfillment,
-          state: "cancelled",
-          last_event: "cancelled after payment was declined; held stock released",
-        },
-      };
-      return {
-        ...order,
-        status: "cancelled",
-        evidence: withTimeline(next, at, "inventory_released", "released held stock and cancelled the unpaid order"),
-        exception: resolved(order, "resolved"),
-      };
-    }
-    case "notify_customer_backorder": {
-      if (!evidence) return { ...order, status: "backordered", exception: resolved(order, "resolved") };
-      const missing = evidence.inventory.allocations.filter((a) => a.state === "missing").map((a) => a.sku);
-      const next: Evidence = {
-        ...evidence,
-        inventory: {
-          allocations: evidence.inventory.allocations.map((a) =>
-            a.state === "missing" ? { ...a, state: "backordered" as const } : a,
-          ),
-        },
-        fulfillment: {
-          ...evidence.fulfillment,
-          state: "backordered",
-          last_event: `customer notified that ${missing.join(", ") || "an item"} is backordered`,
-        },
-      };
-      return {
-        ...order,
-        status: "backordered",
-        evidence: withTimeline(
-          next,
-          at,
-          "customer_notified",
-          `backorder notice sent to the customer for ${missing.join(", ") || "the missing item"}`,
-        ),
-        exception: resolved(order, "resolved"),
-      };
-    }
-    case "retry_fulfillment": {
-      if (!evidence) return { ...order, status: "processing", exception: resolved(order, "resolved") };
-      const next: Evidence = {
-        ...evidence,
-        fulfillment: {
-          ...evidence.fulfillment,
-          state: "retry_submitted",
-          last_event: "label request for the remaining shipment resubmitted to the carrier",
-        },
-      };
-      // A parcel that already left keeps the order partially shipped (and its address locked).
-      const shippedSomething = evidence.inventory.allocations.some((a) => a.state === "shipped");
-      return {
-        ...order,
-        status: shippedSomething ? "partially_shipped" : "processing",
-        evidence: withTimeline(next, at, "fulfillment_retried", "resubmitted the remaining shipment"),
-        exception: resolved(order, "resolved"),
-      };
-    }
-    case "escalate_to_human":
-      return {
-        ...order,
-        evidence: evidence
-          ? withTimeline(evidence, at, "escalated_to_human", `handed to ${HUMAN_ESCALATION_TEAM}`)
-          : evidence,
-        exception: resolved(order, "escalated", HUMAN_ESCALATION_TEAM),
-      };
-  }
 }

@@ -1,7 +1,7 @@
 import type { AccountAuditEvent } from "./audit-event";
 import type { AuditPage } from "./audit-page";
+import type { OrderChange } from "./change-kinds";
 import type { OrderRecord } from "./order-record";
-import type { OrderChange } from "./playbook";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./views";
 
 /**

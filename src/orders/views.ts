@@ -1,6 +1,7 @@
 /** What the operations tools answer; the tool output schemas are these. */
 import { z } from "zod/v4";
 import { ActorKindSchema } from "./audit-event";
+import { ChangeActionSchema } from "./change-kinds";
 import {
   AddressSchema,
   DuplicateEvidenceSchema,
@@ -14,7 +15,6 @@ import {
 import { OrderLinesSchema } from "./intake-schemas";
 import type { OrderRecord } from "./order-record";
 import { FieldChangeSchema, OrderStateSchema } from "./order-state";
-import { ChangeActionSchema } from "./playbook";
 import { referenceData } from "./reference-data";
 
 /** One message for "unknown" and "another account's": a caller cannot tell them apart. */

@@ -3,18 +3,18 @@ import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import type { CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
 import type { ProposalDeskDeps } from "./desk-deps";
+import { confirmResult } from "./lifecycle";
+import { providerRequest, recordStep, withProviderCall } from "./provider-calls";
+import type { ProposalRecords } from "./records";
+import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
 import {
   alreadyAppliedMessage,
   appliedMessage,
   applyingMessage,
   approvalRequired,
-  confirmResult,
   movedOn,
   refusal,
-} from "./lifecycle";
-import { providerRequest, recordStep, withProviderCall } from "./provider-calls";
-import type { ProposalRecords } from "./records";
-import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
+} from "./sentences";
 
 /** The reconciler's checks back off from APPLY_RECONCILE_SECONDS, doubling, up to this. */
 const MAX_CHECK_INTERVAL_MS = 60 * 60_000;

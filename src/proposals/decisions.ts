@@ -3,9 +3,10 @@ import { fail, ok, type Result } from "../core/errors";
 import type { Decision } from "./decision";
 import type { ProposalDeskDeps } from "./desk-deps";
 import { approvalRefusal, roleRefusal } from "./four-eyes";
-import { proposalEvent, refusal, type StepOccurrence } from "./lifecycle";
+import { proposalEvent, type StepOccurrence } from "./lifecycle";
 import { PROPOSAL_NOT_FOUND_MESSAGE, type ProposalRecords } from "./records";
 import type { Proposal, ProposalView } from "./schemas";
+import { refusal } from "./sentences";
 
 type DecisionDeps = Pick<ProposalDeskDeps, "store" | "orders" | "now" | "exclusive"> & {
   readonly records: ProposalRecords;

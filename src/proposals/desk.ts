@@ -2,11 +2,16 @@ import type { Approver } from "../config/config";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import type { Person } from "../core/person";
-import type { Risk } from "../core/risk";
-import { type AddressInput, addressLock, normalizeAddress, sameAddress } from "../orders/address";
+import {
+  CHANGE_KINDS,
+  type ChangeKindName,
+  changeSummary,
+  type KindInput,
+  type OrderChange,
+} from "../orders/change-kinds";
+import type { Plan } from "../orders/kinds/kind";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { type OrderChange, planResolution } from "../orders/playbook";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import { ProposalConfirmation } from "./confirmation";
 import type { Decision } from "./decision";
@@ -14,17 +19,10 @@ import { DecisionWaiters } from "./decision-waiters";
 import { ProposalDecisions } from "./decisions";
 import type { ProposalDeskDeps } from "./desk-deps";
 import { secondApproverReason } from "./four-eyes";
-import {
-  approvedConflict,
-  capRefusal,
-  changeSummary,
-  isOpen,
-  newProposal,
-  type Plan,
-  proposalEvent,
-} from "./lifecycle";
+import { isOpen, newProposal, proposalEvent } from "./lifecycle";
 import { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
+import { approvedConflict, capRefusal } from "./sentences";
 import { ProposalStore } from "./store";
 
 function newProposalId(): string {
@@ -66,48 +64,23 @@ export class ProposalDesk {
     };
   }
 
-  async proposeResolution(orderId: string, operator: Person): Promise<Result<ProposalView>> {
+  /**
+   * Proposes a change of this kind to the order, by the kind's own rule
+   * (orders/kinds/): the rule decides the change and its plan, or refuses
+   * with a reason. The desk knows no kind; it opens what the rule proposes.
+   */
+  async propose<K extends ChangeKindName>(
+    kind: K,
+    orderId: string,
+    input: KindInput<K>,
+    operator: Person,
+  ): Promise<Result<ProposalView>> {
     return this.deps.exclusive(async () => {
       const order = await this.deps.orders.record(orderId);
       if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
-      const plan = planResolution(order);
-      if (!plan) {
-        const state = order.exception ? `its exception is already ${order.exception.state}` : "it has no exception";
-        return fail(
-          "conflict",
-          `order ${order.order_id} has no active exception (${state}), so there is nothing to resolve`,
-        );
-      }
-      return this.openProposal(order, { kind: "resolution", action: plan.action }, plan, operator);
-    });
-  }
-
-  async prepareAddressChange(orderId: string, input: AddressInput, operator: Person): Promise<Result<ProposalView>> {
-    return this.deps.exclusive(async () => {
-      const order = await this.deps.orders.record(orderId);
-      if (!order) return fail("not_found", ORDER_NOT_FOUND_MESSAGE);
-      const locked = addressLock(order);
-      if (locked) return fail("conflict", locked);
-      const address = normalizeAddress(input);
-      if (!address.ok) return address;
-      if (sameAddress(order.shipping_address, address.value)) {
-        return fail("conflict", `order ${order.order_id} already ships to that address; there is nothing to change`);
-      }
-      const risk: Risk =
-        order.exception?.state === "active" && order.exception.type === "fraud_review" ? "high" : "medium";
-      return this.openProposal(
-        order,
-        { kind: "address_change", action: "change_shipping_address", address: address.value },
-        {
-          risk,
-          rationale: `Ship the order to ${address.value.recipient}, ${address.value.city} instead of the address on file.`,
-          evidence: [
-            `order ${order.order_id} is ${order.status} at version ${order.version}`,
-            `the current address is pinned as the "before" value`,
-          ],
-        },
-        operator,
-      );
+      const proposed = CHANGE_KINDS[kind].propose(order, input);
+      if (!proposed.ok) return proposed;
+      return this.openProposal(order, proposed.value.change, proposed.value.plan, operator);
     });
   }
 

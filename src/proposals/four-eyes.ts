@@ -3,8 +3,8 @@ import { type Approver, roleOf } from "../config/token-maps";
 import type { AppError } from "../core/errors";
 import { samePerson } from "../core/person";
 import type { Risk } from "../core/risk";
+import { type ChangeAction, movesMoney } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
-import { type ChangeAction, movesMoney } from "../orders/playbook";
 import type { Proposal } from "./schemas";
 
 /**

@@ -2,8 +2,9 @@ import { fail, ok, type Result } from "../core/errors";
 import type { OrderRecord } from "../orders/order-record";
 import type { AccountOrders } from "../orders/port";
 import type { ApplyOutcome } from "../orders/views";
-import { isDue, isOpen, movedOn, proposalEvent } from "./lifecycle";
+import { isDue, isOpen, proposalEvent } from "./lifecycle";
 import type { Proposal, ProposalStatus } from "./schemas";
+import { movedOn } from "./sentences";
 import type { ProposalStore } from "./store";
 
 export const PROPOSAL_NOT_FOUND_MESSAGE =

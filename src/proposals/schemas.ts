@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { RiskSchema } from "../core/risk";
+import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/change-kinds";
 import { FieldChangeSchema } from "../orders/order-state";
-import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/playbook";
 import { ApplyOutcomeSchema } from "../orders/views";
 
 /**
@@ -130,7 +130,7 @@ export const ProposalViewSchema = ProposalSchema.extend({
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;
 
-/** What confirm_resolution and apply_approved_change answer. */
+/** What the apply tools (one per name the change kinds give, e.g. confirm_resolution) answer. */
 export const ConfirmResultSchema = z.object({
   status: z.enum(["approval_required", "applying", "applied", "failed", "stale"]),
   proposal_id: z.string(),

@@ -1,5 +1,5 @@
 import type { ApplyProviderConfig } from "../config/apply-provider";
-import type { OrderChange } from "../orders/playbook";
+import type { OrderChange } from "../orders/change-kinds";
 
 /**
  * The external system an approved change is sent to (a payment processor, a

@@ -3,11 +3,9 @@
  * that break it, so an empty answer means it holds. Tests run them through
  * the D1 binding; scripts through the local database wrangler dev leaves.
  *
- * Only type imports and the import-free orders/change-kinds.ts, with their
- * extensions: scripts (audit:verify, soak, the restart test) load this file in
- * Node as it is, next to the Worker.
+ * Only type imports, with their extensions: scripts (audit:verify, soak, the
+ * restart test) load this file in Node as it is, next to the Worker.
  */
-import { APPLIED_EVENT_TYPES } from "../orders/change-kinds.ts";
 import type { AuditDatabase } from "./audit-chain.ts";
 
 /** The events that say where an order came from; every order has one. */
@@ -45,17 +43,22 @@ export async function findOrdersWithoutOriginEvent(
   return results;
 }
 
-/** The applied events as an SQL list; they are constants of this code, never input. */
-const APPLIED_EVENTS_SQL = APPLIED_EVENT_TYPES.map((type) => `'${type}'`).join(", ");
+/**
+ * An apply event, whatever its kind's event type: store/operations.ts gives
+ * the one apply of a proposal the id `<proposal_id>:applied`, and no other
+ * step of a proposal ends in `:applied`. So this file needs no list of the
+ * change kinds, which live in modules Node cannot load as they are.
+ */
+const IS_APPLY_EVENT = "e.proposal_id IS NOT NULL AND e.event_id = e.proposal_id || ':applied'";
 
 /** Every applied proposal has exactly one apply event, and every apply event its application row. */
 const APPLICATIONS_WITHOUT_ONE_APPLY_EVENT = `SELECT a.account, a.proposal_id,
     (SELECT count(*) FROM audit_events e WHERE e.account = a.account AND e.proposal_id = a.proposal_id
-      AND e.event_type IN (${APPLIED_EVENTS_SQL})) AS apply_events
+      AND ${IS_APPLY_EVENT}) AS apply_events
   FROM applied_proposals a WHERE apply_events != 1
   UNION ALL
   SELECT e.account, e.proposal_id, 0 FROM audit_events e
-  WHERE e.event_type IN (${APPLIED_EVENTS_SQL})
+  WHERE ${IS_APPLY_EVENT}
     AND NOT EXISTS (SELECT 1 FROM applied_proposals a WHERE a.account = e.account AND a.proposal_id = e.proposal_id)
   LIMIT ${SAMPLE}`;
 

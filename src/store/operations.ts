@@ -4,9 +4,9 @@
  * filters by it; another account's order behaves as if it did not exist.
  */
 import type { NewAuditEvent } from "../orders/audit-event";
-import { CHANGE_KINDS } from "../orders/change-kinds";
+import { applyChange, CHANGE_KINDS, type OrderChange } from "../orders/change-kinds";
+import type { OrderRecord } from "../orders/order-record";
 import { diffStates, orderState } from "../orders/order-state";
-import { applyChange } from "../orders/playbook";
 import type { ApplyCommand, ApplyResult } from "../orders/port";
 import {
   type ApplyOutcome,
@@ -23,6 +23,7 @@ import {
   exceptionFromRow,
   type OrderColumnsRow,
   type OrderRow,
+  RECORD_COLUMNS,
   readOrderRecord,
   selectOrders,
 } from "./order-rows";
@@ -81,7 +82,7 @@ const INSERT_APPLICATION_SQL = `INSERT INTO applied_proposals (proposal_id, acco
 const OWNS_APPLICATION_SQL =
   "EXISTS (SELECT 1 FROM applied_proposals WHERE account = ? AND proposal_id = ? AND attempt_id = ?)";
 
-/** The columns a change can write (see orders/playbook.ts applyChange); the version and updated_at move in SQL. */
+/** The columns a change can write (each kind's apply, orders/kinds/); the version and updated_at move in SQL. */
 const CHANGED_COLUMNS = [
   "status",
   "shipping_address",
@@ -91,6 +92,25 @@ const CHANGED_COLUMNS = [
 ] as const satisfies readonly (keyof OrderRow)[];
 const UPDATE_CHANGED_SQL = `UPDATE orders SET ${assignments(CHANGED_COLUMNS)}, version = version + 1, updated_at = ?
   WHERE order_id = ? AND account = ? AND version = ? AND ${OWNS_APPLICATION_SQL}`;
+
+/**
+ * The order after the change, refused (a programmer error, thrown) when the
+ * change writes a column the UPDATE does not: a kind whose apply touched,
+ * say, total_cents would otherwise be shown to the approver and then
+ * silently not written.
+ */
+function changedRecord(order: OrderRecord, change: OrderChange, at: string): OrderRecord {
+  const next = applyChange(order, change, at);
+  const before = columnValues(order, RECORD_COLUMNS);
+  const after = columnValues(next, RECORD_COLUMNS);
+  const written: readonly string[] = CHANGED_COLUMNS;
+  const unwritten = RECORD_COLUMNS.filter((column, i) => before[i] !== after[i] && !written.includes(column));
+  if (unwritten.length > 0)
+    throw new Error(
+      `a ${change.kind} change writes ${unwritten.join(", ")}, which CHANGED_COLUMNS in store/operations.ts does not list`,
+    );
+  return next;
+}
 
 /**
  * Applies a pinned change exactly once. The application row (keyed by the
@@ -113,7 +133,7 @@ export async function applyProposalChange(
   if (order.version !== command.pinned_version) return { kind: "stale", current_version: order.version };
 
   const at = now.toISOString();
-  const next = applyChange(order, command.change, at);
+  const next = changedRecord(order, command.change, at);
   const before = orderState(order);
   const after = { ...orderState(next), version: order.version + 1 };
   const outcome: ApplyOutcome = {

@@ -61,7 +61,8 @@ export type OrderColumn = keyof OrderRow | keyof IntakeKeyRow;
 /** The row a select of these columns answers. */
 export type OrderColumnsRow<C extends readonly OrderColumn[]> = Pick<OrderRow & IntakeKeyRow, C[number]>;
 
-const RECORD_COLUMNS = Object.keys(ORDER_COLUMNS) as (keyof OrderRow)[];
+/** Every column an order record fills, in insert order. */
+export const RECORD_COLUMNS = Object.keys(ORDER_COLUMNS) as (keyof OrderRow)[];
 
 /** Every column of the orders table: an intake order fills them all. */
 export const ORDERS_TABLE_COLUMNS = [

@@ -84,14 +84,16 @@ describe("the AccountAgent itself", () => {
     const answers = await Promise.all([
       stub.sendOrders(globexOperator, { count: 1, mode: "seeded", seed: 1 }),
       stub.recentBatches(globexOperator),
-      stub.proposeResolution(globexOperator, "ORD-1016"),
-      stub.prepareAddressChange(globexOperator, "ORD-1016", {
-        recipient: "A",
-        line1: "1 Main St",
-        city: "Austin",
-        region: "TX",
-        postal_code: "78701",
-        country: "US",
+      stub.proposeChange(globexOperator, "resolution", "ORD-1016", {}),
+      stub.proposeChange(globexOperator, "address_change", "ORD-1016", {
+        address: {
+          recipient: "A",
+          line1: "1 Main St",
+          city: "Austin",
+          region: "TX",
+          postal_code: "78701",
+          country: "US",
+        },
       }),
       stub.getProposal(globexOperator, "prop_x"),
       stub.confirmProposal(globexOperator, "prop_x"),

@@ -68,7 +68,7 @@ describe("a confirm whose provider call timed out", () => {
         status: "pending",
         paymentState: "captured",
       });
-      const proposal = value(await instance.proposeResolution(operator, orderId));
+      const proposal = value(await instance.proposeChange(operator, "resolution", orderId, {}));
       value(
         await instance.decideProposal({ account, id: "avery", approver: "Avery" }, proposal.proposal_id, {
           decision: "approve",
@@ -153,7 +153,7 @@ describe("a confirm whose provider call timed out", () => {
     await withStubbedAccount(async (instance, account) => {
       const operator = { account, id: "ada", operator: "Ada" };
       const orderId = await insertFreshOrder({ account, exception: "fulfillment_hold_missing_sku", status: "on_hold" });
-      const proposal = value(await instance.proposeResolution(operator, orderId));
+      const proposal = value(await instance.proposeChange(operator, "resolution", orderId, {}));
       value(
         await instance.decideProposal({ account, id: "avery", approver: "Avery" }, proposal.proposal_id, {
           decision: "approve",

@@ -23,23 +23,14 @@ const files = new Map(
 
 const RECIPES = [
   "Add a tool",
-  "Add an approval-gated action",
+  "Add a change kind",
   "Add a D1 column",
   "Add a configuration variable",
   "Add a Durable Object storage step",
 ];
 
 /** The names the recipes invent for their examples: they exist only once someone follows the recipe. */
-const EXAMPLE_NAMES = new Set([
-  "ping_account",
-  "cancellation",
-  "propose_cancellation",
-  "apply_approved_cancellation",
-  "gift_message",
-  "orders",
-  "PING_REPEAT",
-  "pings",
-]);
+const EXAMPLE_NAMES = new Set(["ping_account", "hold", "hold_order", "gift_message", "orders", "PING_REPEAT", "pings"]);
 
 interface Step {
   readonly recipe: string;

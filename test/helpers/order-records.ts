@@ -1,7 +1,8 @@
 /** Order records built in memory, for the pure domain tests: no D1, no HTTP. */
+
+import type { KindChange, OrderChange } from "../../src/orders/change-kinds";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
 import type { OrderException, OrderRecord } from "../../src/orders/order-record";
-import type { OrderChange } from "../../src/orders/playbook";
 
 export const AT = "2030-01-02T03:04:05.000Z";
 export const EARLIER = "2030-01-01T00:00:00.000Z";
@@ -89,7 +90,7 @@ export function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
   };
 }
 
-export const resolution = (action: Exclude<OrderChange["action"], "change_shipping_address">): OrderChange => ({
+export const resolution = (action: KindChange<"resolution">["action"]): OrderChange => ({
   kind: "resolution",
   action,
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
-import { alreadyAppliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import { alreadyAppliedMessage } from "../../src/proposals/sentences";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ACTION_LABELS, actionLabel, applyChange, ChangeActionSchema } from "../../src/orders/change-kinds";
 import {
-  ACTION_LABELS,
-  actionLabel,
   changeValueLines,
   exceptionLabel,
   fieldLabel,
@@ -13,7 +12,6 @@ import {
 } from "../../src/orders/labels";
 import type { OrderRecord } from "../../src/orders/order-record";
 import { diffStates, orderState } from "../../src/orders/order-state";
-import { applyChange, ChangeActionSchema } from "../../src/orders/playbook";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
 import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
 import { RunStatusSchema } from "../../src/runs/schemas";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { applyChange } from "../../src/orders/change-kinds";
 import { diffStates, formatAddress, type OrderState, orderState } from "../../src/orders/order-state";
-import { applyChange } from "../../src/orders/playbook";
 import { ADDRESS, AT, exception, NEW_ADDRESS, order, resolution } from "../helpers/order-records";
 
 // How a change is shown to a human: the fields of an order a change can touch,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { applyChange, type OrderChange } from "../../src/orders/change-kinds";
 import type { Evidence } from "../../src/orders/evidence";
-import { applyChange, HUMAN_ESCALATION_TEAM, type OrderChange } from "../../src/orders/playbook";
+import { HUMAN_ESCALATION_TEAM } from "../../src/orders/playbook";
 import { AT, EARLIER, evidence, exception, NEW_ADDRESS, order, resolution } from "../helpers/order-records";
 
 // The allowlisted playbook as pure functions: what each action does to an

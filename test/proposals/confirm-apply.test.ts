@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
-import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/sentences";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import {

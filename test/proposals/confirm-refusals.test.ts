@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalRequired, movedOn, refusal } from "../../src/proposals/lifecycle";
+import { approvalRequired, movedOn, refusal } from "../../src/proposals/sentences";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/lifecycle";
+import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/sentences";
 import { APPROVER, order, person, TTL_MINUTES, withDesk } from "../helpers/desk";
 import { value } from "../helpers/results";
 
@@ -12,11 +12,11 @@ describe("the open-proposal cap", () => {
     await withDesk(
       async ({ desk, orders, advance }) => {
         for (const id of ["ORD-1", "ORD-2", "ORD-3", "ORD-4"]) orders.add(order(id));
-        const first = value(await desk.proposeResolution("ORD-1", person("Ada")));
+        const first = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
         advance(1);
-        const second = value(await desk.proposeResolution("ORD-2", person("Ada")));
+        const second = value(await desk.propose("resolution", "ORD-2", {}, person("Ada")));
         value(await desk.decide(second.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
-        expect(await desk.proposeResolution("ORD-3", person("Ada"))).toEqual({
+        expect(await desk.propose("resolution", "ORD-3", {}, person("Ada"))).toEqual({
           ok: false,
           error: {
             code: "conflict",
@@ -26,7 +26,7 @@ describe("the open-proposal cap", () => {
           },
         });
         advance(TTL_MINUTES);
-        expect(value(await desk.proposeResolution("ORD-3", person("Ada"))).status).toBe("pending_approval");
+        expect(value(await desk.propose("resolution", "ORD-3", {}, person("Ada"))).status).toBe("pending_approval");
       },
       { maxOpen: 2 },
     );
@@ -36,12 +36,12 @@ describe("the open-proposal cap", () => {
     await withDesk(
       async ({ desk, orders }) => {
         for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
-        value(await desk.proposeResolution("ORD-1", person("Ada")));
-        value(await desk.proposeResolution("ORD-2", person("Ada")));
+        value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
+        value(await desk.propose("resolution", "ORD-2", {}, person("Ada")));
         orders.bump("ORD-1");
         expect((await desk.pending()).map((p) => p.order_id)).toEqual(["ORD-2"]);
-        expect(value(await desk.proposeResolution("ORD-3", person("Ada"))).status).toBe("pending_approval");
-        expect((await desk.proposeResolution("ORD-1", person("Ada"))).ok).toBe(false);
+        expect(value(await desk.propose("resolution", "ORD-3", {}, person("Ada"))).status).toBe("pending_approval");
+        expect((await desk.propose("resolution", "ORD-1", {}, person("Ada"))).ok).toBe(false);
       },
       { maxOpen: 2 },
     );
@@ -52,9 +52,9 @@ describe("the open-proposal cap", () => {
       async ({ desk, orders }) => {
         orders.add(order("ORD-1"));
         orders.add(order("ORD-2"));
-        value(await desk.proposeResolution("ORD-1", person("Ada")));
+        value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
         const eventsBefore = orders.events.length;
-        expect((await desk.proposeResolution("ORD-2", person("Ada"))).ok).toBe(false);
+        expect((await desk.propose("resolution", "ORD-2", {}, person("Ada"))).ok).toBe(false);
         expect(orders.events).toHaveLength(eventsBefore);
       },
       { maxOpen: 1 },
@@ -66,7 +66,7 @@ describe("reading without waiting", () => {
   it("the pending list goes through no queue, reads the versions once and writes nothing", async () => {
     await withDesk(async ({ desk, orders, store, queued }) => {
       for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
-      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) value(await desk.proposeResolution(id, person("Ada")));
+      for (const id of ["ORD-1", "ORD-2", "ORD-3"]) value(await desk.propose("resolution", id, {}, person("Ada")));
       orders.bump("ORD-2");
       const before = JSON.stringify(store.byStatus(["pending_approval", "approved", "stale", "expired"]));
       const queuedBefore = queued();
@@ -84,7 +84,7 @@ describe("reading without waiting", () => {
   it("get_proposal goes through no queue either", async () => {
     await withDesk(async ({ desk, orders, queued }) => {
       orders.add(order("ORD-1"));
-      const proposal = value(await desk.proposeResolution("ORD-1", person("Ada")));
+      const proposal = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
       const queuedBefore = queued();
       expect(value(await desk.getProposal(proposal.proposal_id)).status).toBe("pending_approval");
       expect(queued()).toBe(queuedBefore);
@@ -96,7 +96,7 @@ describe("derived states, with an injected clock", () => {
   it("a proposal expires when its window closes, and says when", async () => {
     await withDesk(async ({ desk, orders, advance }) => {
       orders.add(order("ORD-1"));
-      const proposal = value(await desk.proposeResolution("ORD-1", person("Ada")));
+      const proposal = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
       advance(TTL_MINUTES - 1);
       expect(value(await desk.getProposal(proposal.proposal_id)).status).toBe("pending_approval");
       advance(1);
@@ -114,7 +114,7 @@ describe("derived states, with an injected clock", () => {
   it("a stale proposal says which versions the order moved between", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const proposal = value(await desk.proposeResolution("ORD-1", person("Ada")));
+      const proposal = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
       orders.bump("ORD-1");
       const stale = value(await desk.getProposal(proposal.proposal_id));
       expect(stale.status).toBe("stale");
@@ -125,7 +125,7 @@ describe("derived states, with an injected clock", () => {
   it("an approved proposal is applied once through the port, and the second confirm answers the stored outcome", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const proposal = value(await desk.proposeResolution("ORD-1", person("Ada")));
+      const proposal = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
       value(await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
       const first = value(await desk.confirm(proposal.proposal_id, "Ada"));
       const second = value(await desk.confirm(proposal.proposal_id, "Ada"));

@@ -13,8 +13,12 @@ describe("superseding", () => {
   it("a new address change supersedes the order's older pending one, which then says so and cannot be decided or applied", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), person("Ada")));
-      const second = value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada")));
+      const first = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 Elm St") }, person("Ada")),
+      );
+      const second = value(
+        await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada")),
+      );
 
       const older = value(await desk.getProposal(first.proposal_id));
       expect(older.status).toBe("superseded");
@@ -41,8 +45,12 @@ describe("superseding", () => {
   it("the change summary tells two address proposals for one order apart", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), person("Ada")));
-      const second = value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada")));
+      const first = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 Elm St") }, person("Ada")),
+      );
+      const second = value(
+        await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada")),
+      );
       expect(first.change_summary).toBe("Ship to Test Recipient, 1 Elm St, Springfield, IL 62701, US");
       expect(second.change_summary).toBe("Ship to Test Recipient, 2 Oak Ave, Springfield, IL 62701, US");
     });
@@ -51,8 +59,12 @@ describe("superseding", () => {
   it("asking again for the same change reuses the open proposal instead of superseding it", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), person("Ada")));
-      const again = value(await desk.prepareAddressChange("ORD-1", address("1 elm st"), person("Ada")));
+      const first = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 Elm St") }, person("Ada")),
+      );
+      const again = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 elm st") }, person("Ada")),
+      );
       expect(again.proposal_id).toBe(first.proposal_id);
       expect(value(await desk.getProposal(first.proposal_id)).status).toBe("pending_approval");
     });
@@ -61,8 +73,8 @@ describe("superseding", () => {
   it("a proposal of another kind for the same order is left alone", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const resolution = value(await desk.proposeResolution("ORD-1", person("Ada")));
-      value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), person("Ada")));
+      const resolution = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
+      value(await desk.propose("address_change", "ORD-1", { address: address("1 Elm St") }, person("Ada")));
       expect(value(await desk.getProposal(resolution.proposal_id)).status).toBe("pending_approval");
     });
   });
@@ -70,9 +82,11 @@ describe("superseding", () => {
   it("an approved proposal is not superseded: its approver already decided", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const first = value(await desk.prepareAddressChange("ORD-1", address("1 Elm St"), person("Ada")));
+      const first = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 Elm St") }, person("Ada")),
+      );
       value(await desk.decide(first.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
-      await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada"));
+      await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada"));
       expect(value(await desk.getProposal(first.proposal_id)).status).toBe("approved");
     });
   });
@@ -82,7 +96,9 @@ describe("superseding", () => {
       orders.add(order("ORD-1"));
       let last: ProposalView | undefined;
       for (let i = 0; i < 300; i++)
-        last = value(await desk.prepareAddressChange("ORD-1", address(`${i + 1} Flood St`), person("Ada")));
+        last = value(
+          await desk.propose("address_change", "ORD-1", { address: address(`${i + 1} Flood St`) }, person("Ada")),
+        );
       const pending = await desk.pending();
       expect(pending.map((p) => p.proposal_id)).toEqual([last?.proposal_id]);
     });
@@ -93,7 +109,7 @@ describe("an approved proposal that is not applied yet", () => {
   // Approving address change A, then proposing and approving B, would make the
   // second apply answer stale: B is refused while A can still be applied.
   async function approvedAddressChange(desk: ProposalDesk, orderId: string, line1: string): Promise<ProposalView> {
-    const proposal = value(await desk.prepareAddressChange(orderId, address(line1), person("Ada")));
+    const proposal = value(await desk.propose("address_change", orderId, { address: address(line1) }, person("Ada")));
     return value(
       await desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked with the customer" }, APPROVER),
     );
@@ -105,7 +121,7 @@ describe("an approved proposal that is not applied yet", () => {
       const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
       const eventsBefore = orders.events.length;
 
-      expect(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada"))).toEqual({
+      expect(await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada"))).toEqual({
         ok: false,
         error: {
           code: "conflict",
@@ -126,7 +142,9 @@ describe("an approved proposal that is not applied yet", () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
       const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
-      expect((await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada"))).ok).toBe(false);
+      expect((await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada"))).ok).toBe(
+        false,
+      );
       expect((await desk.pending()).map((p) => p.proposal_id)).toEqual([approved.proposal_id]);
       expect(value(await desk.confirm(approved.proposal_id, "Ada")).status).toBe("applied");
     });
@@ -136,7 +154,9 @@ describe("an approved proposal that is not applied yet", () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
       const approved = await approvedAddressChange(desk, "ORD-1", "1 Elm St");
-      const again = value(await desk.prepareAddressChange("ORD-1", address("1 elm st"), person("Ada")));
+      const again = value(
+        await desk.propose("address_change", "ORD-1", { address: address("1 elm st") }, person("Ada")),
+      );
       expect(again).toMatchObject({ proposal_id: approved.proposal_id, status: "approved" });
     });
   });
@@ -145,21 +165,21 @@ describe("an approved proposal that is not applied yet", () => {
     await withDesk(async ({ desk, orders, advance }) => {
       for (const id of ["ORD-1", "ORD-2", "ORD-3"]) orders.add(order(id));
       value(await desk.confirm((await approvedAddressChange(desk, "ORD-1", "1 Elm St")).proposal_id, "Ada"));
-      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada"))).status).toBe(
-        "pending_approval",
-      );
+      expect(
+        value(await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada"))).status,
+      ).toBe("pending_approval");
 
       await approvedAddressChange(desk, "ORD-2", "1 Elm St");
       orders.bump("ORD-2");
-      expect(value(await desk.prepareAddressChange("ORD-2", address("2 Oak Ave"), person("Ada"))).status).toBe(
-        "pending_approval",
-      );
+      expect(
+        value(await desk.propose("address_change", "ORD-2", { address: address("2 Oak Ave") }, person("Ada"))).status,
+      ).toBe("pending_approval");
 
       const waiting = await approvedAddressChange(desk, "ORD-3", "1 Elm St");
       advance(TTL_MINUTES);
-      expect(value(await desk.prepareAddressChange("ORD-3", address("2 Oak Ave"), person("Ada"))).status).toBe(
-        "pending_approval",
-      );
+      expect(
+        value(await desk.propose("address_change", "ORD-3", { address: address("2 Oak Ave") }, person("Ada"))).status,
+      ).toBe("pending_approval");
       expect(value(await desk.getProposal(waiting.proposal_id)).status).toBe("expired");
     });
   });
@@ -167,13 +187,15 @@ describe("an approved proposal that is not applied yet", () => {
   it("does not block a proposal of the other kind; asking again for the approved resolution answers it", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-1"));
-      const resolution = value(await desk.proposeResolution("ORD-1", person("Ada")));
+      const resolution = value(await desk.propose("resolution", "ORD-1", {}, person("Ada")));
       value(await desk.decide(resolution.proposal_id, { decision: "approve", reason: "escalate it" }, APPROVER));
-      expect(value(await desk.prepareAddressChange("ORD-1", address("2 Oak Ave"), person("Ada"))).status).toBe(
-        "pending_approval",
-      );
+      expect(
+        value(await desk.propose("address_change", "ORD-1", { address: address("2 Oak Ave") }, person("Ada"))).status,
+      ).toBe("pending_approval");
       // At one order version the playbook always picks the same action, so this is the approved proposal itself.
-      expect(value(await desk.proposeResolution("ORD-1", person("Ada"))).proposal_id).toBe(resolution.proposal_id);
+      expect(value(await desk.propose("resolution", "ORD-1", {}, person("Ada"))).proposal_id).toBe(
+        resolution.proposal_id,
+      );
     });
   });
 });

@@ -59,7 +59,7 @@ describe("the rule", () => {
     await withDesk(
       async ({ desk, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.proposeResolution("ORD-1", person("Ada Ops")));
+        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
         value(await desk.decide(proposed.proposal_id, decision("looks right"), APPROVER));
         for (const twin of [
           { account: "acme", id: "avery", approver: "Avery (second token)" },
@@ -85,7 +85,7 @@ describe("a proposal that needs two approvers", () => {
     await withDesk(
       async ({ desk, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.proposeResolution("ORD-1", person("Ada Ops")));
+        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
         const none = value(await desk.confirm(proposed.proposal_id, "Ada Ops"));
         expect(none.status).toBe("approval_required");
         expect(none.message).toMatch(/^a human approver must approve this proposal at /);
@@ -108,7 +108,7 @@ describe("a proposal that needs two approvers", () => {
     await withDesk(
       async ({ desk, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.proposeResolution("ORD-1", person("Ada Ops")));
+        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
         expect(proposed).toMatchObject({ approvals_required: 2, approvals: [] });
         expect(proposed.second_approver_reason).toBe(
           `its risk is ${proposed.risk}, and changes of low risk or more (FOUR_EYES_RISK) need two approvers`,
@@ -153,7 +153,7 @@ describe("a proposal that needs two approvers", () => {
     await withDesk(
       async ({ desk, orders }) => {
         orders.add(order("ORD-2"));
-        const proposed = value(await desk.proposeResolution("ORD-2", person("Ada Ops")));
+        const proposed = value(await desk.propose("resolution", "ORD-2", {}, person("Ada Ops")));
         value(await desk.decide(proposed.proposal_id, decision("fine by me"), APPROVER));
         const rejected = value(
           await desk.decide(proposed.proposal_id, { decision: "reject", reason: "not without the customer" }, SECOND),
@@ -167,7 +167,7 @@ describe("a proposal that needs two approvers", () => {
   it("without a rule, one approval is enough, as before", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-3"));
-      const proposed = value(await desk.proposeResolution("ORD-3", person("Ada Ops")));
+      const proposed = value(await desk.propose("resolution", "ORD-3", {}, person("Ada Ops")));
       expect(proposed.approvals_required).toBe(1);
       expect(value(await desk.decide(proposed.proposal_id, decision("ok"), APPROVER))).toMatchObject({
         status: "approved",
@@ -181,7 +181,7 @@ describe("the proposer", () => {
   it("can never approve their own proposal, with one approver or two, and is told why", async () => {
     await withDesk(async ({ desk, orders }) => {
       orders.add(order("ORD-4"));
-      const proposed = value(await desk.proposeResolution("ORD-4", person("Ada Ops")));
+      const proposed = value(await desk.propose("resolution", "ORD-4", {}, person("Ada Ops")));
       const self = await desk.decide(proposed.proposal_id, decision("mine, trust me"), {
         account: "acme",
         id: "ada",

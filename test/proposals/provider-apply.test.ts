@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ApplyProviderConfig } from "../../src/config/apply-provider";
 import { applyKey } from "../../src/proposals/apply-key";
-import { applyingMessage } from "../../src/proposals/lifecycle";
 import type { ProposalView } from "../../src/proposals/schemas";
+import { applyingMessage } from "../../src/proposals/sentences";
 import { boundedProvider } from "../../src/provider/apply-provider";
 import { type StubBehaviour, StubProvider } from "../../src/provider/stub-provider";
 import { APPROVER, type Harness, order, person, START, withDesk } from "../helpers/desk";
@@ -32,7 +32,7 @@ async function approved(
   ...script: StubBehaviour[]
 ): Promise<{ proposal: ProposalView; key: string }> {
   h.orders.add(order("ORD-1"));
-  const proposal = value(await h.desk.proposeResolution("ORD-1", person("Ada")));
+  const proposal = value(await h.desk.propose("resolution", "ORD-1", {}, person("Ada")));
   value(await h.desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
   const key = await applyKey(proposal);
   h.stub.script(key, ...script);
@@ -74,7 +74,7 @@ describe("a provider that answers", () => {
       expect(h.stub.calls(key)).toHaveLength(1);
       expect(steps(h).slice(2)).toEqual(["proposal_apply_requested", "proposal_apply_refused"]);
       // A failed proposal holds nothing up: the order can get a new one.
-      expect(value(await h.desk.proposeResolution("ORD-1", person("Ada"))).status).toBe("pending_approval");
+      expect(value(await h.desk.propose("resolution", "ORD-1", {}, person("Ada"))).status).toBe("pending_approval");
     });
   });
 });
@@ -147,7 +147,7 @@ describe("a provider that does not answer in time", () => {
       expect(value(await h.desk.getProposal(proposal.proposal_id)).status).toBe("applying");
       expect(await h.desk.expireDue()).toBe(0);
       // Nor can a second change of its kind be proposed while the provider may be making this one.
-      const second = await h.desk.proposeResolution("ORD-1", person("Ada"));
+      const second = await h.desk.propose("resolution", "ORD-1", {}, person("Ada"));
       expect(second.ok ? second.value.status : second.error.message).toContain("is being applied");
     });
   });

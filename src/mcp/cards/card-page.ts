@@ -1,3 +1,4 @@
+import { ACTION_LABELS } from "../../orders/change-kinds";
 import type { AppCard } from "../apps";
 import { CARD_SCRIPTS } from "./card-scripts";
 
@@ -5,9 +6,17 @@ import { CARD_SCRIPTS } from "./card-scripts";
  * The document every card shares: no external reference, the style, and the
  * card's script, built from its TypeScript in cards/ (npm run cards). The
  * script speaks the MCP Apps bridge with the host and draws the tool result;
- * the words it uses are the approval app's own (orders/labels.ts,
- * proposals/status-labels.ts), bundled into it.
+ * the words it uses are the approval app's own: orders/labels.ts and
+ * proposals/status-labels.ts bundled into it, and the actions' words, which
+ * belong to the change kinds (whose modules the browser has no use for),
+ * written into the document as data: an attribute, so the card's script stays
+ * its only script. So a new kind needs no rebuild of the scripts.
  */
+
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
+
+/** Read by cards/words.ts: the actions' words as JSON, escaped for a double-quoted attribute. */
+const ACTION_WORDS = JSON.stringify(ACTION_LABELS).replace(/[&"<>]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
 
 /**
  * The spec's restrictive default, repeated inside the document, so a host that
@@ -51,7 +60,7 @@ export function appCard(card: CardSource): AppCard {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${card.title}</title>
 <style>${STYLE}</style>
-</head><body><main id="card" aria-live="polite"><p class="muted">Waiting for the result…</p></main>
+</head><body><main id="card" aria-live="polite" data-action-labels="${ACTION_WORDS}"><p class="muted">Waiting for the result…</p></main>
 <script>${CARD_SCRIPTS[card.name]}</script></body></html>`;
   return { ...card, html };
 }

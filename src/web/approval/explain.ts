@@ -5,9 +5,9 @@
  * as "in 12 min" with the exact time on hover.
  */
 
-import { actionLabel, paymentLabel } from "../../orders/labels";
+import { actionLabel, moneyRule } from "../../orders/change-kinds";
+import { paymentLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
-import { movesMoney } from "../../orders/playbook";
 import type { ProposalView } from "../../proposals/schemas";
 import { money } from "../format";
 
@@ -33,14 +33,13 @@ function paymentBefore(proposal: ProposalView, order: OrderRecord | null): strin
 }
 
 /**
- * The money an action moves, from the order's total and payment evidence
- * (see orders/playbook.ts applyChange), in the past tense once applied.
+ * The money an action moves, in words: the amount from the order's total, the
+ * move from the action's kind (its money rule, orders/kinds/, which reads the
+ * payment before the change), in the past tense once applied.
  */
 export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null): Stake {
-  const action = proposal.action;
-  if (!movesMoney(action)) {
-    return { movesMoney: false, short: "", detail: "No money moves with this change." };
-  }
+  const rule = moneyRule(proposal.action);
+  if (!rule) return { movesMoney: false, short: "", detail: "No money moves with this change." };
   if (!order)
     return {
       movesMoney: true,
@@ -50,42 +49,40 @@ export function moneyAtStake(proposal: ProposalView, order: OrderRecord | null):
   const done = proposal.status === "applied";
   const amount = money(order.total_cents, order.currency);
   const payment = paymentBefore(proposal, order);
-  const paymentWords = paymentLabel(payment ?? "unknown").toLowerCase();
   const cancels = `${done ? "Cancelled" : "Cancels"} a ${amount} order`;
-  if (action === "cancel_duplicate_order") {
-    if (payment === "captured") {
+  const move = rule(payment);
+  switch (move.move) {
+    case "refund":
       return {
         movesMoney: true,
         short: `Refund ${amount}`,
-        detail: `${done ? "Refunded" : "Refunds"} ${amount} to the customer: the duplicate was charged.`,
+        detail: `${done ? "Refunded" : "Refunds"} ${amount} to the customer: ${move.because}.`,
       };
-    }
-    if (payment === "authorized") {
+    case "void":
       return {
         movesMoney: true,
         short: `Void ${amount} hold`,
         detail: `${done ? "Voided" : "Voids"} the ${amount} authorization: the customer was not charged, and the hold on their card ${done ? "was" : "is"} released.`,
       };
-    }
-    return {
-      movesMoney: true,
-      short: `Cancel ${amount} order`,
-      detail: `${cancels}. Nothing to refund: the payment is ${paymentWords}.`,
-    };
+    case "nothing_to_refund":
+      return {
+        movesMoney: true,
+        short: `Cancel ${amount} order`,
+        detail: `${cancels}. Nothing to refund: the payment is ${paymentLabel(payment ?? "unknown").toLowerCase()}.`,
+      };
+    case "kept":
+      return {
+        movesMoney: true,
+        short: `Cancel ${amount} order`,
+        detail: `${cancels}. This action ${done ? "did" : "does"} not return the ${amount} already ${move.held}.`,
+      };
+    case "never_paid":
+      return {
+        movesMoney: true,
+        short: `Cancel ${amount} order`,
+        detail: `${cancels} that was never paid (payment ${paymentLabel(payment ?? "unknown").toLowerCase()}); nothing to refund.`,
+      };
   }
-  if (payment === "captured" || payment === "authorized") {
-    const held = payment === "captured" ? "charged" : "authorized";
-    return {
-      movesMoney: true,
-      short: `Cancel ${amount} order`,
-      detail: `${cancels}. This action ${done ? "did" : "does"} not return the ${amount} already ${held}.`,
-    };
-  }
-  return {
-    movesMoney: true,
-    short: `Cancel ${amount} order`,
-    detail: `${cancels} that was never paid (payment ${paymentWords}); nothing to refund.`,
-  };
 }
 
 interface StateExplanation {

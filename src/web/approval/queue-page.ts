@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import { type Html, layout } from "../../http/html-page";
-import { actionLabel, riskLabel } from "../../orders/labels";
+import { actionLabel } from "../../orders/change-kinds";
+import { riskLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
 import type { ProposalView } from "../../proposals/schemas";
 import { proposalStatusLabel } from "../../proposals/status-labels";

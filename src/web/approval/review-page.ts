@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import { type Html, layout } from "../../http/html-page";
+import { actionLabel } from "../../orders/change-kinds";
 import {
-  actionLabel,
   allocationLabel,
   changeValueLines,
   exceptionLabel,

@@ -1,8 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultPersonId } from "../../../src/config/token-maps";
-import { refusal } from "../../../src/proposals/lifecycle";
 import type { ProposalView } from "../../../src/proposals/schemas";
+import { refusal } from "../../../src/proposals/sentences";
 import { connectClient, workerFetch } from "../../helpers/mcp-client";
 import {
   ACME_APPROVER,

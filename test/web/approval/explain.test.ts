@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ChangeAction } from "../../../src/orders/change-kinds";
 import type { Payment } from "../../../src/orders/evidence";
 import type { OrderRecord } from "../../../src/orders/order-record";
-import type { ChangeAction } from "../../../src/orders/playbook";
 import type { ProposalView } from "../../../src/proposals/schemas";
 import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
 

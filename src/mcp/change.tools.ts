@@ -1,0 +1,63 @@
+import { z } from "zod/v4";
+import { orList } from "../core/lists";
+import {
+  APPLY_TOOLS,
+  CHANGE_KIND_NAMES,
+  CHANGE_KINDS,
+  type ChangeKindName,
+  type KindInput,
+} from "../orders/change-kinds";
+import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/schemas";
+import { proposalCard } from "./cards/proposal.card";
+import { OrderIdParam, ProposalIdParam } from "./params";
+import { type AccountTool, defineTool } from "./tool-seam";
+
+/**
+ * The tools of every change kind, built from the registry (orders/change-kinds.ts):
+ * a proposing tool per kind, and an apply tool per name the kinds give (kinds
+ * may share one). Names, titles, descriptions and inputs are the kinds' own.
+ */
+
+/** Proposing changes nothing on the order: a proposal is inert until a person approves it. */
+const PROPOSE = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+const APPLY_DESCRIPTION =
+  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
+
+function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
+  const { proposeTool: tool } = CHANGE_KINDS[name];
+  // Typed by the field every kind shares: the compiler cannot spread a shape that depends on K.
+  const input = z.object({ order_id: OrderIdParam, ...tool.input }) as z.ZodObject<{ order_id: typeof OrderIdParam }>;
+  return defineTool({
+    name: tool.name,
+    scope: "orders:propose",
+    title: tool.title,
+    description: tool.description,
+    input,
+    output: ProposalViewSchema,
+    annotations: PROPOSE,
+    ui: proposalCard,
+    // What is left beside order_id is exactly the kind's input: the schema is its fields and order_id.
+    handler: async ({ order_id, ...fields }, context) =>
+      context.agent.proposeChange(name, order_id, fields as KindInput<K>),
+  });
+}
+
+/** One tool per kind, in the registry's order. */
+export const proposeTools: readonly AccountTool[] = CHANGE_KIND_NAMES.map(proposeTool);
+
+/** One tool per apply tool name; every one confirms whatever proposal it is given, by its id. */
+export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, after }) =>
+  defineTool({
+    name: tool.name,
+    scope: "orders:propose",
+    title: tool.title,
+    description: `Use after ${orList(after)}. ${APPLY_DESCRIPTION}`,
+    input: z.object({ proposal_id: ProposalIdParam }),
+    output: ConfirmResultSchema,
+    annotations: APPLY,
+    ui: proposalCard,
+    handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
+  }),
+);
