@@ -153,4 +153,28 @@ describe("the proposal card", () => {
     await expectFits();
     await expectDrawn("get_proposal-applied");
   });
+
+  it("shows a cancellation (cancel_order) in the approval app's words, pending and applied", async () => {
+    const args = { order_id: "ORD-1009", reason: "customer asked to cancel by email" };
+    const proposed = await call("cancel_order", args);
+    const proposalId = String(proposed.structuredContent.proposal_id);
+    const frame = page.frameLocator("#card-frame");
+    await show("cancel_order", args, proposed);
+    expect(await frame.locator("#summary").innerText()).toBe("Cancel the order before it ships");
+    // The action's words come from its kind, which the server writes into the card's document.
+    expect(await cardText()).toContain("Cancel order");
+    await expectReadable("cancel_order pending");
+    await expectFits();
+
+    await approve(proposalId);
+    expect((await call("apply_approved_change", { proposal_id: proposalId })).structuredContent.status).toBe("applied");
+    const applied = await call("get_proposal", { proposal_id: proposalId });
+    await show("get_proposal", { proposal_id: proposalId }, applied);
+    expect(await frame.locator("#next").innerText()).toBe(
+      "Applied: cancel order on order ORD-1009. Nothing more to do.",
+    );
+    expect(await frame.locator("#diff tbody td").allInnerTexts()).toContain("Refunded");
+    await expectReadable("cancel_order applied");
+    await expectDrawn("get_proposal-cancel-order-applied");
+  });
 });

@@ -9,6 +9,7 @@
 import { z } from "zod/v4";
 import { orList } from "../core/lists";
 import { addressChange } from "./kinds/address-change";
+import { cancelOrder } from "./kinds/cancel-order";
 import type { ActionFacts, ApplyTool, ChangeKind, MoneyRule } from "./kinds/kind";
 import { resolution } from "./kinds/resolution";
 import type { OrderRecord } from "./order-record";
@@ -19,7 +20,7 @@ function filedByName<T extends { readonly [K in keyof T]: { readonly name: K } }
 }
 
 /** Every kind, under the name its changes carry. */
-const KINDS = filedByName({ resolution, address_change: addressChange });
+const KINDS = filedByName({ resolution, address_change: addressChange, cancel_order: cancelOrder });
 
 type Kinds = typeof KINDS;
 export type ChangeKindName = keyof Kinds;

@@ -30,7 +30,7 @@ const RECIPES = [
 ];
 
 /** The names the recipes invent for their examples: they exist only once someone follows the recipe. */
-const EXAMPLE_NAMES = new Set(["ping_account", "hold", "hold_order", "gift_message", "orders", "PING_REPEAT", "pings"]);
+const EXAMPLE_NAMES = new Set(["ping_account", "gift_message", "orders", "PING_REPEAT", "pings"]);
 
 interface Step {
   readonly recipe: string;

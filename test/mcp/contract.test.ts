@@ -114,6 +114,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   get_order_audit_log: { annotations: READ_ONLY, input: ["cursor", "limit", "order_id"], required: ["order_id"] },
   propose_resolution: { annotations: READ_ONLY, input: ["order_id"], required: ["order_id"] },
   prepare_address_change: { annotations: READ_ONLY, input: ["address", "order_id"], required: ["address", "order_id"] },
+  cancel_order: { annotations: READ_ONLY, input: ["order_id", "reason"], required: ["order_id", "reason"] },
   get_proposal: { annotations: READ_ONLY, input: ["proposal_id"], required: ["proposal_id"] },
   confirm_resolution: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },
   apply_approved_change: { annotations: APPLY, input: ["proposal_id"], required: ["proposal_id"] },

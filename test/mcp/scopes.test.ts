@@ -24,6 +24,7 @@ const TOOL_SCOPES: Readonly<Record<string, string>> = {
   get_order_audit_log: "orders:read",
   propose_resolution: "orders:propose",
   prepare_address_change: "orders:propose",
+  cancel_order: "orders:propose",
   get_proposal: "orders:read",
   confirm_resolution: "orders:propose",
   apply_approved_change: "orders:propose",

@@ -52,6 +52,7 @@ describe("outboxEventsFor", () => {
       "address_change_applied",
       ["approvals proposal.applied", "downstream proposal.applied", "downstream order.updated"],
     ],
+    ["cancellation_applied", ["approvals proposal.applied", "downstream proposal.applied", "downstream order.updated"]],
     ["order_received", []],
     ["order_seeded", []],
     ["exception_simulated", []],

@@ -99,6 +99,24 @@ describe("moneyAtStake", () => {
     );
   });
 
+  it("cancelling an order (cancel_order) refunds what was charged, voids an authorization, otherwise refunds nothing", () => {
+    expect(moneyAtStake(proposal("cancel_order"), order(4800, "captured"))).toEqual({
+      movesMoney: true,
+      short: "Refund $48.00",
+      detail: "Refunds $48.00 to the customer: the order was charged and has not shipped.",
+    });
+    expect(moneyAtStake(proposal("cancel_order", { status: "applied" }), order(4800, "captured")).detail).toBe(
+      "Refunded $48.00 to the customer: the order was charged and has not shipped.",
+    );
+    expect(moneyAtStake(proposal("cancel_order"), order(4800, "authorized")).short).toBe("Void $48.00 hold");
+    expect(moneyAtStake(proposal("cancel_order"), order(4800, "declined")).detail).toBe(
+      "Cancels a $48.00 order. Nothing to refund: the payment is declined.",
+    );
+    expect(moneyAtStake(proposal("cancel_order"), order(4800, null)).detail).toBe(
+      "Cancels a $48.00 order. Nothing to refund: the payment is unknown.",
+    );
+  });
+
   it("releasing a declined order's stock cancels it with nothing to refund", () => {
     const stake = moneyAtStake(proposal("release_inventory_hold_and_cancel_order"), order(8000, "declined"));
     expect(stake).toEqual({
