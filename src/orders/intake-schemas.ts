@@ -1,7 +1,10 @@
 /**
  * The order intake contract. The API parses requests with these schemas, the
  * generators produce values of these types, and the MCP tools describe their
- * outputs with them: one definition, no hand-written copies.
+ * outputs with them: one definition, no hand-written copies. The request also
+ * drives what is stored and compared (store/intake-orders.ts): each of its
+ * fields is the column of its name, a replay must match every one of them,
+ * and the view shows them all.
  */
 import { z } from "zod/v4";
 
@@ -51,15 +54,14 @@ export const HealthSchema = z.object({
 });
 export type Health = z.infer<typeof HealthSchema>;
 
-/** What GET /api/orders/:id answers for an order of the caller's account. */
-const OrderViewSchema = z.object({
+/**
+ * What GET /api/orders/:id answers for an order of the caller's account: every
+ * field of the request but its idempotency key, as stored, with the order's
+ * id, status and time. Built from the request, so a new request field is shown.
+ */
+export const OrderViewSchema = OrderRequestSchema.omit({ request_id: true }).extend({
   order_id: z.string(),
-  customer_id: z.string(),
-  channel: z.string(),
-  currency: z.string(),
   status: z.string(),
-  lines: OrderLinesSchema,
-  total_cents: z.number().int(),
   created_at: z.string(),
 });
 export type OrderView = z.infer<typeof OrderViewSchema>;

@@ -55,6 +55,12 @@ interface IntakeKeyRow {
   request_hash: string | null;
 }
 
+/** An intake order's key: the request_id it was posted with, and (for rows stored before replays compared fields) a hash of the request. */
+export interface IntakeKey {
+  readonly requestId: string;
+  readonly requestHash: string | null;
+}
+
 /** Any column of the orders table, for a select that reads only some of them. */
 export type OrderColumn = keyof OrderRow | keyof IntakeKeyRow;
 
@@ -126,6 +132,15 @@ function recordFromRow(row: OrderRow): OrderRecord {
   };
 }
 
+/** What an intake order stores in these columns: its record's values, and its key. */
+export function intakeValues(order: OrderRecord, key: IntakeKey, columns: readonly OrderColumn[]): unknown[] {
+  return columns.map((column) => {
+    if (column === "request_id") return key.requestId;
+    if (column === "request_hash") return key.requestHash;
+    return ORDER_COLUMNS[column](order);
+  });
+}
+
 /** The written columns' values for an UPDATE, taken from the order after the change. */
 export function columnValues(order: OrderRecord, columns: readonly (keyof OrderRow)[]): unknown[] {
   return columns.map((column) => ORDER_COLUMNS[column](order));
@@ -156,12 +171,8 @@ export function insertOrderRecord(
  * The insert for an intake order with its idempotency key. It does nothing
  * when the account already holds the order id or the request_id.
  */
-export function insertIntakeOrder(
-  db: D1Database,
-  order: OrderRecord,
-  key: { requestId: string; requestHash: string | null },
-): D1PreparedStatement {
-  return db.prepare(INSERT_INTAKE_SQL).bind(...recordValues(order), key.requestId, key.requestHash);
+export function insertIntakeOrder(db: D1Database, order: OrderRecord, key: IntakeKey): D1PreparedStatement {
+  return db.prepare(INSERT_INTAKE_SQL).bind(...intakeValues(order, key, ORDERS_TABLE_COLUMNS));
 }
 
 /** Another account's order reads exactly like a missing one: undefined. */

@@ -68,7 +68,7 @@ describe("replays", () => {
     expect(conflict.status).toBe(409);
     expect(await readJson<ErrorBody>(conflict)).toEqual({
       code: "conflict",
-      message: `request_id ${requestId} was already used for a different order (${order_id}); use a new request_id`,
+      message: `request_id ${requestId} was already used for a different order (${order_id}), whose lines and total_cents differ; use a new request_id`,
     });
     expect(await countOrdersFor("acme", requestId)).toBe(1);
     const stored = await readJson<{ total_cents: number; lines: unknown[] }>(await getOrder(order_id));

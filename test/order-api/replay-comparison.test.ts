@@ -1,11 +1,22 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/encoding";
-import { getOrder, postOrder, type Receipt, readJson, uniqueRequestId, validOrder } from "../helpers/orders";
+import { type OrderRequest, OrderRequestSchema } from "../../src/orders/intake-schemas";
+import { storeIntakeOrder } from "../../src/store/intake-orders";
+import {
+  type ErrorBody,
+  getOrder,
+  postOrder,
+  type Receipt,
+  readJson,
+  uniqueRequestId,
+  validOrder,
+} from "../helpers/orders";
 import { countOrdersFor } from "../helpers/rows";
 
 // A replay is told from a reused request_id by comparing the stored order with
-// the one sent again: every field the request carries counts. Orders stored
+// the one sent again: every field the request carries counts (the store reads
+// the list from OrderRequestSchema), and a 409 names the fields that differ. Orders stored
 // while replays were compared by a hash of the request keep being compared by it.
 
 // Valid alternatives to validOrder's fields (seed/customers.json, seed/catalog.json).
@@ -23,8 +34,32 @@ const CHANGES = [
   },
 ] as const;
 
+/**
+ * A request with every field the schema has, optional ones included: a field
+ * added to OrderRequestSchema does not compile here until it has a value, and
+ * then the test below changes it and expects a 409 naming it.
+ */
+const EVERY_FIELD: Required<OrderRequest> = {
+  request_id: "every-field",
+  customer_id: "CUST-0005",
+  channel: "partner",
+  currency: "USD",
+  lines: [{ sku: "SKU-5510", quantity: 2, unit_price_cents: 1850 }],
+  total_cents: 3700,
+};
+
+/** Another value of the same type: what a client that reused its request_id by mistake might send. */
+function changed(value: unknown): unknown {
+  if (typeof value === "string") return `${value}-other`;
+  if (typeof value === "number") return value + 1;
+  if (typeof value === "boolean") return !value;
+  if (Array.isArray(value)) return [...value, ...value];
+  if (value !== null && typeof value === "object") return { ...value, changed: true };
+  return "a value where there was none";
+}
+
 describe("a request_id used again", () => {
-  it.each(CHANGES)("with another $field answers 409 and keeps the original", async ({ change }) => {
+  it.each(CHANGES)("with another $field answers 409 naming it, and keeps the original", async ({ field, change }) => {
     const requestId = uniqueRequestId("field");
     const original = validOrder(requestId, { customer_id: "CUST-0003", channel: "web" });
     const created = await postOrder(original);
@@ -32,10 +67,42 @@ describe("a request_id used again", () => {
     const changed = await postOrder({ ...original, ...change });
     expect(changed.status).toBe(409);
     const { order_id } = await readJson<Receipt>(created);
+    expect(await readJson<ErrorBody>(changed)).toEqual({
+      code: "conflict",
+      message: `request_id ${requestId} was already used for a different order (${order_id}), whose ${field} differs; use a new request_id`,
+    });
     const stored = await readJson<{ customer_id: string; channel: string; lines: unknown[] }>(await getOrder(order_id));
     expect(stored).toMatchObject({ customer_id: "CUST-0003", channel: "web", lines: original.lines });
     expect((await postOrder(original)).status).toBe(200);
     expect(await countOrdersFor("acme", requestId)).toBe(1);
+  });
+
+  it("is told apart by every field of the request: the store answers 409 naming whichever one differs", async () => {
+    const caller = { account: "acme", actor: "replay test" };
+    const fields = Object.keys(OrderRequestSchema.shape).filter((field) => field !== "request_id");
+    expect(fields.length).toBeGreaterThanOrEqual(5);
+    for (const field of fields) {
+      const order = { ...EVERY_FIELD, request_id: uniqueRequestId(field.slice(0, 6)) };
+      const created = await storeIntakeOrder(env.DB, caller, order);
+      if (!created.ok || created.value.kind !== "created")
+        throw new Error(`${field}: the first request was not stored`);
+      const other = { ...order, [field]: changed(order[field as keyof typeof order]) };
+      expect(await storeIntakeOrder(env.DB, caller, other), field).toEqual({
+        ok: false,
+        error: {
+          code: "conflict",
+          message: `request_id ${order.request_id} was already used for a different order (${created.value.receipt.order_id}), whose ${field} differs; use a new request_id`,
+        },
+      });
+      const again = await storeIntakeOrder(env.DB, caller, order);
+      expect(again.ok && again.value.kind, field).toBe("replayed");
+      expect(await countOrdersFor("acme", order.request_id)).toBe(1);
+    }
+  });
+
+  it("the store's check reads every field: an unchanged copy is a replay, a changed one never is (self-check)", () => {
+    for (const value of Object.values(EVERY_FIELD)) expect(changed(value)).not.toEqual(value);
+    expect(Object.keys(EVERY_FIELD).sort()).toEqual(Object.keys(OrderRequestSchema.shape).sort());
   });
 
   it("stores the order's own fields and no hash of the request", async () => {
