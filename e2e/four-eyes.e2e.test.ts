@@ -42,7 +42,9 @@ it("a two-approver proposal goes from one approval to applied", async () => {
     "Its risk is medium, and changes of medium risk or more (FOUR_EYES_RISK) need two approvers.",
   );
   expect(afterOne).toContain(`Approved by ${FIRST.name}`);
-  expect(afterOne).toContain("One more approver, other than those above and the proposer, must approve.");
+  expect(afterOne).toContain(
+    "One more approver, other than those above and the proposer (Ada Ops (acme, local dev)), must approve.",
+  );
   expect(await first.page.locator("#status").innerText()).toBe("Waiting for approval");
   // The same person cannot be both eyes: no Approve button for them any more.
   expect(await first.page.getByRole("button", { name: "Approve" }).count()).toBe(0);
