@@ -10,12 +10,12 @@ import {
   orderStatusLabel,
   paymentLabel,
 } from "../../src/orders/labels";
-import type { OrderRecord } from "../../src/orders/order-record";
 import { diffStates, orderState } from "../../src/orders/order-state";
 import { ProposalStatusSchema } from "../../src/proposals/schemas";
 import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
 import { RunStatusSchema } from "../../src/runs/schemas";
 import { RUN_STATUS_LABELS } from "../../src/web/runs/run-status-labels";
+import { evidence, exception, order as orderRecord } from "../helpers/order-records";
 
 // The approver and the operator read words, never internal names: every
 // action, state and field the approval app and the MCP Apps cards show has a
@@ -79,50 +79,16 @@ describe("humanizeText", () => {
 });
 
 describe("changeValueLines", () => {
-  const order: OrderRecord = {
+  const order = orderRecord({
     order_id: "ORD-9",
-    account: "acme",
-    source: "operations",
-    customer_id: "CUST-0004",
-    channel: "web",
-    currency: "USD",
-    total_cents: 6600,
-    status: "pending",
     version: 1,
-    lines: [{ sku: "SKU-3390", quantity: 1, unit_price_cents: 6600 }],
-    shipping_address: {
-      recipient: "Jonas Becker",
-      line1: "301 Lakeshore Drive",
-      line2: null,
-      city: "Chicago",
-      region: "IL",
-      postal_code: "60611",
-      country: "US",
-    },
-    evidence: {
+    evidence: evidence({
       payment: { state: "captured", attempts: [] },
-      inventory: {
-        allocations: [
-          { sku: "SKU-3390", quantity: 1, warehouse: "ATL-2", state: "allocated" },
-          { sku: "SKU-5510", quantity: 2, warehouse: "ATL-2", state: "allocated" },
-        ],
-      },
-      fulfillment: { state: "awaiting_pick", carrier: null, tracking: null, last_event: "queued for warehouse" },
       duplicate: { of_order_id: "ORD-8", signals: ["same lines"] },
       timeline: [],
-    },
-    exception: {
-      type: "duplicate_order",
-      state: "active",
-      priority: "P2",
-      team: "Order Integrity",
-      opened_at: "2026-12-01T06:00:00.000Z",
-      sla_minutes: 60,
-      summary: "double submit",
-    },
-    created_at: "2026-12-01T06:00:00.000Z",
-    updated_at: "2026-12-01T06:00:00.000Z",
-  };
+    }),
+    exception: { ...exception("duplicate_order"), team: "Order Integrity", sla_minutes: 60, summary: "double submit" },
+  });
   // The values exactly as a proposal carries them, built by the domain code.
   const rows = diffStates(
     orderState(order),

@@ -2,38 +2,20 @@ import { describe, expect, it } from "vitest";
 import type { ChangeAction } from "../../../src/orders/change-kinds";
 import type { Payment } from "../../../src/orders/evidence";
 import type { OrderRecord } from "../../../src/orders/order-record";
-import type { ProposalView } from "../../../src/proposals/schemas";
+import { ProposalStatusSchema, type ProposalView } from "../../../src/proposals/schemas";
 import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
+import { evidence, order as orderRecord } from "../../helpers/order-records";
 
 // What the approver is told: the money a proposal moves, and for every state
 // what happened and what to do next.
 
 function order(total: number, payment: Payment["state"] | null): OrderRecord {
-  return {
+  return orderRecord({
     order_id: "ORD-1017",
-    account: "acme",
-    source: "operations",
-    customer_id: "CUST-0004",
-    channel: "web",
-    currency: "USD",
     total_cents: total,
-    status: "pending",
-    version: 1,
-    lines: [],
-    shipping_address: null,
-    evidence: payment
-      ? {
-          payment: { state: payment, attempts: [] },
-          inventory: { allocations: [] },
-          fulfillment: { state: "pending", carrier: null, tracking: null, last_event: "" },
-          duplicate: null,
-          timeline: [],
-        }
-      : null,
+    evidence: payment === null ? null : evidence({ payment: { state: payment, attempts: [] } }),
     exception: null,
-    created_at: "2026-12-01T06:00:00.000Z",
-    updated_at: "2026-12-01T06:00:00.000Z",
-  };
+  });
 }
 
 function proposal(action: ChangeAction, extra: Partial<ProposalView> = {}): ProposalView {
@@ -208,15 +190,7 @@ describe("explainState", () => {
   });
 
   it("every state has an explanation that names no internal state", () => {
-    for (const status of [
-      "pending_approval",
-      "approved",
-      "rejected",
-      "applied",
-      "expired",
-      "stale",
-      "superseded",
-    ] as const) {
+    for (const status of ProposalStatusSchema.options) {
       const text = explainState(proposal("retry_fulfillment", { status })).sentences.map(words).join(" ");
       expect(text.length).toBeGreaterThan(20);
       expect(text).not.toMatch(/pending_approval|superseded_by|status_reason/);
@@ -234,9 +208,18 @@ describe("orderNowNote", () => {
     );
   });
 
+  it("the provider's pending confirmation is named while a change is applying", () => {
+    expect(orderNowNote(proposal("retry_fulfillment", { status: "applying" }))).toBe(
+      "Unchanged until the provider confirms the change.",
+    );
+  });
+
   it("a decided proposal needs no note: the order shown is the order as it is", () => {
-    for (const status of ["rejected", "applied", "expired", "stale", "superseded"] as const) {
-      expect(orderNowNote(proposal("retry_fulfillment", { status }))).toBeNull();
+    const waiting = new Set(["pending_approval", "approved", "applying"]);
+    const decided = ProposalStatusSchema.options.filter((status) => !waiting.has(status));
+    expect(decided.length).toBeGreaterThanOrEqual(6);
+    for (const status of decided) {
+      expect(orderNowNote(proposal("retry_fulfillment", { status })), status).toBeNull();
     }
   });
 });
