@@ -45,7 +45,7 @@ export function judgedSteps(
 
 function valueWords(threshold: Threshold, value: number): string {
   const unit = METRICS[threshold.metric].unit;
-  if (unit === "ms") return value >= 1000 ? `${Math.round(value / 100) / 10} s` : `${Math.round(value * 10) / 10} ms`;
+  if (unit === "ms") return value >= 1000 ? `${Math.round(value / 100) / 10} s` : `${Math.round(value)} ms`;
   return unit === "orders/s" ? `${value} orders/s` : String(value);
 }
 
