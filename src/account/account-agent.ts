@@ -87,19 +87,26 @@ export class AccountAgent extends Agent<Env> {
     try {
       const config = await this.loadConfig();
       if (!config.ok) {
-        await this.failSearch(payload.searchId, `the server's configuration is not valid (${config.error.message})`);
+        await this.failSearch(
+          payload.searchId,
+          `the server's configuration is not valid, so the search cannot go on (${config.error.message}); fix it, then start the search again`,
+        );
         return;
       }
       await (await this.services(config.value)).searches.tick(payload.searchId);
     } catch (error) {
       console.error(`capacity search ${payload.searchId} of account ${this.name} failed in a tick:`, error);
-      await this.failSearch(payload.searchId, "an unexpected error in the server; the server log has the details");
+      await this.failSearch(
+        payload.searchId,
+        "the search stopped on an unexpected error in the server; the server log has the details. Start it again.",
+      );
     }
   }
 
-  private async failSearch(searchId: string, why: string): Promise<void> {
+  /** Without services or the search's schema, either of which may be what broke. */
+  private async failSearch(searchId: string, problem: string): Promise<void> {
     const { SearchStore } = await import("../runs/capacity-store");
-    new SearchStore(this.ctx.storage.sql).fail(searchId, `the search stopped on ${why}; start it again`, new Date());
+    new SearchStore(this.ctx.storage.sql).fail(searchId, problem, new Date());
   }
 
   /**
