@@ -76,10 +76,14 @@ describe("the documented load tests on npm run dev", () => {
   it.each(searches.map((c) => [c.page, c.call]))(
     "%s: the start_capacity_search call is accepted as written",
     (_, call) => {
-      const args = call.arguments as Omit<SearchRequest, "mode" | "objective"> & { objective: unknown[] };
+      // step_seconds has a default in the tool's schema (10): a call may leave it out.
+      const args = call.arguments as Omit<SearchRequest, "mode" | "objective" | "step_seconds"> & {
+        objective: unknown[];
+        step_seconds?: number;
+      };
       const request: SearchRequest = {
-        step_seconds: 10,
         ...args,
+        step_seconds: args.step_seconds ?? 10,
         mode: "seeded",
         objective: args.objective.map((t) => ThresholdSchema.parse(t)),
       };

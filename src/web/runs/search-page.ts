@@ -36,7 +36,7 @@ function chartTag(chart: SearchChart): Html {
   const points = chart.series.flatMap((series) =>
     series.points.map(
       (point) =>
-        html`<path class="line s-${series.key}" data-point="${series.key}" data-at-least="${String(point.atLeast)}" stroke-width="9" stroke-opacity="${point.atLeast ? 0.45 : 1}" d="M${point.x} ${point.y} h0.01"><title>${series.label} at ${point.rate}/s: ${point.atLeast ? "≥ " : ""}${latency(point.ms)} (${point.verdict})</title></path>${point.atLeast ? html`<path class="line s-${series.key}" stroke-dasharray="2 4" d="M${point.x} ${point.y} V0"/>` : ""}`,
+        html`<path class="line s-${series.key}" data-point="${series.key}" data-at-least="${String(point.atLeast)}" style="stroke-width:9;stroke-opacity:${point.atLeast ? 0.45 : 1}" d="M${point.x} ${point.y} h0.01"><title>${series.label} at ${point.rate}/s: ${point.atLeast ? "≥ " : ""}${latency(point.ms)} (${point.verdict})</title></path>${point.atLeast ? html`<path class="line s-${series.key}" stroke-dasharray="2 4" d="M${point.x} ${point.y} V0"/>` : ""}`,
     ),
   );
   return html`<div class="legend"><span class="nowrap"><span class="key s-p50"></span>p50</span><span class="nowrap"><span class="key s-p99"></span>p99</span><span class="nowrap"><span class="key" style="background:#b42318"></span>objective</span><span class="nowrap"><span class="key" style="background:#fff1d6;height:10px"></span>knee${chart.knee ? html` <b>${chart.knee.label}</b>` : ""}</span></div>

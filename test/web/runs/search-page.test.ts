@@ -103,7 +103,7 @@ describe("the chart", () => {
     expect(html).toContain('data-objective="p99_ms &lt; 500"');
     expect(html).toContain("<rect data-knee");
     expect(html).toMatch(/data-series="p99" data-points="5"/);
-    expect(html).toContain('data-point="p99" data-at-least="true" stroke-width="9" stroke-opacity="0.45"');
+    expect(html).toContain('data-point="p99" data-at-least="true" style="stroke-width:9;stroke-opacity:0.45"');
     expect(html).toContain('<td data-at-least title="a lower bound: orders were dropped">≥ 1.8 s</td>');
     expect(html).toContain('<a href="/runs/R-85"><code>R-85</code></a>');
   });
