@@ -89,13 +89,6 @@ export class CapacityDesk {
     );
   }
 
-  recent(): CapacitySearch[] {
-    return this.deps.searches.recent().flatMap((record) => {
-      const answer = this.get(record.search_id);
-      return answer.ok ? [answer.value] : [];
-    });
-  }
-
   /** The searches running now, with the run of the step each is on: the synthetic budget counts them. */
   running(): { plan: CapacityPlan; run_id: string | null }[] {
     return this.deps.searches

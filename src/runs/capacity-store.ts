@@ -1,7 +1,5 @@
 import { type SearchRecord, SearchRecordSchema, type SearchStatus } from "./capacity-schemas";
 
-const RECENT_SEARCHES = 20;
-
 /** Capacity searches in the AccountAgent's own SQLite (table: account/storage-schema.ts, step 8). */
 export class SearchStore {
   constructor(private readonly sql: SqlStorage) {}
@@ -38,17 +36,6 @@ export class SearchStore {
   running(): SearchRecord[] {
     return this.sql
       .exec<{ state: string }>("SELECT state FROM capacity_searches WHERE status = 'running' ORDER BY started_at")
-      .toArray()
-      .map((row) => SearchRecordSchema.parse(JSON.parse(row.state)));
-  }
-
-  /** Newest first. */
-  recent(limit: number = RECENT_SEARCHES): SearchRecord[] {
-    return this.sql
-      .exec<{ state: string }>(
-        "SELECT state FROM capacity_searches ORDER BY started_at DESC, search_id DESC LIMIT ?",
-        limit,
-      )
       .toArray()
       .map((row) => SearchRecordSchema.parse(JSON.parse(row.state)));
   }
