@@ -160,6 +160,7 @@ it("discovers, registers, consents in the browser, lists the granted tools, refr
     "preview_order",
     "get_traffic_run",
     "compare_traffic_runs",
+    "get_capacity_search",
     "get_order_status",
     "list_order_exceptions",
     "get_order_details",

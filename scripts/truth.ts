@@ -4,10 +4,12 @@
 // figure outside the tolerance (scripts/lib/truth-check.ts) exits non-zero.
 //   npm run truth              (a) 50/s and 200/s, (b) 50/s, (c) 200/s, 20 s each
 //   npm run truth -- --seconds 10 --only c
+//   npm run truth -- --search  a capacity search against (c): the knee must lie at 60..85/s (lib/search-truth.ts)
 import { loadavg } from "node:os";
 import { startDevServer } from "./lib/dev-server.ts";
 import { connect } from "./lib/mcp.ts";
 import { SCHEDULES, startReferenceTarget } from "./lib/reference-target.ts";
+import { runSearchTruth } from "./lib/search-truth.ts";
 import { runTruthCase, type TruthCase, type TruthRow, truthTable } from "./lib/truth-check.ts";
 
 const at = process.argv.indexOf("--seconds");
@@ -22,12 +24,14 @@ const CASES: readonly TruthCase[] = (
   ] as const
 ).filter((kase) => only < 0 || kase.schedule === process.argv[only + 1]);
 
+const searching = process.argv.includes("--search");
 const target = await startReferenceTarget();
 const server = await startDevServer({ vars: truthVars(target.url) }).catch(async (error: unknown) => {
   await target.close();
   throw error;
 });
 const rows: TruthRow[] = [];
+const searchProblems: string[] = [];
 try {
   const client = await connect(server.url, "acme-dev-token");
   console.log(
@@ -36,7 +40,12 @@ try {
       .join(" ")}`,
   );
   for (const [name, words] of Object.entries(SCHEDULES)) console.log(`(${name}) ${words}`);
-  for (const kase of CASES) {
+  if (searching) {
+    const outcome = await runSearchTruth(client, target);
+    console.log(`\n${outcome.table}\n\n${outcome.answer}`);
+    searchProblems.push(...outcome.problems.map((problem) => `capacity search against (c): ${problem}`));
+  }
+  for (const kase of searching ? [] : CASES) {
     rows.push(await runTruthCase(client, target, kase));
     console.log(`${rows.at(-1)?.name} done; load average ${loadavg()[0]?.toFixed(2)}`);
   }
@@ -44,13 +53,16 @@ try {
 } finally {
   await Promise.all([server.stop(), target.close()]);
 }
-console.log(`\n${truthTable(rows)}\n`);
+if (!searching) console.log(`\n${truthTable(rows)}\n`);
 console.log(
   `load average after: ${loadavg()
     .map((n) => n.toFixed(2))
     .join(" ")}`,
 );
-const problems = rows.flatMap((row) => row.problems.map((problem) => `${row.name}: ${problem}`));
+const problems = [
+  ...searchProblems,
+  ...rows.flatMap((row) => row.problems.map((problem) => `${row.name}: ${problem}`)),
+];
 for (const problem of problems) console.log(`FAIL ${problem}`);
 console.log(problems.length === 0 ? "truth: every figure within tolerance" : `truth: ${problems.length} problem(s)`);
 process.exit(problems.length === 0 ? 0 : 1);

@@ -78,6 +78,38 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /**
+   * One tick of a capacity search (runs/capacity-desk.ts), from the object's
+   * alarm like a run's: it folds a settled step in and starts the next one.
+   * A tick that cannot go on ends the search `failed`, so it does not hold
+   * the account's traffic forever; its current step's run ends by itself.
+   */
+  async searchTick(payload: { searchId: string }): Promise<void> {
+    try {
+      const config = await this.loadConfig();
+      if (!config.ok) {
+        await this.failSearch(
+          payload.searchId,
+          `the server's configuration is not valid, so the search cannot go on (${config.error.message}); fix it, then start the search again`,
+        );
+        return;
+      }
+      await (await this.services(config.value)).searches.tick(payload.searchId);
+    } catch (error) {
+      console.error(`capacity search ${payload.searchId} of account ${this.name} failed in a tick:`, error);
+      await this.failSearch(
+        payload.searchId,
+        "the search stopped on an unexpected error in the server; the server log has the details. Start it again.",
+      );
+    }
+  }
+
+  /** Without services or the search's schema, either of which may be what broke. */
+  private async failSearch(searchId: string, problem: string): Promise<void> {
+    const { SearchStore } = await import("../runs/capacity-store");
+    new SearchStore(this.ctx.storage.sql).fail(searchId, problem, new Date());
+  }
+
+  /**
    * The apply reconciler, called by the Agent's scheduler from the object's
    * alarm: asks the external provider what became of a proposal left
    * `applying` and settles it (proposals/confirmation.ts). Its next check is
@@ -123,22 +155,25 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /**
-   * On every wake: a running run whose next tick is not scheduled (its alarm
-   * was lost) gets one now, and so does a proposal left applying whose next
-   * check is due but not scheduled, so neither is left hanging. Both are found
-   * with one query on a status index each: a wake with neither, the usual
-   * case, builds no services.
+   * On every wake: a running run or capacity search whose next tick is not
+   * scheduled (its alarm was lost) gets one now, and so does a proposal left
+   * applying whose next check is due but not scheduled, so none is left
+   * hanging. Each is found with one query on a status index: a wake with
+   * none, the usual case, builds no services.
    */
   override async onStart(): Promise<void> {
     const sql = this.ctx.storage.sql;
     const running = sql.exec<{ run_id: string }>("SELECT run_id FROM runs WHERE status = 'running'").toArray();
+    const searching = sql
+      .exec<{ search_id: string }>("SELECT search_id FROM capacity_searches WHERE status = 'running'")
+      .toArray();
     const checks = sql
       .exec<{ proposal_id: string; at: string | null }>(
         "SELECT proposal_id, json_extract(body, '$.provider_apply.next_check_at') AS at FROM proposals WHERE status = 'applying'",
       )
       .toArray()
       .filter((row) => row.at !== null);
-    if (running.length === 0 && checks.length === 0) return;
+    if (running.length === 0 && searching.length === 0 && checks.length === 0) return;
     const schedules = await this.listSchedules();
     const scheduled = (callback: string, field: string) =>
       new Set(
@@ -149,6 +184,10 @@ export class AccountAgent extends Agent<Env> {
     const ticking = scheduled("runTick", "runId");
     for (const { run_id: runId } of running) {
       if (!ticking.has(runId)) await this.schedule(new Date(), "runTick", { runId });
+    }
+    const searchTicking = scheduled("searchTick", "searchId");
+    for (const { search_id: searchId } of searching) {
+      if (!searchTicking.has(searchId)) await this.schedule(new Date(), "searchTick", { searchId });
     }
     const checking = scheduled("reconcileApply", "proposalId");
     for (const { proposal_id: proposalId, at } of checks) {
@@ -197,6 +236,7 @@ export class AccountAgent extends Agent<Env> {
         config,
         transitions: this.transitions,
         scheduleTick: async (at, runId) => void (await this.schedule(at, "runTick", { runId })),
+        scheduleSearchTick: async (at, searchId) => void (await this.schedule(at, "searchTick", { searchId })),
         scheduleCheck: async (at, proposalId) => void (await this.schedule(at, "reconcileApply", { proposalId })),
       }),
     );

@@ -12,6 +12,7 @@ import { ok, type Result } from "../core/errors";
 import type { Person } from "../core/person";
 import type { ChangeKindName, KindInput } from "../orders/change-kinds";
 import type { Decision } from "../proposals/decision";
+import { type SearchRequest, searchOrdersPerMinute } from "../runs/capacity-plan";
 import type { RunRequest } from "../runs/plan";
 import type { SendRequest } from "../synth/batch-sender";
 import { type BudgetAsk, runOrdersPerMinute } from "../synth/order-budget";
@@ -61,13 +62,19 @@ export const OPERATOR_CALLS = {
   confirmProposal: (services, caller: Operator, proposalId: string) =>
     services.desk.confirm(proposalId, caller.operator),
   /**
-   * Meets a batch or a run with the account's synthetic order budget, counting
-   * the runs running now at their pace, and books a batch's orders. The
-   * caller's configuration sets the budget, as it decides every other limit.
+   * Meets a batch, a run or a search with the account's synthetic order
+   * budget, counting the runs running now at their pace and a running search
+   * at its highest rate for as long as it runs (its pauses included, so no
+   * batch takes the room its next step needs), and books a batch's orders.
+   * The caller's configuration sets the budget, as it decides every other limit.
    */
   chargeSyntheticBudget(services, _caller: Operator, ask: BudgetAsk, perMinute: number) {
-    const running = services.runs.recent().filter((run) => run.status === "running");
-    const runsPerMinute = running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0);
+    const searches = services.searches.running();
+    const steps = new Set(searches.map((search) => search.run_id));
+    const running = services.runs.recent().filter((run) => run.status === "running" && !steps.has(run.run_id));
+    const runsPerMinute =
+      running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0) +
+      searches.reduce((sum, search) => sum + searchOrdersPerMinute(search.plan), 0);
     return services.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
   },
   startTrafficRun: (services, caller: Operator, request: RunRequest) => services.runs.start(caller.operator, request),
@@ -76,6 +83,11 @@ export const OPERATOR_CALLS = {
   compareTrafficRuns: (services, _caller: Operator, runId: string, baselineId: string, tolerancePercent: number) =>
     services.runs.compare(runId, baselineId, tolerancePercent),
   recentRuns: (services, _caller: Operator) => ok(services.runs.recent()),
+  startCapacitySearch: (services, caller: Operator, request: SearchRequest) =>
+    services.searches.start(caller.operator, request),
+  getCapacitySearch: (services, _caller: Operator, searchId: string) => services.searches.get(searchId),
+  stopCapacitySearch: (services, caller: Operator, searchId: string) =>
+    services.searches.stop(searchId, caller.operator),
   /** The whole stored run, histograms included: the resource's view, and the run page's export (an approver's). */
   trafficRunRecord: (services, _caller: AccountCaller, runId: string) => services.runs.record(runId),
 } satisfies Entries<Operator>;
@@ -88,6 +100,8 @@ export const APPROVER_CALLS = {
   pendingProposals: async (services, _caller: Approver) => ok(await services.desk.pending()),
   /** The run page's view, for the chart. */
   runForApprover: (services, _caller: Approver, runId: string) => services.runs.chart(runId),
+  /** The capacity search page's view. */
+  searchForApprover: (services, _caller: Approver, searchId: string) => services.searches.get(searchId),
   /** Every interval of a run, oldest first: for the CSV export. */
   trafficRunIntervals(services, _caller: Approver, runId: string) {
     const intervals = services.runs.intervals(runId);

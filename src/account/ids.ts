@@ -11,3 +11,8 @@ export function newBatchId(): string {
 export function newRunId(): string {
   return `R-${Date.now().toString(36)}-${randomHex(4)}`;
 }
+
+/** Capacity search ids, likewise. */
+export function newSearchId(): string {
+  return `S-${Date.now().toString(36)}-${randomHex(4)}`;
+}

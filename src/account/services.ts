@@ -4,6 +4,9 @@ import { ProposalDesk } from "../proposals/desk";
 import { ProposalStore } from "../proposals/store";
 import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
 import { STUB_PROVIDER } from "../provider/stub-provider";
+import { CapacityDesk, heldBySearch } from "../runs/capacity-desk";
+import { planCapacitySearch } from "../runs/capacity-plan";
+import { SearchStore } from "../runs/capacity-store";
 import { RunDesk, type ShardHandle } from "../runs/desk";
 import { planRun } from "../runs/plan";
 import { shardName } from "../runs/shard-state";
@@ -16,7 +19,7 @@ import { SyntheticBudget } from "../synth/order-budget";
 import { randomSeed } from "../synth/prng";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
-import { newBatchId, newRunId } from "./ids";
+import { newBatchId, newRunId, newSearchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
@@ -36,6 +39,7 @@ export interface AccountServices {
   readonly desk: ProposalDesk;
   readonly sender: BatchSender;
   readonly runs: RunDesk;
+  readonly searches: CapacityDesk;
   readonly sealer: AuditSealer;
 }
 
@@ -49,6 +53,8 @@ interface ServiceDeps {
   readonly transitions: SerialQueue;
   /** Sets the object's alarm for a traffic run's next tick. */
   readonly scheduleTick: (at: Date, runId: string) => Promise<void>;
+  /** Sets the object's alarm for a capacity search's next tick. */
+  readonly scheduleSearchTick: (at: Date, searchId: string) => Promise<void>;
   /** Sets the object's alarm for the apply reconciler's next check of a proposal. */
   readonly scheduleCheck: (at: Date, proposalId: string) => Promise<void>;
 }
@@ -70,6 +76,7 @@ export function buildServices({
   config,
   transitions,
   scheduleTick,
+  scheduleSearchTick,
   scheduleCheck,
 }: ServiceDeps): AccountServices {
   const env = currentEnv();
@@ -96,22 +103,45 @@ export function buildServices({
     defer: (task) => ctx.waitUntil(task),
   });
 
+  const searchStore = new SearchStore(storage);
+  const runStore = new RunStore(storage);
+  const runUrl = (runId: string) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`;
+  const runs = new RunDesk({
+    runs: runStore,
+    account,
+    shard: (runId, index) => runShard(currentEnv(), account, runId, index),
+    maxActive: config.runs.maxActive,
+    runUrl,
+    plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
+    scheduleTick,
+    recentIntervals: RECENT_INTERVALS,
+    newRunId,
+    now: () => Date.now(),
+    heldBy: () => {
+      const holder = searchStore.running()[0];
+      return holder ? { searchId: holder.search_id, refusal: heldBySearch(holder.search_id) } : null;
+    },
+  });
   return {
     config,
     journal,
     batches: new SerialQueue(),
     budget: new SyntheticBudget(),
     sealer,
-    runs: new RunDesk({
-      runs: new RunStore(storage),
-      account,
-      shard: (runId, index) => runShard(currentEnv(), account, runId, index),
-      maxActive: config.runs.maxActive,
-      runUrl: (runId) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`,
-      plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
-      scheduleTick,
-      recentIntervals: RECENT_INTERVALS,
-      newRunId,
+    runs,
+    searches: new CapacityDesk({
+      searches: searchStore,
+      runner: {
+        start: (operator, request, searchId) => runs.start(operator, request, searchId),
+        record: (runId) => runs.record(runId),
+        stop: (runId, operator) => runs.stop(runId, operator),
+        running: () => runStore.running().map((run) => run.run_id),
+      },
+      plan: (request) => planCapacitySearch(request, request.seed ?? randomSeed(), config.runs),
+      scheduleTick: scheduleSearchTick,
+      searchUrl: (searchId) => `${config.publicBaseUrl}/runs/searches/${encodeURIComponent(searchId)}`,
+      runUrl,
+      newSearchId,
       now: () => Date.now(),
     }),
     desk: new ProposalDesk({

@@ -134,6 +134,16 @@ const STEPS: readonly (readonly string[])[] = [
     "ALTER TABLE run_chart ADD COLUMN dropped_generator INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE run_chart ADD COLUMN generator_delay_max REAL NOT NULL DEFAULT 0",
   ],
+  // 8: capacity searches (runs/capacity-desk.ts): one JSON row each, its steps inside; each step is a run of its own.
+  [
+    `CREATE TABLE capacity_searches (
+      search_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      state TEXT NOT NULL
+    )`,
+    "CREATE INDEX capacity_searches_by_status ON capacity_searches (status)",
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

@@ -4,6 +4,7 @@ import type { Config } from "../config/config";
 import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountOrders } from "../orders/port";
+import { planCapacitySearch, type SearchRequest, searchOrdersPerMinute } from "../runs/capacity-plan";
 import { planRun, type RunRequest } from "../runs/plan";
 import { D1AccountOrders } from "../store/account-orders";
 import { accountDatabase } from "../store/databases";
@@ -50,10 +51,14 @@ export interface AccountToolContext {
  */
 function budgetAsk(
   config: Config,
-  ask: { readonly batch: SendRequest } | { readonly run: RunRequest },
+  ask: { readonly batch: SendRequest } | { readonly run: RunRequest } | { readonly search: SearchRequest },
 ): BudgetAsk | undefined {
   if ("batch" in ask)
     return checkCount(ask.batch.count, config.maxBatch).ok ? { kind: "batch", orders: ask.batch.count } : undefined;
+  if ("search" in ask) {
+    const search = planCapacitySearch(ask.search, 0, config.runs);
+    return search.ok ? { kind: "search", ordersPerMinute: searchOrdersPerMinute(search.value) } : undefined;
+  }
   const plan = planRun(ask.run, 0, config.runs);
   return plan.ok ? { kind: "run", ordersPerMinute: runOrdersPerMinute(plan.value) } : undefined;
 }
@@ -87,6 +92,10 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
       startTrafficRun: async (request) => {
         const budget = await withinBudget(budgetAsk(config, { run: request }));
         return budget.ok ? agent.startTrafficRun(request) : budget;
+      },
+      startCapacitySearch: async (request) => {
+        const budget = await withinBudget(budgetAsk(config, { search: request }));
+        return budget.ok ? agent.startCapacitySearch(request) : budget;
       },
     },
     traffic: {

@@ -138,6 +138,30 @@ const loadTest = definePrompt({
     ]),
 });
 
+const capacitySearch = definePrompt({
+  name: "capacity_search",
+  title: "Find how much the order API can take",
+  description:
+    "Searches for the highest rate at which the configured order API still meets a latency objective (start_capacity_search), watches the steps until it ends and reports the answer: the rate it holds, what broke above it, or that the generator was the limit.",
+  args: z.object({
+    p99_ms: wholeNumber("The objective: p99 latency under this many milliseconds (default 300)"),
+    lowest_rate: positiveNumber("The first step's rate, orders per second (default 10)").optional(),
+    highest_rate: positiveNumber("No step goes above this rate (default: this server's MAX_RUN_RATE)").optional(),
+    step_seconds: wholeNumber("How long each step sends, in seconds (default 10)"),
+  }),
+  tools: ["check_target", "start_capacity_search", "get_capacity_search", "stop_capacity_search"],
+  text: ({ p99_ms, lowest_rate, highest_rate, step_seconds }, config) =>
+    steps(
+      `Find how many orders a second the configured order API can take with p99 latency under ${p99_ms ?? "300"} ms.`,
+      [
+        "Call check_target. If the target is not reachable, stop and tell me why.",
+        `Call start_capacity_search with objective [{"metric": "p99_ms", "op": "<", "value": ${p99_ms ?? "300"}}, {"metric": "error_rate", "op": "<", "value": 0.01}], lowest_rate ${lowest_rate ?? "10"}, highest_rate ${highest_rate ?? config.runs.maxRate} (this server allows at most ${config.runs.maxRate}, MAX_RUN_RATE), step_seconds ${step_seconds ?? "10"} and mode "seeded". If it is refused, tell me what to change. Give me its search_id and search_url (a live chart of latency against rate).`,
+        "Call get_capacity_search with the search_id every 10 seconds or so until its status is no longer running, telling me briefly each step's rate and verdict as it ends. Each step is a short traffic run, with a short pause between them. Call stop_capacity_search only if I ask you to stop.",
+        "Report its answer sentence as it stands, then highest_passing_rate and lowest_failing_rate with the tolerance, and broke_first. If outcome is above_cap, say the knee is above the highest rate tried, not that one was found. If the status is inconclusive, say the load generator, not the API, was the limit, and what its problem says to change. A p99 listed in a step's lower_bounds is only a lower bound.",
+      ],
+    ),
+});
+
 const rejectionDrill = definePrompt({
   name: "rejection_drill",
   title: "Drill the rejection path",
@@ -164,5 +188,6 @@ export const workflowPrompts: readonly AccountPrompt[] = [
   explainOrder,
   proposeAndWait,
   loadTest,
+  capacitySearch,
   rejectionDrill,
 ];

@@ -14,6 +14,7 @@ import type { AccountToolContext } from "./account-context";
 import { approvalWaitTools } from "./approval-wait.tools";
 import { APPS_EXTENSION_ID } from "./apps";
 import { jsonUnlessStreamed } from "./auto-response";
+import { capacityTools } from "./capacity.tools";
 import { acceptedHeaders, ConnectedTransport } from "./connected-transport";
 import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
@@ -34,6 +35,7 @@ const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
 const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
 Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
+Load: start_traffic_run for a given load; start_capacity_search to find the highest rate that meets an objective (then get_capacity_search until it ends).
 Order operations: list_order_exceptions, get_order_details, then propose a change with ${ANY_PROPOSE_TOOL}. A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, apply it with ${APPLY_TOOL_GUIDE}; calling it again returns the same outcome.`;
 
 /**
@@ -47,7 +49,13 @@ const LIST_CACHE: CacheHint = { ttlMs: 10_000, cacheScope: "private" };
 const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
 
 /** Everything this server offers; the scope gate reads the same lists. */
-export const ALL_TOOLS: readonly AccountTool[] = [...syntheticTools, ...runTools, ...orderTools, ...approvalWaitTools];
+export const ALL_TOOLS: readonly AccountTool[] = [
+  ...syntheticTools,
+  ...runTools,
+  ...capacityTools,
+  ...orderTools,
+  ...approvalWaitTools,
+];
 export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources, ...runResources];
 
 /**

@@ -41,6 +41,8 @@ interface RunDeskDeps {
   readonly recentIntervals: number;
   readonly newRunId: () => string;
   readonly now: () => number;
+  /** The capacity search holding the account's traffic, if one does: its own steps may start, nothing else. */
+  readonly heldBy?: () => { readonly searchId: string; readonly refusal: string } | null;
 }
 
 /**
@@ -53,11 +55,14 @@ interface RunDeskDeps {
 export class RunDesk {
   constructor(private readonly deps: RunDeskDeps) {}
 
-  async start(operator: string, request: RunRequest): Promise<Result<RunSummary>> {
+  /** `searchId`: the capacity search this run is a step of, the one start a search's hold lets through. */
+  async start(operator: string, request: RunRequest, searchId?: string): Promise<Result<RunSummary>> {
     const { runs, maxActive } = this.deps;
     const plan = this.deps.plan(request);
     if (!plan.ok) return plan;
-    // No await between the count and the insert: two starts cannot both pass the check.
+    // No await between the checks and the insert: two starts cannot both pass them.
+    const held = this.deps.heldBy?.();
+    if (held && held.searchId !== searchId) return fail("conflict", held.refusal);
     const active = runs.running();
     if (active.length >= maxActive) {
       const ids = active.map((run) => run.run_id).join(", ");
@@ -89,7 +94,7 @@ export class RunDesk {
       missed_ticks: 0,
     };
     runs.insert(record);
-    const actor = `${operator} via start_traffic_run`;
+    const actor = `${operator} via ${searchId ? `start_capacity_search (${searchId})` : "start_traffic_run"}`;
     const started = await Promise.allSettled(
       record.shards.map((_, shard) =>
         this.handle(record, shard).start({

@@ -14,7 +14,8 @@ const WINDOW_MS = 60_000;
 
 export type BudgetAsk =
   | { readonly kind: "batch"; readonly orders: number }
-  | { readonly kind: "run"; readonly ordersPerMinute: number };
+  | { readonly kind: "run"; readonly ordersPerMinute: number }
+  | { readonly kind: "search"; readonly ordersPerMinute: number };
 
 export interface BudgetLimits {
   readonly perMinute: number;
@@ -28,13 +29,19 @@ export function runOrdersPerMinute(plan: { readonly peak_rate: number; readonly 
 }
 
 function asked(ask: BudgetAsk): { orders: number; what: string; smaller: string } {
-  return ask.kind === "batch"
-    ? { orders: ask.orders, what: `a batch of ${ask.orders} orders`, smaller: "send fewer at a time" }
-    : {
-        orders: ask.ordersPerMinute,
-        what: `a run at ${ask.ordersPerMinute} orders a minute`,
-        smaller: "start it at a lower rate",
-      };
+  if (ask.kind === "batch")
+    return { orders: ask.orders, what: `a batch of ${ask.orders} orders`, smaller: "send fewer at a time" };
+  if (ask.kind === "search")
+    return {
+      orders: ask.ordersPerMinute,
+      what: `a capacity search of up to ${ask.ordersPerMinute} orders a minute`,
+      smaller: "ask for a lower highest_rate",
+    };
+  return {
+    orders: ask.ordersPerMinute,
+    what: `a run at ${ask.ordersPerMinute} orders a minute`,
+    smaller: "start it at a lower rate",
+  };
 }
 
 export class SyntheticBudget {

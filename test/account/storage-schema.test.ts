@@ -48,6 +48,7 @@ describe("the account object's storage schema", () => {
         expect.arrayContaining([
           "account_schema",
           "audit_anchor",
+          "capacity_searches",
           "proposals",
           "run_chart",
           "run_intervals",

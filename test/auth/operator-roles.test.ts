@@ -12,6 +12,7 @@ const READ_TOOLS = [
   "preview_order",
   "get_traffic_run",
   "compare_traffic_runs",
+  "get_capacity_search",
   "get_order_status",
   "list_order_exceptions",
   "get_order_details",

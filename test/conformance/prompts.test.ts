@@ -33,6 +33,7 @@ describe("the workflow prompts beside the conformance fixtures", () => {
         "explain_order",
         "propose_and_wait",
         "load_test",
+        "capacity_search",
         "rejection_drill",
         "test_simple_prompt",
         "test_prompt_with_arguments",

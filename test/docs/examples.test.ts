@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import devVars from "../../.dev.vars?raw";
 import { loadConfig } from "../../src/config/config";
+import { planCapacitySearch, type SearchRequest } from "../../src/runs/capacity-plan";
 import { planRun, type RunRequest } from "../../src/runs/plan";
 import { ThresholdSchema } from "../../src/runs/schemas";
 
@@ -27,14 +28,17 @@ const local = loadConfig(localVars);
 if (!local.ok) throw new Error(`.dev.vars does not parse: ${local.error.message}`);
 const caps = local.value.runs;
 
-/** Each documented start_traffic_run call: the JSON blocks that name the tool. */
-const calls = pages.flatMap(([page, text]) =>
-  [...text.matchAll(/```json\n([\s\S]*?)```/g)].flatMap((block) => {
-    const body = block[1] ?? "";
-    if (!body.includes('"name": "start_traffic_run"')) return [];
-    return [{ page, call: JSON.parse(body) as { arguments: Record<string, unknown> } }];
-  }),
-);
+/** Each documented call of `tool`: the JSON blocks that name it. */
+const callsOf = (tool: string) =>
+  pages.flatMap(([page, text]) =>
+    [...text.matchAll(/```json\n([\s\S]*?)```/g)].flatMap((block) => {
+      const body = block[1] ?? "";
+      if (!body.includes(`"name": "${tool}"`)) return [];
+      return [{ page, call: JSON.parse(body) as { arguments: Record<string, unknown> } }];
+    }),
+  );
+const calls = callsOf("start_traffic_run");
+const searches = callsOf("start_capacity_search");
 
 /** How the documented requests say how long; a new wording needs a line here. */
 const SPANS: Record<string, number> = { "half a minute": 30, "a minute": 60, "one minute": 60, "five minutes": 300 };
@@ -51,6 +55,7 @@ const requests = pages.flatMap(([page, text]) =>
 describe("the documented load tests on npm run dev", () => {
   it("finds the examples it holds", () => {
     expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(searches.length).toBeGreaterThanOrEqual(2);
     expect(requests.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -67,6 +72,25 @@ describe("the documented load tests on npm run dev", () => {
     const planned = planRun(request, 1, caps);
     expect(planned.ok ? "accepted" : planned.error.message).toBe("accepted");
   });
+
+  it.each(searches.map((c) => [c.page, c.call]))(
+    "%s: the start_capacity_search call is accepted as written",
+    (_, call) => {
+      // step_seconds has a default in the tool's schema (10): a call may leave it out.
+      const args = call.arguments as Omit<SearchRequest, "mode" | "objective" | "step_seconds"> & {
+        objective: unknown[];
+        step_seconds?: number;
+      };
+      const request: SearchRequest = {
+        ...args,
+        step_seconds: args.step_seconds ?? 10,
+        mode: "seeded",
+        objective: args.objective.map((t) => ThresholdSchema.parse(t)),
+      };
+      const planned = planCapacitySearch(request, 1, caps);
+      expect(planned.ok ? "accepted" : planned.error.message).toBe("accepted");
+    },
+  );
 
   it.each(requests.map((r) => [r.page, `${r.rate} orders a second for ${r.span}`, r]))(
     "%s: %s is within the local caps",

@@ -20,6 +20,8 @@ import type { VirtualClock } from "./virtual-clock";
 export interface DeskRig {
   readonly desk: RunDesk;
   readonly store: RunStore;
+  /** The object's own SQLite, for other stores beside the runs'. */
+  readonly sql: SqlStorage;
   /** Shards whose progress() throws, as a lost object would. */
   readonly silent: Set<number>;
   /** Ticks the desk every second until the run has ended and its shards settled. */
@@ -95,6 +97,6 @@ export async function withDesk<T>(
         })(),
       );
     };
-    return body({ desk, store, silent, drive });
+    return body({ desk, store, sql: state.storage.sql, silent, drive });
   });
 }

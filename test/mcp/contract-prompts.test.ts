@@ -39,6 +39,11 @@ const EXPECTED_PROMPTS: Readonly<Record<string, ExpectedPrompt>> = {
     sample: { rate_per_second: "20", duration_seconds: "300", p99_ms: "250", ramp_seconds: "60" },
     tools: ["check_target", "start_traffic_run", "get_traffic_run", "stop_traffic_run"],
   },
+  capacity_search: {
+    arguments: { p99_ms: false, lowest_rate: false, highest_rate: false, step_seconds: false },
+    sample: { p99_ms: "300", lowest_rate: "10", highest_rate: "40", step_seconds: "10" },
+    tools: ["check_target", "start_capacity_search", "get_capacity_search", "stop_capacity_search"],
+  },
   rejection_drill: {
     arguments: { count: false },
     sample: { count: "5" },
@@ -120,6 +125,11 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
     expect(load).toContain("p99 latency is over 500 ms");
     // This server's caps (MAX_RUN_RATE 50, MAX_RUN_SECONDS 900 in the test environment) and MAX_BATCH.
     expect(load).toContain("at most 50 orders per second and 900 seconds");
+    const search = await promptText(client, "capacity_search", { p99_ms: "250", highest_rate: "40" });
+    expect(search).toContain(
+      'objective [{"metric": "p99_ms", "op": "<", "value": 250}, {"metric": "error_rate", "op": "<", "value": 0.01}], lowest_rate 10, highest_rate 40 (this server allows at most 50, MAX_RUN_RATE), step_seconds 10',
+    );
+    expect(await promptText(client, "capacity_search", {})).toContain("highest_rate 50 (");
     expect(await promptText(client, "rejection_drill", {})).toContain(
       "send_orders with count 5 (at most 100, this server's MAX_BATCH)",
     );

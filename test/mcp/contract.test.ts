@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ListedTool, propertyNames } from "../helpers/listed-tools";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { ACME_TOKEN } from "../helpers/tokens";
+import { START_CAPACITY_SEARCH_FIELDS, START_TRAFFIC_RUN_FIELDS } from "../helpers/tool-fields";
 
 // The tools an MCP client sees, identical for a 2025 client (v1 SDK) and a
 // 2026-07-28 client (v2 SDK): names, annotations and schemas. Add a row here
@@ -43,33 +44,6 @@ const WRITE_ONCE = {
 } as const;
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
-/** Every field of start_traffic_run, nested ones included (array items and unions flattened). */
-const START_TRAFFIC_RUN_FIELDS = [
-  "$.duration_seconds",
-  "$.invalid_share",
-  "$.invalid_share.channel_not_allowed",
-  "$.invalid_share.out_of_stock",
-  "$.invalid_share.price_mismatch",
-  "$.invalid_share.total_mismatch",
-  "$.invalid_share.unknown_customer",
-  "$.invalid_share.unknown_sku",
-  "$.invalid_share.unsupported_currency",
-  "$.mode",
-  "$.ramp_seconds",
-  "$.rate_per_second",
-  "$.seed",
-  "$.stages",
-  "$.stages.duration_seconds",
-  "$.stages.rate_per_second",
-  "$.start_rate",
-  "$.thresholds",
-  "$.thresholds.abort_on_fail",
-  "$.thresholds.grace_seconds",
-  "$.thresholds.metric",
-  "$.thresholds.op",
-  "$.thresholds.value",
-];
-
 /** The traffic-run toolset (src/mcp/runs.tools.ts). */
 const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   // The load is either rate_per_second with duration_seconds, or stages: neither is required on its own, and the handler says which is missing.
@@ -101,6 +75,21 @@ const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   },
 };
 
+/** The capacity-search toolset (src/mcp/capacity.tools.ts): its own stop, since its answer is a search, not a run. */
+const CAPACITY_TOOLS: Readonly<Record<string, ExpectedTool>> = {
+  start_capacity_search: {
+    annotations: WRITE_ONCE,
+    input: ["highest_rate", "lowest_rate", "mode", "objective", "seed", "step_seconds", "tolerance", "warmup_seconds"],
+    required: ["highest_rate", "lowest_rate", "objective"],
+  },
+  get_capacity_search: { annotations: READ_ONLY, input: ["search_id"], required: ["search_id"] },
+  stop_capacity_search: {
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: ["search_id"],
+    required: ["search_id"],
+  },
+};
+
 /**
  * The order-operations toolset (src/mcp/orders.tools.ts). Proposing is
  * read-only for the order (a proposal is inert); applying is destructive but
@@ -126,6 +115,7 @@ const ORDER_OPERATIONS_TOOLS: Readonly<Record<string, ExpectedTool>> = {
 const ALL_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   ...SYNTHETIC_TOOLS,
   ...RUN_TOOLS,
+  ...CAPACITY_TOOLS,
   ...ORDER_OPERATIONS_TOOLS,
 };
 
@@ -216,6 +206,12 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
             .map((p) => p.replace(/\/(anyOf|items)(\[\d+\])?/g, ""))
             .sort(),
         ).toEqual(START_TRAFFIC_RUN_FIELDS);
+      else if (name === "start_capacity_search")
+        expect(
+          propertyNames(inputSchema)
+            .map((p) => p.replace(/\/(anyOf|items)(\[\d+\])?/g, ""))
+            .sort(),
+        ).toEqual(START_CAPACITY_SEARCH_FIELDS);
       else if (name !== "prepare_address_change")
         expect(propertyNames(inputSchema)).toHaveLength(expected.input.length);
     });

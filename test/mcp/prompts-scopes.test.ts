@@ -17,6 +17,7 @@ const PROMPT_SCOPES: Readonly<Record<string, readonly string[]>> = {
   explain_order: ["orders:read"],
   propose_and_wait: ["orders:read", "orders:propose"],
   load_test: ["traffic:read", "traffic:send"],
+  capacity_search: ["traffic:read", "traffic:send"],
   rejection_drill: ["traffic:read", "traffic:send"],
 };
 

@@ -119,3 +119,35 @@ describe("start_traffic_run within the budget", () => {
     expect(outcome((await post(sendOrders(44, 10))) as JsonRpcMessage).isError).toBe(false);
   });
 });
+
+describe("a capacity search within the budget", () => {
+  const search = (id: number, highest: number) =>
+    rpc(id, "tools/call", {
+      name: "start_capacity_search",
+      arguments: {
+        objective: [{ metric: "p99_ms", op: "<", value: 300 }],
+        lowest_rate: 1,
+        highest_rate: highest,
+        step_seconds: 100,
+        mode: "simple",
+      },
+    });
+
+  it("counts at its highest rate from start to end, pauses between steps included", async () => {
+    const { post } = budgetedAccount(120);
+    const over = outcome((await post(search(51, 3))) as JsonRpcMessage);
+    expect(over.text).toBe(
+      "a capacity search of up to 180 orders a minute is more than this account's synthetic traffic budget of 120 orders per minute (SYNTH_ORDERS_PER_MINUTE); ask for a lower highest_rate, or raise SYNTH_ORDERS_PER_MINUTE in the server environment",
+    );
+    const started = (await post(search(52, 1.5))) as JsonRpcMessage;
+    expect(outcome(started).isError).toBe(false);
+    const searchId = (started.result?.structuredContent as { search_id: string } | undefined)?.search_id;
+    // 90 a minute are the search's: a batch of 40 does not fit beside it, one of 30 does.
+    expect(outcome((await post(sendOrders(53, 40))) as JsonRpcMessage).text).toMatch(
+      /running traffic runs send 90 a minute\./,
+    );
+    expect(outcome((await post(sendOrders(54, 30))) as JsonRpcMessage).isError).toBe(false);
+    const stop = rpc(55, "tools/call", { name: "stop_capacity_search", arguments: { search_id: searchId } });
+    expect(outcome((await post(stop)) as JsonRpcMessage).isError).toBe(false);
+  });
+});

@@ -67,6 +67,7 @@ describe("the grant at /mcp", () => {
       "preview_order",
       "get_traffic_run",
       "compare_traffic_runs",
+      "get_capacity_search",
       ...ORDERS_READ_TOOLS,
     ]);
   });

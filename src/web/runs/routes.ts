@@ -13,21 +13,29 @@ import { exportOf, INTERVALS_CSV_HEADER, intervalCsvLine } from "../../runs/expo
 import { messagePage, signInPage } from "../pages";
 import { browserPageMiddleware, page, sessions, signedIn } from "../shell";
 import { runPage } from "./run-page";
+import { searchPage } from "./search-page";
 
 export const runPages = new Hono<AppEnv>();
 
 /** Said for an unknown id and for another account's alike; it names neither. */
 const RUN_NOT_FOUND =
   "There is no traffic run with this id in your account. Runs are visible only to the account that started them.";
+const SEARCH_NOT_FOUND =
+  "There is no capacity search with this id in your account. Searches are visible only to the account that started them.";
 
 runPages.use("*", ...browserPageMiddleware);
 
 /** A page for a failed read: another account's run reads exactly like an unknown one. */
-function failurePage(c: Context<AppEnv>, session: ApproverSession, error: AppError): Response | Promise<Response> {
+function failurePage(
+  c: Context<AppEnv>,
+  session: ApproverSession,
+  error: AppError,
+  what: "Run" | "Capacity search" = "Run",
+): Response | Promise<Response> {
   const notFound = error.code === "not_found";
   const body = messagePage(
-    notFound ? "Run not found" : "Something went wrong",
-    notFound ? RUN_NOT_FOUND : error.message,
+    notFound ? `${what} not found` : "Something went wrong",
+    notFound ? (what === "Run" ? RUN_NOT_FOUND : SEARCH_NOT_FOUND) : error.message,
     signedIn(session),
   );
   return page(c, body, statusOf(error));
@@ -55,6 +63,17 @@ function runRoute<T>(
     return answer(c, result.value, session, runId);
   };
 }
+
+/** A capacity search: latency against rate, one point per step; its steps link to their own run pages. */
+runPages.get("/searches/:id", async (c) => {
+  const searchId = c.req.param("id");
+  const session = await currentSession(c, sessions(c));
+  if (!session) return page(c, signInPage({ next: `/runs/searches/${encodeURIComponent(searchId)}` }));
+  const agent = c.env.ACCOUNT_AGENT.getByName(session.approver.account);
+  const search = await agent.searchForApprover(session.approver, searchId);
+  if (!search.ok) return failurePage(c, session, search.error, "Capacity search");
+  return page(c, searchPage({ search: search.value, now: new Date(), ...signedIn(session) }));
+});
 
 runPages.get(
   "/:id",
