@@ -17,6 +17,7 @@ import { ProposalDesk } from "../../src/proposals/desk";
 import { ProposalStore } from "../../src/proposals/store";
 import type { ProviderSetup } from "../../src/provider/apply-provider";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
+import { exception, order as orderRecord } from "./order-records";
 
 export const START = Date.parse("2026-12-01T09:00:00.000Z");
 export const TTL_MINUTES = 15;
@@ -27,23 +28,19 @@ export function person(name: string, id = name.toLowerCase().replace(/[^a-z0-9]+
   return { id, name };
 }
 
+/** An order the desk is given: on hold for fraud review, worth $66.00, without evidence. */
 export function order(orderId: string, overrides: Partial<OrderRecord> = {}): OrderRecord {
-  return {
+  return orderRecord({
     order_id: orderId,
-    account: "acme",
-    source: "operations",
     customer_id: "CUST-0001",
     channel: "web",
-    currency: "USD",
-    total_cents: 6600,
     status: "on_hold",
     version: 1,
     lines: [{ sku: "SKU-2240", quantity: 1, unit_price_cents: 6600 }],
     shipping_address: DEFAULT_ADDRESS,
     evidence: null,
     exception: {
-      type: "fraud_review",
-      state: "active",
+      ...exception("fraud_review"),
       priority: "P1",
       team: "Risk",
       opened_at: new Date(START).toISOString(),
@@ -53,7 +50,7 @@ export function order(orderId: string, overrides: Partial<OrderRecord> = {}): Or
     created_at: new Date(START - 60_000).toISOString(),
     updated_at: new Date(START - 60_000).toISOString(),
     ...overrides,
-  };
+  });
 }
 
 /** The orders port in memory: enough of the D1 store's behaviour for the desk. */

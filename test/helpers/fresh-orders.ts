@@ -4,9 +4,10 @@
  */
 import { env } from "cloudflare:workers";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
-import type { OrderException, OrderRecord } from "../../src/orders/order-record";
+import type { OrderException, } from "../../src/orders/order-record";
 import { insertAuditEvent } from "../../src/store/audit-events";
 import { insertOrderRecord } from "../../src/store/order-rows";
+import { order as orderRecord } from "./order-records";
 import { warmUp } from "./orders";
 
 export type ExceptionKind = ExceptionType;
@@ -159,13 +160,11 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
     duplicate: shape.duplicate,
     timeline: [{ at: created, event: "order_placed", detail: "placed via web (test fixture)" }],
   };
-  const record: OrderRecord = {
+  const record = orderRecord({
     order_id: orderId,
     account,
-    source: "operations",
     customer_id: options.customerId ?? "CUST-0001",
     channel: "web",
-    currency: "USD",
     total_cents: options.totalCents ?? 6600,
     status: options.status ?? shape.status,
     version: 1,
@@ -189,7 +188,7 @@ export async function insertFreshOrder(options: FreshOrderOptions = {}): Promise
           },
     created_at: created,
     updated_at: created,
-  };
+  });
   await insertOrderRecord(env.DB, record, "fail").run();
   // Like every order, a fixture has the event that says where it came from (see src/store/invariants.ts).
   if (options.originEvent === false) return orderId;
