@@ -1,5 +1,7 @@
+import { hex } from "../core/encoding";
+
 function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** Batch ids sort by start time and stay unique within the account. */

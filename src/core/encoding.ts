@@ -10,10 +10,13 @@ export function base64url(bytes: ArrayBuffer | Uint8Array): string {
     .replace(/=+$/, "");
 }
 
-const HEX_DIGITS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+/** Each byte's two lowercase hex digits, built once: the audit chain hashes every event, and each generated order draws a hex id. */
+export const HEX_DIGITS: readonly string[] = Array.from({ length: 256 }, (_, byte) =>
+  byte.toString(16).padStart(2, "0"),
+);
 
-/** Lowercase hex of bytes; every intake order hashes its body, so this avoids a string per byte. */
-function hex(bytes: ArrayBuffer | Uint8Array): string {
+/** Lowercase hex of bytes. */
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let out = "";
   for (const byte of view) out += HEX_DIGITS[byte];

@@ -1,4 +1,5 @@
 import { webhookSigningKey } from "../config/webhooks";
+import { hex } from "../core/encoding";
 
 /**
  * How a receiver knows a delivery came from this Worker and was not replayed
@@ -33,10 +34,6 @@ export const LEGACY_IDEMPOTENCY_HEADER = "Idempotency-Key";
 async function hmacSha256(key: Uint8Array, text: string): Promise<Uint8Array> {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text)));
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` under the destination's key (webhookSigningKey). */

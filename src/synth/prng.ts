@@ -5,6 +5,8 @@
  * splitmix32, so distinct seeds start independent streams: no seed replays a
  * shifted copy of another seed's orders (and their request ids).
  */
+import { HEX_DIGITS } from "../core/encoding";
+
 export const MAX_SEED = 0xffff_ffff;
 
 function splitmix32(state: number): () => number {
@@ -17,8 +19,6 @@ function splitmix32(state: number): () => number {
     return (z ^ (z >>> 16)) >>> 0;
   };
 }
-
-const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 export class Prng {
   private a: number;
@@ -83,7 +83,7 @@ export class Prng {
     for (let index = 0; index < 16; index++) {
       const drawn = this.int(0, 255);
       const byte = index === 6 ? (drawn & 0x0f) | 0x40 : index === 8 ? (drawn & 0x3f) | 0x80 : drawn;
-      out += HEX_BYTES[byte];
+      out += HEX_DIGITS[byte];
       if (index === 3 || index === 5 || index === 7 || index === 9) out += "-";
     }
     return out;
