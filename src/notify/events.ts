@@ -3,6 +3,7 @@ import type { Webhooks } from "../config/webhooks";
 import { ActorKindSchema, type NewAuditEvent } from "../orders/audit-event";
 import { APPLIED_EVENT_TYPES } from "../orders/change-kinds";
 import { OrderStateSchema } from "../orders/order-state";
+import { type WebhookEventType, WebhookEventTypeSchema } from "./event-types";
 import { webhookText } from "./text";
 
 /**
@@ -14,18 +15,6 @@ import { webhookText } from "./text";
 
 /** Where an event goes: the approvers' channel, or downstream systems. */
 export type Destination = keyof Webhooks;
-
-export const WebhookEventTypeSchema = z.enum([
-  "proposal.created",
-  "proposal.approved",
-  "proposal.approval_recorded",
-  "proposal.rejected",
-  "proposal.superseded",
-  "proposal.expired",
-  "proposal.applied",
-  "order.updated",
-]);
-export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
 type Route = { readonly destination: Destination; readonly type: WebhookEventType };
 

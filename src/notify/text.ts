@@ -1,5 +1,5 @@
 import type { NewAuditEvent } from "../orders/audit-event";
-import type { WebhookEventType } from "./events";
+import type { WebhookEventType } from "./event-types";
 
 /**
  * The one readable line of a webhook body. Slack reads `&`, `<` and `>` as
