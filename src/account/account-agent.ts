@@ -11,7 +11,7 @@ import { migrateAccountStorage } from "./storage-schema";
  * One AccountAgent per account, named by the account id. It holds exactly
  * what needs one writer per account: the proposals and their transitions,
  * the generator state (the batch journal) and the traffic runs, which its
- * alarms drive (runs/desk.ts). Every proposal transition runs one at a time
+ * alarms drive (runs/coordinator.ts). Every proposal transition runs one at a time
  * through `transitions`. Reads of orders never come here: the Worker reads
  * D1 itself.
  *
@@ -78,7 +78,7 @@ export class AccountAgent extends Agent<Env> {
   }
 
   /**
-   * One tick of a capacity search (runs/capacity-desk.ts), from the object's
+   * One tick of a capacity search (runs/capacity-coordinator.ts), from the object's
    * alarm like a run's: it folds a settled step in and starts the next one.
    * A tick that cannot go on ends the search `failed`, so it does not hold
    * the account's traffic forever; its current step's run ends by itself.
@@ -125,7 +125,7 @@ export class AccountAgent extends Agent<Env> {
         );
         return;
       }
-      await (await this.services(config.value)).desk.reconcileApply(payload.proposalId);
+      await (await this.services(config.value)).proposals.reconcileApply(payload.proposalId);
     } catch (error) {
       console.error(`the apply reconciler failed on proposal ${payload.proposalId} of account ${this.name}:`, error);
     }

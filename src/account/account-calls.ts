@@ -54,13 +54,13 @@ export const OPERATOR_CALLS = {
     kind: K,
     orderId: string,
     input: KindInput<K>,
-  ) => services.desk.propose(kind, orderId, input, personOf(caller)),
-  getProposal: (services, _caller: Operator, proposalId: string) => services.desk.getProposal(proposalId),
-  /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalDesk.awaitDecision. */
+  ) => services.proposals.propose(kind, orderId, input, personOf(caller)),
+  getProposal: (services, _caller: Operator, proposalId: string) => services.proposals.getProposal(proposalId),
+  /** Holds the call until a person decides the proposal or `timeoutMs` passes; see ProposalService.awaitDecision. */
   waitForDecision: (services, _caller: Operator, proposalId: string, timeoutMs: number) =>
-    services.desk.awaitDecision(proposalId, timeoutMs),
+    services.proposals.awaitDecision(proposalId, timeoutMs),
   confirmProposal: (services, caller: Operator, proposalId: string) =>
-    services.desk.confirm(proposalId, caller.operator),
+    services.proposals.confirm(proposalId, caller.operator),
   /**
    * Meets a batch, a run or a search with the account's synthetic order
    * budget, counting the runs running now at their pace and a running search
@@ -94,10 +94,10 @@ export const OPERATOR_CALLS = {
 
 /** What the approval app asks for, for a signed-in approver. */
 export const APPROVER_CALLS = {
-  reviewProposal: (services, _caller: Approver, proposalId: string) => services.desk.review(proposalId),
+  reviewProposal: (services, _caller: Approver, proposalId: string) => services.proposals.review(proposalId),
   decideProposal: (services, approver: Approver, proposalId: string, decision: Decision) =>
-    services.desk.decide(proposalId, decision, approver),
-  pendingProposals: async (services, _caller: Approver) => ok(await services.desk.pending()),
+    services.proposals.decide(proposalId, decision, approver),
+  pendingProposals: async (services, _caller: Approver) => ok(await services.proposals.pending()),
   /** The run page's view, for the chart. */
   runForApprover: (services, _caller: Approver, runId: string) => services.runs.chart(runId),
   /** The capacity search page's view. */
@@ -124,7 +124,7 @@ export const ACCOUNT_CALLS = {
    * Workers runtime ties I/O to the request that started it.
    */
   /** Expires the proposals whose approval window has closed; the cron trigger asks every configured account each minute. */
-  expireDueProposals: async (services, _caller: AccountCaller) => ok(await services.desk.expireDue()),
+  expireDueProposals: async (services, _caller: AccountCaller) => ok(await services.proposals.expireDue()),
   requestAuditSeal(services, _caller: AccountCaller) {
     void services.sealer.seal();
     return ok(null);

@@ -18,7 +18,7 @@ const MAX_ROUNDS = 10;
 
 /**
  * The account's one sealer. Whoever wrote events (the intake API from any
- * isolate, the proposal desk here, an export about to start) asks it to
+ * isolate, the proposal service here, an export about to start) asks it to
  * seal; callers that arrive during a pass share the next one. After each pass
  * the head is recorded in the object's own storage, and the next pass checks
  * that D1 still holds that head before extending it, so a trail cut off or

@@ -1,13 +1,13 @@
 import type { Config } from "../config/config";
 import { outboxWriter } from "../outbox/hand-off";
-import { ProposalDesk } from "../proposals/desk";
+import { ProposalService } from "../proposals/proposal-service";
 import { ProposalStore } from "../proposals/store";
 import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
 import { STUB_PROVIDER } from "../provider/stub-provider";
-import { CapacityDesk, heldBySearch } from "../runs/capacity-desk";
+import { CapacityCoordinator, heldBySearch } from "../runs/capacity-coordinator";
 import { planCapacitySearch } from "../runs/capacity-plan";
 import { SearchStore } from "../runs/capacity-store";
-import { RunDesk, type ShardHandle } from "../runs/desk";
+import { RunCoordinator, type ShardHandle } from "../runs/coordinator";
 import { planRun } from "../runs/plan";
 import { shardName } from "../runs/shard-state";
 import { RECENT_INTERVALS, RunStore } from "../runs/store";
@@ -27,7 +27,7 @@ const SEAL_INTERVAL_MS = 200;
 
 /**
  * What one account's object works with, built once per instance: the batch
- * journal in its SQLite, the proposal desk, the batch sender, the run desk,
+ * journal in its SQLite, the proposal service, the batch sender, the run coordinator,
  * the audit sealer and the synthetic order budget. Batches run one at a time
  * through `batches`.
  */
@@ -36,10 +36,10 @@ export interface AccountServices {
   readonly journal: SqlBatchJournal;
   readonly batches: SerialQueue;
   readonly budget: SyntheticBudget;
-  readonly desk: ProposalDesk;
+  readonly proposals: ProposalService;
   readonly sender: BatchSender;
-  readonly runs: RunDesk;
-  readonly searches: CapacityDesk;
+  readonly runs: RunCoordinator;
+  readonly searches: CapacityCoordinator;
   readonly sealer: AuditSealer;
 }
 
@@ -106,7 +106,7 @@ export function buildServices({
   const searchStore = new SearchStore(storage);
   const runStore = new RunStore(storage);
   const runUrl = (runId: string) => `${config.publicBaseUrl}/runs/${encodeURIComponent(runId)}`;
-  const runs = new RunDesk({
+  const runs = new RunCoordinator({
     runs: runStore,
     account,
     shard: (runId, index) => runShard(currentEnv(), account, runId, index),
@@ -129,7 +129,7 @@ export function buildServices({
     budget: new SyntheticBudget(),
     sealer,
     runs,
-    searches: new CapacityDesk({
+    searches: new CapacityCoordinator({
       searches: searchStore,
       runner: {
         start: (operator, request, searchId) => runs.start(operator, request, searchId),
@@ -144,9 +144,9 @@ export function buildServices({
       newSearchId,
       now: () => Date.now(),
     }),
-    desk: new ProposalDesk({
+    proposals: new ProposalService({
       store: new ProposalStore(storage),
-      // Events the desk writes are sealed right after, without holding up its answer.
+      // Events the proposal service writes are sealed right after, without holding up its answer.
       orders: new D1AccountOrders(
         accountDatabase(env, account),
         account,

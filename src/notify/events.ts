@@ -9,7 +9,7 @@ import { webhookText } from "./text";
 /**
  * The event catalogue: which webhook events each audit event becomes, and the
  * body every delivery of one carries. The mapping is one pure function, so
- * every writer of a proposal change (the desk, the apply, an expiry sweep)
+ * every writer of a proposal change (the proposal service, the apply, an expiry sweep)
  * announces it the same way.
  */
 

@@ -5,7 +5,7 @@ import type { OrderRecord } from "./order-record";
 import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./views";
 
 /**
- * The orders port: everything the account's tools and its proposal desk need
+ * The orders port: everything the account's tools and its proposal service need
  * from the order store, already scoped to one account. No method takes an
  * account, so no caller can ask for another account's orders; an order of
  * another account answers exactly like an unknown one (null).

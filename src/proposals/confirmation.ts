@@ -2,8 +2,8 @@ import { fail, ok, type Result } from "../core/errors";
 import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
 import type { CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
-import type { ProposalDeskDeps } from "./desk-deps";
 import { confirmResult } from "./lifecycle";
+import type { ProposalServiceDeps } from "./proposal-service-deps";
 import { providerRequest, recordStep, withProviderCall } from "./provider-calls";
 import type { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
@@ -20,7 +20,7 @@ import {
 const MAX_CHECK_INTERVAL_MS = 60 * 60_000;
 
 type ConfirmationDeps = Pick<
-  ProposalDeskDeps,
+  ProposalServiceDeps,
   "store" | "orders" | "now" | "exclusive" | "approvalUrl" | "provider" | "scheduleCheck"
 > & {
   readonly records: ProposalRecords;

@@ -1,14 +1,14 @@
 import type { Approver } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
 import type { Decision } from "./decision";
-import type { ProposalDeskDeps } from "./desk-deps";
 import { approvalRefusal, roleRefusal } from "./four-eyes";
 import { proposalEvent, type StepOccurrence } from "./lifecycle";
+import type { ProposalServiceDeps } from "./proposal-service-deps";
 import { PROPOSAL_NOT_FOUND_MESSAGE, type ProposalRecords } from "./records";
 import type { Proposal, ProposalView } from "./schemas";
 import { refusal } from "./sentences";
 
-type DecisionDeps = Pick<ProposalDeskDeps, "store" | "orders" | "now" | "exclusive"> & {
+type DecisionDeps = Pick<ProposalServiceDeps, "store" | "orders" | "now" | "exclusive"> & {
   readonly records: ProposalRecords;
   readonly view: (proposal: Proposal) => ProposalView;
   /** Wakes whoever waits for this proposal's decision (wait_for_approval). */

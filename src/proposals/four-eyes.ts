@@ -9,7 +9,7 @@ import type { Proposal } from "./schemas";
 
 /**
  * Four eyes: a risky change needs two distinct approvers, and the person who
- * proposed a change can never approve it. Pure: the desk asks these when a
+ * proposed a change can never approve it. Pure: the proposal service asks these when a
  * proposal is made and when someone approves.
  */
 const RISK_ORDER: Readonly<Record<Risk, number>> = { low: 0, medium: 1, high: 2 };

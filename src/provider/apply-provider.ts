@@ -32,7 +32,7 @@ export interface ApplyProvider {
 /** What a call came to, seen from here: the provider's answer, or none in time (the change may or may not have been made). */
 export type CallResult = ProviderAnswer | { readonly kind: "no_answer"; readonly problem: string };
 
-/** The provider as the desk calls it: every call bounded by the configured timeout, and a thrown call is an unanswered one. */
+/** The provider as the proposal service calls it: every call bounded by the configured timeout, and a thrown call is an unanswered one. */
 export interface BoundedProvider {
   apply(request: ApplyRequest): Promise<CallResult>;
   outcome(key: string): Promise<CallResult>;
@@ -68,5 +68,5 @@ export function boundedProvider(provider: ApplyProvider, timeoutMs: number): Bou
   };
 }
 
-/** The provider settings the desk works with; null: no provider, apply locally as before. */
+/** The provider settings the proposal service works with; null: no provider, apply locally as before. */
 export type ProviderSetup = { readonly provider: BoundedProvider; readonly config: ApplyProviderConfig } | null;

@@ -6,7 +6,7 @@
  * then run the best passing rate once more over a longer step. A confirming
  * step that fails makes that rate a fail, and the narrowing goes on below it.
  * Inconclusive and unfinished steps never get here: the search ends on them
- * (capacity-desk.ts), since they say nothing about the target.
+ * (capacity-coordinator.ts), since they say nothing about the target.
  */
 import type { CapacityPlan, SearchOutcome, StepPhase } from "./capacity-schemas";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
-import { RUN_NOT_FOUND } from "../../src/runs/desk";
+import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { shardName } from "../../src/runs/shard-state";
 import { value } from "../helpers/results";

@@ -70,6 +70,6 @@ export async function decisionWaits(account: string, proposalId: string): Promis
   const stub = await getAgentByName(env.ACCOUNT_AGENT, account);
   return runInDurableObject(stub, async (instance) => {
     const built = (instance as unknown as { built?: Promise<AccountServices> }).built;
-    return built ? (await built).desk.waiting(proposalId) : 0;
+    return built ? (await built).proposals.waiting(proposalId) : 0;
   });
 }

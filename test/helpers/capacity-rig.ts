@@ -1,17 +1,17 @@
 /**
- * A capacity search on the virtual clock: the CapacityDesk over the RunDesk
- * of run-desk.ts (shards pumping here, not in objects of their own), driven
+ * A capacity search on the virtual clock: the CapacityCoordinator over the RunCoordinator
+ * of run-coordinator.ts (shards pumping here, not in objects of their own), driven
  * a second at a time as the object's alarms would, and a simulated order
  * API with a known capacity.
  */
 import type { Result } from "../../src/core/errors";
 import type { OrderRequest } from "../../src/orders/intake-schemas";
-import { CapacityDesk } from "../../src/runs/capacity-desk";
+import { CapacityCoordinator } from "../../src/runs/capacity-coordinator";
 import { planCapacitySearch } from "../../src/runs/capacity-plan";
 import { SearchStore } from "../../src/runs/capacity-store";
 import type { RunCaps } from "../../src/runs/plan";
 import type { OrderApiTarget, PostedOrder, PostOptions } from "../../src/synth/order-api-target";
-import { type DeskRig, withDesk } from "./run-desk";
+import { type CoordinatorRig, withRunCoordinator } from "./run-coordinator";
 import { ClockedApi, TEST_CAPS } from "./run-fakes";
 import type { VirtualClock } from "./virtual-clock";
 
@@ -47,8 +47,8 @@ export class QueueApi extends ClockedApi implements OrderApiTarget {
   }
 }
 
-export interface SearchRig extends DeskRig {
-  readonly searches: CapacityDesk;
+export interface SearchRig extends CoordinatorRig {
+  readonly searches: CapacityCoordinator;
   readonly searchStore: SearchStore;
   /** Ticks the search and its step runs once a virtual second until the search has ended. */
   driveSearch(searchId: string, limitSeconds?: number): Promise<void>;
@@ -60,17 +60,17 @@ export async function withSearchDesk<T>(
   body: (rig: SearchRig) => Promise<T>,
   caps: Partial<RunCaps> = {},
 ): Promise<T> {
-  return withDesk(
+  return withRunCoordinator(
     clock,
     () => target,
     async (rig) => {
       const searchStore = new SearchStore(rig.sql);
-      const searches = new CapacityDesk({
+      const searches = new CapacityCoordinator({
         searches: searchStore,
         runner: {
-          start: (operator, request, searchId) => rig.desk.start(operator, request, searchId),
-          record: (runId) => rig.desk.record(runId),
-          stop: (runId, operator) => rig.desk.stop(runId, operator),
+          start: (operator, request, searchId) => rig.coordinator.start(operator, request, searchId),
+          record: (runId) => rig.coordinator.record(runId),
+          stop: (runId, operator) => rig.coordinator.stop(runId, operator),
           running: () => rig.store.running().map((run) => run.run_id),
         },
         plan: (request) => planCapacitySearch(request, request.seed ?? 7, { ...TEST_CAPS, ...caps }),
@@ -88,7 +88,7 @@ export async function withSearchDesk<T>(
               for (const step of searchStore.get(searchId)?.steps ?? []) {
                 const run = rig.store.get(step.run_id);
                 if (run && (run.status === "running" || run.shards.some((shard) => shard.status === "running")))
-                  await rig.desk.tick(step.run_id);
+                  await rig.coordinator.tick(step.run_id);
               }
               await searches.tick(searchId);
               if (searchStore.get(searchId)?.status !== "running") return;

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import type { Address, Evidence, ExceptionType } from "../../src/orders/evidence";
-import type { OrderException, } from "../../src/orders/order-record";
+import type { OrderException } from "../../src/orders/order-record";
 import { insertAuditEvent } from "../../src/store/audit-events";
 import { insertOrderRecord } from "../../src/store/order-rows";
 import { order as orderRecord } from "./order-records";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { heldBySearch, SEARCH_NOT_FOUND } from "../../src/runs/capacity-desk";
+import { heldBySearch, SEARCH_NOT_FOUND } from "../../src/runs/capacity-coordinator";
 import type { CapacitySearch } from "../../src/runs/capacity-schemas";
 import type { RunSummary } from "../../src/runs/schemas";
 import { connectClient } from "../helpers/mcp-client";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_NOT_FOUND } from "../../src/runs/desk";
+import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_NOT_FOUND } from "../../src/runs/desk";
+import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunExport } from "../../src/runs/export";
 import type { RunDetail, RunSummary } from "../../src/runs/schemas";
 import { connectClient } from "../helpers/mcp-client";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { nextStep } from "../../src/mcp/approval-wait.tools";
 import { isProposer, secondApproverReason } from "../../src/proposals/four-eyes";
-import { APPROVER, order, person, withDesk } from "../helpers/desk";
+import { APPROVER, order, person, withProposalService } from "../helpers/proposal-service";
 import { value } from "../helpers/results";
 
 // Four eyes: a risky change needs two distinct approvers; the person who
@@ -56,11 +56,11 @@ describe("the rule", () => {
   });
 
   it("counts one approval per person: a second token of the same identity, or a look-alike name, is the same approver", async () => {
-    await withDesk(
-      async ({ desk, orders }) => {
+    await withProposalService(
+      async ({ service, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
-        value(await desk.decide(proposed.proposal_id, decision("looks right"), APPROVER));
+        const proposed = value(await service.propose("resolution", "ORD-1", {}, person("Ada Ops")));
+        value(await service.decide(proposed.proposal_id, decision("looks right"), APPROVER));
         for (const twin of [
           { account: "acme", id: "avery", approver: "Avery (second token)" },
           { account: "acme", id: "token-nbsp", approver: "Avery" },
@@ -68,10 +68,10 @@ describe("the rule", () => {
           { account: "acme", id: "token-zero-width", approver: "Av\u200Bery" },
           { account: "acme", id: "token-full-width", approver: "Ａｖｅｒｙ" },
         ]) {
-          const again = await desk.decide(proposed.proposal_id, decision("me again"), twin);
+          const again = await service.decide(proposed.proposal_id, decision("me again"), twin);
           expect(again.ok ? again.value.status : again.error.code, twin.approver).toBe("conflict");
         }
-        const second = value(await desk.decide(proposed.proposal_id, decision("agree"), SECOND));
+        const second = value(await service.decide(proposed.proposal_id, decision("agree"), SECOND));
         expect(second.status).toBe("approved");
         expect(second.approvals.map((a) => a.approver_id)).toEqual(["avery", "blake"]);
       },
@@ -82,16 +82,16 @@ describe("the rule", () => {
 
 describe("a proposal that needs two approvers", () => {
   it("says, when half approved, how many approvals are recorded, by whom, and that the next must be someone else", async () => {
-    await withDesk(
-      async ({ desk, orders }) => {
+    await withProposalService(
+      async ({ service, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
-        const none = value(await desk.confirm(proposed.proposal_id, "Ada Ops"));
+        const proposed = value(await service.propose("resolution", "ORD-1", {}, person("Ada Ops")));
+        const none = value(await service.confirm(proposed.proposal_id, "Ada Ops"));
         expect(none.status).toBe("approval_required");
         expect(none.message).toMatch(/^a human approver must approve this proposal at /);
 
-        const first = value(await desk.decide(proposed.proposal_id, decision("looks right"), APPROVER));
-        const half = value(await desk.confirm(proposed.proposal_id, "Ada Ops"));
+        const first = value(await service.decide(proposed.proposal_id, decision("looks right"), APPROVER));
+        const half = value(await service.confirm(proposed.proposal_id, "Ada Ops"));
         expect(half.status).toBe("approval_required");
         expect(half.message).toBe(
           `1 of 2 approvals is recorded (by Avery); the next must come from a different approver, not Avery and not the proposer Ada Ops. Ask them to approve at ${first.approval_url}; until then nothing can be applied and nothing was changed. Confirm again before ${first.expires_at}.`,
@@ -105,22 +105,22 @@ describe("a proposal that needs two approvers", () => {
   });
 
   it("stays pending after the first approval, is approved by a second, different one, and each approval is its own event", async () => {
-    await withDesk(
-      async ({ desk, orders }) => {
+    await withProposalService(
+      async ({ service, orders }) => {
         orders.add(order("ORD-1"));
-        const proposed = value(await desk.propose("resolution", "ORD-1", {}, person("Ada Ops")));
+        const proposed = value(await service.propose("resolution", "ORD-1", {}, person("Ada Ops")));
         expect(proposed).toMatchObject({ approvals_required: 2, approvals: [] });
         expect(proposed.second_approver_reason).toBe(
           `its risk is ${proposed.risk}, and changes of low risk or more (FOUR_EYES_RISK) need two approvers`,
         );
 
-        const first = value(await desk.decide(proposed.proposal_id, decision("looks right"), APPROVER));
+        const first = value(await service.decide(proposed.proposal_id, decision("looks right"), APPROVER));
         expect(first).toMatchObject({
           status: "pending_approval",
           approvals: [{ approver: "Avery", reason: "looks right" }],
         });
 
-        const again = await desk.decide(proposed.proposal_id, decision("still right"), APPROVER);
+        const again = await service.decide(proposed.proposal_id, decision("still right"), APPROVER);
         expect(again).toEqual({
           ok: false,
           error: {
@@ -129,7 +129,7 @@ describe("a proposal that needs two approvers", () => {
           },
         });
 
-        const second = value(await desk.decide(proposed.proposal_id, decision("agree"), SECOND));
+        const second = value(await service.decide(proposed.proposal_id, decision("agree"), SECOND));
         expect(second).toMatchObject({
           status: "approved",
           decided_by: "Avery and Blake",
@@ -150,13 +150,17 @@ describe("a proposal that needs two approvers", () => {
   });
 
   it("one rejection is enough to stop it", async () => {
-    await withDesk(
-      async ({ desk, orders }) => {
+    await withProposalService(
+      async ({ service, orders }) => {
         orders.add(order("ORD-2"));
-        const proposed = value(await desk.propose("resolution", "ORD-2", {}, person("Ada Ops")));
-        value(await desk.decide(proposed.proposal_id, decision("fine by me"), APPROVER));
+        const proposed = value(await service.propose("resolution", "ORD-2", {}, person("Ada Ops")));
+        value(await service.decide(proposed.proposal_id, decision("fine by me"), APPROVER));
         const rejected = value(
-          await desk.decide(proposed.proposal_id, { decision: "reject", reason: "not without the customer" }, SECOND),
+          await service.decide(
+            proposed.proposal_id,
+            { decision: "reject", reason: "not without the customer" },
+            SECOND,
+          ),
         );
         expect(rejected).toMatchObject({ status: "rejected", decided_by: "Blake" });
       },
@@ -165,11 +169,11 @@ describe("a proposal that needs two approvers", () => {
   });
 
   it("without a rule, one approval is enough, as before", async () => {
-    await withDesk(async ({ desk, orders }) => {
+    await withProposalService(async ({ service, orders }) => {
       orders.add(order("ORD-3"));
-      const proposed = value(await desk.propose("resolution", "ORD-3", {}, person("Ada Ops")));
+      const proposed = value(await service.propose("resolution", "ORD-3", {}, person("Ada Ops")));
       expect(proposed.approvals_required).toBe(1);
-      expect(value(await desk.decide(proposed.proposal_id, decision("ok"), APPROVER))).toMatchObject({
+      expect(value(await service.decide(proposed.proposal_id, decision("ok"), APPROVER))).toMatchObject({
         status: "approved",
         decided_by: "Avery",
       });
@@ -179,10 +183,10 @@ describe("a proposal that needs two approvers", () => {
 
 describe("the proposer", () => {
   it("can never approve their own proposal, with one approver or two, and is told why", async () => {
-    await withDesk(async ({ desk, orders }) => {
+    await withProposalService(async ({ service, orders }) => {
       orders.add(order("ORD-4"));
-      const proposed = value(await desk.propose("resolution", "ORD-4", {}, person("Ada Ops")));
-      const self = await desk.decide(proposed.proposal_id, decision("mine, trust me"), {
+      const proposed = value(await service.propose("resolution", "ORD-4", {}, person("Ada Ops")));
+      const self = await service.decide(proposed.proposal_id, decision("mine, trust me"), {
         account: "acme",
         id: "ada",
         approver: "Ada",
@@ -196,7 +200,7 @@ describe("the proposer", () => {
             "you proposed this change (as Ada Ops), so you cannot also approve it; another approver must decide it",
         },
       });
-      expect(value(await desk.getProposal(proposed.proposal_id)).status).toBe("pending_approval");
+      expect(value(await service.getProposal(proposed.proposal_id)).status).toBe("pending_approval");
     });
   });
 });

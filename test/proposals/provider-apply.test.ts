@@ -5,12 +5,12 @@ import type { ProposalView } from "../../src/proposals/schemas";
 import { applyingMessage } from "../../src/proposals/sentences";
 import { boundedProvider } from "../../src/provider/apply-provider";
 import { type StubBehaviour, StubProvider } from "../../src/provider/stub-provider";
-import { APPROVER, type Harness, order, person, START, withDesk } from "../helpers/desk";
+import { APPROVER, type Harness, order, person, START, withProposalService } from "../helpers/proposal-service";
 import { value } from "../helpers/results";
 
 // Confirming with an external provider configured (a fake orders port, an
 // injected clock, and the simulated provider scripted per idempotency key).
-// The reconciler is the desk's reconcileApply, which the account's alarm
+// The reconciler is the proposal service's reconcileApply, which the account's alarm
 // runs; here the test runs it where the alarm would.
 
 const SETUP: ApplyProviderConfig = { kind: "stub", timeoutMs: 5, reconcileSeconds: 30, reconcileChecks: 3 };
@@ -21,7 +21,7 @@ async function withProvider(
 ): Promise<void> {
   const stub = new StubProvider();
   const setup = { ...SETUP, ...config };
-  await withDesk((harness) => body({ ...harness, stub }), {
+  await withProposalService((harness) => body({ ...harness, stub }), {
     provider: { provider: boundedProvider(stub, setup.timeoutMs), config: setup },
   });
 }
@@ -32,8 +32,8 @@ async function approved(
   ...script: StubBehaviour[]
 ): Promise<{ proposal: ProposalView; key: string }> {
   h.orders.add(order("ORD-1"));
-  const proposal = value(await h.desk.propose("resolution", "ORD-1", {}, person("Ada")));
-  value(await h.desk.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
+  const proposal = value(await h.service.propose("resolution", "ORD-1", {}, person("Ada")));
+  value(await h.service.decide(proposal.proposal_id, { decision: "approve", reason: "checked" }, APPROVER));
   const key = await applyKey(proposal);
   h.stub.script(key, ...script);
   return { proposal, key };
@@ -45,7 +45,7 @@ describe("a provider that answers", () => {
   it("applies once, after the provider made the change; the key is the proposal's and the trail shows each step", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h);
-      const result = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const result = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(result.status).toBe("applied");
       expect(h.orders.applied.size).toBe(1);
       expect(h.stub.applications(key)).toBe(1);
@@ -57,7 +57,7 @@ describe("a provider that answers", () => {
         "proposal_apply_requested",
         "proposal_apply_confirmed",
       ]);
-      const stored = value(await h.desk.getProposal(proposal.proposal_id));
+      const stored = value(await h.service.getProposal(proposal.proposal_id));
       expect(stored.provider_apply).toMatchObject({ key, calls: 1, next_check_at: null, provider_reference: "stub-1" });
     });
   });
@@ -65,16 +65,16 @@ describe("a provider that answers", () => {
   it("a refusal ends failed: nothing is applied here, and confirming again answers the same without calling the provider", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "refuse");
-      const result = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const result = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(result.status).toBe("failed");
       expect(result.message).toContain("refused by the provider (the provider refused escalate_to_human for ORD-1)");
       expect(h.orders.applied.size).toBe(0);
-      const again = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const again = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(again).toEqual(result);
       expect(h.stub.calls(key)).toHaveLength(1);
       expect(steps(h).slice(2)).toEqual(["proposal_apply_requested", "proposal_apply_refused"]);
       // A failed proposal holds nothing up: the order can get a new one.
-      expect(value(await h.desk.propose("resolution", "ORD-1", {}, person("Ada"))).status).toBe("pending_approval");
+      expect(value(await h.service.propose("resolution", "ORD-1", {}, person("Ada"))).status).toBe("pending_approval");
     });
   });
 });
@@ -83,17 +83,17 @@ describe("a provider that does not answer in time", () => {
   it("stays applying with the reconciler armed before the call; the reconciler finds the change made and settles it, applied once", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "lose_answer");
-      const result = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const result = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(result.status).toBe("applying");
       expect(result.outcome).toBeNull();
-      const applying = value(await h.desk.getProposal(proposal.proposal_id));
+      const applying = value(await h.service.getProposal(proposal.proposal_id));
       expect(applying.status).toBe("applying");
       expect(result.message).toBe(applyingMessage(applying, "the provider did not answer within 5 ms"));
       expect(h.checks).toEqual([{ at: new Date(START + 30_000).toISOString(), proposalId: proposal.proposal_id }]);
       expect(h.orders.applied.size).toBe(0);
 
-      await h.desk.reconcileApply(proposal.proposal_id);
-      const settled = value(await h.desk.getProposal(proposal.proposal_id));
+      await h.service.reconcileApply(proposal.proposal_id);
+      const settled = value(await h.service.getProposal(proposal.proposal_id));
       expect(settled.status).toBe("applied");
       expect(settled.outcome?.proposal_id).toBe(proposal.proposal_id);
       expect(h.orders.applied.size).toBe(1);
@@ -106,9 +106,9 @@ describe("a provider that does not answer in time", () => {
       ]);
 
       // A second alarm (or a stray one) finds nothing to do and asks nothing.
-      await h.desk.reconcileApply(proposal.proposal_id);
+      await h.service.reconcileApply(proposal.proposal_id);
       expect(h.stub.calls(key)).toHaveLength(2);
-      const confirmed = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const confirmed = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(confirmed.status).toBe("applied");
     });
   });
@@ -116,9 +116,9 @@ describe("a provider that does not answer in time", () => {
   it("a call that never arrived is sent again under the same key, so the change is made exactly once", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "drop");
-      expect(value(await h.desk.confirm(proposal.proposal_id, "Ada")).status).toBe("applying");
-      await h.desk.reconcileApply(proposal.proposal_id);
-      expect(value(await h.desk.getProposal(proposal.proposal_id)).status).toBe("applied");
+      expect(value(await h.service.confirm(proposal.proposal_id, "Ada")).status).toBe("applying");
+      await h.service.reconcileApply(proposal.proposal_id);
+      expect(value(await h.service.getProposal(proposal.proposal_id)).status).toBe("applied");
       expect(h.stub.calls(key).map((c) => c.kind)).toEqual(["apply", "outcome", "apply"]);
       expect(h.stub.keysFor("ORD-1")).toEqual([key]);
       expect(h.stub.applications(key)).toBe(1);
@@ -135,19 +135,19 @@ describe("a provider that does not answer in time", () => {
   it("confirm while applying answers applying and calls the provider no second time; the approval window no longer ends it", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "lose_answer");
-      value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      value(await h.service.confirm(proposal.proposal_id, "Ada"));
       const again = await Promise.all([
-        h.desk.confirm(proposal.proposal_id, "Bo"),
-        h.desk.confirm(proposal.proposal_id, "Ada"),
+        h.service.confirm(proposal.proposal_id, "Bo"),
+        h.service.confirm(proposal.proposal_id, "Ada"),
       ]);
       expect(again.map((r) => value(r).status)).toEqual(["applying", "applying"]);
       expect(h.stub.calls(key)).toHaveLength(1);
       expect(h.checks).toHaveLength(1);
       h.advance(60 * 24);
-      expect(value(await h.desk.getProposal(proposal.proposal_id)).status).toBe("applying");
-      expect(await h.desk.expireDue()).toBe(0);
+      expect(value(await h.service.getProposal(proposal.proposal_id)).status).toBe("applying");
+      expect(await h.service.expireDue()).toBe(0);
       // Nor can a second change of its kind be proposed while the provider may be making this one.
-      const second = await h.desk.propose("resolution", "ORD-1", {}, person("Ada"));
+      const second = await h.service.propose("resolution", "ORD-1", {}, person("Ada"));
       expect(second.ok ? second.value.status : second.error.message).toContain("is being applied");
     });
   });
@@ -155,23 +155,23 @@ describe("a provider that does not answer in time", () => {
   it("a provider that stays silent is asked a bounded number of times, backing off, then left to a person; confirming again resumes", async () => {
     await withProvider(async (h) => {
       const { proposal, key } = await approved(h, "lose_answer", "drop", "drop", "drop", "answer");
-      value(await h.desk.confirm(proposal.proposal_id, "Ada"));
-      for (let check = 0; check < 3; check++) await h.desk.reconcileApply(proposal.proposal_id);
-      const stopped = value(await h.desk.getProposal(proposal.proposal_id));
+      value(await h.service.confirm(proposal.proposal_id, "Ada"));
+      for (let check = 0; check < 3; check++) await h.service.reconcileApply(proposal.proposal_id);
+      const stopped = value(await h.service.getProposal(proposal.proposal_id));
       expect(stopped.status).toBe("applying");
       expect(stopped.provider_apply).toMatchObject({ calls: 4, checks_left: 0, next_check_at: null });
       expect(stopped.status_reason).toBe("the provider has not answered after 4 calls, so the checks stopped");
       // 30 s after the confirm, then 60 s and 120 s after the checks (the clock stood still); none after the last.
       expect(h.checks.map((c) => Date.parse(c.at) - START)).toEqual([30_000, 60_000, 120_000]);
       // Stopped: a stray alarm asks nothing.
-      await h.desk.reconcileApply(proposal.proposal_id);
+      await h.service.reconcileApply(proposal.proposal_id);
       expect(h.stub.calls(key)).toHaveLength(4);
 
-      const resumed = value(await h.desk.confirm(proposal.proposal_id, "Ada"));
+      const resumed = value(await h.service.confirm(proposal.proposal_id, "Ada"));
       expect(resumed.status).toBe("applying");
       expect(h.checks).toHaveLength(4);
-      await h.desk.reconcileApply(proposal.proposal_id);
-      expect(value(await h.desk.getProposal(proposal.proposal_id)).status).toBe("applied");
+      await h.service.reconcileApply(proposal.proposal_id);
+      expect(value(await h.service.getProposal(proposal.proposal_id)).status).toBe("applied");
       expect(h.stub.applications(key)).toBe(1);
       expect(h.orders.applied.size).toBe(1);
       // Every unanswered call left its own event: none was lost to a repeated id.

@@ -3,7 +3,7 @@ import { CATCH_UP_FACTOR, GENERATOR_DELAY_BOUND_MS } from "../../src/runs/genera
 import { Histogram } from "../../src/runs/histogram";
 import { ShardPump } from "../../src/runs/pump";
 import { value } from "../helpers/results";
-import { withDesk } from "../helpers/run-desk";
+import { withRunCoordinator } from "../helpers/run-coordinator";
 import { ClockedApi, plan, rig, spec, stalling } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
@@ -41,12 +41,12 @@ describe("a generator stall", () => {
   it("a run whose generator stalled is inconclusive, naming the generator, though its latency threshold failed", async () => {
     const clock = stallingClock(3000, 1300);
     const api = new ClockedApi(clock, () => 20);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 50,
             duration_seconds: 8,
@@ -54,7 +54,7 @@ describe("a generator stall", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.generator).toMatchObject({ limited: true, bound_ms: GENERATOR_DELAY_BOUND_MS });
@@ -72,12 +72,12 @@ describe("a generator stall", () => {
   it("a target that stalls while the generator stalls too still fails: its service time alone breaks the threshold", async () => {
     const clock = stallingClock(3000, 1300);
     const api = new ClockedApi(clock, stalling(1000, 5000, 20));
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 50,
             duration_seconds: 10,
@@ -85,7 +85,7 @@ describe("a generator stall", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.generator.limited).toBe(true);

@@ -5,7 +5,7 @@ import { ShardPump } from "../../src/runs/pump";
 import type { Threshold } from "../../src/runs/schemas";
 import { summaryOf } from "../../src/runs/summary";
 import { value } from "../helpers/results";
-import { withDesk } from "../helpers/run-desk";
+import { withRunCoordinator } from "../helpers/run-coordinator";
 import { ClockedApi, plan, rig, runRecord, spec } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
@@ -87,12 +87,12 @@ describe("the achieved rate", () => {
   it("an ended run keeps its plan's rate and reports what it achieved; achieved_rate >= 49.5 passes at 50 a second", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, () => 20);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 50,
             duration_seconds: 20,
@@ -100,7 +100,7 @@ describe("the achieved rate", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.status).toBe("completed");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { value } from "../helpers/results";
-import { withDesk } from "../helpers/run-desk";
+import { withRunCoordinator } from "../helpers/run-coordinator";
 import { ClockedApi } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
@@ -13,13 +13,15 @@ describe("what limited the run", () => {
     const clock = new VirtualClock();
     const slow = new ClockedApi(clock, () => 3000);
     const fast = new ClockedApi(clock);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       (shard) => (shard === 0 ? slow : fast),
-      async ({ desk, drive }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 40, duration_seconds: 5 }));
+      async ({ coordinator, drive }) => {
+        const started = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 40, duration_seconds: 5 }),
+        );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
       { shardRate: 20, maxInFlight: 5, maxLatenessMs: 100 },
     );
@@ -37,13 +39,15 @@ describe("what limited the run", () => {
     }
     const clock = new BusyClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 10 }));
+      async ({ coordinator, drive }) => {
+        const started = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 10 }),
+        );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.dropped).toBeGreaterThan(0);

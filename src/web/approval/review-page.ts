@@ -91,7 +91,7 @@ function sinceProposed(proposal: ProposalView, order: OrderRecord | null, now: D
 function decisionForm(proposal: ProposalView, stake: string, options: ReviewPageOptions): Html {
   const blocked = roleRefusal(options.person) ?? approvalRefusal(proposal, options.person);
   const money = html`<p><span class="label">Money</span> <span id="money">${stake}</span></p>`;
-  // Someone who cannot decide sees why, and no buttons: the refusal the desk would give, said first.
+  // Someone who cannot decide sees why, and no buttons: the refusal the proposal service would give, said first.
   if (blocked)
     return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
   return html`<form class="card decision" id="decision" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">

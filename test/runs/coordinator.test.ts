@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "../../src/core/errors";
 import { value } from "../helpers/results";
-import { withDesk } from "../helpers/run-desk";
+import { withRunCoordinator } from "../helpers/run-coordinator";
 import { ClockedApi, stalling } from "../helpers/run-fakes";
 import { VirtualClock } from "../helpers/virtual-clock";
 
@@ -13,16 +13,16 @@ describe("shards", () => {
   it("a run over several shards sends exactly the plan's orders, each once, and its histograms merge into one summary", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", { mode: "seeded", rate_per_second: 30, duration_seconds: 5, seed: 11 }),
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 30, duration_seconds: 5, seed: 11 }),
         );
         expect(started.plan.shards).toBe(3);
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
       { shardRate: 10 },
     );
@@ -37,14 +37,16 @@ describe("shards", () => {
   it("one shard that stops answering ends the run failed, naming it, and the others are stopped", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive, silent }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 120 }));
+      async ({ coordinator, drive, silent }) => {
+        const started = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 120 }),
+        );
         silent.add(1);
         await drive(started.run_id, 60);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
       { shardRate: 10 },
     );
@@ -61,13 +63,15 @@ describe("shards", () => {
     const healthy = new ClockedApi(clock);
     const down = new ClockedApi(clock);
     down.down = true;
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       (shard) => (shard === 0 ? healthy : down),
-      async ({ desk, drive }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 60 }));
+      async ({ coordinator, drive }) => {
+        const started = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 60 }),
+        );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
       { shardRate: 10 },
     );
@@ -91,12 +95,12 @@ describe("thresholds and the verdict", () => {
   it("a threshold with abort_on_fail stops the run once it fails after its grace, and the verdict says what was measured", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 20,
             duration_seconds: 60,
@@ -104,7 +108,7 @@ describe("thresholds and the verdict", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.status).toBe("aborted");
@@ -118,12 +122,12 @@ describe("thresholds and the verdict", () => {
   it("without abort_on_fail the run completes and the verdict fails on the threshold, with the measured value", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, stalling(1000, 5000));
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 20,
             duration_seconds: 10,
@@ -131,7 +135,7 @@ describe("thresholds and the verdict", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.status).toBe("completed");
@@ -147,13 +151,15 @@ describe("thresholds and the verdict", () => {
   it("orders dropped for lack of room fail the verdict, and the limits say the target was the limit", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock, () => 3000);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
-        const started = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 5 }));
+      async ({ coordinator, drive }) => {
+        const started = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 20, duration_seconds: 5 }),
+        );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
       { maxInFlight: 5, maxLatenessMs: 100 },
     );
@@ -170,12 +176,12 @@ describe("thresholds and the verdict", () => {
       health: async () => ok({ status: "ok" as const, skus: 8, customers: 5 }),
       postOrder: async () => ok({ status: 201, body: {} }),
     };
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => accepting,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 20,
             duration_seconds: 5,
@@ -183,7 +189,7 @@ describe("thresholds and the verdict", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     const tally = summary.drill.out_of_stock;
@@ -198,12 +204,12 @@ describe("thresholds and the verdict", () => {
   it("the real validator rejects every drill order for its reason: the verdict passes", async () => {
     const clock = new VirtualClock();
     const api = new ClockedApi(clock);
-    const summary = await withDesk(
+    const summary = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
+      async ({ coordinator, drive }) => {
         const started = value(
-          await desk.start("Ada", {
+          await coordinator.start("Ada", {
             mode: "seeded",
             rate_per_second: 20,
             duration_seconds: 5,
@@ -211,7 +217,7 @@ describe("thresholds and the verdict", () => {
           }),
         );
         await drive(started.run_id);
-        return value(desk.get(started.run_id));
+        return value(coordinator.get(started.run_id));
       },
     );
     expect(summary.rejected).toBe(
@@ -229,21 +235,28 @@ describe("comparing with a baseline", () => {
     const clock = new VirtualClock();
     let slow = false;
     const api = new ClockedApi(clock, () => (slow ? 400 : 20));
-    const comparison = await withDesk(
+    const comparison = await withRunCoordinator(
       clock,
       () => api,
-      async ({ desk, drive }) => {
-        const baseline = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 10, duration_seconds: 5 }));
+      async ({ coordinator, drive }) => {
+        const baseline = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 10, duration_seconds: 5 }),
+        );
         await drive(baseline.run_id);
         slow = true;
-        const current = value(await desk.start("Ada", { mode: "seeded", rate_per_second: 10, duration_seconds: 5 }));
+        const current = value(
+          await coordinator.start("Ada", { mode: "seeded", rate_per_second: 10, duration_seconds: 5 }),
+        );
         await drive(current.run_id);
-        expect(desk.compare(current.run_id, "R-none", 10)).toMatchObject({ ok: false, error: { code: "not_found" } });
-        expect(desk.compare(current.run_id, current.run_id, 10)).toMatchObject({
+        expect(coordinator.compare(current.run_id, "R-none", 10)).toMatchObject({
+          ok: false,
+          error: { code: "not_found" },
+        });
+        expect(coordinator.compare(current.run_id, current.run_id, 10)).toMatchObject({
           ok: false,
           error: { code: "bad_request" },
         });
-        return value(desk.compare(current.run_id, baseline.run_id, 10));
+        return value(coordinator.compare(current.run_id, baseline.run_id, 10));
       },
     );
     expect(comparison.result).toBe("regressed");

@@ -17,9 +17,9 @@ import { ProposalConfirmation } from "./confirmation";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
 import { ProposalDecisions } from "./decisions";
-import type { ProposalDeskDeps } from "./desk-deps";
 import { secondApproverReason } from "./four-eyes";
 import { isOpen, newProposal, proposalEvent } from "./lifecycle";
+import type { ProposalServiceDeps } from "./proposal-service-deps";
 import { ProposalRecords } from "./records";
 import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import { approvedConflict, capRefusal } from "./sentences";
@@ -39,13 +39,13 @@ function newProposalId(): string {
  * changes such as expiry are written with a compare-and-set on the status,
  * so a reader can never overwrite a transition made meanwhile.
  */
-export class ProposalDesk {
+export class ProposalService {
   private readonly waiters = new DecisionWaiters();
   private readonly records: ProposalRecords;
   private readonly confirmation: ProposalConfirmation;
   private readonly decisions: ProposalDecisions;
 
-  constructor(private readonly deps: ProposalDeskDeps) {
+  constructor(private readonly deps: ProposalServiceDeps) {
     this.records = new ProposalRecords(deps);
     this.confirmation = new ProposalConfirmation({ ...deps, records: this.records });
     this.decisions = new ProposalDecisions({
@@ -67,7 +67,7 @@ export class ProposalDesk {
   /**
    * Proposes a change of this kind to the order, by the kind's own rule
    * (orders/kinds/): the rule decides the change and its plan, or refuses
-   * with a reason. The desk knows no kind; it opens what the rule proposes.
+   * with a reason. The proposal service knows no kind; it opens what the rule proposes.
    */
   async propose<K extends ChangeKindName>(
     kind: K,

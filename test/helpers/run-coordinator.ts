@@ -1,5 +1,5 @@
 /**
- * A run's coordinator (the RunDesk) over the account object's real SQLite,
+ * A run's coordinator (the RunCoordinator) over the account object's real SQLite,
  * with shards that run their pumps here on the virtual clock instead of in
  * objects of their own. `targetOf` gives each shard its order API.
  */
@@ -8,7 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { referenceData } from "../../src/orders/reference-data";
-import { RunDesk, type ShardHandle } from "../../src/runs/desk";
+import { RunCoordinator, type ShardHandle } from "../../src/runs/coordinator";
 import { planRun, type RunCaps } from "../../src/runs/plan";
 import { ShardPump } from "../../src/runs/pump";
 import type { ShardProgress, ShardState } from "../../src/runs/shard-state";
@@ -17,24 +17,24 @@ import type { OrderApiTarget } from "../../src/synth/order-api-target";
 import { TEST_CAPS } from "./run-fakes";
 import type { VirtualClock } from "./virtual-clock";
 
-export interface DeskRig {
-  readonly desk: RunDesk;
+export interface CoordinatorRig {
+  readonly coordinator: RunCoordinator;
   readonly store: RunStore;
   /** The object's own SQLite, for other stores beside the runs'. */
   readonly sql: SqlStorage;
   /** Shards whose progress() throws, as a lost object would. */
   readonly silent: Set<number>;
-  /** Ticks the desk every second until the run has ended and its shards settled. */
+  /** Ticks the coordinator every second until the run has ended and its shards settled. */
   drive(runId: string, limitSeconds?: number): Promise<void>;
 }
 
-export async function withDesk<T>(
+export async function withRunCoordinator<T>(
   clock: VirtualClock,
   targetOf: (shard: number) => OrderApiTarget,
-  body: (rig: DeskRig) => Promise<T>,
+  body: (rig: CoordinatorRig) => Promise<T>,
   caps: Partial<RunCaps> = {},
 ): Promise<T> {
-  const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-${crypto.randomUUID()}`);
+  const stub = await getAgentByName(env.ACCOUNT_AGENT, `coordinator-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     const store = new RunStore(state.storage.sql);
     const silent = new Set<number>();
@@ -72,7 +72,7 @@ export async function withDesk<T>(
       },
       async forget() {},
     });
-    const desk = new RunDesk({
+    const coordinator = new RunCoordinator({
       runs: store,
       account: "acme",
       shard: handle,
@@ -89,7 +89,7 @@ export async function withDesk<T>(
         (async () => {
           for (let s = 0; s < limitSeconds; s++) {
             await clock.sleep(1000);
-            await desk.tick(runId);
+            await coordinator.tick(runId);
             const record = store.get(runId);
             if (record && record.status !== "running" && record.shards.every((shard) => shard.status !== "running"))
               return;
@@ -97,6 +97,6 @@ export async function withDesk<T>(
         })(),
       );
     };
-    return body({ desk, store, sql: state.storage.sql, silent, drive });
+    return body({ coordinator, store, sql: state.storage.sql, silent, drive });
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The proposal desk on its own: a fake orders port in memory, a clock the test
+ * The proposal service on its own: a fake orders port in memory, a clock the test
  * moves, and the real proposal table in a Durable Object's SQLite (each test
  * gets an object of its own, so nothing leaks between tests).
  */
@@ -13,7 +13,7 @@ import type { AccountAuditEvent } from "../../src/orders/audit-event";
 import type { OrderRecord } from "../../src/orders/order-record";
 import type { AccountOrders, ApplyCommand, ApplyResult } from "../../src/orders/port";
 import type { ApplyOutcome } from "../../src/orders/views";
-import { ProposalDesk } from "../../src/proposals/desk";
+import { ProposalService } from "../../src/proposals/proposal-service";
 import { ProposalStore } from "../../src/proposals/store";
 import type { ProviderSetup } from "../../src/provider/apply-provider";
 import { DEFAULT_ADDRESS } from "./fresh-orders";
@@ -23,12 +23,12 @@ export const START = Date.parse("2026-12-01T09:00:00.000Z");
 export const TTL_MINUTES = 15;
 export const APPROVER = { account: "acme", id: "avery", approver: "Avery" };
 
-/** An operator as the desk knows them: an identity and the name the audit trail shows. */
+/** An operator as the proposal service knows them: an identity and the name the audit trail shows. */
 export function person(name: string, id = name.toLowerCase().replace(/[^a-z0-9]+/g, "-")): Person {
   return { id, name };
 }
 
-/** An order the desk is given: on hold for fraud review, worth $66.00, without evidence. */
+/** An order the proposal service is given: on hold for fraud review, worth $66.00, without evidence. */
 export function order(orderId: string, overrides: Partial<OrderRecord> = {}): OrderRecord {
   return orderRecord({
     order_id: orderId,
@@ -53,7 +53,7 @@ export function order(orderId: string, overrides: Partial<OrderRecord> = {}): Or
   });
 }
 
-/** The orders port in memory: enough of the D1 store's behaviour for the desk. */
+/** The orders port in memory: enough of the D1 store's behaviour for the service. */
 export class FakeOrders implements AccountOrders {
   readonly account = "acme";
   readonly orders = new Map<string, OrderRecord>();
@@ -108,31 +108,31 @@ export class FakeOrders implements AccountOrders {
     return this.applied.get(proposalId) ?? null;
   }
   status(): never {
-    throw new Error("the desk does not read statuses");
+    throw new Error("the proposal service does not read statuses");
   }
   details(): never {
-    throw new Error("the desk does not read details");
+    throw new Error("the proposal service does not read details");
   }
   exceptions(): never {
-    throw new Error("the desk does not list exceptions");
+    throw new Error("the proposal service does not list exceptions");
   }
   auditLog(): never {
-    throw new Error("the desk does not read audit logs");
+    throw new Error("the proposal service does not read audit logs");
   }
   simulateFailure(): never {
-    throw new Error("the desk does not simulate");
+    throw new Error("the proposal service does not simulate");
   }
 }
 
 export interface Harness {
-  readonly desk: ProposalDesk;
+  readonly service: ProposalService;
   readonly orders: FakeOrders;
   readonly store: ProposalStore;
-  /** Moves the desk's clock forward. */
+  /** Moves the service's clock forward. */
   advance(minutes: number): void;
   /** How many tasks went through the account's queue. */
   queued(): number;
-  /** The reconciler's checks the desk asked the account's alarm for, in order. */
+  /** The reconciler's checks the service asked the account's alarm for, in order. */
   readonly checks: readonly ScheduledCheck[];
 }
 
@@ -141,18 +141,18 @@ export interface ScheduledCheck {
   readonly proposalId: string;
 }
 
-export async function withDesk<R>(
+export async function withProposalService<R>(
   body: (harness: Harness) => Promise<R>,
   options: { maxOpen?: number; fourEyes?: FourEyesRule; provider?: ProviderSetup } = {},
 ): Promise<R> {
-  const stub = await getAgentByName(env.ACCOUNT_AGENT, `desk-unit-${crypto.randomUUID()}`);
+  const stub = await getAgentByName(env.ACCOUNT_AGENT, `proposals-unit-${crypto.randomUUID()}`);
   return runInDurableObject(stub, async (_instance, state) => {
     let now = START;
     let queued = 0;
     const checks: ScheduledCheck[] = [];
     const orders = new FakeOrders();
     const store = new ProposalStore(state.storage.sql);
-    const desk = new ProposalDesk({
+    const service = new ProposalService({
       store,
       orders,
       ttlMinutes: TTL_MINUTES,
@@ -167,7 +167,14 @@ export async function withDesk<R>(
       provider: options.provider ?? null,
       scheduleCheck: async (at, proposalId) => void checks.push({ at: at.toISOString(), proposalId }),
     });
-    return body({ desk, orders, store, advance: (minutes) => (now += minutes * 60_000), queued: () => queued, checks });
+    return body({
+      service,
+      orders,
+      store,
+      advance: (minutes) => (now += minutes * 60_000),
+      queued: () => queued,
+      checks,
+    });
   });
 }
 

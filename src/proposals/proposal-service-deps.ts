@@ -3,10 +3,10 @@ import type { AccountOrders } from "../orders/port";
 import type { ProviderSetup } from "../provider/apply-provider";
 import type { ProposalStore } from "./store";
 
-/** What the proposal desk is given by the account it serves; confirmation takes a part of it. */
-export interface ProposalDeskDeps {
+/** What the proposal service is given by the account it serves; confirmation takes a part of it. */
+export interface ProposalServiceDeps {
   readonly store: ProposalStore;
-  /** The account's orders; the desk never names an account itself. */
+  /** The account's orders; the proposal service never names an account itself. */
   readonly orders: AccountOrders;
   readonly ttlMinutes: number;
   /** How many proposals may be open at once in the account. */

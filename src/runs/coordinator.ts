@@ -27,7 +27,7 @@ export interface ShardHandle {
   forget(): Promise<void>;
 }
 
-interface RunDeskDeps {
+interface RunCoordinatorDeps {
   readonly runs: RunStore;
   readonly account: string;
   readonly shard: (runId: string, index: number) => ShardHandle;
@@ -52,8 +52,8 @@ interface RunDeskDeps {
  * interval and decides, alone, whether the run goes on: every change of a
  * run's status happens here or in stop().
  */
-export class RunDesk {
-  constructor(private readonly deps: RunDeskDeps) {}
+export class RunCoordinator {
+  constructor(private readonly deps: RunCoordinatorDeps) {}
 
   /** `searchId`: the capacity search this run is a step of, the one start a search's hold lets through. */
   async start(operator: string, request: RunRequest, searchId?: string): Promise<Result<RunSummary>> {

@@ -4,14 +4,14 @@ import { type SearchRequest, stepRequest } from "./capacity-plan";
 import type { CapacityPlan, CapacitySearch, SearchRecord, SearchStatus, StepPhase } from "./capacity-schemas";
 import { nextMove } from "./capacity-search";
 import type { SearchStore } from "./capacity-store";
-import { TICK_MS } from "./desk";
+import { TICK_MS } from "./coordinator";
 import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
 import type { RunSummary } from "./schemas";
 
 export const SEARCH_NOT_FOUND = "capacity search not found; searches are only visible to the account that started them";
 
-/** How a search runs its steps: as traffic runs of the account's RunDesk, holding its slot. */
+/** How a search runs its steps: as traffic runs of the account's RunCoordinator, holding its slot. */
 export interface StepRunner {
   start(operator: string, request: RunRequest, searchId: string): Promise<Result<RunSummary>>;
   record(runId: string): Result<{ summary: RunSummary; record: RunRecord }>;
@@ -20,7 +20,7 @@ export interface StepRunner {
   running(): string[];
 }
 
-interface CapacityDeskDeps {
+interface CapacityCoordinatorDeps {
   readonly searches: SearchStore;
   readonly runner: StepRunner;
   /** Checks a request against the caps, choosing a seed when none was given. */
@@ -45,8 +45,8 @@ export function heldBySearch(searchId: string): string {
  * figures into the search, and decides the next step (capacity-search.ts)
  * or the end. Every change of a search's status happens here.
  */
-export class CapacityDesk {
-  constructor(private readonly deps: CapacityDeskDeps) {}
+export class CapacityCoordinator {
+  constructor(private readonly deps: CapacityCoordinatorDeps) {}
 
   async start(operator: string, request: SearchRequest): Promise<Result<CapacitySearch>> {
     const plan = this.deps.plan(request);
