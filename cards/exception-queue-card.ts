@@ -1,6 +1,6 @@
 /** Renders list_order_exceptions: the queue, most urgent first, one row per stuck order. */
 import type { z } from "zod/v4";
-import type { ExceptionListSchema } from "../src/orders/views";
+import type { ExceptionListSchema } from "../src/orders/tool-outputs";
 import { badge, duration, h, money, unbroken } from "./dom";
 import { startCard } from "./host";
 import { words } from "./words";

@@ -1,6 +1,6 @@
 /** Renders get_order_details: the order, its exception, the evidence and the timeline. */
 import type { Address } from "../src/orders/evidence";
-import type { OrderDetails } from "../src/orders/views";
+import type { OrderDetails } from "../src/orders/tool-outputs";
 import { at, badge, type Child, duration, h, money, mono, unbroken, when } from "./dom";
 import { startCard } from "./host";
 import { words } from "./words";

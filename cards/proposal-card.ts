@@ -4,7 +4,7 @@
  * the change in one line, why it is stale or superseded, expiry, and the
  * before/after rows. Its one button asks the host to open the approval page.
  */
-import type { ConfirmResult, ProposalView } from "../src/proposals/schemas";
+import type { ConfirmResult, ProposalView } from "../src/proposals/proposal-schemas";
 import { absolute, badge, type Child, h, mono, unbroken, when } from "./dom";
 import { openLinkButton, startCard } from "./host";
 import { words } from "./words";

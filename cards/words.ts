@@ -19,7 +19,7 @@ import {
   paymentLabel,
   riskLabel,
 } from "../src/orders/labels";
-import type { ConfirmResult, ProposalStatus } from "../src/proposals/schemas";
+import type { ConfirmResult, ProposalStatus } from "../src/proposals/proposal-schemas";
 import { proposalStatusLabel } from "../src/proposals/status-labels";
 
 const text = (value: unknown): string => String(value ?? "");

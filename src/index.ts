@@ -20,7 +20,7 @@ mountLazily(app, "/authorize", () => import("./oauth/consent").then((m) => m.con
 
 mountLazily(app, "/approvals", () => import("./web/approval/browser").then((m) => m.approvalPages));
 mountLazily(app, "/api/approvals", () => import("./web/approval/api").then((m) => m.approvalApi));
-mountLazily(app, "/api/dead-letters", () => import("./web/approval/dead-letters-api").then((m) => m.deadLettersApi));
+mountLazily(app, "/api/dead-letters", () => import("./web/admin/dead-letters-api").then((m) => m.deadLettersApi));
 mountLazily(app, "/api/audit", () => import("./web/audit/export-routes").then((m) => m.auditExport));
 mountLazily(app, "/runs", () => import("./web/runs/routes").then((m) => m.runPages));
 mountLazily(app, "/api", () => import("./order-api/public-api").then((m) => m.publicOrderApi));

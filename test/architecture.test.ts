@@ -161,6 +161,15 @@ describe("architecture", () => {
     expect(circles(imports.filter(({ target }) => target.startsWith("../src/")))).toEqual([]);
   });
 
+  it("no file name is used in two layers: a name says which module it is without its folder", () => {
+    const layersOf = new Map<string, Set<number>>();
+    for (const file of Object.keys(sources)) {
+      const name = file.slice(file.lastIndexOf("/") + 1);
+      layersOf.set(name, (layersOf.get(name) ?? new Set()).add(LAYER[folderOf(file)] ?? -1));
+    }
+    expect([...layersOf].filter(([, layers]) => layers.size > 1).map(([name]) => name)).toEqual([]);
+  });
+
   it("nothing in src imports the bench: the floor Worker is never part of what is deployed", () => {
     const intoBench = imports
       .filter(({ target }) => target.startsWith("../bench/"))

@@ -137,7 +137,7 @@ export class AccountAgent extends Agent<Env> {
    * reading the run through its schema, which may be what failed.
    */
   private async failRun(runId: string, problem: string): Promise<void> {
-    const { RunStore } = await import("../runs/store");
+    const { RunStore } = await import("../runs/run-store");
     const store = new RunStore(this.ctx.storage.sql);
     if (!store.fail(runId, problem, new Date())) return;
     const shards =

@@ -1,7 +1,7 @@
 import type { Config } from "../config/config";
 import { outboxWriter } from "../outbox/hand-off";
 import { ProposalService } from "../proposals/proposal-service";
-import { ProposalStore } from "../proposals/store";
+import { ProposalStore } from "../proposals/proposal-store";
 import { boundedProvider, type ProviderSetup } from "../provider/apply-provider";
 import { STUB_PROVIDER } from "../provider/stub-provider";
 import { CapacityCoordinator, heldBySearch } from "../runs/capacity-coordinator";
@@ -9,8 +9,8 @@ import { planCapacitySearch } from "../runs/capacity-plan";
 import { SearchStore } from "../runs/capacity-store";
 import { RunCoordinator, type ShardHandle } from "../runs/coordinator";
 import { planRun } from "../runs/plan";
+import { RECENT_INTERVALS, RunStore } from "../runs/run-store";
 import { shardName } from "../runs/shard-state";
-import { RECENT_INTERVALS, RunStore } from "../runs/store";
 import { D1AccountOrders } from "../store/account-orders";
 import { accountDatabase } from "../store/databases";
 import { BatchSender } from "../synth/batch-sender";

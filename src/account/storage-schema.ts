@@ -49,7 +49,7 @@ const STEPS: readonly (readonly string[])[] = [
   ["CREATE TABLE audit_anchor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL)"],
   // 5: a run's chart, summed per bucket of seconds as the run goes, so the run page reads a bounded
   // number of rows instead of every interval; filled from the intervals of the runs stored before.
-  // 240 is CHART_POINTS (synth/run-schemas.ts) as it was when this step shipped.
+  // 240 is CHART_POINTS (now runs/run-schemas.ts) as it was when this step shipped.
   [
     `CREATE TABLE run_chart (
       run_id TEXT NOT NULL,

@@ -8,7 +8,7 @@
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
 import { describeIssues } from "../core/zod-issues";
-import { applyProviderConfig, applyProviderProblems } from "./apply-provider";
+import { applyProviderConfig, applyProviderProblems } from "./apply-provider-vars";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
 import { type EnvVars, EnvVarsSchema, envVarsInput } from "./env-vars";
 import { fourEyesRule } from "./four-eyes";

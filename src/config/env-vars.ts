@@ -5,7 +5,7 @@
  */
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
-import { ApplyProviderVars } from "./apply-provider";
+import { ApplyProviderVars } from "./apply-provider-vars";
 import { isKvBinding } from "./deployment-checks";
 import { FourEyesVars } from "./four-eyes";
 import { IntakeFaultsSchema } from "./intake-faults";
@@ -23,7 +23,7 @@ const onOff = z
 
 export const EnvVarsSchema = z.object({
   ...FourEyesVars,
-  /** The external provider an approved change goes to (config/apply-provider.ts). */
+  /** The external provider an approved change goes to (config/apply-provider-vars.ts). */
   ...ApplyProviderVars,
   ENVIRONMENT: z.enum(["development", "production"]).default("production"),
   MAX_BATCH: boundedInt(1, MAX_BATCH_CEILING).default(100),

@@ -7,7 +7,7 @@
  * We emit this documented data ourselves rather than calling
  * `registerAppTool`/`registerAppResource` from `@modelcontextprotocol/ext-apps/server`:
  * those helpers are a few lines of `_meta` shaping around `server.registerTool`
- * and `server.registerResource`, and our seam already owns those calls (published
+ * and `server.registerResource`, and our registration modules already own those calls (published
  * schemas, one error mapping). Depending on the package for that would add a
  * runtime dependency to the Worker for two constants and a spread. The
  * constants are pinned to the package's own in test/mcp/apps.test.ts, so a

@@ -7,10 +7,10 @@ import {
   type ChangeKindName,
   type KindInput,
 } from "../orders/change-kinds";
-import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/schemas";
+import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/proposal-schemas";
 import { proposalCard } from "./cards/proposal.card";
 import { OrderIdParam, ProposalIdParam } from "./params";
-import { type AccountTool, defineTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-registration";
 
 /**
  * The tools of every change kind, built from the registry (orders/change-kinds.ts):

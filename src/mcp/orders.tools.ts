@@ -8,15 +8,15 @@ import {
   OrderDetailsSchema,
   OrderStatusSchema,
   SimulatedFailureSchema,
-} from "../orders/views";
-import { ProposalViewSchema } from "../proposals/schemas";
+} from "../orders/tool-outputs";
+import { ProposalViewSchema } from "../proposals/proposal-schemas";
 import type { AppCard } from "./apps";
 import { exceptionQueueCard } from "./cards/exception-queue.card";
 import { orderCard } from "./cards/order.card";
 import { proposalCard } from "./cards/proposal.card";
 import { applyTools, proposeTools } from "./change.tools";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
-import { type AccountTool, defineTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-registration";
 
 function found<T>(value: T | null): Result<T> {
   return value === null ? fail("not_found", ORDER_NOT_FOUND_MESSAGE) : ok(value);

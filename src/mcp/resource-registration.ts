@@ -18,7 +18,7 @@ import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, type AppCard, CARD_RESOURCE_META } from "./apps";
 import { EVERYTHING, type RequestReach } from "./request-reach";
-import type { ContextOf } from "./tool-seam";
+import type { ContextOf } from "./tool-registration";
 
 export interface AccountFixedResource {
   readonly name: string;

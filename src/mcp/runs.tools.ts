@@ -10,10 +10,10 @@ import {
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
-} from "../runs/schemas";
+} from "../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import type { AccountFixedResource, AccountResource, AccountResourceTemplate } from "./resource-registration";
-import { type AccountTool, defineTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-registration";
 
 const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");
 

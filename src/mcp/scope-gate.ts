@@ -30,7 +30,7 @@ function neededScope(message: unknown): OutOfScopeCall | undefined {
  * The first tools/call or resources/read in a request (one JSON-RPC message
  * or a batch) outside the granted scopes. It runs before the SDK
  * sees the request because the answer must be HTTP 403 with a step-up
- * challenge, which a tool result cannot carry; the seam enforces the same
+ * challenge, which a tool result cannot carry; tool registration enforces the same
  * scopes again when it registers tools. Unknown names pass through, so the
  * SDK answers them as it answers any unknown tool.
  */

@@ -20,7 +20,7 @@ import { ResponseDelivery } from "./delivery";
 import { refuseMalformed } from "./jsonrpc";
 import { isWholeListing, ListingAnswer } from "./listing-answer";
 import { orderCards, orderTools } from "./orders.tools";
-import { registerAccountPrompts } from "./prompt-seam";
+import { registerAccountPrompts } from "./prompt-registration";
 import { workflowPrompts } from "./prompts";
 import { PROTOCOL_VERSIONS, plainlyLegacy, toleratedHeaderMismatch } from "./protocol-versions";
 import { EVERYTHING, type RequestReach, reachOf } from "./request-reach";
@@ -29,7 +29,7 @@ import { runResources, runTools } from "./runs.tools";
 import { serverExtension } from "./server-extension";
 import { type Lending, offerKey, withPooledServer } from "./server-pool";
 import { syntheticResources, syntheticTools } from "./synthetic.tools";
-import { type AccountTool, type ContextOf, registerAccountTools } from "./tool-seam";
+import { type AccountTool, type ContextOf, registerAccountTools } from "./tool-registration";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 

@@ -5,7 +5,7 @@ import { BatchSummarySchema } from "../synth/batch-summary";
 import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
 import type { AccountFixedResource } from "./resource-registration";
-import { type AccountTool, defineTool } from "./tool-seam";
+import { type AccountTool, defineTool } from "./tool-registration";
 
 const checkTarget = defineTool({
   name: "check_target",

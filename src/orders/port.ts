@@ -2,7 +2,14 @@ import type { AccountAuditEvent } from "./audit-event";
 import type { AuditPage } from "./audit-page";
 import type { OrderChange } from "./change-kinds";
 import type { OrderRecord } from "./order-record";
-import type { ApplyOutcome, AuditLog, ExceptionSummary, OrderDetails, OrderStatus, SimulatedFailure } from "./views";
+import type {
+  ApplyOutcome,
+  AuditLog,
+  ExceptionSummary,
+  OrderDetails,
+  OrderStatus,
+  SimulatedFailure,
+} from "./tool-outputs";
 
 /**
  * The orders port: everything the account's tools and its proposal service need

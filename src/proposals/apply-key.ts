@@ -1,5 +1,5 @@
 import { sha256Hex } from "../core/encoding";
-import type { Proposal } from "./schemas";
+import type { Proposal } from "./proposal-schemas";
 
 /**
  * The idempotency key of a proposal's change at the provider: the proposal,

@@ -1,12 +1,12 @@
 import { fail, ok, type Result } from "../core/errors";
-import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
+import { ORDER_NOT_FOUND_MESSAGE } from "../orders/tool-outputs";
 import type { CallResult } from "../provider/apply-provider";
 import { applyKey } from "./apply-key";
 import { confirmResult } from "./lifecycle";
+import type { ConfirmResult, Proposal, ProviderApply } from "./proposal-schemas";
 import type { ProposalServiceDeps } from "./proposal-service-deps";
 import { providerRequest, recordStep, withProviderCall } from "./provider-calls";
 import type { ProposalRecords } from "./records";
-import type { ConfirmResult, Proposal, ProviderApply } from "./schemas";
 import {
   alreadyAppliedMessage,
   appliedMessage,

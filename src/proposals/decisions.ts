@@ -1,11 +1,11 @@
 import type { Approver } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
+import { approvalRefusal, roleRefusal } from "./approval-rules";
 import type { Decision } from "./decision";
-import { approvalRefusal, roleRefusal } from "./four-eyes";
 import { proposalEvent, type StepOccurrence } from "./lifecycle";
+import type { Proposal, ProposalView } from "./proposal-schemas";
 import type { ProposalServiceDeps } from "./proposal-service-deps";
 import { PROPOSAL_NOT_FOUND_MESSAGE, type ProposalRecords } from "./records";
-import type { Proposal, ProposalView } from "./schemas";
 import { refusal } from "./sentences";
 
 type DecisionDeps = Pick<ProposalServiceDeps, "store" | "orders" | "now" | "exclusive"> & {

@@ -11,7 +11,7 @@ import { applyChange, type OrderChange } from "../orders/change-kinds";
 import type { Plan } from "../orders/kinds/kind";
 import type { OrderRecord } from "../orders/order-record";
 import { diffStates, type OrderState, orderState } from "../orders/order-state";
-import { type ConfirmResult, type Proposal, ProposalSchema } from "./schemas";
+import { type ConfirmResult, type Proposal, ProposalSchema } from "./proposal-schemas";
 
 export function isOpen(proposal: Proposal): boolean {
   return proposal.status === "pending_approval" || proposal.status === "approved";

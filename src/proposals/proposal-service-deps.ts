@@ -1,7 +1,7 @@
 import type { FourEyesRule } from "../config/four-eyes";
 import type { AccountOrders } from "../orders/port";
 import type { ProviderSetup } from "../provider/apply-provider";
-import type { ProposalStore } from "./store";
+import type { ProposalStore } from "./proposal-store";
 
 /** What the proposal service is given by the account it serves; confirmation takes a part of it. */
 export interface ProposalServiceDeps {

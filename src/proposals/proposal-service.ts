@@ -12,18 +12,18 @@ import {
 import type { Plan } from "../orders/kinds/kind";
 import type { OrderRecord } from "../orders/order-record";
 import { orderState } from "../orders/order-state";
-import { ORDER_NOT_FOUND_MESSAGE } from "../orders/views";
+import { ORDER_NOT_FOUND_MESSAGE } from "../orders/tool-outputs";
+import { secondApproverReason } from "./approval-rules";
 import { ProposalConfirmation } from "./confirmation";
 import type { Decision } from "./decision";
 import { DecisionWaiters } from "./decision-waiters";
 import { ProposalDecisions } from "./decisions";
-import { secondApproverReason } from "./four-eyes";
 import { isOpen, newProposal, proposalEvent } from "./lifecycle";
+import type { ConfirmResult, Proposal, ProposalView } from "./proposal-schemas";
 import type { ProposalServiceDeps } from "./proposal-service-deps";
+import { ProposalStore } from "./proposal-store";
 import { ProposalRecords } from "./records";
-import type { ConfirmResult, Proposal, ProposalView } from "./schemas";
 import { approvedConflict, capRefusal } from "./sentences";
-import { ProposalStore } from "./store";
 
 function newProposalId(): string {
   return `prop_${base64url(crypto.getRandomValues(new Uint8Array(15)))}`;

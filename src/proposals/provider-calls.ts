@@ -6,8 +6,8 @@
 import type { AccountOrders } from "../orders/port";
 import type { ApplyRequest } from "../provider/apply-provider";
 import { proposalEvent, type StepOccurrence } from "./lifecycle";
+import type { Proposal, ProviderApply } from "./proposal-schemas";
 import type { ProposalRecords } from "./records";
-import type { Proposal, ProviderApply } from "./schemas";
 
 /** The proposal's provider call with these fields changed, stored while it is still applying. */
 export function withProviderCall(

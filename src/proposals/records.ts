@@ -1,11 +1,11 @@
 import { fail, ok, type Result } from "../core/errors";
 import type { OrderRecord } from "../orders/order-record";
 import type { AccountOrders } from "../orders/port";
-import type { ApplyOutcome } from "../orders/views";
+import type { ApplyOutcome } from "../orders/tool-outputs";
 import { isDue, isOpen, proposalEvent } from "./lifecycle";
-import type { Proposal, ProposalStatus } from "./schemas";
+import type { Proposal, ProposalStatus } from "./proposal-schemas";
+import type { ProposalStore } from "./proposal-store";
 import { movedOn } from "./sentences";
-import type { ProposalStore } from "./store";
 
 export const PROPOSAL_NOT_FOUND_MESSAGE =
   "proposal not found; proposals are only visible to the account that created them";

@@ -7,7 +7,7 @@
  */
 
 import { CHANGE_KINDS, changeSummary } from "../orders/change-kinds";
-import type { Proposal } from "./schemas";
+import type { Proposal } from "./proposal-schemas";
 
 /** Why a proposal can no longer be decided or applied, in words a model can act on. */
 export function refusal(proposal: Proposal, attempted: "decided" | "applied"): string {

@@ -4,7 +4,7 @@
  * `approval_required` is the same state as `pending_approval` seen from the
  * agent's side, so it reads the same.
  */
-import type { ConfirmResult, ProposalStatus } from "./schemas";
+import type { ConfirmResult, ProposalStatus } from "./proposal-schemas";
 
 export const PROPOSAL_STATUS_LABELS: Readonly<Record<ProposalStatus | ConfirmResult["status"], string>> = {
   pending_approval: "Waiting for approval",

@@ -1,4 +1,4 @@
-import type { ApplyProviderConfig } from "../config/apply-provider";
+import type { ApplyProviderConfig } from "../config/apply-provider-vars";
 import type { OrderChange } from "../orders/change-kinds";
 
 /**

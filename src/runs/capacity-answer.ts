@@ -9,7 +9,7 @@ import { type Bracket, bracketOf, type JudgedStep } from "./capacity-search";
 import { measuresOf } from "./figures";
 import { METRICS, metricValue } from "./metrics";
 import type { RunRecord } from "./record";
-import type { RunSummary, Threshold } from "./schemas";
+import type { RunSummary, Threshold } from "./run-schemas";
 
 /** What the sentences call the configured target. */
 const TARGET = "the order API";

@@ -7,7 +7,7 @@ import type { SearchStore } from "./capacity-store";
 import { TICK_MS } from "./coordinator";
 import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
-import type { RunSummary } from "./schemas";
+import type { RunSummary } from "./run-schemas";
 
 export const SEARCH_NOT_FOUND = "capacity search not found; searches are only visible to the account that started them";
 

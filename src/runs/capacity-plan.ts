@@ -9,7 +9,7 @@ import type { GeneratorMode } from "../synth/generators";
 import { MAX_SEED } from "../synth/prng";
 import type { CapacityPlan, StepPhase } from "./capacity-schemas";
 import { planRun, type RunCaps, type RunRequest } from "./plan";
-import { MAX_THRESHOLDS, type Threshold } from "./schemas";
+import { MAX_THRESHOLDS, type Threshold } from "./run-schemas";
 
 export interface SearchRequest {
   readonly objective: readonly Threshold[];

@@ -6,7 +6,7 @@
  */
 import { z } from "zod/v4";
 import { GeneratorModeSchema } from "../synth/generators";
-import { RunStatusSchema, ThresholdSchema } from "./schemas";
+import { RunStatusSchema, ThresholdSchema } from "./run-schemas";
 
 export const SearchStatusSchema = z.enum(["running", "completed", "inconclusive", "stopped", "failed"]);
 export type SearchStatus = z.infer<typeof SearchStatusSchema>;

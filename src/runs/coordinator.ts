@@ -3,9 +3,9 @@ import { type Comparison, compareRuns } from "./compare";
 import { emptyFigures } from "./figures";
 import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
-import type { RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./schemas";
+import type { RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./run-schemas";
+import type { RunStore } from "./run-store";
 import type { ShardProgress, ShardSpec } from "./shard-state";
-import type { RunStore } from "./store";
 import { summaryOf } from "./summary";
 import { endingAt, tickedRecord } from "./tick";
 

@@ -8,7 +8,7 @@ import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
 import { type RejectionReason, RejectionReasonSchema, reasonOf } from "../orders/rejections";
 import { linesTotal } from "../orders/validate-order";
-import type { InvalidShare } from "./schemas";
+import type { InvalidShare } from "./run-schemas";
 
 /** A uniform number in [0, 1) from (seed, index, salt): no state, so any order can be drawn on its own. */
 function unit(seed: number, index: number, salt: number): number {

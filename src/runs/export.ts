@@ -6,7 +6,7 @@
 import { z } from "zod/v4";
 import { bucketBounds, type HistogramData, RELATIVE_ERROR } from "./histogram";
 import type { RunRecord } from "./record";
-import { type RunInterval, type RunSummary, RunSummarySchema } from "./schemas";
+import { type RunInterval, type RunSummary, RunSummarySchema } from "./run-schemas";
 
 const ExportedHistogramSchema = z.object({
   relative_error: z.number().describe("Every value in a bucket is within this share of the bucket's bounds"),

@@ -5,8 +5,8 @@ import { generatorHealth } from "./generator-health";
 import { Histogram } from "./histogram";
 import type { RunMeasures } from "./metrics";
 import { ArrivalSchedule } from "./plan";
+import { type Figures, FiguresSchema, MAX_FINDINGS, MAX_RUN_REASONS, type RunPlan } from "./run-schemas";
 import { scheduledLatency } from "./scheduled-latency";
-import { type Figures, FiguresSchema, MAX_FINDINGS, MAX_RUN_REASONS, type RunPlan } from "./schemas";
 
 /** Who held back an order that could not leave in time: the target (every slot taken) or the generator (a slot was free). */
 export type DropCause = "target" | "generator";

@@ -1,5 +1,5 @@
 import { Histogram } from "./histogram";
-import type { Figures, RunInterval } from "./schemas";
+import type { Figures, RunInterval } from "./run-schemas";
 
 /**
  * One interval of a run: what changed between two readings of its

@@ -2,7 +2,7 @@ import type { OrderRequest } from "../orders/intake-schemas";
 import type { ReferenceData } from "../orders/reference-data";
 import { orderStream } from "../synth/generators";
 import { type DrilledOrder, drilled } from "./drill";
-import type { RunPlan } from "./schemas";
+import type { RunPlan } from "./run-schemas";
 
 /**
  * Order i of a run, always the same for the same seed: the seed's stream

@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import { FiguresSchema, RunPlanSchema, RunStatusSchema } from "./schemas";
+import { FiguresSchema, RunPlanSchema, RunStatusSchema } from "./run-schemas";
 import { ShardStatusSchema } from "./shard-state";
 
 /**

@@ -6,7 +6,7 @@
  * request_id and the target answers it 200 without a duplicate.
  */
 import { z } from "zod/v4";
-import { FiguresSchema, RunPlanSchema } from "./schemas";
+import { FiguresSchema, RunPlanSchema } from "./run-schemas";
 
 export const ShardSpecSchema = z.object({
   run_id: z.string(),

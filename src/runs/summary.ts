@@ -6,7 +6,7 @@ import { measuresOf, plannedWindowRate } from "./figures";
 import type { RunMeasures } from "./metrics";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
-import type { RunSummary } from "./schemas";
+import type { RunSummary } from "./run-schemas";
 import { generatorSentence, verdictOf } from "./verdict";
 
 /** An order that left later than this after its instant counts as late in the limits' wording. */

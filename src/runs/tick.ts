@@ -2,7 +2,7 @@ import { mergeFigures } from "./figures";
 import { anythingHappened, intervalBetween } from "./interval";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
-import type { RunInterval, RunStatus } from "./schemas";
+import type { RunInterval, RunStatus } from "./run-schemas";
 import type { ShardProgress } from "./shard-state";
 import { recordMeasures } from "./summary";
 import { abortingThreshold } from "./verdict";

@@ -20,7 +20,7 @@ import {
   metricValue,
   type RunMeasures,
 } from "./metrics";
-import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./schemas";
+import type { Comparison, Figures, RunPlan, RunStatus, Threshold, Verdict } from "./run-schemas";
 
 const HOLDS: Record<Comparison, (measured: number, bound: number) => boolean> = {
   "<": (m, b) => m < b,

@@ -9,7 +9,7 @@ import type {
   OrderDetails,
   OrderStatus,
   SimulatedFailure,
-} from "../orders/views";
+} from "../orders/tool-outputs";
 import { readAuditLog } from "./audit-events";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";

@@ -8,7 +8,7 @@ import type { StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { type AuditPage, encodeAuditCursor } from "../orders/audit-page";
-import { type AuditEvent, AuditEventSchema, type AuditLog } from "../orders/views";
+import { type AuditEvent, AuditEventSchema, type AuditLog } from "../orders/tool-outputs";
 import { columnList, placeholders } from "./sql-columns";
 
 /** An event's values in AUDIT_EVENT_FIELDS order, its states as JSON text. */

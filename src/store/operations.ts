@@ -15,7 +15,7 @@ import {
   exceptionQueue,
   type OrderDetails,
   orderDetails,
-} from "../orders/views";
+} from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
 import {
   columnValues,

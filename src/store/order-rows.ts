@@ -7,7 +7,7 @@
 import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } from "../orders/evidence";
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderException, OrderRecord } from "../orders/order-record";
-import type { OrderStatus } from "../orders/views";
+import type { OrderStatus } from "../orders/tool-outputs";
 import { JsonColumn } from "./json-columns";
 import { columnList, placeholders } from "./sql-columns";
 

@@ -1,6 +1,6 @@
 import { orderState } from "../orders/order-state";
 import { simulatedOrder } from "../orders/simulated-order";
-import type { SimulatedFailure } from "../orders/views";
+import type { SimulatedFailure } from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
 import { insertOrderRecord } from "./order-rows";
 

@@ -2,8 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { CHART_POINTS, type RunInterval } from "../../src/runs/schemas";
-import { CHART_ROWS, RunStore } from "../../src/runs/store";
+import { CHART_POINTS, type RunInterval } from "../../src/runs/run-schemas";
+import { CHART_ROWS, RunStore } from "../../src/runs/run-store";
 import { value } from "../helpers/results";
 import { plan, runRecord } from "../helpers/run-fakes";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { migrateAccountStorage } from "../../src/account/storage-schema";
-import { RunStore } from "../../src/runs/store";
+import { RunStore } from "../../src/runs/run-store";
 import { summaryOf } from "../../src/runs/summary";
 
 // Runs stored before the load engine measured histograms keep their counts

@@ -4,7 +4,7 @@ import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
 import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
-import type { RunDetail, RunSummary } from "../../src/runs/schemas";
+import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
 import { shardName } from "../../src/runs/shard-state";
 import { value } from "../helpers/results";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ChainEventContent, chainHash } from "../../src/audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../../src/audit/event-fields";
-import { AuditEventSchema } from "../../src/orders/views";
+import { AuditEventSchema } from "../../src/orders/tool-outputs";
 import { csvHeader } from "../../src/web/audit/export-format";
 
 // The audit event's fields are one tuple. These tie it to what depends on it

@@ -4,7 +4,7 @@ import { SIGN_IN_FIELD, signInOperator } from "../../src/auth/operator-sign-in";
 import { type Config, parseConfig } from "../../src/config/config";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
-// The sign-in seam the consent page calls: it gets the whole post (the request
+// The sign-in function the consent page calls: it gets the whole post (the request
 // and its form), so an upstream provider that vouches in headers can replace
 // its body without touching the page's route.
 

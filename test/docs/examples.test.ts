@@ -4,7 +4,7 @@ import devVars from "../../.dev.vars?raw";
 import { loadConfig } from "../../src/config/config";
 import { planCapacitySearch, type SearchRequest } from "../../src/runs/capacity-plan";
 import { planRun, type RunRequest } from "../../src/runs/plan";
-import { ThresholdSchema } from "../../src/runs/schemas";
+import { ThresholdSchema } from "../../src/runs/run-schemas";
 
 // Every load test the README and docs/ show must run as written on `npm run
 // dev`'s own configuration (.dev.vars over the schema's defaults): a reader who

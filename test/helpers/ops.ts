@@ -6,8 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { type AuditLog, ORDER_NOT_FOUND_MESSAGE, type OrderDetails } from "../../src/orders/views";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import { type AuditLog, ORDER_NOT_FOUND_MESSAGE, type OrderDetails } from "../../src/orders/tool-outputs";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { type ExceptionKind, insertFreshOrder } from "./fresh-orders";
 import { type McpTestClient, workerFetch } from "./mcp-client";
 import { ACME_APPROVER_TOKEN } from "./tokens";

@@ -11,7 +11,7 @@ import { emptyFigures } from "../../src/runs/figures";
 import { planRun, type RunCaps, type RunRequest } from "../../src/runs/plan";
 import { ShardPump } from "../../src/runs/pump";
 import type { RunRecord } from "../../src/runs/record";
-import type { RunPlan } from "../../src/runs/schemas";
+import type { RunPlan } from "../../src/runs/run-schemas";
 import type { ShardSpec, ShardState } from "../../src/runs/shard-state";
 import { type OrderApiTarget, type PostedOrder, type PostOptions, unreachable } from "../../src/synth/order-api-target";
 import { HEALTHY } from "./synth-fakes";

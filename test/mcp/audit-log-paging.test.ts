@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuditLog } from "../../src/orders/views";
+import type { AuditLog } from "../../src/orders/tool-outputs";
 import { insertNotes } from "../helpers/audit";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";

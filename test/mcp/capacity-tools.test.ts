@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { heldBySearch, SEARCH_NOT_FOUND } from "../../src/runs/capacity-coordinator";
 import type { CapacitySearch } from "../../src/runs/capacity-schemas";
-import type { RunSummary } from "../../src/runs/schemas";
+import type { RunSummary } from "../../src/runs/run-schemas";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 import { resourceJson, structuredOf, toolErrorOf } from "../helpers/tool-results";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/views";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import type { ExceptionSummary, OrderStatus, SimulatedFailure } from "../../src/orders/tool-outputs";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { alreadyAppliedMessage } from "../../src/proposals/sentences";
-import type { RunDetail, RunSummary } from "../../src/runs/schemas";
+import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import type { Preview, TargetStatus } from "../../src/synth/target-check";
 import { insertFreshOrder } from "../helpers/fresh-orders";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
+import type { ExceptionSummary, OrderStatus } from "../../src/orders/tool-outputs";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import { callError, callOk, ORDER_NOT_FOUND } from "../helpers/ops";

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderStatus } from "../../src/orders/views";
-import type { ProposalView } from "../../src/proposals/schemas";
+import type { OrderStatus } from "../../src/orders/tool-outputs";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import {

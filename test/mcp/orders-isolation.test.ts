@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";
 import { initializeRequest, postMcp } from "../helpers/mcp-raw";

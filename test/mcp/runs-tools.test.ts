@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunExport } from "../../src/runs/export";
-import type { RunDetail, RunSummary } from "../../src/runs/schemas";
+import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
 import { connectClient } from "../helpers/mcp-client";
 import { freshSeed } from "../helpers/synthetic";
 import { ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";

@@ -7,7 +7,7 @@ import {
 } from "../../src/mcp/server-extension";
 import { parsed } from "../helpers/config";
 
-// The seam a development entry (conformance/worker.ts) adds to every MCP
+// The extension point a development entry (conformance/worker.ts) adds to every MCP
 // server through. Installing is not enough: the configuration must switch it
 // on, and it refuses the switch in production (test/config/config.test.ts).
 

@@ -9,7 +9,7 @@ import type { AccountCalls, AccountToolContext, AccountTraffic } from "../../src
 import { orderTools } from "../../src/mcp/orders.tools";
 import { createMcpServer } from "../../src/mcp/server";
 import type { AccountOrders } from "../../src/orders/port";
-import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/views";
+import type { ExceptionSummary, OrderDetails, SimulatedFailure } from "../../src/orders/tool-outputs";
 import { connectClient } from "../helpers/mcp-client";
 import { ACME_OPERATOR, approve, auditLog, callOk, confirm, details, propose } from "../helpers/ops";
 import { postOrder, validOrder } from "../helpers/orders";

@@ -11,9 +11,9 @@ import {
   paymentLabel,
 } from "../../src/orders/labels";
 import { diffStates, orderState } from "../../src/orders/order-state";
-import { ProposalStatusSchema } from "../../src/proposals/schemas";
+import { ProposalStatusSchema } from "../../src/proposals/proposal-schemas";
 import { PROPOSAL_STATUS_LABELS, proposalStatusLabel } from "../../src/proposals/status-labels";
-import { RunStatusSchema } from "../../src/runs/schemas";
+import { RunStatusSchema } from "../../src/runs/run-schemas";
 import { RUN_STATUS_LABELS } from "../../src/web/runs/run-status-labels";
 import { evidence, exception, order as orderRecord } from "../helpers/order-records";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { workerFetch } from "../helpers/mcp-client";
 import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";

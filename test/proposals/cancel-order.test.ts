@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { appliedMessage } from "../../src/proposals/sentences";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";

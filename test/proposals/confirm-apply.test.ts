@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExceptionSummary, OrderStatus } from "../../src/orders/views";
-import type { ConfirmResult, ProposalView } from "../../src/proposals/schemas";
+import type { ExceptionSummary, OrderStatus } from "../../src/orders/tool-outputs";
+import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { alreadyAppliedMessage, appliedMessage } from "../../src/proposals/sentences";
 import { insertFreshOrder, readRow } from "../helpers/fresh-orders";
 import { connectClient } from "../helpers/mcp-client";

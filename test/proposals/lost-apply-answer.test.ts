@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import { alreadyAppliedMessage } from "../../src/proposals/sentences";
 import { D1AccountOrders } from "../../src/store/account-orders";
 import { throwingFetcher, withOrderApi } from "../helpers/account-agent";

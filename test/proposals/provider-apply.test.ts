@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ApplyProviderConfig } from "../../src/config/apply-provider";
+import type { ApplyProviderConfig } from "../../src/config/apply-provider-vars";
 import { applyKey } from "../../src/proposals/apply-key";
-import type { ProposalView } from "../../src/proposals/schemas";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import { applyingMessage } from "../../src/proposals/sentences";
 import { boundedProvider } from "../../src/provider/apply-provider";
 import { type StubBehaviour, StubProvider } from "../../src/provider/stub-provider";

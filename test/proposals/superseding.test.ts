@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import type { ProposalService } from "../../src/proposals/proposal-service";
-import type { ProposalView } from "../../src/proposals/schemas";
 import { APPROVER, address, order, person, TTL_MINUTES, withProposalService } from "../helpers/proposal-service";
 import { value } from "../helpers/results";
 

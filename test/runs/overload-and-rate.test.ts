@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptyFigures, measuresOf, plannedWindowRate } from "../../src/runs/figures";
 import { ArrivalSchedule } from "../../src/runs/plan";
 import { ShardPump } from "../../src/runs/pump";
-import type { Threshold } from "../../src/runs/schemas";
+import type { Threshold } from "../../src/runs/run-schemas";
 import { summaryOf } from "../../src/runs/summary";
 import { value } from "../helpers/results";
 import { withRunCoordinator } from "../helpers/run-coordinator";

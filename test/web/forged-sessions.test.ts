@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../src/proposals/schemas";
+import type { ProposalView } from "../../src/proposals/proposal-schemas";
 import {
   csrfOf,
   expectSignInForm,

@@ -21,7 +21,7 @@ import { limitedBody } from "../../http/json-body";
 import { sameOriginForms } from "../../http/same-origin-forms";
 import type { OrderRecord } from "../../orders/order-record";
 import { DecisionSchema } from "../../proposals/decision";
-import type { ProposalView } from "../../proposals/schemas";
+import type { ProposalView } from "../../proposals/proposal-schemas";
 import { D1AccountOrders } from "../../store/account-orders";
 import { accountDatabase } from "../../store/databases";
 import { exportAuditTrail, parseExportQuery } from "../audit/export-routes";

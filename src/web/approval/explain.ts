@@ -8,7 +8,7 @@
 import { actionLabel, moneyRule } from "../../orders/change-kinds";
 import { paymentLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
-import type { ProposalView } from "../../proposals/schemas";
+import type { ProposalView } from "../../proposals/proposal-schemas";
 import { money } from "../format";
 
 /** Text, a time (shown relative, exact on hover), or a proposal id (as a link when `link`). */

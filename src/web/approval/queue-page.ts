@@ -3,7 +3,7 @@ import { type Html, layout } from "../../http/html-page";
 import { actionLabel } from "../../orders/change-kinds";
 import { riskLabel } from "../../orders/labels";
 import type { OrderRecord } from "../../orders/order-record";
-import type { ProposalView } from "../../proposals/schemas";
+import type { ProposalView } from "../../proposals/proposal-schemas";
 import { proposalStatusLabel } from "../../proposals/status-labels";
 import { money } from "../format";
 import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";

@@ -3,7 +3,7 @@
  * markup, so the drawing is tested without a page. The page scales the SVG
  * to its width (viewBox), so one drawing serves a phone and a desktop.
  */
-import { CHART_POINTS, chartBucketSeconds, type RunInterval } from "../../runs/schemas";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval } from "../../runs/run-schemas";
 
 export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 180;

@@ -1,6 +1,6 @@
 import { html } from "hono/html";
 import { type Html, layout } from "../../http/html-page";
-import type { RunDetail } from "../../runs/schemas";
+import type { RunDetail } from "../../runs/run-schemas";
 import { latency, span } from "../format";
 import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";
 import { type Chart, runCharts } from "./run-chart";

@@ -3,7 +3,7 @@
  * operator both read (actions, states, proposal statuses) is the shared
  * vocabulary in orders/labels.ts and proposals/status-labels.ts.
  */
-import type { RunStatus } from "../../runs/schemas";
+import type { RunStatus } from "../../runs/run-schemas";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   running: "Running",

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultPersonId } from "../../../src/config/token-maps";
-import type { ProposalView } from "../../../src/proposals/schemas";
+import type { ProposalView } from "../../../src/proposals/proposal-schemas";
 import { refusal } from "../../../src/proposals/sentences";
 import { connectClient, workerFetch } from "../../helpers/mcp-client";
 import {

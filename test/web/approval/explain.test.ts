@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChangeAction } from "../../../src/orders/change-kinds";
 import type { Payment } from "../../../src/orders/evidence";
 import type { OrderRecord } from "../../../src/orders/order-record";
-import { ProposalStatusSchema, type ProposalView } from "../../../src/proposals/schemas";
+import { ProposalStatusSchema, type ProposalView } from "../../../src/proposals/proposal-schemas";
 import { explainState, moneyAtStake, orderNowNote, type Sentence } from "../../../src/web/approval/explain";
 import { evidence, order as orderRecord } from "../../helpers/order-records";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProposalView } from "../../../src/proposals/schemas";
+import type { ProposalView } from "../../../src/proposals/proposal-schemas";
 import { get, page, sessionFor, textOf } from "../../helpers/approval-pages";
 import { insertFreshOrder } from "../../helpers/fresh-orders";
 import { connectClient } from "../../helpers/mcp-client";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunExport } from "../../../src/runs/export";
-import type { RunDetail, RunSummary } from "../../../src/runs/schemas";
+import type { RunDetail, RunSummary } from "../../../src/runs/run-schemas";
 import { CSP, expectSignInForm, get, page, postForm, sessionFor, textOf } from "../../helpers/approval-pages";
 import { value } from "../../helpers/results";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunInterval } from "../../../src/runs/schemas";
+import type { RunInterval } from "../../../src/runs/run-schemas";
 import {
   bucketIntervals,
   CHART_HEIGHT,

@@ -1,5 +1,5 @@
 /**
- * The seam between prompt modules and the SDK, like tool-seam.ts for tools.
+ * Where prompt modules meet the SDK, like tool-registration.ts for tools.
  * A prompt is a workflow a person starts by name (hosts show prompts as slash
  * commands): text only, it reads and writes nothing. It names the tools the
  * model should call, in order, and a credential sees it only when it may call
@@ -11,7 +11,7 @@ import { isGranted } from "../auth/scope-check";
 import type { Config } from "../config/config";
 import type { AccountToolContext } from "./account-context";
 import { EVERYTHING, type RequestReach } from "./request-reach";
-import type { AccountTool } from "./tool-seam";
+import type { AccountTool } from "./tool-registration";
 
 export interface AccountPrompt<Args extends z.ZodObject = z.ZodObject> {
   readonly name: string;

@@ -5,7 +5,7 @@ import { samePerson } from "../core/person";
 import type { Risk } from "../core/risk";
 import { type ChangeAction, movesMoney } from "../orders/change-kinds";
 import type { OrderRecord } from "../orders/order-record";
-import type { Proposal } from "./schemas";
+import type { Proposal } from "./proposal-schemas";
 
 /**
  * Four eyes: a risky change needs two distinct approvers, and the person who

@@ -1,5 +1,5 @@
 /**
- * The seam between tool modules and the SDK. Tool modules describe tools as
+ * Where tool modules meet the SDK. Tool modules describe tools as
  * data and write handlers that receive the already-authenticated account
  * context; they never see the raw McpServer, never take an account from
  * arguments, and never write their own try/catch.
@@ -58,7 +58,7 @@ export interface OpenUrl {
 
 const OPEN_URL_KEY = "open_url";
 
-/** What a tool answers to have its client show a URL: the seam turns it into the protocol's input-required result. */
+/** What a tool answers to have its client show a URL: registration turns it into the protocol's input-required result. */
 export interface AskedToOpen {
   readonly asked: InputRequiredResult;
 }

@@ -1,4 +1,4 @@
-import { type Proposal, ProposalSchema, type ProposalStatus } from "./schemas";
+import { type Proposal, ProposalSchema, type ProposalStatus } from "./proposal-schemas";
 
 /**
  * Proposals in the AccountAgent's own SQLite (tables: account/storage-schema.ts).

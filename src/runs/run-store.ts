@@ -1,5 +1,5 @@
 import { type RunRecord, RunRecordSchema } from "./record";
-import { CHART_POINTS, chartBucketSeconds, type RunInterval, RunIntervalSchema, type RunStatus } from "./schemas";
+import { CHART_POINTS, chartBucketSeconds, type RunInterval, RunIntervalSchema, type RunStatus } from "./run-schemas";
 
 const RECENT_RUNS = 20;
 /** get_traffic_run shows the latest intervals. */

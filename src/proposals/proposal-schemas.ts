@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { RiskSchema } from "../core/risk";
 import { ChangeActionSchema, ChangeKindSchema, OrderChangeSchema } from "../orders/change-kinds";
 import { FieldChangeSchema } from "../orders/order-state";
-import { ApplyOutcomeSchema } from "../orders/views";
+import { ApplyOutcomeSchema } from "../orders/tool-outputs";
 
 /**
  * Proposal states. Only an approver moves pending_approval to approved or
