@@ -1,7 +1,6 @@
 import { Agent } from "agents";
 import type { Config } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
-import { shardName } from "../runs/shard-state";
 import { type AccountCaller, type AccountFace, FOREIGN_CALLER_MESSAGE, RPC_CALLS } from "./account-calls";
 import { SerialQueue } from "./serial-queue";
 import type { AccountServices } from "./services";
@@ -133,11 +132,16 @@ export class AccountAgent extends Agent<Env> {
 
   /**
    * Loaded on demand: this path runs without services when the configuration
-   * is what broke. The run's shards are told to stop by name, without
-   * reading the run through its schema, which may be what failed.
+   * is what broke, and the run modules' zod schemas would otherwise be built
+   * at every cold start (this class is exported from the Worker's entry). The
+   * run's shards are told to stop by name, without reading the run through
+   * its schema, which may be what failed.
    */
   private async failRun(runId: string, problem: string): Promise<void> {
-    const { RunStore } = await import("../runs/run-store");
+    const [{ RunStore }, { shardName }] = await Promise.all([
+      import("../runs/run-store"),
+      import("../runs/shard-state"),
+    ]);
     const store = new RunStore(this.ctx.storage.sql);
     if (!store.fail(runId, problem, new Date())) return;
     const shards =
