@@ -1,6 +1,7 @@
 // What `npm run bench` prints from its rounds: every figure of ours beside
 // the floor it is held to, then the floor's own variants, which say where
 // the platform's limit is when a ratio is missed.
+import { readPortLines } from "./bench-read-ports.ts";
 import { formatRow, goalMet, header, type RoundBook, type Row } from "./bench-rounds.ts";
 import { LATENCY_CALLS } from "./bench-stages.ts";
 
@@ -271,6 +272,7 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
     );
     rows.push(...latency);
   }
+  lines.push(...readPortLines(book, seconds));
   const allMet = rows.every((row) => !book.has(row.ours) || goalMet(book, row) !== false);
   return { lines, allMet };
 }

@@ -126,18 +126,37 @@ export async function sendStage(round: Round): Promise<void> {
   round.book.record("run ours dropped", run.dropped);
 }
 
-/** MCP reads at 8 concurrent on the entry port, with /health and the floor's two reads beside them. */
+/** The reads the bench times at 8 concurrent, on both ports. */
+export const CONCURRENT_READS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ["list_order_exceptions", {}],
+  ["get_order_details", { order_id: "ORD-1003" }],
+];
+
+/**
+ * MCP reads at 8 concurrent on the entry port, with /health and the floor's
+ * reads beside them; then the same reads through wrangler's proxy (the port
+ * `npm run dev` prints, where a person points a client), against /health
+ * there. The floor is reachable on the entry port only.
+ */
 export async function readStage(round: Round): Promise<void> {
-  const { inner, floor } = round;
+  const { inner, proxy, floor } = round;
   const reads: [string, Operation][] = [
     ["read health", () => inner.health()],
     ["read floor ok", () => floor.ok()],
     ["read floor d1", () => floor.read()],
     ["read floor mcp", () => floor.mcpRead()],
-    ["read list_order_exceptions", () => inner.tool("list_order_exceptions", {}).then(() => undefined)],
-    ["read get_order_details", () => inner.tool("get_order_details", { order_id: "ORD-1003" }).then(() => undefined)],
+    ...CONCURRENT_READS.map(
+      ([name, args]) => [`read ${name}`, () => inner.tool(name, args).then(() => undefined)] as [string, Operation],
+    ),
   ];
   await loops(round, reads);
+  await loops(round, [
+    ["read proxy health", () => proxy.health()],
+    ...CONCURRENT_READS.map(
+      ([name, args]) =>
+        [`read proxy ${name}`, () => proxy.tool(name, args).then(() => undefined)] as [string, Operation],
+    ),
+  ]);
 }
 
 /** The c=1 calls: on the entry port and through wrangler's proxy, each against /health on the same port. */
