@@ -106,7 +106,7 @@ const mcpCorsHeaders: MiddlewareHandler<AppEnv> = cors({
   origin: (origin: string, c: Context<AppEnv>) => (isAllowedOrigin(origin, c.get("config")) ? origin : null),
   // Stateless server: POST is the only method /mcp serves.
   allowMethods: ["POST", "OPTIONS"],
-  exposeHeaders: ["mcp-session-id", "mcp-protocol-version", "www-authenticate"],
+  exposeHeaders: ["mcp-session-id", "mcp-protocol-version", "www-authenticate", "x-d1-bookmark"],
   maxAge: 600,
 });
 

@@ -7,7 +7,7 @@ import type { AccountOrders } from "../orders/port";
 import { planCapacitySearch, type SearchRequest, searchOrdersPerMinute } from "../runs/capacity-plan";
 import { planRun, type RunRequest } from "../runs/plan";
 import { D1AccountOrders } from "../store/account-orders";
-import { accountDatabase } from "../store/databases";
+import type { AccountReadSession } from "../store/read-session";
 import { checkCount, type SendRequest } from "../synth/batch-sender";
 import type { GeneratorMode } from "../synth/generators";
 import { configuredTarget, describeTarget } from "../synth/order-api-target";
@@ -64,15 +64,40 @@ function budgetAsk(
 }
 
 /**
- * The Worker's side of an account: reads go straight to D1, work that needs
- * one writer per account (proposals, batches) goes to the account's object.
- * The object checks the caller's account again on every call.
+ * The calls, each telling `reads` as it reaches the account's object and as
+ * it comes back: the object writes D1 on the primary, out of the Worker's
+ * sight, so reads after it start there (store/read-session.ts).
  */
-export function accountToolContext(env: Env, config: Config, { scopes, ...caller }: McpCaller): AccountToolContext {
-  const { chargeSyntheticBudget, ...agent } = bindCaller(
-    env.ACCOUNT_AGENT.getByName(caller.account),
-    caller,
-    OPERATOR_CALLS,
+function toldTo<T extends object>(reads: AccountReadSession, calls: T): T {
+  const told = Object.entries(calls).map(([name, call]) => [
+    name,
+    async (...args: unknown[]) => {
+      reads.objectCalled();
+      try {
+        return await (call as (...args: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        reads.objectCalled();
+      }
+    },
+  ]);
+  return Object.freeze(Object.fromEntries(told)) as T;
+}
+
+/**
+ * The Worker's side of an account: reads go straight to D1, through this
+ * request's read session; work that needs one writer per account (proposals,
+ * batches) goes to the account's object. The object checks the caller's
+ * account again on every call.
+ */
+export function accountToolContext(
+  env: Env,
+  config: Config,
+  { scopes, ...caller }: McpCaller,
+  reads: AccountReadSession,
+): AccountToolContext {
+  const { chargeSyntheticBudget, ...agent } = toldTo(
+    reads,
+    bindCaller(env.ACCOUNT_AGENT.getByName(caller.account), caller, OPERATOR_CALLS),
   );
   // Counted per call, in the account's object: batches of calls and parallel isolates meet one budget.
   const withinBudget = async (ask: BudgetAsk | undefined): Promise<Result<void>> =>
@@ -82,7 +107,7 @@ export function accountToolContext(env: Env, config: Config, { scopes, ...caller
     operator: caller.operator,
     scopes,
     config,
-    orders: new D1AccountOrders(accountDatabase(env, caller.account), caller.account),
+    orders: new D1AccountOrders(reads, caller.account),
     agent: {
       ...agent,
       sendOrders: async (request, onProgress) => {

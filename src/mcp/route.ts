@@ -3,6 +3,7 @@ import { authenticateOperator } from "../auth/operator";
 import { insufficientRole, insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
+import { carriedBookmark, handingOn } from "../http/d1-bookmark";
 import { readLimitedText } from "../http/json-body";
 import { mcpCors, originPolicy } from "../http/origin-guard";
 import { withinRateLimit } from "../http/rate-limit";
@@ -24,6 +25,7 @@ let server:
         typeof import("./account-context"),
         typeof import("./scope-gate"),
         typeof import("./jsonrpc"),
+        typeof import("../store/read-session"),
       ]
     >
   | undefined;
@@ -33,6 +35,7 @@ const loadServer = () =>
     import("./account-context"),
     import("./scope-gate"),
     import("./jsonrpc"),
+    import("../store/read-session"),
   ]));
 
 /**
@@ -55,7 +58,8 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcRefusal(body.error, INVALID_REQUEST);
-  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }] = await loadServer();
+  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }, { accountReads }] =
+    await loadServer();
   const message = parseBody(body.value);
   if (!message.ok) return jsonRpcRefusal(message.error, PARSE_ERROR);
   // A batch (2025-03-26) is as many calls as it holds: the request was one of them.
@@ -72,7 +76,10 @@ mcpRoutes.post("/", async (c) => {
         insufficientScope(config, scopes, outOfScope.needed, outOfScope.what),
     );
   }
-  return serveMcpRequest(c.req.raw, body.value, message.value, accountToolContext(c.env, config, operator.value));
+  // The caller's D1 bookmark, if it carries one, and the next one handed back (http/d1-bookmark.ts).
+  const reads = accountReads(c.env, operator.value.account, carriedBookmark(c.req.raw.headers));
+  const context = accountToolContext(c.env, config, operator.value, reads);
+  return handingOn(await serveMcpRequest(c.req.raw, body.value, message.value, context), reads.handOn());
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

@@ -1,13 +1,14 @@
 import { Hono } from "hono";
 import { type CredentialCheck, requireCredential, type WithHolder } from "../http/credential-middleware";
+import { carriedBookmark, handingOn } from "../http/d1-bookmark";
 import { limitedBody, validJson } from "../http/json-body";
 import { errorResponse, methodNotAllowed, sizedJson } from "../http/respond";
 import type { IntakeCaller } from "../orders/intake-schemas";
 import { OrderRequestSchema } from "../orders/intake-schemas";
 import { referenceData } from "../orders/reference-data";
 import { findOrderProblems } from "../orders/validate-order";
-import { accountDatabase } from "../store/databases";
 import { findOrderView, storeIntakeOrder } from "../store/intake-orders";
+import { accountReads } from "../store/read-session";
 import { requestAuditSeal } from "./audit-seal-request";
 import { intakeFaults } from "./fault-injection";
 import { healthReport } from "./health";
@@ -43,19 +44,23 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
           errors: problems,
         });
       }
-      const stored = await storeIntakeOrder(accountDatabase(c.env, c.get("holder").account), c.get("holder"), order);
-      if (!stored.ok) return errorResponse(c, stored.error);
+      // Written through a read session, so the answer hands on a bookmark past this order (http/d1-bookmark.ts).
+      const reads = accountReads(c.env, c.get("holder").account, carriedBookmark(c.req.raw.headers));
+      const stored = await storeIntakeOrder(reads, c.get("holder"), order);
+      if (!stored.ok) return handingOn(errorResponse(c, stored.error), reads.handOn());
       if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
-      return sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200);
+      return handingOn(sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200), reads.handOn());
     },
   );
   api.all("/orders", methodNotAllowed(["POST"]));
 
   api.get("/orders/:id", caller, async (c) => {
     const orderId = c.req.param("id");
-    const view = await findOrderView(accountDatabase(c.env, c.get("holder").account), c.get("holder").account, orderId);
-    if (!view) return errorResponse(c, { code: "not_found", message: `order ${orderId} not found` });
-    return c.json(view);
+    const reads = accountReads(c.env, c.get("holder").account, carriedBookmark(c.req.raw.headers));
+    const view = await findOrderView(reads, c.get("holder").account, orderId);
+    if (!view)
+      return handingOn(errorResponse(c, { code: "not_found", message: `order ${orderId} not found` }), reads.handOn());
+    return handingOn(c.json(view), reads.handOn());
   });
   api.all("/orders/:id", methodNotAllowed(["GET"]));
 

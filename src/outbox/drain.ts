@@ -1,4 +1,5 @@
 import { loadConfig } from "../config/config";
+import { deploymentDatabase } from "../store/databases";
 import { owedForDrain } from "../store/outbox-delivery";
 import { enqueueOwed } from "./hand-off";
 
@@ -18,7 +19,7 @@ export async function drainOutbox(env: Env, now: Date = new Date()): Promise<{ r
   // A Worker that cannot read its configuration hands nothing over until it is fixed; loadConfig logged why.
   if (!config.ok) return { enqueued: 0 };
   // One database holds every account's rows today (store/databases.ts); with several, this runs over each.
-  const db = env.DB;
+  const db = deploymentDatabase(env);
   const owed = await owedForDrain(db, now, DRAIN_LIMIT);
   await enqueueOwed(env.OUTBOX_QUEUE, db, owed, now, config.value.outboxRedriveSeconds);
   return { enqueued: owed.length };

@@ -11,20 +11,24 @@ import type {
   SimulatedFailure,
 } from "../orders/tool-outputs";
 import { readAuditLog } from "./audit-events";
+import type { D1Queries } from "./databases";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
 import { NO_OUTBOX, type OutboxWriter, recordAuditEventWithOutbox } from "./outbox";
-import { orderDatabase } from "./seed-loader";
+import type { AccountReadSession } from "./read-session";
+import { statementsOf } from "./read-session";
 import { simulateFailure } from "./simulated-orders";
 
 /**
  * The orders port on D1, scoped to one account: the one place an account id
  * is attached to order queries. Every statement filters by it, so another
- * account's order reads exactly like a missing one.
+ * account's order reads exactly like a missing one. Its statements go to the
+ * database itself (the primary), as in the account's object, or through a
+ * request's read session (read-session.ts), as in the Worker.
  */
 export class D1AccountOrders implements AccountOrders {
   constructor(
-    private readonly database: D1Database,
+    private readonly database: D1Database | AccountReadSession,
     readonly account: string,
     private readonly now: () => Date = () => new Date(),
     /** Told after every write to the audit trail, so the writer can have it sealed. */
@@ -33,8 +37,8 @@ export class D1AccountOrders implements AccountOrders {
     private readonly outbox: OutboxWriter = NO_OUTBOX,
   ) {}
 
-  private db(): Promise<D1Database> {
-    return orderDatabase(this.database);
+  private db(): Promise<D1Queries> {
+    return statementsOf(this.database);
   }
 
   async status(orderId: string): Promise<OrderStatus | null> {

@@ -9,6 +9,7 @@ import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { type AuditPage, encodeAuditCursor } from "../orders/audit-page";
 import { type AuditEvent, AuditEventSchema, type AuditLog } from "../orders/tool-outputs";
+import type { D1Queries } from "./databases";
 import { columnList, placeholders } from "./sql-columns";
 
 /** An event's values in AUDIT_EVENT_FIELDS order, its states as JSON text. */
@@ -31,7 +32,7 @@ const INSERT_GUARDED_EVENT_SQL = `${INSERT_EVENT} SELECT ${placeholders(AUDIT_EV
  * the change it records.
  */
 export function insertAuditEvent(
-  db: D1Database,
+  db: D1Queries,
   event: NewAuditEvent,
   guard?: { sql: string; params: unknown[] },
 ): D1PreparedStatement {
@@ -40,7 +41,7 @@ export function insertAuditEvent(
 }
 
 /** Idempotent by event_id: recording the same lifecycle event twice keeps one row. */
-export async function recordAuditEvent(db: D1Database, event: NewAuditEvent): Promise<void> {
+export async function recordAuditEvent(db: D1Queries, event: NewAuditEvent): Promise<void> {
   await insertAuditEvent(db, event).run();
 }
 
@@ -52,7 +53,7 @@ const SELECT_PAGE_SQL = `SELECT entry, ${columnList(AUDIT_EVENT_FIELDS)}
   ORDER BY created_at, entry LIMIT ?5`;
 
 export async function readAuditLog(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   orderId: string,
   page: AuditPage,

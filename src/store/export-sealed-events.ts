@@ -5,6 +5,7 @@
  */
 import { type ChainEventContent, chainContentOf, type StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
+import type { D1Queries } from "./databases";
 import { columnList } from "./sql-columns";
 
 export interface ExportFilter {
@@ -31,7 +32,7 @@ const EXPORT_PAGE_SQL = `SELECT s.seq, s.prev_hash, s.hash, ${columnList(AUDIT_E
 
 /** Events sealed up to throughSeq (the head when the export began), so the export is one consistent prefix of the chain. */
 export async function* exportSealedEvents(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   throughSeq: number,
   filter: ExportFilter,

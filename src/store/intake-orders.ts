@@ -35,7 +35,7 @@ import {
   readOrderRecord,
   selectOrders,
 } from "./order-rows";
-import { orderDatabase } from "./seed-loader";
+import { type AccountReadSession, statementsOf } from "./read-session";
 
 type IntakeOutcome = { kind: "created" | "replayed"; receipt: OrderReceipt };
 
@@ -137,12 +137,12 @@ function receivedEvent(caller: IntakeCaller, record: OrderRecord, requestId: str
 }
 
 export async function storeIntakeOrder(
-  database: D1Database,
+  database: D1Database | AccountReadSession,
   caller: IntakeCaller,
   order: OrderRequest,
   now: Date = new Date(),
 ): Promise<Result<IntakeOutcome>> {
-  const db = await orderDatabase(database);
+  const db = await statementsOf(database);
   const { account } = caller;
   const createdAt = now.toISOString();
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
@@ -191,11 +191,11 @@ const VIEW_FIELDS = recordFields(Object.keys(OrderViewSchema.shape) as (keyof Or
 
 /** Orders of other accounts are indistinguishable from unknown ones: both are undefined. */
 export async function findOrderView(
-  database: D1Database,
+  database: D1Database | AccountReadSession,
   account: string,
   orderId: string,
 ): Promise<OrderView | undefined> {
-  const record = await readOrderRecord(await orderDatabase(database), account, orderId);
+  const record = await readOrderRecord(await statementsOf(database), account, orderId);
   if (!record) return undefined;
   // The record holds every field of the view: each request field is a column, and a column is a record field.
   return Object.fromEntries(VIEW_FIELDS.map((field) => [field, record[field]])) as OrderView;

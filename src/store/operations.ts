@@ -17,6 +17,7 @@ import {
   orderDetails,
 } from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
+import type { D1Queries } from "./databases";
 import {
   columnValues,
   EXCEPTION_COLUMNS,
@@ -34,7 +35,7 @@ const QUEUED_COLUMNS = ["order_id", "customer_id", "total_cents", "currency", ..
 const SELECT_QUEUE_SQL = `${selectOrders(QUEUED_COLUMNS)}WHERE account = ? AND exception_state = 'active'`;
 
 /** The queue reads only the columns it shows: no lines, address or evidence to fetch and parse. */
-export async function listActiveExceptions(db: D1Database, account: string, now: Date): Promise<ExceptionSummary[]> {
+export async function listActiveExceptions(db: D1Queries, account: string, now: Date): Promise<ExceptionSummary[]> {
   const { results } = await db.prepare(SELECT_QUEUE_SQL).bind(account).all<OrderColumnsRow<typeof QUEUED_COLUMNS>>();
   return exceptionQueue(
     results.map((row) => ({
@@ -50,7 +51,7 @@ export async function listActiveExceptions(db: D1Database, account: string, now:
 }
 
 export async function readOrderDetails(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   orderId: string,
   now: Date,
@@ -63,7 +64,7 @@ export async function readOrderDetails(
 }
 
 async function readApplied(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   proposalId: string,
 ): Promise<{ attempt_id: string; outcome: ApplyOutcome } | undefined> {
@@ -120,7 +121,7 @@ function changedRecord(order: OrderRecord, change: OrderChange, at: string): Ord
  * The outbox rows announcing the change join that batch under the same guard.
  */
 export async function applyProposalChange(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   command: ApplyCommand,
   now: Date,
@@ -204,10 +205,6 @@ export async function applyProposalChange(
 }
 
 /** The stored outcome of this account's applied proposal, or null when it was never applied. */
-export async function appliedOutcome(
-  db: D1Database,
-  account: string,
-  proposalId: string,
-): Promise<ApplyOutcome | null> {
+export async function appliedOutcome(db: D1Queries, account: string, proposalId: string): Promise<ApplyOutcome | null> {
   return (await readApplied(db, account, proposalId))?.outcome ?? null;
 }

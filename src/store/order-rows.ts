@@ -8,6 +8,7 @@ import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } fr
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import type { OrderStatus } from "../orders/tool-outputs";
+import type { D1Queries } from "./databases";
 import { JsonColumn } from "./json-columns";
 import { columnList, placeholders } from "./sql-columns";
 
@@ -160,7 +161,7 @@ const SELECT_VERSIONS_SQL = `${selectOrders(["order_id", "version"])}WHERE accou
  * untouched (seed loads); `fail` makes a clash an error (new orders).
  */
 export function insertOrderRecord(
-  db: D1Database,
+  db: D1Queries,
   order: OrderRecord,
   onConflict: "ignore" | "fail",
 ): D1PreparedStatement {
@@ -171,13 +172,13 @@ export function insertOrderRecord(
  * The insert for an intake order with its idempotency key. It does nothing
  * when the account already holds the order id or the request_id.
  */
-export function insertIntakeOrder(db: D1Database, order: OrderRecord, key: IntakeKey): D1PreparedStatement {
+export function insertIntakeOrder(db: D1Queries, order: OrderRecord, key: IntakeKey): D1PreparedStatement {
   return db.prepare(INSERT_INTAKE_SQL).bind(...intakeValues(order, key, ORDERS_TABLE_COLUMNS));
 }
 
 /** Another account's order reads exactly like a missing one: undefined. */
 export async function readOrderRecord(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   orderId: string,
 ): Promise<OrderRecord | undefined> {
@@ -187,7 +188,7 @@ export async function readOrderRecord(
 
 /** The three columns get_order_status answers with, without reading or parsing the rest of the order. */
 export async function readOrderStatus(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   orderId: string,
 ): Promise<OrderStatus | undefined> {
@@ -197,7 +198,7 @@ export async function readOrderStatus(
 
 /** Versions of many orders of one account in one statement (json_each sidesteps D1's bound-parameter limit). */
 export async function readOrderVersions(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   orderIds: readonly string[],
 ): Promise<Map<string, number>> {

@@ -2,6 +2,7 @@ import { type OutboxContext, type OutboxEvent, outboxEventsFor } from "../notify
 import { HAND_OFF_GRACE_SECONDS } from "../notify/retry-policy";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
+import type { D1Queries } from "./databases";
 
 /**
  * The transactional outbox's write side. The rows that announce a change go
@@ -26,7 +27,7 @@ export const NO_OUTBOX: OutboxWriter = { destinations: [], approvalUrl: () => ""
 type Guard = { sql: string; params: unknown[] };
 
 function insertOutboxEvent(
-  db: D1Database,
+  db: D1Queries,
   event: OutboxEvent,
   drainAfter: string,
   guard: Guard | undefined,
@@ -60,7 +61,7 @@ function insertOutboxEvent(
  * writer. Returns the batch's results, `change`'s first.
  */
 export async function batchWithOutbox(
-  db: D1Database,
+  db: D1Queries,
   outbox: OutboxWriter,
   change: D1PreparedStatement[],
   event: NewAuditEvent,
@@ -77,7 +78,7 @@ export async function batchWithOutbox(
 
 /** Idempotent by event id, like recordAuditEvent, with the event's outbox rows in the same batch. */
 export async function recordAuditEventWithOutbox(
-  db: D1Database,
+  db: D1Queries,
   event: NewAuditEvent,
   outbox: OutboxWriter,
 ): Promise<void> {

@@ -2,6 +2,7 @@ import { orderState } from "../orders/order-state";
 import { simulatedOrder } from "../orders/simulated-order";
 import type { SimulatedFailure } from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
+import type { D1Queries } from "./databases";
 import { insertOrderRecord } from "./order-rows";
 
 const MAX_NUMBER_ALLOCATIONS = 20;
@@ -12,7 +13,7 @@ const MAX_NUMBER_ALLOCATIONS = 20;
  * numeric ids too (request_id "1027" becomes ORD-1027), so a number already
  * taken is skipped rather than collided with.
  */
-async function allocateFreeOrderNumber(db: D1Database, account: string): Promise<number> {
+async function allocateFreeOrderNumber(db: D1Queries, account: string): Promise<number> {
   const sequence = `public_order:${account}`;
   for (let attempt = 0; attempt < MAX_NUMBER_ALLOCATIONS; attempt++) {
     const [, allocated] = await db.batch<{ number: number }>([
@@ -46,7 +47,7 @@ async function allocateFreeOrderNumber(db: D1Database, account: string): Promise
  * the order and its audit event are written together.
  */
 export async function simulateFailure(
-  db: D1Database,
+  db: D1Queries,
   account: string,
   actor: string,
   now: Date,

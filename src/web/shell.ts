@@ -13,6 +13,7 @@ import type { Html } from "../http/html-page";
 import { servedHostOnly } from "../http/origin-guard";
 import { pageSecureHeaders } from "../http/page-headers";
 import { d1ApproverSessions } from "../store/approver-sessions";
+import { deploymentDatabase } from "../store/databases";
 import { messagePage, type SignedIn } from "./pages";
 
 export function page(c: Context, body: Html, status: ContentfulStatusCode = 200): Response | Promise<Response> {
@@ -34,7 +35,7 @@ export const browserPageMiddleware: readonly MiddlewareHandler<AppEnv>[] = [
 ];
 
 export function sessions(c: { readonly env: Env }) {
-  return d1ApproverSessions(c.env.DB);
+  return d1ApproverSessions(deploymentDatabase(c.env));
 }
 
 export function signedIn(session: ApproverSession): SignedIn {

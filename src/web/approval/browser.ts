@@ -23,7 +23,7 @@ import type { OrderRecord } from "../../orders/order-record";
 import { DecisionSchema } from "../../proposals/decision";
 import type { ProposalView } from "../../proposals/proposal-schemas";
 import { D1AccountOrders } from "../../store/account-orders";
-import { accountDatabase } from "../../store/databases";
+import { accountReads } from "../../store/read-session";
 import { exportAuditTrail, parseExportQuery } from "../audit/export-routes";
 import { messagePage, signInPage } from "../pages";
 import { browserPageMiddleware, page, safeNext, sessions, signedIn } from "../shell";
@@ -76,13 +76,15 @@ function signedInPost(
 /**
  * The orders behind the listed proposals, read straight from D1 (scoped to
  * the approver's account, like every read), for the amount each would move.
+ * Through a read session that starts at the primary: the page has just asked
+ * the account's object, which may have written (store/read-session.ts).
  */
 async function ordersOf(
   c: Context<AppEnv>,
   session: ApproverSession,
   proposals: readonly ProposalView[],
 ): Promise<Map<string, OrderRecord>> {
-  const orders = new D1AccountOrders(accountDatabase(c.env, session.approver.account), session.approver.account);
+  const orders = new D1AccountOrders(accountReads(c.env, session.approver.account), session.approver.account);
   const records = await Promise.all([...new Set(proposals.map((p) => p.order_id))].map((id) => orders.record(id)));
   return new Map(records.filter((r): r is OrderRecord => r !== null).map((r) => [r.order_id, r]));
 }

@@ -18,8 +18,8 @@ import { requireCredential, type WithHolder } from "../../http/credential-middle
 import { firstValues } from "../../http/form-fields";
 import { originPolicy } from "../../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../../http/respond";
-import { accountDatabase } from "../../store/databases";
 import { type ExportedEvent, type ExportFilter, exportSealedEvents } from "../../store/export-sealed-events";
+import { accountReads } from "../../store/read-session";
 import { csvHeader, csvLine, ndjsonLine } from "./export-format";
 
 // An offset is one a clock can have, -23:59 to +23:59: Date turns any other into an invalid time.
@@ -139,13 +139,11 @@ export async function exportAuditTrail(env: Env, approver: Approver, query: Expo
   const head = sealed.value;
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
+  // A session that starts at the primary, which has every seal just made; its later pages come from a replica that has caught up.
+  const reads = await accountReads(env, approver.account).queries();
   return ok(
     new Response(
-      streamOf(
-        exportSealedEvents(accountDatabase(env, approver.account), approver.account, head?.seq ?? 0, filter),
-        chosen.header,
-        chosen.line,
-      ),
+      streamOf(exportSealedEvents(reads, approver.account, head?.seq ?? 0, filter), chosen.header, chosen.line),
       {
         headers: {
           "Content-Type": chosen.contentType,
