@@ -1,0 +1,13 @@
+/**
+ * Stands in for `capnweb` in the deployed bundle (see [alias] in
+ * wrangler.toml). `agents` imports it for one thing: the Cap'n Web transport
+ * of a WebSocket connected to an Agent (`?__agents_transport=capnweb`). No
+ * route of this Worker hands a WebSocket to its AccountAgent (the Worker
+ * reaches it over RPC only), and capnweb's 97 KiB were evaluated at every
+ * cold start, since agents imports it at its top level.
+ */
+export function newWebSocketRpcSession(): never {
+  throw new Error(
+    "capnweb is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge accepts no WebSocket connections to its Agent",
+  );
+}
