@@ -58,6 +58,18 @@ describe("what a cold start evaluates", () => {
     expect(packages.filter((name) => !name.startsWith("hono/"))).toEqual(["agents", "cloudflare:workers", "hono"]);
   });
 
+  it("loads no node: module but the ones agents needs anyway: esbuild hoists every node: import to the bundle's top, lazy module or not", () => {
+    // token-maps.ts imported node:crypto for one hash; workerd built node:crypto at every cold start (3 ms of CPU).
+    const nodeImports = Object.entries(sources).flatMap(([file, text]) =>
+      [...text.matchAll(STATIC_IMPORT)]
+        .map(([, specifier = ""]) => specifier)
+        .filter((specifier) => specifier.startsWith("node:"))
+        .map((specifier) => `${file.replace("../", "")} -> ${specifier}`),
+    );
+    // agents imports node:async_hooks at its top level, so the OAuth server's import costs nothing more.
+    expect(nodeImports).toEqual(["src/auth/oauth-server.ts -> node:async_hooks"]);
+  });
+
   it("builds no zod schema and parses no seed data: no module in the graph imports zod or JSON", () => {
     const withZod = files.filter((file) => /from\s*["']zod\/v4["']/.test(sources[`../${file}`] ?? ""));
     expect(withZod).toEqual([]);

@@ -1,5 +1,4 @@
 /** The two token maps the configuration holds (MCP_TOKENS, APPROVER_TOKENS): who each token is, as JSON. */
-import { createHash } from "node:crypto";
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
 import { displayName, nameKey } from "../core/person";
@@ -91,6 +90,9 @@ export type Approver = Readonly<Omit<z.output<typeof ApproverTokenEntry>, "id"> 
  * says nothing of the token (a truncated SHA-256 of a prefixed token).
  */
 export function defaultPersonId(token: string): string {
+  // Fetched here, not imported: esbuild hoists a node: import to the top of the bundle whatever
+  // module holds it, and workerd then builds node:crypto at every cold start (3 ms of CPU; issue 44).
+  const { createHash } = process.getBuiltinModule("node:crypto");
   return `token-${createHash("sha256").update(`order-ops-person:${token}`).digest("hex").slice(0, 16)}`;
 }
 export type ApproverRole = z.infer<typeof ApproverRoleSchema>;
