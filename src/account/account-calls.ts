@@ -12,10 +12,10 @@ import { ok, type Result } from "../core/errors";
 import type { Person } from "../core/person";
 import type { ChangeKindName, KindInput } from "../orders/change-kinds";
 import type { Decision } from "../proposals/decision";
-import { type SearchRequest, searchOrdersPerMinute } from "../runs/capacity-plan";
+import type { SearchRequest } from "../runs/capacity-plan";
 import type { RunRequest } from "../runs/plan";
 import type { SendRequest } from "../synth/batch-sender";
-import { type BudgetAsk, runOrdersPerMinute } from "../synth/order-budget";
+import { type BudgetAsk, runOrdersPerMinute, searchOrdersPerMinute } from "../synth/order-budget";
 import { ordered, type ProgressListener } from "./ordered-progress";
 import type { AccountServices } from "./services";
 

@@ -4,14 +4,14 @@ import type { Config } from "../config/config";
 import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountOrders } from "../orders/port";
-import { planCapacitySearch, type SearchRequest, searchOrdersPerMinute } from "../runs/capacity-plan";
+import { planCapacitySearch, type SearchRequest } from "../runs/capacity-plan";
 import { planRun, type RunRequest } from "../runs/plan";
 import { D1AccountOrders } from "../store/account-orders";
 import type { AccountReadSession } from "../store/read-session";
 import { checkCount, type SendRequest } from "../synth/batch-sender";
 import type { GeneratorMode } from "../synth/generators";
 import { configuredTarget, describeTarget } from "../synth/order-api-target";
-import { type BudgetAsk, runOrdersPerMinute } from "../synth/order-budget";
+import { type BudgetAsk, runOrdersPerMinute, searchOrdersPerMinute } from "../synth/order-budget";
 import { checkTarget, type Preview, previewOrder, type TargetStatus } from "../synth/target-check";
 
 /**

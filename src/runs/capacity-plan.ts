@@ -115,8 +115,3 @@ export function planCapacitySearch(request: SearchRequest, seed: number, caps: R
   }
   return ok(plan);
 }
-
-/** What a search may send in a minute at most, for the synthetic order budget: its highest rate. */
-export function searchOrdersPerMinute(plan: Pick<CapacityPlan, "highest_rate">): number {
-  return Math.ceil(plan.highest_rate * 60);
-}

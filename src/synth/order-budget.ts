@@ -28,6 +28,16 @@ export function runOrdersPerMinute(plan: { readonly peak_rate: number; readonly 
   return Math.min(plan.total_orders, Math.ceil(plan.peak_rate * 60));
 }
 
+/**
+ * What a capacity search may send in a minute at most: its highest rate. Here,
+ * beside the run's pace, and not with the search's plan: the account's object
+ * charges the budget, and what its class imports every cold start evaluates
+ * (the plan's module builds the run schemas).
+ */
+export function searchOrdersPerMinute(plan: { readonly highest_rate: number }): number {
+  return Math.ceil(plan.highest_rate * 60);
+}
+
 function asked(ask: BudgetAsk): { orders: number; what: string; smaller: string } {
   if (ask.kind === "batch")
     return { orders: ask.orders, what: `a batch of ${ask.orders} orders`, smaller: "send fewer at a time" };
