@@ -7,7 +7,5 @@
  * cold start, since agents imports it at its top level.
  */
 export function newWebSocketRpcSession(): never {
-  throw new Error(
-    "capnweb is not part of this Worker's bundle (wrangler.toml [alias]); Order Ops Edge accepts no WebSocket connections to its Agent",
-  );
+  throw new Error("capnweb is left out of this bundle (wrangler.toml [alias]): no WebSocket reaches the Agent");
 }
