@@ -33,13 +33,8 @@ export function handingOn(response: Response, next: string | undefined): Respons
   const streams = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
   const value = streams ? AT_PRIMARY : next;
   if (value === undefined) return response;
-  try {
-    response.headers.set(BOOKMARK_HEADER, value);
-    return response;
-  } catch {
-    // A response whose headers are immutable (one fetched from elsewhere) is copied.
-    const answer = new Response(response.body, response);
-    answer.headers.set(BOOKMARK_HEADER, value);
-    return answer;
-  }
+  // A copy, whose headers can change whatever made the answer.
+  const answer = new Response(response.body, response);
+  answer.headers.set(BOOKMARK_HEADER, value);
+  return answer;
 }
