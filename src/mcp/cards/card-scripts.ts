@@ -10,11 +10,11 @@ export const CARD_SCRIPTS = {
 /** What the scripts were built from, with each file's SHA-256 then. */
 export const CARD_SOURCES: Readonly<Record<string, string>> = {
   "cards/dom.ts": "6f4bea0fb17fc4f7220df81cda8b1f18a4368e3015388495150d354ac0e7a74e",
-  "cards/exception-queue-card.ts": "503ede708c399f46d40bb47142db80a836ecbc534f98e0e0fe2130f44c6ce8a6",
+  "cards/exception-queue-card.ts": "a683f9a2c85af8367402100ba78a9c8daadcd4b57c23e353c2b7ef520456fa8f",
   "cards/host.ts": "447b3f0734fdd2f5aec69b3361161c69c1a7812e4a73d885b190e2aec36e259f",
-  "cards/order-card.ts": "6a9035119fcb99ea28c1ef51e1c984258b96fea90a279acf71b932fea79e5299",
-  "cards/proposal-card.ts": "6d18229190bd107e468a3aaedb64890f7110736546e1c89fe3a69354974e7fdb",
-  "cards/words.ts": "c01acf7e50f2b79476ee730a692ae77d95774ef0f4b5d494d244a3bfc74fe399",
+  "cards/order-card.ts": "e0bc62943c368c830c22eeeafb098f423a4497bb81c88eda5ca9d2b0e5054a62",
+  "cards/proposal-card.ts": "d27cdf89f79c5bcfae5c3b3afa16e1f1cc7c719c4d9f2b14b7711e57c0793ba8",
+  "cards/words.ts": "b82ee27c98788c8b6562a856f00d7f3132abb64df4d01a7109655d0f0356eab7",
   "src/orders/labels.ts": "d96f1756b2c4b9ce380684cfb9a2bfa0130bd43eb245209589a19d64aacbe272",
-  "src/proposals/status-labels.ts": "1cf73318904bbb274c24ae38f8c1cc835b1e1728eacadb11313c903f74b75731",
+  "src/proposals/status-labels.ts": "1c8b1209b1e5bece3ffd8418be36b7a6e529d24d50716948fddae38dea5c7ef7",
 };
