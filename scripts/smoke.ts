@@ -206,7 +206,9 @@ async function newestProtocol(baseUrl: string, legacyTools: string): Promise<voi
 
 /** Either generation's client, as far as the MCP Apps checks need it. */
 interface CardReader {
-  listTools(): Promise<{ tools: { name: string; _meta?: Record<string, unknown> }[] }>;
+  listTools(): Promise<{
+    tools: { name: string; _meta?: Record<string, unknown>; outputSchema?: { [key: string]: unknown } }[];
+  }>;
   readResource(params: {
     uri: string;
   }): Promise<{ contents: ReadonlyArray<{ mimeType?: string; text?: string } | { mimeType?: string; blob: string }> }>;
@@ -214,14 +216,24 @@ interface CardReader {
 
 /** MCP Apps: the operations tools name ui:// cards, and each card reads as self-contained HTML. */
 async function appCards(client: CardReader, protocol: string): Promise<void> {
-  const named = (await client.listTools()).tools.flatMap((t) => {
+  const tools = (await client.listTools()).tools;
+  const named = tools.flatMap((t) => {
     const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
     return uri === undefined ? [] : [[t.name, uri] as const];
   });
+  // The queue and the order have their cards, and so does every tool that answers a proposal, whatever the change kinds.
+  const expected = [
+    "list_order_exceptions",
+    "get_order_details",
+    ...tools
+      .filter((t) => (t.outputSchema?.properties as Record<string, unknown> | undefined)?.proposal_id !== undefined)
+      .map((t) => t.name),
+  ].sort();
+  const actual = named.map(([name]) => name).sort();
   check(
     `${protocol}: the queue, order and proposal tools name their cards`,
-    named.length === 8,
-    named.map(([name]) => name).join(", "),
+    expected.length >= 8 && JSON.stringify(actual) === JSON.stringify(expected),
+    actual.join(", "),
   );
   for (const uri of new Set(named.map(([, uri]) => uri))) {
     const [content] = (await client.readResource({ uri })).contents;
