@@ -263,7 +263,10 @@ export class ShardPump {
     }
     if (until <= now && room) return;
     const answered = new Promise<void>((resolve) => (this.wake = resolve));
-    await Promise.race([this.deps.clock.sleep(until - now), answered]);
+    const woken = new AbortController();
+    await Promise.race([this.deps.clock.sleep(until - now, woken.signal), answered]);
+    // An answer that came first cancels the sleep, so its timer does not outlive the wait.
+    woken.abort();
     this.wake = undefined;
   }
 

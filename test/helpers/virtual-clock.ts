@@ -19,8 +19,26 @@ export class VirtualClock implements Clock {
     return this.time;
   }
 
-  sleep(ms: number): Promise<void> {
-    return new Promise((wake) => this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake }));
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((wake) => {
+      if (signal?.aborted) return wake();
+      const timer = { at: this.time + Math.max(0, ms), order: this.order++, wake };
+      this.timers.push(timer);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const index = this.timers.indexOf(timer);
+          if (index >= 0) this.timers.splice(index, 1);
+          wake();
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Sleeps not yet over: the timers a real isolate would be holding now. */
+  get pendingTimers(): number {
+    return this.timers.length;
   }
 
   /**
