@@ -14,8 +14,8 @@ mountLazily(app, "/health", () => import("./order-api/health").then((m) => m.hea
 mountLazily(app, "/mcp", () => import("./mcp/route").then((m) => m.mcpRoutes));
 
 // OAuth 2.1 for clients that cannot send a static header (claude.ai, ChatGPT).
-mountLazily(app, "/.well-known", () => import("./oauth/routes").then((m) => m.oauthDiscovery));
-mountLazily(app, "/oauth", () => import("./oauth/routes").then((m) => m.oauthEndpoints));
+mountLazily(app, "/.well-known", () => import("./oauth/endpoints").then((m) => m.oauthDiscovery));
+mountLazily(app, "/oauth", () => import("./oauth/endpoints").then((m) => m.oauthEndpoints));
 mountLazily(app, "/authorize", () => import("./oauth/consent").then((m) => m.consentPages));
 
 mountLazily(app, "/approvals", () => import("./web/approval/browser").then((m) => m.approvalPages));

@@ -68,11 +68,11 @@ const LAYER: Record<string, number> = {
   synth: 5,
   runs: 6,
   account: 7,
-  mcp: 8,
-  web: 8,
-  "order-api": 8,
   oauth: 8,
-  "(entry)": 9,
+  mcp: 9,
+  web: 9,
+  "order-api": 9,
+  "(entry)": 10,
 };
 
 function folderOf(path: string): string {

@@ -67,7 +67,7 @@ describe("what a cold start evaluates", () => {
         .map((specifier) => `${file.replace("../", "")} -> ${specifier}`),
     );
     // agents imports node:async_hooks at its top level, so the OAuth server's import costs nothing more.
-    expect(nodeImports).toEqual(["src/auth/oauth-server.ts -> node:async_hooks"]);
+    expect(nodeImports).toEqual(["src/oauth/authorization-server.ts -> node:async_hooks"]);
   });
 
   it("builds no zod schema and parses no seed data: no module in the graph imports zod or JSON", () => {

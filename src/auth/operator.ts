@@ -1,10 +1,8 @@
 import type { Config, McpTokenHolder } from "../config/config";
 import { fail, ok, type Result } from "../core/errors";
-import { knownScopes } from "../core/scopes";
 import type { Authenticated } from "../http/respond";
 import { authenticateBearer } from "./credential";
-import { authorizationServer, mcpResource, type OAuthSettings, resourceMetadataChallenge } from "./oauth-server";
-import { GrantPropsSchema, grantStillValid } from "./operator-sign-in";
+import { resourceMetadataChallenge } from "./mcp-resource";
 import { lookupToken } from "./tokens";
 
 /** The challenge for MCP tokens on /api, which takes them but not OAuth tokens. */
@@ -14,33 +12,18 @@ export const OPERATOR_CHALLENGE = 'Bearer realm="order-ops-edge"';
 export type McpCaller = McpTokenHolder;
 
 /**
+ * The holder of an OAuth access token for /mcp, if it is one: the OAuth
+ * server's check (oauth/access-tokens.ts), handed in by the /mcp route so
+ * that this credential check knows nothing of the server behind it.
+ */
+export type OAuthCaller = (token: string) => Promise<McpCaller | undefined>;
+
+/**
  * The /mcp challenge names the resource metadata (RFC 9728), which is how an
  * OAuth client (claude.ai, ChatGPT) discovers where to sign in.
  */
 export function mcpChallenge(config: Config): string {
   return config.oauth ? `${OPERATOR_CHALLENGE}, ${resourceMetadataChallenge(config.oauth)}` : OPERATOR_CHALLENGE;
-}
-
-/**
- * An OAuth access token issued for /mcp, as the operator and scopes it acts
- * with now: the token's scopes, narrowed to what the operator who signed the
- * grant still holds. A grant whose signing token was removed or rotated is
- * worth nothing.
- */
-async function oauthCaller(
-  config: Config,
-  oauth: OAuthSettings,
-  env: Env,
-  token: string,
-): Promise<McpCaller | undefined> {
-  const validated = await authorizationServer(oauth).validateToken(mcpResource(oauth), token, env);
-  if (!validated) return undefined;
-  const props = GrantPropsSchema.safeParse(validated.props);
-  if (!props.success) return undefined;
-  const signer = await grantStillValid(config, props.data);
-  if (!signer) return undefined;
-  const scopes = knownScopes(validated.scope).filter((scope) => signer.scopes.includes(scope));
-  return { account: signer.account, id: signer.id, operator: signer.operator, role: signer.role, scopes };
 }
 
 /**
@@ -52,8 +35,8 @@ async function oauthCaller(
  */
 export async function authenticateOperator(
   config: Config,
-  env: Env,
   authorization: string | undefined,
+  oauthCaller?: OAuthCaller,
 ): Promise<Authenticated<McpCaller>> {
   if (config.mcpTokens.size === 0) {
     return fail(
@@ -68,7 +51,7 @@ export async function authenticateOperator(
     holderOf: async (token) => {
       const holder =
         (await lookupToken(config.mcpTokens, token)) ??
-        (config.oauth ? await oauthCaller(config, config.oauth, env, token) : undefined);
+        (config.oauth && oauthCaller ? await oauthCaller(token) : undefined);
       if (holder) return ok(holder);
       const isApprover = (await lookupToken(config.approverTokens, token)) !== undefined;
       return fail(

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { authenticateOperator } from "../auth/operator";
+import { authenticateOperator, type OAuthCaller } from "../auth/operator";
 import { insufficientRole, insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
@@ -50,7 +50,12 @@ mcpRoutes.use("*", originPolicy("this MCP server"), mcpCors);
 
 mcpRoutes.post("/", async (c) => {
   const config = c.get("config");
-  const operator = await authenticateOperator(config, c.env, c.req.header("authorization"));
+  const { oauth } = config;
+  // The OAuth server loads only for a token that is not a static one: most calls never need it.
+  const viaOAuth: OAuthCaller | undefined = oauth
+    ? async (token) => (await import("../oauth/access-tokens")).oauthCaller(config, oauth, c.env)(token)
+    : undefined;
+  const operator = await authenticateOperator(config, c.req.header("authorization"), viaOAuth);
   if (!operator.ok) return refusalResponse(c, operator);
   const limitKey = `${operator.value.account}:${operator.value.operator}`;
   const allowed = await withinRateLimit(c.env, config, "mcp", limitKey);

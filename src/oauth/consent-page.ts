@@ -6,9 +6,9 @@
  */
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { html } from "hono/html";
-import { SIGN_IN_FIELD } from "../auth/operator-sign-in";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../core/scopes";
 import { type Html, layout } from "../http/html-page";
+import { SIGN_IN_FIELD } from "./operator-sign-in";
 
 interface ConsentPageOptions {
   readonly consent: ConsentDescription;

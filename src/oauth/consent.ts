@@ -18,16 +18,6 @@ import {
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod/v4";
-import { refusedClientId } from "../auth/client-id-host";
-import { oauthHelpers } from "../auth/oauth-server";
-import {
-  type GrantProps,
-  grantableScopes,
-  grantUserId,
-  type SignedInOperator,
-  SignInFieldsSchema,
-  signInOperator,
-} from "../auth/operator-sign-in";
 import { type AppError, ok, type Result, statusOf } from "../core/errors";
 import { knownScopes, SCOPES, type Scope } from "../core/scopes";
 import type { AppEnv } from "../http/app-env";
@@ -39,7 +29,17 @@ import { servedHostOnly } from "../http/origin-guard";
 import { pagePolicy, pageSecureHeaders } from "../http/page-headers";
 import { limitPerAddress } from "../http/rate-limit";
 import { sameOriginForms } from "../http/same-origin-forms";
+import { oauthHelpers } from "./authorization-server";
+import { refusedClientId } from "./client-id-host";
 import { consentErrorPage, consentPage } from "./consent-page";
+import {
+  type GrantProps,
+  grantableScopes,
+  grantUserId,
+  type SignedInOperator,
+  SignInFieldsSchema,
+  signInOperator,
+} from "./operator-sign-in";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 
 export const consentPages = new Hono<AppEnv>();

@@ -8,13 +8,13 @@
  */
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono } from "hono";
-import { oauthHelpers } from "../auth/oauth-server";
 import { authenticateMcpToken } from "../auth/operator";
-import { grantUserId, readableGrantUserId } from "../auth/operator-sign-in";
 import type { Config, McpTokenHolder } from "../config/config";
 import { requireCredential, type WithHolder } from "../http/credential-middleware";
 import { originPolicy } from "../http/origin-guard";
 import { errorResponse, methodNotAllowed } from "../http/respond";
+import { oauthHelpers } from "./authorization-server";
+import { grantUserId, readableGrantUserId } from "./operator-sign-in";
 import { oauthSettings } from "./require-oauth";
 
 type GrantsEnv = WithHolder<McpTokenHolder>;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { OAuthSettings } from "../auth/oauth-server";
+import type { OAuthSettings } from "../auth/mcp-resource";
 import type { Config } from "../config/config";
 import type { AppEnv } from "../http/app-env";
 import { errorResponse } from "../http/respond";

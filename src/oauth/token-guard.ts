@@ -26,9 +26,9 @@
  * names a grant (its id is in every access token) changes nothing.
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { refusedClientId, refusedHost } from "../auth/client-id-host";
-import { withFailedChecks } from "../auth/oauth-server";
 import { sha256Hex } from "../core/encoding";
+import { withFailedChecks } from "./authorization-server";
+import { refusedClientId, refusedHost } from "./client-id-host";
 
 export const PKCE_TRIES_PER_CODE = 3;
 

@@ -26,7 +26,7 @@ describe("MCP operator tokens", () => {
     'Bearer realm="order-ops-edge", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
 
   it("a valid token resolves to its account, operator, role and (unless narrowed) every scope", async () => {
-    expect(await authenticateOperator(config(), env, `Bearer ${ACME_TOKEN}`)).toEqual({
+    expect(await authenticateOperator(config(), `Bearer ${ACME_TOKEN}`)).toEqual({
       ok: true,
       value: {
         account: "acme",
@@ -45,7 +45,7 @@ describe("MCP operator tokens", () => {
   it.each([undefined, "", "Basic abc", "Bearer"])(
     "no usable bearer token (%j): 401 with the discovery challenge",
     async (authorization) => {
-      const result = await authenticateOperator(config(), env, authorization);
+      const result = await authenticateOperator(config(), authorization);
       expect(result).toEqual({
         ok: false,
         error: {
@@ -58,12 +58,12 @@ describe("MCP operator tokens", () => {
   );
 
   it('an unknown token: 401 with error="invalid_token"', async () => {
-    const result = await authenticateOperator(config(), env, "Bearer nope-nope-nope");
+    const result = await authenticateOperator(config(), "Bearer nope-nope-nope");
     expect(result.ok || result.challenge).toBe(`${MCP_CHALLENGE}, error="invalid_token"`);
   });
 
   it("an OAuth-shaped token (user:grant:secret) that was never issued: 401 invalid_token", async () => {
-    const result = await authenticateOperator(config(), env, "Bearer acme%2FAda:grant123:secret456");
+    const result = await authenticateOperator(config(), "Bearer acme%2FAda:grant123:secret456");
     expect(result.ok || [result.error.message, result.challenge]).toEqual([
       "the bearer token is not a valid MCP token or OAuth access token (an OAuth token may have expired or been revoked)",
       `${MCP_CHALLENGE}, error="invalid_token"`,
@@ -71,14 +71,14 @@ describe("MCP operator tokens", () => {
   });
 
   it("an approver token is told it cannot be used for MCP", async () => {
-    const result = await authenticateOperator(config(), env, `Bearer ${ACME_APPROVER_TOKEN}`);
+    const result = await authenticateOperator(config(), `Bearer ${ACME_APPROVER_TOKEN}`);
     expect(result.ok || result.error.message).toBe(
       "approver tokens cannot be used for MCP; approvals happen only in the approval app",
     );
   });
 
   it("no MCP tokens configured: 503 without a challenge (there is nothing to present)", async () => {
-    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), env, `Bearer ${ACME_TOKEN}`);
+    const result = await authenticateOperator(config({ MCP_TOKENS: "" }), `Bearer ${ACME_TOKEN}`);
     expect(result.ok).toBe(false);
     expect(!result.ok && [result.error.code, result.challenge]).toEqual(["not_configured", undefined]);
   });

@@ -14,12 +14,12 @@
  * whenever a token is used.
  */
 import { z } from "zod/v4";
+import { lookupToken, lookupTokenDigest, tokenDigest } from "../auth/tokens";
 import type { Config, McpTokenHolder } from "../config/config";
 import { AccountIdSchema } from "../core/account-id";
 import { base64url } from "../core/encoding";
 import { fail, ok, type Result } from "../core/errors";
 import { type Scope, ScopeSchema } from "../core/scopes";
-import { lookupToken, lookupTokenDigest, tokenDigest } from "./tokens";
 
 export interface SignedInOperator extends McpTokenHolder {
   /**

@@ -6,12 +6,12 @@
  */
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import { authorizationServer, oauthHelpers, protectedResourceMetadata } from "../auth/oauth-server";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
 import { servedHostOnly } from "../http/origin-guard";
 import { limitPerAddress } from "../http/rate-limit";
 import { errorResponse } from "../http/respond";
+import { authorizationServer, oauthHelpers, protectedResourceMetadata } from "./authorization-server";
 import { grantRoutes } from "./grants";
 import { oauthSettings, requireOAuth } from "./require-oauth";
 import { guardedTokenEndpoint } from "./token-guard";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusedClientId, refusedHost } from "../../src/auth/client-id-host";
+import { refusedClientId, refusedHost } from "../../src/oauth/client-id-host";
 
 // Which Client ID Metadata Document URLs may be fetched, by their text alone.
 

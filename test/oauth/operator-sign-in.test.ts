@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SIGN_IN_FIELD, signInOperator } from "../../src/auth/operator-sign-in";
 import { type Config, parseConfig } from "../../src/config/config";
+import { SIGN_IN_FIELD, signInOperator } from "../../src/oauth/operator-sign-in";
 import { ACME_APPROVER_TOKEN, ACME_TOKEN } from "../helpers/tokens";
 
 // The sign-in function the consent page calls: it gets the whole post (the request

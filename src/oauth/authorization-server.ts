@@ -8,21 +8,12 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { Config } from "../config/config";
+import { mcpResource, type OAuthSettings } from "../auth/mcp-resource";
 import { SCOPES } from "../core/scopes";
-
-export type OAuthSettings = NonNullable<Config["oauth"]>;
 
 const AUTHORIZE_PATH = "/authorize";
 const TOKEN_PATH = "/oauth/token";
 const REGISTER_PATH = "/oauth/register";
-const MCP_PATH = "/mcp";
-const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
-
-/** The one resource tokens are issued for, and their audience. */
-export function mcpResource(oauth: OAuthSettings): string {
-  return `${oauth.issuer}${MCP_PATH}`;
-}
 
 /** RFC 9728 metadata for /mcp. Clients ask for every scope listed; the person narrows them on the consent page. */
 export function protectedResourceMetadata(oauth: OAuthSettings) {
@@ -33,11 +24,6 @@ export function protectedResourceMetadata(oauth: OAuthSettings) {
     bearer_methods_supported: ["header"],
     resource_name: "Order Ops Edge",
   };
-}
-
-/** The challenge that starts discovery: where the resource metadata lives. */
-export function resourceMetadataChallenge(oauth: OAuthSettings): string {
-  return `resource_metadata="${oauth.issuer}${RESOURCE_METADATA_PATH}"`;
 }
 
 /**
