@@ -54,7 +54,7 @@ function repoPath(key: string): string {
 /** Lower layers first; a module may import from its own folder or from a lower layer. */
 const LAYER: Record<string, number> = {
   core: 0,
-  platform: 0,
+  "bundle-stand-ins": 0,
   config: 1,
   audit: 1,
   orders: 2,
