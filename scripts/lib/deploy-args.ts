@@ -13,6 +13,7 @@ Deploys this Worker to the Cloudflare account wrangler is logged in to
   --account <id>            the account the first tokens are for (default ${DEFAULT_ACCOUNT}, whose demo orders are loaded)
   --mcp-token <token>       the agent's token, instead of a new one (or ORDER_OPS_MCP_TOKEN)
   --approver-token <token>  the approver's token, instead of a new one (or ORDER_OPS_APPROVER_TOKEN)
+  --no-demo-data            leave the demo orders out (DEMO_DATA off): a deployment for your own data
   --help                    this text`;
 
 export interface DeployArgs extends DeployOptions {
@@ -40,11 +41,13 @@ export function parseDeployArgs(
   const values = new Map<ValueFlag, string>();
   let dryRun = false;
   let help = false;
+  let demoData = true;
   for (let at = 0; at < argv.length; at += 1) {
     const arg = argv[at] ?? "";
     const [flag = "", inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg, undefined];
     if (flag === "--dry-run") dryRun = true;
     else if (flag === "--help" || flag === "-h") help = true;
+    else if (flag === "--no-demo-data") demoData = false;
     else if ((VALUE_FLAGS as readonly string[]).includes(flag)) {
       const value = inline ?? argv[at + 1];
       if (value === undefined || value === "") return fail("bad_request", `${flag} needs a value\n\n${USAGE}`);
@@ -71,5 +74,5 @@ export function parseDeployArgs(
       "the MCP token and the approver token are the same; an approver credential must differ from every MCP token",
     );
   if (refused.length > 0) return fail("bad_request", refused.join("; "));
-  return ok({ dryRun, help, account, passed, ci: isCiBuild(env) });
+  return ok({ dryRun, help, account, passed, ci: isCiBuild(env), demoData });
 }

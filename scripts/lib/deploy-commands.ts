@@ -62,7 +62,8 @@ export function stepCommand(step: Step, target: DeployTarget): Command {
     case "migrate":
       return ["wrangler", "d1", "migrations", "apply", target.database.binding, "--remote"];
     case "deploy":
-      return ["wrangler", "deploy"];
+      // A var on the command line wins over wrangler.toml's [vars] for this upload.
+      return step.demoData ? ["wrangler", "deploy", "--var", "DEMO_DATA:on"] : ["wrangler", "deploy"];
     case "set_secrets":
       // The values go in on stdin: never in the command line, a file or wrangler's output.
       return ["wrangler", "secret", "bulk"];
@@ -89,9 +90,11 @@ function stepPurpose(step: Step, createsDatabase: boolean): string {
         ? "the deploy created the database: apply every migration"
         : "apply new migrations before the new code runs";
     case "deploy":
-      return createsDatabase
-        ? "upload the Worker; wrangler creates the D1 database, and the KV namespace the first time"
-        : "upload the Worker, bound to the database and KV namespace it has";
+      return `${
+        createsDatabase
+          ? "upload the Worker; wrangler creates the D1 database, and the KV namespace the first time"
+          : "upload the Worker, bound to the database and KV namespace it has"
+      }${step.demoData ? "; DEMO_DATA on loads the demo orders on the first request" : ""}`;
     case "set_secrets": {
       const names = `set ${secretNames(step).join(", ")}, as JSON on stdin`;
       return step.publicBaseUrl ? `${names}; PUBLIC_BASE_URL is the address the deploy reported` : names;

@@ -72,12 +72,14 @@ export interface DeployOptions {
   readonly passed: Readonly<Partial<Record<TokenKind, string>>>;
   /** In a CI build (Workers Builds, for the Deploy button) no token is made: it would be printed into the build log. */
   readonly ci: boolean;
+  /** Whether the deployed demo holds the demo orders (DEMO_DATA on); wrangler.toml leaves it off. */
+  readonly demoData: boolean;
 }
 
 export type Step =
   | { readonly kind: "create_queue"; readonly queue: string }
   | { readonly kind: "migrate" }
-  | { readonly kind: "deploy" }
+  | { readonly kind: "deploy"; readonly demoData: boolean }
   | {
       readonly kind: "set_secrets";
       /** MCP_TOKENS / APPROVER_TOKENS values to set. */
@@ -163,7 +165,7 @@ export function planDeploy(
       observed.queues.get(queue) === null ? [{ kind: "create_queue", queue }] : [],
     ),
     ...(observed.databaseExists ? [migrate] : []),
-    { kind: "deploy" },
+    { kind: "deploy", demoData: options.demoData },
     ...(observed.databaseExists ? [] : [migrate]),
   ];
   if (newTokens.length > 0 || publicBaseUrl) {

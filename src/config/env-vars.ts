@@ -9,6 +9,7 @@ import { ApplyProviderVars } from "./apply-provider-vars";
 import { isKvBinding } from "./deployment-checks";
 import { FourEyesVars } from "./four-eyes";
 import { IntakeFaultsSchema } from "./intake-faults";
+import { isOn, SWITCH_WORDS } from "./on-off";
 import { OrderApiTokenSchema, OrderApiUrlSchema } from "./order-api-url";
 import { ApproverTokenEntry, jsonTokenMap, McpTokenEntry } from "./token-maps";
 import { WEBHOOK_VARS } from "./webhooks";
@@ -17,9 +18,7 @@ import { boundedInt } from "./whole-number";
 /** The largest MAX_BATCH a deployment may configure. */
 const MAX_BATCH_CEILING = 10_000;
 
-const onOff = z
-  .enum(["on", "off", "true", "false", "1", "0"], { message: 'use "on" or "off"' })
-  .transform((v) => v === "on" || v === "true" || v === "1");
+const onOff = z.enum(SWITCH_WORDS, { message: 'use "on" or "off"' }).transform(isOn);
 
 export const EnvVarsSchema = z.object({
   ...FourEyesVars,
@@ -41,6 +40,7 @@ export const EnvVarsSchema = z.object({
   MAX_RUN_SHARDS: boundedInt(1, 64).default(8),
   SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
+  DEMO_DATA: onOff.default(false),
   RATE_LIMITS: onOff.default(true),
   MCP_TOKENS: jsonTokenMap(McpTokenEntry, (holder) => holder.operator).optional(),
   APPROVER_TOKENS: jsonTokenMap(ApproverTokenEntry, (holder) => holder.approver).optional(),

@@ -11,7 +11,7 @@ import type {
   SimulatedFailure,
 } from "../orders/tool-outputs";
 import { readAuditLog } from "./audit-events";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import { appliedOutcome, applyProposalChange, listActiveExceptions, readOrderDetails } from "./operations";
 import { readOrderRecord, readOrderStatus, readOrderVersions } from "./order-rows";
 import { NO_OUTBOX, type OutboxWriter, recordAuditEventWithOutbox } from "./outbox";

@@ -9,7 +9,7 @@ import { AUDIT_EVENT_FIELDS, isStateField } from "../audit/event-fields";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { type AuditPage, encodeAuditCursor } from "../orders/audit-page";
 import { type AuditEvent, AuditEventSchema, type AuditLog } from "../orders/tool-outputs";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import { columnList, placeholders } from "./sql-columns";
 
 /** An event's values in AUDIT_EVENT_FIELDS order, its states as JSON text. */

@@ -11,7 +11,7 @@ import { chainContentOf, type StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
 import { fail, ok, type Result } from "../core/errors";
 import { readSealedEvents } from "./audit-chain";
-import { orderDatabase } from "./seed-loader";
+import { readyDatabase } from "./databases";
 import { columnList } from "./sql-columns";
 
 interface SealOutcome {
@@ -67,7 +67,7 @@ export async function sealAuditTrail(
 ): Promise<Result<SealOutcome>> {
   // Through the order database's door: on a fresh database the seed's events
   // are the start of every trail, and an export must not seal around them.
-  const db = await orderDatabase(database);
+  const db = await readyDatabase(database);
   const top = await db
     .prepare("SELECT seq, hash, entry FROM audit_seals WHERE account = ? ORDER BY seq DESC LIMIT 1")
     .bind(account)

@@ -1,9 +1,5 @@
-/**
- * What a statement runs on: the database itself, where every query goes to
- * the primary, or a read session of it (read-session.ts). A statement built
- * on one must be run by the same one.
- */
-export type D1Queries = Pick<D1Database, "prepare" | "batch">;
+import { isOn } from "../config/on-off";
+import { loadSeed } from "./seed-loader";
 
 /**
  * The D1 database that holds an account's orders and audit trail. Every
@@ -11,10 +7,36 @@ export type D1Queries = Pick<D1Database, "prepare" | "batch">;
  * hundred orders a second in all the next step is spreading accounts over
  * several databases (docs/scale.md); then this function, and the bindings
  * in wrangler.toml, are what change. Every account-scoped D1 access asks here,
- * a request's read session too (accountReads in read-session.ts).
+ * a request's read session too (accountReads in read-session.ts), and runs its
+ * statements on readyDatabase() of what it got: the one door to the database.
  */
-export function accountDatabase(env: Pick<Env, "DB">, _account: string): D1Database {
+export function accountDatabase(env: Pick<Env, "DB" | "DEMO_DATA">, _account: string): D1Database {
+  if (isOn(env.DEMO_DATA)) withDemoData.add(env.DB);
+  else withDemoData.delete(env.DB);
   return env.DB;
+}
+
+/** The databases opened where DEMO_DATA is on; no other database is ever given a demo order. */
+const withDemoData = new WeakSet<D1Database>();
+const demoLoads = new WeakMap<D1Database, Promise<unknown>>();
+
+/**
+ * An account database ready for statements: where DEMO_DATA is on, the demo
+ * operations dataset is loaded first, once per database binding (retried
+ * after a failure), so no caller has to remember to; elsewhere it is as is.
+ */
+export async function readyDatabase(db: D1Database): Promise<D1Database> {
+  if (!withDemoData.has(db)) return db;
+  let pending = demoLoads.get(db);
+  if (!pending) {
+    pending = loadSeed(db).catch((error: unknown) => {
+      demoLoads.delete(db);
+      throw error;
+    });
+    demoLoads.set(db, pending);
+  }
+  await pending;
+  return db;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { type ChainEventContent, chainContentOf, type StoredEventRow } from "../audit/chain-format";
 import { AUDIT_EVENT_FIELDS } from "../audit/event-fields";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import { columnList } from "./sql-columns";
 
 export interface ExportFilter {

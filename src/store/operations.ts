@@ -17,7 +17,7 @@ import {
   orderDetails,
 } from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import {
   columnValues,
   EXCEPTION_COLUMNS,

@@ -8,7 +8,7 @@ import { AddressSchema, EvidenceSchema, ExceptionTypeSchema, PrioritySchema } fr
 import { OrderLinesSchema } from "../orders/intake-schemas";
 import type { OrderException, OrderRecord } from "../orders/order-record";
 import type { OrderStatus } from "../orders/tool-outputs";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import { JsonColumn } from "./json-columns";
 import { columnList, placeholders } from "./sql-columns";
 

@@ -2,7 +2,7 @@ import { type OutboxContext, type OutboxEvent, outboxEventsFor } from "../notify
 import { HAND_OFF_GRACE_SECONDS } from "../notify/retry-policy";
 import type { NewAuditEvent } from "../orders/audit-event";
 import { insertAuditEvent } from "./audit-events";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 
 /**
  * The transactional outbox's write side. The rows that announce a change go

@@ -1,5 +1,5 @@
-import { accountDatabase, type D1Queries } from "./databases";
-import { orderDatabase } from "./seed-loader";
+import type { D1Queries } from "./d1-queries";
+import { accountDatabase, readyDatabase } from "./databases";
 
 /** Where a read session starts: a bookmark a caller carried back, or the primary. */
 export type ReadStart = D1SessionBookmark | "first-primary";
@@ -38,7 +38,7 @@ export class AccountReadSession {
 
   /** The session statements go through, opened on first use; the seed is loaded on the primary first (seed-loader.ts). */
   async queries(): Promise<D1Queries> {
-    await orderDatabase(this.database);
+    await readyDatabase(this.database);
     if (!this.session) {
       this.session = this.database.withSession(this.start);
       this.objectCalledLast = false;
@@ -70,7 +70,7 @@ export class AccountReadSession {
 
 /** The handle an account's statements go through, the seed loaded: a request's read session, or the database itself (the primary). */
 export function statementsOf(source: D1Database | AccountReadSession): Promise<D1Queries> {
-  return source instanceof AccountReadSession ? source.queries() : orderDatabase(source);
+  return source instanceof AccountReadSession ? source.queries() : readyDatabase(source);
 }
 
 /**
@@ -79,6 +79,10 @@ export function statementsOf(source: D1Database | AccountReadSession): Promise<D
  * caught up with `carried`, the start the caller's last request handed on,
  * or from the primary without one.
  */
-export function accountReads(env: Pick<Env, "DB">, account: string, carried?: ReadStart): AccountReadSession {
+export function accountReads(
+  env: Pick<Env, "DB" | "DEMO_DATA">,
+  account: string,
+  carried?: ReadStart,
+): AccountReadSession {
   return new AccountReadSession(accountDatabase(env, account), carried);
 }

@@ -1,5 +1,6 @@
 /**
- * Loads the operations dataset into D1 once per database. v2 also writes an
+ * Loads the demo operations dataset into D1 once per database, where
+ * DEMO_DATA asks for it (databases.ts decides). v2 also writes an
  * `order_seeded` event per order, so every order, seeded or not, has the
  * event that says where it came from; on a database loaded by v1 the orders
  * are left untouched and only the missing events are added.
@@ -46,24 +47,4 @@ export async function loadSeed(db: D1Database, now: Date = new Date()): Promise<
     ),
   ]);
   return "loaded";
-}
-
-const loadedDatabases = new WeakMap<D1Database, Promise<unknown>>();
-
-/**
- * The one door to the order database, and so the one trigger of the seed:
- * whoever opens it first in an isolate loads the operations dataset (once per
- * database binding, retried after a failure), so no caller has to remember to.
- */
-export async function orderDatabase(db: D1Database): Promise<D1Database> {
-  let pending = loadedDatabases.get(db);
-  if (!pending) {
-    pending = loadSeed(db).catch((error: unknown) => {
-      loadedDatabases.delete(db);
-      throw error;
-    });
-    loadedDatabases.set(db, pending);
-  }
-  await pending;
-  return db;
 }

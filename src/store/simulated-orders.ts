@@ -2,7 +2,7 @@ import { orderState } from "../orders/order-state";
 import { simulatedOrder } from "../orders/simulated-order";
 import type { SimulatedFailure } from "../orders/tool-outputs";
 import { insertAuditEvent } from "./audit-events";
-import type { D1Queries } from "./databases";
+import type { D1Queries } from "./d1-queries";
 import { insertOrderRecord } from "./order-rows";
 
 const MAX_NUMBER_ALLOCATIONS = 20;

@@ -29,6 +29,7 @@ describe("defaults", () => {
         maxShards: 8,
       },
       demoTools: false,
+      demoData: false,
       rateLimits: true,
       syntheticOrdersPerMinute: 6000,
       mcpTokens: new Map(),

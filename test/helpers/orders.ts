@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { orderDatabase } from "../../src/store/seed-loader";
+import { accountDatabase, readyDatabase } from "../../src/store/databases";
 
 /** The JSON body of every error response (see errorBody in src/core/errors.ts). */
 export interface ErrorBody {
@@ -105,9 +105,9 @@ export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** Opens the order database the way the Worker does, which loads the operations seed once. */
+/** Opens the order database the way the Worker does, which loads the demo operations dataset once (DEMO_DATA is on in tests). */
 export async function warmUp(): Promise<void> {
-  await orderDatabase(env.DB);
+  await readyDatabase(accountDatabase(env, "acme"));
 }
 
 /** After a file's tests, the database must still satisfy every invariant (src/store/invariants.ts). */

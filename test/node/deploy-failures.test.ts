@@ -69,7 +69,7 @@ describe("npm run deploy stops with a sentence", () => {
     const again = await account.deploy();
     expect(again.status).toBe(0);
     expect(changes(account.calls())).toEqual([
-      "wrangler deploy",
+      "wrangler deploy --var DEMO_DATA:on",
       "wrangler d1 migrations apply DB --remote",
       "wrangler secret bulk",
     ]);

@@ -22,7 +22,7 @@ const FIRST_DEPLOY = [
   ...READS,
   "wrangler queues create order-ops-outbox",
   "wrangler queues create order-ops-outbox-dlq",
-  "wrangler deploy",
+  "wrangler deploy --var DEMO_DATA:on",
   "wrangler d1 migrations apply DB --remote",
   "wrangler secret bulk",
 ];
@@ -83,7 +83,11 @@ describe("npm run deploy", () => {
 
     const again = await account.deploy();
     expect(again.status).toBe(0);
-    expect(account.calls()).toEqual([...READS, "wrangler d1 migrations apply DB --remote", "wrangler deploy"]);
+    expect(account.calls()).toEqual([
+      ...READS,
+      "wrangler d1 migrations apply DB --remote",
+      "wrangler deploy --var DEMO_DATA:on",
+    ]);
     const second = account.account();
     expect(second).toEqual({ ...first, worker: { ...first.worker, uploads: 2 } });
     expect(again.stdout).not.toMatch(HEX_TOKEN);

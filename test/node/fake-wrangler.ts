@@ -153,8 +153,10 @@ export function answerWrangler(
   input: string,
   env: NodeJS.ProcessEnv,
 ): Outcome {
-  // The words of the command, without its flags (and the value of --format).
-  const command = args.filter((arg, at) => !arg.startsWith("--") && args[at - 1] !== "--format").join(" ");
+  // The words of the command, without its flags (and the values of --format and --var).
+  const command = args
+    .filter((arg, at) => !arg.startsWith("--") && args[at - 1] !== "--format" && args[at - 1] !== "--var")
+    .join(" ");
   if (command === "whoami") {
     if (!account.loggedIn)
       return { account, answer: { status: 1, stdout: '\n{"loggedIn":false}\n', stderr: "", entries: [] } };

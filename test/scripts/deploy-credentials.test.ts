@@ -66,8 +66,9 @@ describe("parseDeployArgs", () => {
   it("defaults: the acme account, whose demo orders are loaded, and new tokens", () => {
     expect(parseDeployArgs([], {})).toEqual({
       ok: true,
-      value: { dryRun: false, help: false, account: "acme", passed: {}, ci: false },
+      value: { dryRun: false, help: false, account: "acme", passed: {}, ci: false, demoData: true },
     });
+    expect(parseDeployArgs(["--no-demo-data"], {})).toMatchObject({ ok: true, value: { demoData: false } });
   });
 
   it("takes values after a space or an =, and tokens from the environment, flags first", () => {
@@ -78,7 +79,14 @@ describe("parseDeployArgs", () => {
     });
     expect(parsed).toEqual({
       ok: true,
-      value: { dryRun: true, help: false, account: "globex", passed: { mcp, approver: "a".repeat(40) }, ci: false },
+      value: {
+        dryRun: true,
+        help: false,
+        account: "globex",
+        passed: { mcp, approver: "a".repeat(40) },
+        ci: false,
+        demoData: true,
+      },
     });
   });
 

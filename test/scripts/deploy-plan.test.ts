@@ -19,7 +19,7 @@ const TARGET: DeployTarget = {
   queues: ["order-ops-outbox", "order-ops-outbox-dlq"],
   publicBaseUrl: undefined,
 };
-const OPTIONS: DeployOptions = { account: "acme", passed: {}, ci: false };
+const OPTIONS: DeployOptions = { account: "acme", passed: {}, ci: false, demoData: true };
 const FRESH = { mcp: "m".repeat(64), approver: "a".repeat(64) };
 const OURS = ["worker:order-ops-edge"];
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GENESIS_HASH } from "../../src/audit/chain";
 import { verifyAuditChain } from "../../src/store/audit-chain";
 import { sealAuditTrail } from "../../src/store/audit-seal";
+import { accountDatabase } from "../../src/store/databases";
 import { event, freshAccount, record, seal } from "../helpers/audit-chain";
 import { allMigrations, scratchDb as db } from "../helpers/migrations";
 import { countRowsIn } from "../helpers/rows";
@@ -12,6 +13,8 @@ import { countRowsIn } from "../helpers/rows";
 
 beforeAll(async () => {
   await applyD1Migrations(db, allMigrations);
+  // Opened through the door as a deployment with DEMO_DATA on would: the seed's events start each trail.
+  accountDatabase({ DB: db, DEMO_DATA: "on" }, "globex");
 });
 
 describe("sealing", () => {
