@@ -35,7 +35,7 @@ export const conformanceFixtures: McpServerExtension = {
     requestState: { verify: (state, ctx) => requestStates().verify(state, ctx) },
   },
   // The fixtures' tools log and ask the client things mid-call; they see the whole server, as before.
-  reach: EVERYTHING,
+  needs: EVERYTHING,
   register(server) {
     registerContentTools(server);
     registerInputTools(server);

@@ -36,7 +36,12 @@ const plan: Plan = short
 const memoryBatches = short ? 2 : 5;
 const TOKEN = "acme-dev-token";
 
-const server = await startDevServer({ vars: { MAX_BATCH: "1000", ...RUN_VARS }, args: WITH_FLOOR });
+// The product's entry with the SDK's own handler beside /mcp, to measure src/mcp/transport/ against.
+const server = await startDevServer({
+  vars: { MAX_BATCH: "1000", ...RUN_VARS },
+  args: WITH_FLOOR,
+  entry: "bench/sdk-handler/worker.ts",
+});
 let exitCode = 0;
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -48,6 +53,8 @@ try {
   const runtime = await findWorkerdRuntime(server.pid, Number(new URL(server.url).port));
   const inner = project(runtime.innerUrl, TOKEN);
   const proxy = project(server.url, TOKEN);
+  const sdk = project(`${runtime.innerUrl}/bench/sdk`, TOKEN);
+  const sdkNeeds = project(`${runtime.innerUrl}/bench/sdk-needs`, TOKEN);
   const floor = await connectFloor(runtime.innerUrl);
   // A valid order of the project's own generator; both sides post it under fresh request_ids.
   const template = ((await inner.tool("preview_order", { seed: 42 })) as { order: FloorOrder }).order;
@@ -62,7 +69,19 @@ try {
   const book = new RoundBook();
   let errors = 0;
   for (let index = 0; index < plan.rounds; index++) {
-    const round: Round = { book, inner, proxy, floor, pid: runtime.pid, plan, template, index, errors: 0 };
+    const round: Round = {
+      book,
+      inner,
+      proxy,
+      floor,
+      sdk,
+      sdkNeeds,
+      pid: runtime.pid,
+      plan,
+      template,
+      index,
+      errors: 0,
+    };
     for (const [label, stage] of [
       ["order intake", intakeStage],
       ["send_orders", sendStage],

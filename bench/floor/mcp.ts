@@ -7,7 +7,7 @@
 // costs over the floor's plain D1 read is the SDK's part.
 import { type JSONRPCRequest, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { ConnectedTransport } from "../../src/mcp/connected-transport";
+import { ConnectedTransport } from "../../src/mcp/transport/connected-transport";
 
 const OrderRow = z.object({
   order_id: z.string(),

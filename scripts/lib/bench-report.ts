@@ -4,6 +4,7 @@
 import { readPortLines } from "./bench-read-ports.ts";
 import { formatRow, goalMet, header, type RoundBook, type Row } from "./bench-rounds.ts";
 import { LATENCY_CALLS } from "./bench-stages.ts";
+import { transportLines, transportRows } from "./bench-transport-report.ts";
 
 const at = (ratio: number) => ({ ratio, better: "higher" as const });
 const within = (ratio: number) => ({ ratio, better: "lower" as const });
@@ -272,6 +273,9 @@ export function benchReport({ book, rounds, seconds, innerUrl, listBytes }: Repo
     );
     rows.push(...latency);
   }
+  const transport = transportRows();
+  lines.push(...transportLines(book, transport));
+  rows.push(...transport);
   lines.push(...readPortLines(book, seconds));
   const allMet = rows.every((row) => !book.has(row.ours) || goalMet(book, row) !== false);
   return { lines, allMet };

@@ -25,6 +25,9 @@ export interface Round {
   readonly inner: Project;
   readonly proxy: Project;
   readonly floor: Floor;
+  /** The same credential and tools served by the SDK's own handler (bench/sdk-handler/worker.ts): everything, and what the request needs. */
+  readonly sdk: Project;
+  readonly sdkNeeds: Project;
   /** The runtime's process, whose CPU time is read around each figure. */
   readonly pid: number;
   readonly plan: Plan;
@@ -171,6 +174,11 @@ export const LATENCY_CALLS: readonly (readonly [string, Record<string, unknown>]
   ["send_orders count 1", {}],
 ];
 
+/** The calls /mcp is measured on against the SDK's own handler: the transport's pieces are the only difference. */
+export const TRANSPORT_CALLS = LATENCY_CALLS.filter(([name]) =>
+  ["ping", "tools/list", "get_order_status", "get_order_details", "preview_order"].includes(name),
+);
+
 function callOf(project: Project, name: string, args: Record<string, unknown>): Operation {
   if (name === "ping" || name === "tools/list") return () => project.rpc(name).then(() => undefined);
   if (name === "send_orders count 1") return () => project.sendOrders(1).then(() => undefined);
@@ -191,6 +199,10 @@ export async function latencyStage(round: Round): Promise<void> {
   for (const [name, args] of LATENCY_CALLS) {
     operations[`inner ${name}`] = callOf(inner, name, args);
     operations[`proxy ${name}`] = callOf(proxy, name, args);
+  }
+  for (const [name, args] of TRANSPORT_CALLS) {
+    operations[`sdk ${name}`] = callOf(round.sdk, name, args);
+    operations[`sdk-needs ${name}`] = callOf(round.sdkNeeds, name, args);
   }
   const figures = await interleaved(
     `c=1 calls, round ${round.index + 1}`,

@@ -10,8 +10,8 @@ import type { z } from "zod/v4";
 import { isGranted } from "../auth/scope-check";
 import type { Config } from "../config/config";
 import type { AccountToolContext } from "./account-context";
-import { EVERYTHING, type RequestReach } from "./request-reach";
-import type { AccountTool } from "./tool-registration";
+import type { AccountTool } from "./tools/tool-registration";
+import { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
 
 export interface AccountPrompt<Args extends z.ZodObject = z.ZodObject> {
   readonly name: string;
@@ -48,12 +48,12 @@ export function registerAccountPrompts(
   context: AccountToolContext,
   prompts: readonly AccountPrompt[],
   tools: readonly AccountTool[],
-  reach: RequestReach = EVERYTHING,
+  needs: RequestNeeds = EVERYTHING,
 ): void {
   // Only the configuration reaches a prompt's text: a server lent to many callers (server-pool.ts) keeps no caller here.
   const { config } = context;
   for (const prompt of prompts) {
-    if (!reach.prompt(prompt.name)) continue;
+    if (!needs.prompt(prompt.name)) continue;
     // Not listed, and prompts/get answers "not found", as for an unknown name.
     if (!mayRunPrompt(prompt, context, tools)) continue;
     server.registerPrompt(

@@ -6,8 +6,8 @@
  */
 import { z } from "zod/v4";
 import { CHANGE_KINDS, type ChangeKindName } from "../orders/change-kinds";
-import { OrderIdParam } from "./params";
 import { type AccountPrompt, definePrompt } from "./prompt-registration";
+import { OrderIdParam } from "./tools/params";
 
 /** A whole number given as a prompt argument (prompt arguments are strings). */
 function wholeNumber(description: string) {

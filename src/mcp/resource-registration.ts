@@ -17,8 +17,8 @@ import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, type AppCard, CARD_RESOURCE_META } from "./apps";
-import { EVERYTHING, type RequestReach } from "./request-reach";
-import type { ContextOf } from "./tool-registration";
+import type { ContextOf } from "./tools/tool-registration";
+import { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
 
 export interface AccountFixedResource {
   readonly name: string;
@@ -77,15 +77,15 @@ export function registerAccountResources(
   server: McpServer,
   contextOf: ContextOf,
   resources: readonly AccountResource[],
-  reach: RequestReach = EVERYTHING,
+  needs: RequestNeeds = EVERYTHING,
 ): void {
   const { scopes } = contextOf();
   for (const resource of resources) {
     if ("uriTemplate" in resource) {
-      registerTemplate(server, contextOf, resource, reach);
+      registerTemplate(server, contextOf, resource, needs);
       continue;
     }
-    if (!reach.resource(resource.uri)) continue;
+    if (!needs.resource(resource.uri)) continue;
     if (!isGranted(scopes, resource.scope)) continue;
     server.registerResource(
       resource.name,
@@ -109,10 +109,10 @@ function registerTemplate(
   server: McpServer,
   contextOf: ContextOf,
   resource: AccountResourceTemplate,
-  reach: RequestReach,
+  needs: RequestNeeds,
 ): void {
   const template = templateOf(resource);
-  if (!reach.template((uri) => template.uriTemplate.match(uri) !== null)) return;
+  if (!needs.template((uri) => template.uriTemplate.match(uri) !== null)) return;
   if (!isGranted(contextOf().scopes, resource.scope)) return;
   server.registerResource(
     resource.name,
@@ -135,10 +135,10 @@ export function registerAppCards(
   server: McpServer,
   cards: readonly AppCard[],
   cacheHint?: CacheHint,
-  reach: RequestReach = EVERYTHING,
+  needs: RequestNeeds = EVERYTHING,
 ): void {
   for (const card of cards) {
-    if (!reach.resource(card.uri)) continue;
+    if (!needs.resource(card.uri)) continue;
     server.registerResource(
       card.name,
       card.uri,

@@ -8,7 +8,7 @@ import { readLimitedText } from "../http/json-body";
 import { mcpCors, originPolicy } from "../http/origin-guard";
 import { withinRateLimit } from "../http/rate-limit";
 import { methodNotAllowed, refusalResponse } from "../http/respond";
-import { INVALID_REQUEST, jsonRpcRefusal, PARSE_ERROR, SERVER_ERROR } from "./jsonrpc-errors";
+import { INVALID_REQUEST, jsonRpcRefusal, PARSE_ERROR, SERVER_ERROR } from "./transport/jsonrpc-errors";
 
 /** No tool takes more than a few hundred bytes of arguments; 1 MiB leaves room and stops abuse. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -22,9 +22,10 @@ let server:
   | Promise<
       [
         typeof import("./server"),
+        typeof import("./transport/serve-request"),
         typeof import("./account-context"),
         typeof import("./scope-gate"),
-        typeof import("./jsonrpc"),
+        typeof import("./transport/jsonrpc"),
         typeof import("../store/read-session"),
       ]
     >
@@ -32,9 +33,10 @@ let server:
 const loadServer = () =>
   (server ??= Promise.all([
     import("./server"),
+    import("./transport/serve-request"),
     import("./account-context"),
     import("./scope-gate"),
-    import("./jsonrpc"),
+    import("./transport/jsonrpc"),
     import("../store/read-session"),
   ]));
 
@@ -63,8 +65,14 @@ mcpRoutes.post("/", async (c) => {
   // Size-checked before anything is parsed: no tool takes more than a few hundred bytes.
   const body = await readLimitedText(c, MAX_MCP_BODY_BYTES);
   if (!body.ok) return jsonRpcRefusal(body.error, INVALID_REQUEST);
-  const [{ serveMcpRequest }, { accountToolContext }, { outOfScopeCall }, { parseBody }, { accountReads }] =
-    await loadServer();
+  const [
+    { mcpServersFor },
+    { serveMcpRequest },
+    { accountToolContext },
+    { outOfScopeCall },
+    { parseBody },
+    { accountReads },
+  ] = await loadServer();
   const message = parseBody(body.value);
   if (!message.ok) return jsonRpcRefusal(message.error, PARSE_ERROR);
   // A batch (2025-03-26) is as many calls as it holds: the request was one of them.
@@ -84,7 +92,10 @@ mcpRoutes.post("/", async (c) => {
   // The caller's D1 bookmark, if it carries one, and the next one handed back (http/d1-bookmark.ts).
   const reads = accountReads(c.env, operator.value.account, carriedBookmark(c.req.raw.headers));
   const context = accountToolContext(c.env, config, operator.value, reads);
-  return handingOn(await serveMcpRequest(c.req.raw, body.value, message.value, context), reads.handOn());
+  return handingOn(
+    await serveMcpRequest(c.req.raw, body.value, message.value, mcpServersFor(context, message.value)),
+    reads.handOn(),
+  );
 });
 
 // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

@@ -1,8 +1,8 @@
 import type { McpServer, McpServerOptions } from "@modelcontextprotocol/server";
 import type { Config } from "../config/config";
-import type { RequestReach } from "./request-reach";
+import type { RequestNeeds } from "./transport/request-needs";
 
-export { EVERYTHING, type RequestReach } from "./request-reach";
+export { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
 
 /**
  * What a development-only Worker entry may add to every MCP server built here:
@@ -15,7 +15,7 @@ export interface McpServerExtension {
   /** Spread over our server options; its cacheHints are added to ours. */
   readonly options: Pick<McpServerOptions, "capabilities" | "cacheHints" | "requestState">;
   /** What every request reaches while it is on, instead of only what the request names. */
-  readonly reach: RequestReach;
+  readonly needs: RequestNeeds;
   /** Registers on the raw server, after the account's toolsets. */
   register(server: McpServer): void;
 }

@@ -2,7 +2,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { CfWorkerJsonSchemaValidator as ModernValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod/v4";
-import type { WaitResultSchema } from "../../src/mcp/approval-wait.tools";
+import type { WaitResultSchema } from "../../src/mcp/tools/approval-wait.tools";
 import { decisionWaits } from "../helpers/account-agent";
 import { connectClient, MCP_URL, workerFetch } from "../helpers/mcp-client";
 import { approve, callError, callOk, proposalFor, reject } from "../helpers/ops";

@@ -1,7 +1,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_MIME_TYPE, APPS_EXTENSION_ID, appToolMeta } from "../../src/mcp/apps";
-import { orderCards } from "../../src/mcp/orders.tools";
+import { orderCards } from "../../src/mcp/tools/orders.tools";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
 import { initializeRequest, type JsonRpcMessage, modernHeaders, modernRpc, postMcp } from "../helpers/mcp-raw";

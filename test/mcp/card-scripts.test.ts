@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import { CARD_SCRIPTS, CARD_SOURCES } from "../../src/mcp/cards/card-scripts";
-import { orderCards } from "../../src/mcp/orders.tools";
+import { orderCards } from "../../src/mcp/tools/orders.tools";
 
 // The cards' scripts are built from cards/ by `npm run cards` into a module
 // that is committed. This fails when a source changed after the last build,

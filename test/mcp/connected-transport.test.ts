@@ -1,8 +1,8 @@
 import { type JSONRPCRequest, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { acceptedHeaders, ConnectedTransport } from "../../src/mcp/connected-transport";
-import { PROTOCOL_VERSIONS } from "../../src/mcp/protocol-versions";
+import { acceptedHeaders, ConnectedTransport } from "../../src/mcp/transport/connected-transport";
+import { PROTOCOL_VERSIONS } from "../../src/mcp/transport/protocol-versions";
 import { BOTH_MEDIA_TYPES, jsonAnswer, postMcp, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN } from "../helpers/tokens";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refuseMalformed } from "../../src/mcp/jsonrpc";
+import { refuseMalformed } from "../../src/mcp/transport/jsonrpc";
 
 // The checks made before the SDK sees a message, without HTTP: each kind of
 // message goes on, near misses are refused, whatever the order of their keys.

@@ -11,7 +11,7 @@ import { parsed } from "../helpers/config";
 // server through. Installing is not enough: the configuration must switch it
 // on, and it refuses the switch in production (test/config/config.test.ts).
 
-const probe: McpServerExtension = { options: {}, reach: EVERYTHING, register: () => undefined };
+const probe: McpServerExtension = { options: {}, needs: EVERYTHING, register: () => undefined };
 installMcpServerExtension(probe);
 
 describe("serverExtension", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config";
 import app from "../../src/index";
 import type { AccountToolContext } from "../../src/mcp/account-context";
-import { type Lending, offerKey, withPooledServer } from "../../src/mcp/server-pool";
+import { type Loan, poolKey, withPooledServer } from "../../src/mcp/transport/server-pool";
 import { MCP_URL } from "../helpers/mcp-client";
 import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, GLOBEX_TOKEN, READER_TOKEN } from "../helpers/tokens";
@@ -113,20 +113,23 @@ describe("withPooledServer", () => {
       config: config.value,
     }) as unknown as AccountToolContext;
 
+  /** The pool of one key in this configuration, lent to `account`'s request. */
+  const shelf = (account: string, key: string) => ({ scope: config.value, key, borrower: contextFor(account) });
+
   /** The account a stand-in server is serving right now, if any. */
-  const servingNow = (entry: { lending: Lending }) => {
+  const servingNow = (entry: { loan: Loan<AccountToolContext> }) => {
     try {
-      return entry.lending.context().account;
+      return entry.loan.context().account;
     } catch {
       return undefined;
     }
   };
 
-  /** A stand-in server that records what its lending says while a request runs. */
+  /** A stand-in server that records what its loan says while a request runs. */
   function recorder() {
-    const built: { lending: Lending }[] = [];
-    const build = (lending: Lending) => {
-      const entry = { lending };
+    const built: { loan: Loan<AccountToolContext> }[] = [];
+    const build = (loan: Loan<AccountToolContext>) => {
+      const entry = { loan };
       built.push(entry);
       return entry;
     };
@@ -138,26 +141,25 @@ describe("withPooledServer", () => {
     const key = `test-${crypto.randomUUID()}`;
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const first = withPooledServer(contextFor("acme"), key, build, async () => {
+    const first = withPooledServer(shelf("acme", key), build, async () => {
       await held;
-      return built[0]?.lending.context().account;
+      return built[0]?.loan.context().account;
     });
     // While the first request holds its server, a second one gets another.
     const second = await withPooledServer(
-      contextFor("globex"),
-      key,
+      shelf("globex", key),
       build,
-      async () => built.at(-1)?.lending.context().account,
+      async () => built.at(-1)?.loan.context().account,
     );
     release();
     expect(await first).toBe("acme");
     expect(second).toBe("globex");
     expect(built).toHaveLength(2);
     // Between requests a server belongs to nobody.
-    expect(() => built[0]?.lending.context()).toThrow(/outside the request/);
+    expect(() => built[0]?.loan.context()).toThrow(/outside the request/);
 
     // The next request borrows an idle one: it sees its own account, the other idle one nobody's.
-    const third = await withPooledServer(contextFor("initech"), key, build, async () => built.map(servingNow));
+    const third = await withPooledServer(shelf("initech", key), build, async () => built.map(servingNow));
     expect(built).toHaveLength(2);
     expect([...third].sort()).toEqual(["initech", undefined]);
   });
@@ -166,17 +168,17 @@ describe("withPooledServer", () => {
     const { built, build } = recorder();
     const key = `test-${crypto.randomUUID()}`;
     await expect(
-      withPooledServer(contextFor("acme"), key, build, async () => Promise.reject(new Error("tool blew up"))),
+      withPooledServer(shelf("acme", key), build, async () => Promise.reject(new Error("tool blew up"))),
     ).rejects.toThrow("tool blew up");
-    await withPooledServer(contextFor("acme"), key, build, async () => undefined);
+    await withPooledServer(shelf("acme", key), build, async () => undefined);
     expect(built).toHaveLength(2);
   });
 
   it("keys servers by the tools shown and the scopes, not by account or operator", () => {
     const acme = contextFor("acme");
     const globex = contextFor("globex");
-    expect(offerKey(["a", "b"], acme)).toBe(offerKey(["a", "b"], globex));
-    expect(offerKey(["a"], acme)).not.toBe(offerKey(["a", "b"], acme));
-    expect(offerKey(["a"], acme)).not.toBe(offerKey(["a"], { ...acme, scopes: ["orders:read", "orders:propose"] }));
+    expect(poolKey(["a", "b"], acme.scopes)).toBe(poolKey(["a", "b"], globex.scopes));
+    expect(poolKey(["a"], acme.scopes)).not.toBe(poolKey(["a", "b"], acme.scopes));
+    expect(poolKey(["a"], acme.scopes)).not.toBe(poolKey(["a"], ["orders:read", "orders:propose"]));
   });
 });

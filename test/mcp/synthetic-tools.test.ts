@@ -4,7 +4,7 @@ import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/config";
 import { publishedSchema } from "../../src/mcp/published-schema";
-import { syntheticTools } from "../../src/mcp/synthetic.tools";
+import { syntheticTools } from "../../src/mcp/tools/synthetic.tools";
 import type { BatchSummary } from "../../src/synth/batch-summary";
 import { BINDING_TARGET_NAME } from "../../src/synth/order-api-target";
 import type { TargetStatus } from "../../src/synth/target-check";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextStep } from "../../src/mcp/approval-wait.tools";
+import { nextStep } from "../../src/mcp/tools/approval-wait.tools";
 import { isProposer, secondApproverReason } from "../../src/proposals/approval-rules";
 import { APPROVER, order, person, withProposalService } from "../helpers/proposal-service";
 import { value } from "../helpers/results";

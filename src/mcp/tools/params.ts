@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
-import { ANY_PROPOSE_TOOL } from "../orders/change-kinds";
-import { GeneratorModeSchema } from "../synth/generators";
-import { MAX_SEED } from "../synth/prng";
+import { ANY_PROPOSE_TOOL } from "../../orders/change-kinds";
+import { GeneratorModeSchema } from "../../synth/generators";
+import { MAX_SEED } from "../../synth/prng";
 
 /** Parameters shared by several tools, described once. */
 export const ModeParam = GeneratorModeSchema.default("seeded").describe(

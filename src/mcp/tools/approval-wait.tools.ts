@@ -1,9 +1,9 @@
 import { z } from "zod/v4";
-import { ok } from "../core/errors";
-import { ANY_PROPOSE_TOOL, CHANGE_KINDS } from "../orders/change-kinds";
-import { type ProposalView, ProposalViewSchema } from "../proposals/proposal-schemas";
-import { approvalsSoFar } from "../proposals/sentences";
-import { proposalCard } from "./cards/proposal.card";
+import { ok } from "../../core/errors";
+import { ANY_PROPOSE_TOOL, CHANGE_KINDS } from "../../orders/change-kinds";
+import { type ProposalView, ProposalViewSchema } from "../../proposals/proposal-schemas";
+import { approvalsSoFar } from "../../proposals/sentences";
+import { proposalCard } from "../cards/proposal.card";
 import { ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import type { JSONRPCRequest } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import type { ConnectedTransport } from "../../src/mcp/connected-transport";
-import { isWholeListing, ListingAnswer } from "../../src/mcp/listing-answer";
+import type { ConnectedTransport } from "../../src/mcp/transport/connected-transport";
+import { isWholeToolList, ToolListCache } from "../../src/mcp/transport/tool-list-cache";
 import { MCP_URL } from "../helpers/mcp-client";
 import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
@@ -17,7 +17,7 @@ const request = (id: number | string, params?: Record<string, unknown>) =>
   rpc(id, "tools/list", params) as JSONRPCRequest;
 const HTTP = new Request(MCP_URL, { method: "POST" });
 
-describe("ListingAnswer", () => {
+describe("ToolListCache", () => {
   it("asks the SDK once, then answers every id from the kept result", async () => {
     const asked: (number | string)[] = [];
     const transport = {
@@ -30,7 +30,7 @@ describe("ListingAnswer", () => {
         });
       },
     } as unknown as ConnectedTransport;
-    const listing = new ListingAnswer(transport);
+    const listing = new ToolListCache(transport);
     const first = await (await listing.answer(request(1), HTTP)).json();
     const second = await listing.answer(request("two ✓"), HTTP);
     const third = await (await listing.answer(request(3), HTTP)).json();
@@ -54,7 +54,7 @@ describe("ListingAnswer", () => {
           : Response.json({ result: { tools: [] }, jsonrpc: "2.0", id: message.id });
       },
     } as unknown as ConnectedTransport;
-    const listing = new ListingAnswer(transport);
+    const listing = new ToolListCache(transport);
     expect(await (await listing.answer(request(1), HTTP)).json()).toMatchObject({ error: { message: "no" } });
     expect(await (await listing.answer(request(2), HTTP)).json()).toMatchObject({ result: { tools: [] } });
     expect(await (await listing.answer(request(3), HTTP)).json()).toEqual({
@@ -71,8 +71,8 @@ describe("ListingAnswer", () => {
     [{ cursor: "abc" }, false],
     [{ _meta: {} }, false],
   ])("a listing with params %j is whole: %s", (params, whole) => {
-    expect(isWholeListing(request(1, params))).toBe(whole);
-    expect(isWholeListing(rpc(1, "prompts/list") as JSONRPCRequest)).toBe(false);
+    expect(isWholeToolList(request(1, params))).toBe(whole);
+    expect(isWholeToolList(rpc(1, "prompts/list") as JSONRPCRequest)).toBe(false);
   });
 });
 

@@ -58,7 +58,7 @@ export function toleratedHeaderMismatch(request: Request, message: unknown, body
  * message against its schemas again (about 5 % of a tools/list's CPU in one
  * profile); anything less plain is left to it.
  */
-export function plainlyLegacy(message: unknown, protocolHeader: string | null): boolean {
+export function isPlain2025Request(message: unknown, protocolHeader: string | null): boolean {
   if (message === null || typeof message !== "object" || Array.isArray(message) || !("method" in message)) return false;
   const header = protocolHeader?.trim();
   if (header !== undefined && !LEGACY_REVISIONS.has(header)) return false;

@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
-import { ok } from "../core/errors";
-import { ComparisonSchema } from "../runs/compare";
-import { exportOf, RunExportSchema } from "../runs/export";
+import { ok } from "../../core/errors";
+import { ComparisonSchema } from "../../runs/compare";
+import { exportOf, RunExportSchema } from "../../runs/export";
 import {
   InvalidShareSchema,
   MAX_STAGES,
@@ -10,9 +10,9 @@ import {
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
-} from "../runs/run-schemas";
+} from "../../runs/run-schemas";
+import type { AccountFixedResource, AccountResource, AccountResourceTemplate } from "../resource-registration";
 import { ModeParam, SeedParam } from "./params";
-import type { AccountFixedResource, AccountResource, AccountResourceTemplate } from "./resource-registration";
 import { type AccountTool, defineTool } from "./tool-registration";
 
 const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");

@@ -1,14 +1,14 @@
 import { z } from "zod/v4";
-import { orList } from "../core/lists";
+import { orList } from "../../core/lists";
 import {
   APPLY_TOOLS,
   CHANGE_KIND_NAMES,
   CHANGE_KINDS,
   type ChangeKindName,
   type KindInput,
-} from "../orders/change-kinds";
-import { ConfirmResultSchema, ProposalViewSchema } from "../proposals/proposal-schemas";
-import { proposalCard } from "./cards/proposal.card";
+} from "../../orders/change-kinds";
+import { ConfirmResultSchema, ProposalViewSchema } from "../../proposals/proposal-schemas";
+import { proposalCard } from "../cards/proposal.card";
 import { OrderIdParam, ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 

@@ -1,9 +1,9 @@
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { plainlyLegacy } from "../../src/mcp/protocol-versions";
+import { isPlain2025Request } from "../../src/mcp/transport/protocol-versions";
 import { initializeRequest, rpc } from "../helpers/mcp-raw";
 
-// plainlyLegacy spares a 2025 request the SDK's second look at it; it may
+// isPlain2025Request spares a 2025 request the SDK's second look at it; it may
 // only ever say "2025" where the SDK says so too, and must leave the rest.
 
 function posted(message: unknown, header?: string): Request {
@@ -38,13 +38,13 @@ const LEFT_TO_THE_SDK: [string, unknown, string | undefined][] = [
   ["a response", { jsonrpc: "2.0", id: 6, result: {} }, undefined],
 ];
 
-describe("plainlyLegacy", () => {
+describe("isPlain2025Request", () => {
   it.each(PLAIN)("says 2025 for %s, as the SDK does", async (_name, message, header) => {
-    expect(plainlyLegacy(message, header ?? null)).toBe(true);
+    expect(isPlain2025Request(message, header ?? null)).toBe(true);
     expect(await isLegacyRequest(posted(message, header), message)).toBe(true);
   });
 
   it.each(LEFT_TO_THE_SDK)("leaves %s to the SDK", (_name, message, header) => {
-    expect(plainlyLegacy(message, header ?? null)).toBe(false);
+    expect(isPlain2025Request(message, header ?? null)).toBe(false);
   });
 });

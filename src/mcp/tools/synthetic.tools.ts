@@ -1,10 +1,10 @@
 import { z } from "zod/v4";
-import { ok } from "../core/errors";
-import { referenceData } from "../orders/reference-data";
-import { BatchSummarySchema } from "../synth/batch-summary";
-import { PreviewSchema, TargetStatusSchema } from "../synth/target-check";
+import { ok } from "../../core/errors";
+import { referenceData } from "../../orders/reference-data";
+import { BatchSummarySchema } from "../../synth/batch-summary";
+import { PreviewSchema, TargetStatusSchema } from "../../synth/target-check";
+import type { AccountFixedResource } from "../resource-registration";
 import { EmptyInput, ModeParam, SeedParam } from "./params";
-import type { AccountFixedResource } from "./resource-registration";
 import { type AccountTool, defineTool } from "./tool-registration";
 
 const checkTarget = defineTool({

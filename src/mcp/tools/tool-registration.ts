@@ -15,15 +15,15 @@ import {
   type StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
 import type { z } from "zod/v4";
-import { isGranted } from "../auth/scope-check";
-import type { Config } from "../config/config";
-import type { AppError, Result } from "../core/errors";
-import type { Scope } from "../core/scopes";
-import type { AccountToolContext } from "./account-context";
-import { type AppCard, appToolMeta } from "./apps";
-import type { ResponseDelivery } from "./delivery";
-import { publishedSchema } from "./published-schema";
-import { EVERYTHING, type RequestReach } from "./request-reach";
+import { isGranted } from "../../auth/scope-check";
+import type { Config } from "../../config/config";
+import type { AppError, Result } from "../../core/errors";
+import type { Scope } from "../../core/scopes";
+import type { AccountToolContext } from "../account-context";
+import { type AppCard, appToolMeta } from "../apps";
+import { publishedSchema } from "../published-schema";
+import { EVERYTHING, type RequestNeeds } from "../transport/request-needs";
+import type { ResponseDelivery } from "../transport/response-delivery";
 
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
@@ -153,17 +153,17 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
 /** The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration reads it once. */
 export type ContextOf = () => AccountToolContext;
 
-/** `delivery` lets progress wait until the client has it (see delivery.ts); `reach` names what this request can call. */
+/** `delivery` lets progress wait until the client has it (see delivery.ts); `needs` names what this request can call. */
 export function registerAccountTools(
   server: McpServer,
   contextOf: ContextOf,
   tools: readonly AccountTool[],
   delivery?: ResponseDelivery,
-  reach: RequestReach = EVERYTHING,
+  needs: RequestNeeds = EVERYTHING,
 ): void {
   const context = contextOf();
   for (const tool of tools) {
-    if (!reach.tool(tool.name)) continue;
+    if (!needs.tool(tool.name)) continue;
     if (tool.enabled && !tool.enabled(context)) continue;
     // Ungranted tools are not listed; calling one is refused with 403 before the server runs (scope-gate.ts).
     if (!isGranted(context.scopes, tool.scope)) continue;

@@ -1,6 +1,6 @@
 import { z } from "zod/v4";
-import { fail, ok, type Result } from "../core/errors";
-import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../orders/audit-page";
+import { fail, ok, type Result } from "../../core/errors";
+import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, decodeAuditCursor } from "../../orders/audit-page";
 import {
   AuditLogSchema,
   ExceptionListSchema,
@@ -8,12 +8,12 @@ import {
   OrderDetailsSchema,
   OrderStatusSchema,
   SimulatedFailureSchema,
-} from "../orders/tool-outputs";
-import { ProposalViewSchema } from "../proposals/proposal-schemas";
-import type { AppCard } from "./apps";
-import { exceptionQueueCard } from "./cards/exception-queue.card";
-import { orderCard } from "./cards/order.card";
-import { proposalCard } from "./cards/proposal.card";
+} from "../../orders/tool-outputs";
+import { ProposalViewSchema } from "../../proposals/proposal-schemas";
+import type { AppCard } from "../apps";
+import { exceptionQueueCard } from "../cards/exception-queue.card";
+import { orderCard } from "../cards/order.card";
+import { proposalCard } from "../cards/proposal.card";
 import { applyTools, proposeTools } from "./change.tools";
 import { EmptyInput, OrderIdParam, ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";

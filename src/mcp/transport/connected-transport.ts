@@ -9,7 +9,7 @@
  * is lent to one request at a time (server-pool.ts), so it can keep this
  * transport instead: nothing is left behind once the answer is sent (the
  * SDK drops the request's abort controller as it answers, and a lent request
- * sends nothing to the client, see `lendable` in server.ts).
+ * sends nothing to the client, see `lendable` in serve-request.ts).
  *
  * Only requests the SDK's transport would have accepted come here; anything
  * it would refuse (wrong media type, unknown protocol revision) is served by

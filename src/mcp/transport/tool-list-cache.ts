@@ -1,6 +1,6 @@
 /**
  * tools/list, answered once per pooled server. A pooled server lists the same
- * tools to every borrower (server.ts, listingOnce): about 100 KiB of JSON
+ * tools to every borrower (serve-request.ts): about 100 KiB of JSON
  * that differs between requests only in its JSON-RPC id. The first request
  * is answered by the SDK like any other, and the bytes of its result are
  * kept; every later one is answered with those bytes behind its own id,
@@ -12,7 +12,7 @@ import type { ConnectedTransport } from "./connected-transport";
 const UTF8 = new TextEncoder();
 
 /** A tools/list that asks for the whole list and nothing else (no cursor, no _meta); anything else is the SDK's to answer. */
-export function isWholeListing(message: JSONRPCRequest): boolean {
+export function isWholeToolList(message: JSONRPCRequest): boolean {
   if (message.method !== "tools/list") return false;
   const params: unknown = message.params;
   return (
@@ -33,12 +33,12 @@ async function resultBytesOf(answer: Response): Promise<Uint8Array | undefined> 
   }
 }
 
-export class ListingAnswer {
+export class ToolListCache {
   private result: Uint8Array | undefined;
 
   constructor(private readonly transport: ConnectedTransport) {}
 
-  /** The answer to a whole listing (isWholeListing): from the kept result once there is one. */
+  /** The answer to a whole listing (isWholeToolList): from the kept result once there is one. */
   async answer(request: JSONRPCRequest, http: Request): Promise<Response> {
     if (this.result) {
       const head = UTF8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},`);

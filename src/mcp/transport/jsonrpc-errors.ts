@@ -3,8 +3,8 @@
  * SDK-based checks in jsonrpc.ts, so the /mcp route can refuse a request
  * (rate limit, oversized body) without loading the MCP SDK.
  */
-import { type AppError, statusOf } from "../core/errors";
-import { errorHeaders } from "../http/respond";
+import { type AppError, statusOf } from "../../core/errors";
+import { errorHeaders } from "../../http/respond";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

@@ -1,17 +1,17 @@
 /**
- * What one JSON-RPC request can reach. A server is built for most requests
+ * What one JSON-RPC request needs. A server is built for most requests
  * (server-pool.ts lends built ones to the rest), and registering every tool,
  * its card and the prompts for a `ping` or for one `tools/call` was most of
- * the cost of building it. The server registers what the request can reach
+ * the cost of building it. The server registers what the request needs
  * and nothing else; everything it answers stays the same, because a request
  * can only see what it names (an unknown or unregistered name gets the SDK's
  * own not-found answer either way).
  *
  * A cost measure, not an SDK workaround: @modelcontextprotocol/server 2.4.0
  * registers eagerly. `npm run bench` shows the per-call cost; the rules are
- * pinned by test/mcp/request-reach.test.ts.
+ * pinned by test/mcp/request-needs.test.ts.
  */
-export interface RequestReach {
+export interface RequestNeeds {
   tool(name: string): boolean;
   resource(uri: string): boolean;
   prompt(name: string): boolean;
@@ -21,19 +21,19 @@ export interface RequestReach {
   readonly mayStream: boolean;
 }
 
-const NOTHING: RequestReach = {
+const NOTHING: RequestNeeds = {
   tool: () => false,
   resource: () => false,
   prompt: () => false,
   template: () => false,
   mayStream: false,
 };
-const TOOL_LIST: RequestReach = { ...NOTHING, tool: () => true };
-const RESOURCE_LIST: RequestReach = { ...NOTHING, resource: () => true, template: () => true };
-const PROMPT_LIST: RequestReach = { ...NOTHING, prompt: () => true };
+const TOOL_LIST: RequestNeeds = { ...NOTHING, tool: () => true };
+const RESOURCE_LIST: RequestNeeds = { ...NOTHING, resource: () => true, template: () => true };
+const PROMPT_LIST: RequestNeeds = { ...NOTHING, prompt: () => true };
 
 /** Batches (2025-03-26) and development fixtures see the whole server, as before. */
-export const EVERYTHING: RequestReach = {
+export const EVERYTHING: RequestNeeds = {
   tool: () => true,
   resource: () => true,
   prompt: () => true,
@@ -58,7 +58,7 @@ interface RequestShape {
   };
 }
 
-export function reachOf(message: unknown): RequestReach {
+export function needsOf(message: unknown): RequestNeeds {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return EVERYTHING;
   const { method, params } = message as RequestShape;
   switch (method) {

@@ -18,8 +18,8 @@ import {
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
 import { z } from "zod/v4";
-import { fail, ok, type Result } from "../core/errors";
-import { describeIssues } from "../core/zod-issues";
+import { fail, ok, type Result } from "../../core/errors";
+import { describeIssues } from "../../core/zod-issues";
 import {
   INVALID_PARAMS,
   INVALID_REQUEST,

@@ -1,6 +1,3 @@
-import type { Config } from "../config/config";
-import type { AccountToolContext } from "./account-context";
-
 /**
  * Built MCP servers, kept per isolate and lent to one request at a time.
  * Building a server (the SDK's protocol machinery, then every tool, resource
@@ -13,32 +10,39 @@ import type { AccountToolContext } from "./account-context";
  */
 
 /** What a lent server reads during its one request. */
-export interface Lending {
+export interface Loan<C> {
   /** The context of the request being served; throws when none is. */
-  readonly context: () => AccountToolContext;
+  readonly context: () => C;
 }
 
-interface Idle<S> {
+interface Idle<C, S> {
   readonly server: S;
-  readonly slot: Slot;
+  readonly slot: Slot<C>;
 }
 
-interface Slot {
-  current: AccountToolContext | undefined;
+interface Slot<C> {
+  current: C | undefined;
 }
 
 /** Idle servers kept per key: as many as requests commonly run at once in one isolate. */
 const MAX_IDLE_PER_KEY = 8;
 
-const pools = new WeakMap<Config, Map<string, Idle<unknown>[]>>();
+const pools = new WeakMap<object, Map<string, Idle<unknown, unknown>[]>>();
 
 /**
  * A key that differs whenever what a server registers would: the names it
  * shows this credential and the scopes its resources follow. Accounts and
  * operators are not part of it, because nothing registered depends on them.
  */
-export function offerKey(visibleTools: readonly string[], context: AccountToolContext): string {
-  return `${visibleTools.join(",")}|${[...context.scopes].sort().join(",")}`;
+export function poolKey(visibleTools: readonly string[], scopes: Iterable<string>): string {
+  return `${visibleTools.join(",")}|${[...scopes].sort().join(",")}`;
+}
+
+/** Where a request borrows from: the pools of one configuration (`scope`), the one for `key`, lent to `borrower`. */
+export interface PoolShelf<C> {
+  readonly scope: object;
+  readonly key: string;
+  readonly borrower: C;
 }
 
 /**
@@ -46,21 +50,20 @@ export function offerKey(visibleTools: readonly string[], context: AccountToolCo
  * The server returns to the pool only if `serve` settles normally; a server
  * that failed is dropped. One key always builds the same kind of server.
  */
-export async function withPooledServer<S, T>(
-  context: AccountToolContext,
-  key: string,
-  build: (lending: Lending) => S,
+export async function withPooledServer<C, S, T>(
+  { scope, key, borrower }: PoolShelf<C>,
+  build: (loan: Loan<C>) => S,
   serve: (server: S) => Promise<T>,
 ): Promise<T> {
-  let byKey = pools.get(context.config);
+  let byKey = pools.get(scope);
   if (!byKey) {
     byKey = new Map();
-    pools.set(context.config, byKey);
+    pools.set(scope, byKey);
   }
-  const idle = (byKey.get(key) ?? []) as Idle<S>[];
+  const idle = (byKey.get(key) ?? []) as Idle<C, S>[];
   byKey.set(key, idle);
-  const lent = idle.pop() ?? newIdle(build, context);
-  lent.slot.current = context;
+  const lent = idle.pop() ?? newIdle(build, borrower);
+  lent.slot.current = borrower;
   let result: T;
   try {
     result = await serve(lent.server);
@@ -72,8 +75,8 @@ export async function withPooledServer<S, T>(
 }
 
 /** Built while lent to its first request, whose context decides what it registers (the key says the same). */
-function newIdle<S>(build: (lending: Lending) => S, first: AccountToolContext): Idle<S> {
-  const slot: Slot = { current: first };
+function newIdle<C, S>(build: (loan: Loan<C>) => S, first: C): Idle<C, S> {
+  const slot: Slot<C> = { current: first };
   const context = () => {
     if (!slot.current) throw new Error("a pooled MCP server ran outside the request it was lent to");
     return slot.current;

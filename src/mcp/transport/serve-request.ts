@@ -1,0 +1,154 @@
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type JSONRPCRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { acceptedHeaders, ConnectedTransport } from "./connected-transport";
+import { jsonUnlessStreamed } from "./json-unless-streamed";
+import { refuseMalformed } from "./jsonrpc";
+import { isPlain2025Request, toleratedHeaderMismatch } from "./protocol-versions";
+import type { RequestNeeds } from "./request-needs";
+import { ResponseDelivery } from "./response-delivery";
+import { type Loan, type PoolShelf, withPooledServer } from "./server-pool";
+import { isWholeToolList, ToolListCache } from "./tool-list-cache";
+
+/** Where the transport gets its MCP servers: the product's factory (server.ts) for one request's credential. */
+export interface McpServerSource<C = unknown> {
+  /** What a server for this request must hold. */
+  readonly needs: RequestNeeds;
+  /** A server for this request alone, holding `needs`. */
+  forRequest(delivery: ResponseDelivery, needs: RequestNeeds): McpServer;
+  /** Where a server that holds everything is lent from (server-pool.ts); absent when servers must not be shared. */
+  readonly pooled?: PoolShelf<C> & { build(loan: Loan<C>): McpServer };
+}
+
+/**
+ * Serves one Streamable HTTP request. The body has already been read,
+ * size-checked and parsed at the edge. 2026-07-28 requests (those with the
+ * per-request `_meta` envelope) go to the SDK's handler; everything else is a
+ * 2025 client, served statelessly.
+ */
+export async function serveMcpRequest<C>(
+  incoming: Request,
+  body: string,
+  message: unknown,
+  servers: McpServerSource<C>,
+): Promise<Response> {
+  const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
+  if (refused) return refused;
+  const request = toleratedHeaderMismatch(incoming, message, body);
+  if (
+    isPlain2025Request(message, request.headers.get("mcp-protocol-version")) ||
+    (await isLegacyRequest(request, message))
+  )
+    return serve2025(request, message, body, servers);
+  return serve2026(request, message, servers);
+}
+
+/** Protocol 2026-07-28: the SDK's own handler, with a fresh server from the same factory. */
+async function serve2026<C>(request: Request, message: unknown, servers: McpServerSource<C>): Promise<Response> {
+  const delivery = new ResponseDelivery(true);
+  const handler = createMcpHandler(() => servers.forRequest(delivery, servers.needs), {
+    legacy: "reject",
+    responseMode: "auto",
+    onerror: reportRejection,
+  });
+  return delivery.track(await handler.fetch(request, { parsedBody: message }));
+}
+
+/**
+ * A 2025 revision, served statelessly. A call is answered with one JSON body
+ * unless the tool sends something before its answer (progress, a log line):
+ * then the client gets an SSE stream. Only a call that asked for progress can
+ * do that, so every other request is answered as JSON from the start. A client
+ * that accepts only one of the two media types always gets that one.
+ */
+async function serve2025<C>(
+  incoming: Request,
+  message: unknown,
+  body: string,
+  servers: McpServerSource<C>,
+): Promise<Response> {
+  const accept = incoming.headers.get("accept") ?? "";
+  const acceptsSse = accept.includes("text/event-stream");
+  const acceptsJson = accept.includes("application/json");
+  const batch = Array.isArray(message);
+  const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
+  const { pooled } = servers;
+  if (pooled && lendable(message, servers.needs, streams) && acceptedHeaders(incoming.headers)) {
+    return withPooledServer(
+      pooled,
+      (loan) => connectedServer(pooled.build(loan)),
+      async (connected) => {
+        await connected.ready;
+        return isWholeToolList(message)
+          ? connected.toolList.answer(message, incoming)
+          : connected.transport.exchange(message, incoming);
+      },
+    );
+  }
+  // The SDK transport insists on both media types; we have already chosen the one this client reads.
+  const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
+  const delivery = new ResponseDelivery(streams);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !streams,
+  });
+  transport.onerror = reportRejection;
+  await servers.forRequest(delivery, servers.needs).connect(transport);
+  const response = await transport.handleRequest(request, { parsedBody: message });
+  if (batch) return answerAsBatch(response);
+  return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
+}
+
+/**
+ * Whether a 2025 request can borrow a pooled server: one request answered
+ * as one JSON body, so the server is done with it when the answer exists.
+ * initialize is not lent one, since it records the client's capabilities on
+ * the server.
+ */
+function lendable(message: unknown, needs: RequestNeeds, streams: boolean): message is JSONRPCRequest {
+  if (streams || needs.mayStream) return false;
+  // refuseMalformed has already let only well-formed messages through.
+  if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
+  return (message as { method?: unknown }).method !== "initialize";
+}
+
+interface ConnectedServer {
+  readonly transport: ConnectedTransport;
+  /** Settles once the server is connected to its transport. */
+  readonly ready: Promise<void>;
+  /** Its tools/list answer, kept once written (the list is the same for every borrower). */
+  readonly toolList: ToolListCache;
+}
+
+/** A pooled server, kept connected to its own transport. */
+function connectedServer(server: McpServer): ConnectedServer {
+  const transport = new ConnectedTransport();
+  transport.onerror = reportRejection;
+  return { transport, ready: server.connect(transport), toolList: new ToolListCache(transport) };
+}
+
+const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
+
+function withBothMediaTypes(incoming: Request, body: string): Request {
+  const headers = new Headers(incoming.headers);
+  headers.set("accept", BOTH_MEDIA_TYPES);
+  return new Request(incoming.url, { method: "POST", headers, body, signal: incoming.signal });
+}
+
+/** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
+async function answerAsBatch(response: Response): Promise<Response> {
+  if (!response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
+  const answer: unknown = await response.json();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return Response.json(Array.isArray(answer) ? answer : [answer], { status: response.status, headers });
+}
+
+function reportRejection(error: Error): void {
+  // Rejected requests are the caller's mistake, answered in the response; keep the log readable.
+  console.warn(`mcp: ${error.message}`);
+}
