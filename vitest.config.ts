@@ -20,7 +20,9 @@ const withoutDependencySourceMaps: Plugin = {
 
 /** The tests that watch the outbox's real local queue deliver: the one project whose Worker has webhooks configured. */
 const QUEUE_TESTS = "test/queue/**/*.test.ts";
-/** Tests that start processes (the deploy script against a fake wrangler), which the Workers runtime cannot: plain Node. */
+/**
+ * Tests that start processes (the deploy script against a fake wrangler), which the Workers runtime cannot: plain Node.
+ */
 const NODE_TESTS = "test/node/**/*.test.ts";
 
 export default defineConfig(async () => {
@@ -58,7 +60,8 @@ export default defineConfig(async () => {
             },
             // An empty database for tests that apply the migrations step by step.
             d1Databases: ["MIGRATION_SCRATCH_DB"],
-            // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts and oauth-rate-limit.test.ts.
+            // A real rate-limiting binding with a tiny limit, for test/http/rate-limit.test.ts and
+            // oauth-rate-limit.test.ts.
             ratelimits: { TINY_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 2, period: 60 } } },
           },
         };

@@ -31,7 +31,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-/** Free text with its hyphenated tokens (ORD-1008, SKU-7720, ids) kept whole: a browser would break them after the hyphen. */
+/**
+ * Free text with its hyphenated tokens (ORD-1008, SKU-7720, ids) kept whole: a browser would break them after the
+ * hyphen.
+ */
 export function unbroken(text: unknown): Child[] {
   const value = String(text ?? "");
   const parts: Child[] = [];

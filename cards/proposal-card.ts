@@ -140,7 +140,8 @@ function render(data: Shown): Node {
     ),
     h("p", { class: "muted small" }, "Proposal ", mono(data.proposal_id), " for order ", mono(data.order_id)),
     data.status_reason && h("p", { class: "note", id: "reason" }, unbroken(data.status_reason)),
-    // approval_required's message is the model's instruction (the raw link, an ISO deadline); the card says it in words below and has the button.
+    // approval_required's message is the model's instruction (the raw link, an ISO deadline); the card says it in words
+    // below and has the button.
     data.message &&
       data.status !== "approval_required" &&
       h("p", { class: "note", id: "message" }, unbroken(data.message)),

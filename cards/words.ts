@@ -1,7 +1,8 @@
 /**
  * The approval app's words, for the cards: the same functions the server
  * uses (src/orders/labels.ts, src/proposals/status-labels.ts), bundled into each
- * card, and the actions' words the server writes into the card's document. A card draws whatever its host hands it, so every value is taken as
+ * card, and the actions' words the server writes into the card's document. A card draws whatever its host hands it, so
+ * every value is taken as
  * possibly unknown: a name the vocabulary lacks reads humanized, and an
  * absent one reads as nothing, as on the approval pages.
  */

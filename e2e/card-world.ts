@@ -75,7 +75,9 @@ export interface CardWorld {
   expectReadable(label: string): Promise<void>;
   /** Saves a screenshot of the card and checks it is not blank: clearly more ink than the card waiting for data. */
   expectDrawn(label: string): Promise<void>;
-  /** Nothing wider than the panel, and the host's frame as tall as the card said it is (ui/notifications/size-changed). */
+  /**
+   * Nothing wider than the panel, and the host's frame as tall as the card said it is (ui/notifications/size-changed).
+   */
   expectFits(): Promise<void>;
   /** Approves through the scripted approval API, as a person with an approver token would. */
   approve(proposalId: string): Promise<void>;

@@ -36,7 +36,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function layoutProblems(page: Page | Frame): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
-    // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line starts below them all.
+    // Boxes on one line overlap vertically (a <code> box sits a little higher than the text beside it); a new line
+    // starts below them all.
     const lineCount = (range: Range) => {
       const rects = Array.from(range.getClientRects())
         .filter((r) => r.width > 0 && r.height > 0)

@@ -63,7 +63,8 @@ describe("the proposal card", () => {
     const text = await cardText();
     const frame = page.frameLocator("#card-frame");
     expect(text).toContain("Waiting for approval");
-    // The model's instruction (raw link, ISO deadline) is said in words for a person: the next step, the expiry and the button.
+    // The model's instruction (raw link, ISO deadline) is said in words for a person: the next step, the expiry and the
+    // button.
     expect(text).not.toContain(String(result.structuredContent.message));
     expect(text).not.toContain(String(result.structuredContent.expires_at));
     expect(await frame.locator("#next").innerText()).toBe(

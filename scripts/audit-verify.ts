@@ -9,7 +9,8 @@
 //   npm run audit:verify                              all accounts in .wrangler/state
 //   npm run audit:verify -- --persist-to DIR          the state `npm run dev -- --persist-to DIR` used
 //   npm run audit:verify -- --account acme [--head SEQ:HASH]
-//                                                     one account, also against a head you kept (an export's X-Audit-Chain-Head)
+//                                                     one account, also against a head you kept (an export's
+// X-Audit-Chain-Head)
 //   npm run audit:verify -- --file trail.ndjson [--head SEQ:HASH]
 //                                                     an unfiltered export from GET /api/audit, offline
 import { readFileSync } from "node:fs";

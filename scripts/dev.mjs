@@ -39,7 +39,10 @@ const persistArgs = persistTo === undefined ? [] : ["--persist-to", persistTo];
 const hasPort = extraArgs.some((arg) => arg === "--port" || arg.startsWith("--port="));
 const port = optionValue("--port", "8787");
 
-/** Whether something already answers on the port: then wrangler would fail, after our banner had greeted the other server. */
+/**
+ * Whether something already answers on the port: then wrangler would fail, after our banner had greeted the other
+ * server.
+ */
 function portTaken(host, number) {
   return new Promise((resolve) => {
     const socket = connect({ host, port: Number(number) });

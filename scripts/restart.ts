@@ -114,7 +114,8 @@ async function cutBatch(server: DevServer): Promise<CutBatch> {
 }
 
 const stateDir = mkdtempSync(path.join(tmpdir(), "order-ops-restart-"));
-// One order in flight at a time: the journal's lag is then easy to bound, and a batch lasts long enough to be cut in the middle.
+// One order in flight at a time: the journal's lag is then easy to bound, and a batch lasts long enough to be cut in
+// the middle.
 const SEND_CONCURRENCY = 1;
 const webhooks = await startCrashReceiver();
 const vars = { SEND_CONCURRENCY: String(SEND_CONCURRENCY), MAX_BATCH: String(MAX_CUT_BATCH), ...webhooks.vars };

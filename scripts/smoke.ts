@@ -221,7 +221,8 @@ async function appCards(client: CardReader, protocol: string): Promise<void> {
     const uri = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
     return uri === undefined ? [] : [[t.name, uri] as const];
   });
-  // The queue and the order have their cards, and so does every tool that answers a proposal, whatever the change kinds.
+  // The queue and the order have their cards, and so does every tool that answers a proposal, whatever the change
+  // kinds.
   const expected = [
     "list_order_exceptions",
     "get_order_details",

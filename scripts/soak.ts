@@ -138,7 +138,7 @@ async function read(client: Client, account: string): Promise<void> {
   }
 }
 
-/** One traffic run per account, started by that account's first client; read while it runs, and stopped after it ended. */
+/** One traffic run per account, started by its first client; read while it runs, stopped after it ended. */
 const RUN = { rate_per_second: 4, duration_seconds: 3 };
 const runs: { client: Client; runId: string }[] = [];
 
@@ -194,7 +194,7 @@ async function worker(
   }
 }
 
-/** Waits for each run to end by itself, counts what it stored, and stops it once more: a stop after the end changes nothing. */
+/** Waits for each run to end by itself, counts what it stored, and stops it once more (a no-op after the end). */
 async function settleRuns(): Promise<void> {
   for (const { client, runId } of runs) {
     const deadline = Date.now() + 30_000;

@@ -28,7 +28,9 @@ const CONFORMANCE_MAY_IMPORT = ["../src/index", "../src/mcp/server-extension"];
 const cardSources = import.meta.glob<string>("../cards/**/*.ts", { query: "?raw", import: "default", eager: true });
 const CARDS_MAY_IMPORT = ["../src/orders/labels", "../src/proposals/status-labels"];
 
-/** Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker. */
+/**
+ * Everything else a person reads and changes: the tests, the browser tests, the scripts and the bench's floor Worker.
+ */
 const otherFiles = import.meta.glob<string>(
   ["./**/*.ts", "../e2e/**/*.ts", "../scripts/**/*.ts", "../scripts/**/*.mjs", "../bench/**/*.ts"],
   {
@@ -98,7 +100,10 @@ const importsOf = (files: Record<string, string>) =>
   );
 const imports = importsOf(sources);
 
-/** Import circles among the modules of `edges` (type imports included: a circle is read as one either way); none when there are none. */
+/**
+ * Import circles among the modules of `edges` (type imports included: a circle is read as one either way); none when
+ * there are none.
+ */
 function circles(edges: readonly { file: string; target: string }[]): string[][] {
   const next = new Map<string, string[]>();
   for (const { file, target } of edges) {

@@ -54,7 +54,8 @@ describe("what a cold start evaluates", () => {
   });
 
   it("reaches only the router, the Agent base class and the runtime: no zod, MCP SDK or OAuth provider", () => {
-    // agents is the AccountAgent's base class, so it cannot wait; wrangler.toml [alias] keeps its MCP client and zod out.
+    // agents is the AccountAgent's base class, so it cannot wait; wrangler.toml [alias] keeps its MCP client and zod
+    // out.
     expect(packages.filter((name) => !name.startsWith("hono/"))).toEqual(["agents", "cloudflare:workers", "hono"]);
   });
 

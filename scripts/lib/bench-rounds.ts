@@ -38,7 +38,9 @@ export class RoundBook {
     return this.pairs(ours, base).map((pair) => pair.ratio);
   }
 
-  /** The round whose ratio is best (highest for rates, lowest for latency and CPU); undefined when no round took both. */
+  /**
+   * The round whose ratio is best (highest for rates, lowest for latency and CPU); undefined when no round took both.
+   */
   bestRound(ours: string, base: string, better: Better): RoundPair | undefined {
     const pairs = this.pairs(ours, base);
     if (pairs.length === 0) return undefined;

@@ -25,7 +25,10 @@ export interface Round {
   readonly inner: Project;
   readonly proxy: Project;
   readonly floor: Floor;
-  /** The same credential and tools served by the SDK's own handler (bench/sdk-handler/worker.ts): everything, and what the request needs. */
+  /**
+   * The same credential and tools served by the SDK's own handler (bench/sdk-handler/worker.ts): everything, and what
+   * the request needs.
+   */
   readonly sdk: Project;
   readonly sdkNeeds: Project;
   /** The runtime's process, whose CPU time is read around each figure. */
@@ -44,7 +47,10 @@ function inTurn<T>(round: Round, turn: number, sides: readonly T[]): readonly T[
   return (round.index + turn) % 2 === 0 ? sides : [...sides].reverse();
 }
 
-/** Each side's share of a round's closed loop is cut into slices of about this long, taken in turn with the other sides'. */
+/**
+ * Each side's share of a round's closed loop is cut into slices of about this long, taken in turn with the other
+ * sides'.
+ */
 const SLICE_SECONDS = 0.5;
 
 /**

@@ -54,7 +54,9 @@ export function deployTargetOf(config: WranglerConfigView): Result<DeployTarget>
 
 /** What the reads found on the account. */
 export interface Observed {
-  /** Per queue: its consumers as `wrangler queues info` names them (`worker:<name>`), or null when it does not exist. */
+  /**
+   * Per queue: its consumers as `wrangler queues info` names them (`worker:<name>`), or null when it does not exist.
+   */
   readonly queues: ReadonlyMap<string, readonly string[] | null>;
   readonly databaseExists: boolean;
   /** The secrets the Worker has (none before its first deploy). */

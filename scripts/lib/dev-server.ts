@@ -77,7 +77,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     process.execPath,
     [
       "scripts/dev.mjs",
-      // First, so it stays wrangler's positional `script`: after an array option such as `--var` it would be read as one more value.
+      // First, so it stays wrangler's positional `script`: after an array option such as `--var` it would be read as
+      // one more value.
       ...(options.entry === undefined ? [] : [options.entry]),
       "--port",
       String(port),

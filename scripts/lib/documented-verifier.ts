@@ -41,7 +41,9 @@ export function documentedVerifierSource(
   return source;
 }
 
-/** The block as a receiver that copies it would run it: a module of its own, in a project with the package installed. */
+/**
+ * The block as a receiver that copies it would run it: a module of its own, in a project with the package installed.
+ */
 async function loadBlock(functionName: string): Promise<unknown> {
   const source = documentedVerifierSource(functionName);
   const file = path.join(

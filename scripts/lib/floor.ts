@@ -48,7 +48,10 @@ export interface Floor {
   sized(): Promise<void>;
   /** POST /intake: parse the JSON, write the order and its event in one D1 batch. */
   intake(order: FloorOrder): Promise<void>;
-  /** A batch of `count` from the object, 8 in flight, each the way named; timed from the bench's request to its answer, as send_orders is. */
+  /**
+   * A batch of `count` from the object, 8 in flight, each the way named; timed from the bench's request to its answer,
+   * as send_orders is.
+   */
   send(way: FloorWay, count: number): Promise<{ accepted: number; seconds: number }>;
 }
 

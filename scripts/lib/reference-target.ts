@@ -18,7 +18,9 @@ export const SCHEDULES = {
 } as const;
 export type Schedule = keyof typeof SCHEDULES;
 
-/** What the reference API reports, the built-in API's counts, so a run against it reads like one against the real one. */
+/**
+ * What the reference API reports, the built-in API's counts, so a run against it reads like one against the real one.
+ */
 const HEALTH = { status: "ok", skus: 8, customers: 5 } as const;
 const C_WORKERS = 4;
 const C_SERVICE_MS = 50;

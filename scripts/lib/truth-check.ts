@@ -60,7 +60,10 @@ function nearestRank(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-/** The truth from the target's log: each order's answer minus its scheduled instant; arrivals per second over their window. */
+/**
+ * The truth from the target's log: each order's answer minus its scheduled instant; arrivals per second over their
+ * window.
+ */
 function truthOf(target: ReferenceTarget, planned: number): TruthRow["truth"] {
   const log = target.log.filter((order) => order.answered_ms > 0 && order.scheduled_ms !== null);
   const latencies = log.map((order) => order.answered_ms - (order.scheduled_ms ?? 0)).sort((a, b) => a - b);
@@ -99,7 +102,8 @@ function problemsOf(kase: TruthCase, reported: Reported, row: Omit<TruthRow, "pr
         `${name} reported ${got} ms against a true ${truth} ms, outside +${TOLERANCE.high * 100} % (at least +${TOLERANCE.highFloorMs} ms) / -${TOLERANCE.low * 100} %`,
       );
   }
-  // A generator that ran late stretches the arrivals past the schedule's window, so the two rates part; the run says so.
+  // A generator that ran late stretches the arrivals past the schedule's window, so the two rates part; the run says
+  // so.
   if (!row.reported.generatorLimited && Math.abs(row.reported.rate - row.truth.rate) > row.truth.rate * TOLERANCE.rate)
     problems.push(`achieved_rate ${row.reported.rate}/s against ${row.truth.rate}/s arriving at the target`);
   return problems;

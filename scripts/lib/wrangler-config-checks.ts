@@ -9,7 +9,10 @@ export interface DeployedConfig {
   readonly kv_namespaces: readonly { readonly binding: string; readonly id?: string | undefined }[];
 }
 
-/** The all-zero ids wrangler.toml carried before wrangler created the resources itself (the D1 one with a UUID's version and variant digits). */
+/**
+ * The all-zero ids wrangler.toml carried before wrangler created the resources itself (the D1 one with a UUID's version
+ * and variant digits).
+ */
 function isPlaceholderId(id: string | undefined): boolean {
   if (id === undefined) return false;
   return /^0+$/.test(id.replace(/-/g, "")) || id === "00000000-0000-4000-8000-000000000000";
@@ -23,7 +26,8 @@ export function wranglerConfigProblems(config: DeployedConfig): string[] {
       `wrangler.toml [vars] sets ENVIRONMENT = ${JSON.stringify(config.vars.ENVIRONMENT)}: remove it. A deployed Worker runs as production, the default; any other value switches off every production check (development tokens, PUBLIC_BASE_URL, OAUTH_KV). Set ENVIRONMENT only in .dev.vars, which wrangler deploy never reads`,
     );
   }
-  // No id is the norm: wrangler deploy creates or links the resource. An all-zero one would be sent to Cloudflare and refused there.
+  // No id is the norm: wrangler deploy creates or links the resource. An all-zero one would be sent to Cloudflare and
+  // refused there.
   for (const database of config.d1_databases) {
     if (isPlaceholderId(database.database_id)) {
       problems.push(

@@ -123,7 +123,9 @@ export const ACCOUNT_CALLS = {
    * so no intake request waits on a promise that another request created: the
    * Workers runtime ties I/O to the request that started it.
    */
-  /** Expires the proposals whose approval window has closed; the cron trigger asks every configured account each minute. */
+  /**
+   * Expires the proposals whose approval window has closed; the cron trigger asks every configured account each minute.
+   */
   expireDueProposals: async (services, _caller: AccountCaller) => ok(await services.proposals.expireDue()),
   requestAuditSeal(services, _caller: AccountCaller) {
     void services.sealer.seal();

@@ -3,7 +3,10 @@ import { realClock } from "../runs/clock";
 import type { ShardPump } from "../runs/pump";
 import type { ShardProgress, ShardSpec, ShardState } from "../runs/shard-state";
 
-/** While a shard runs, its alarm looks in this often: a lost pump (eviction, restart) is started again from the last checkpoint. */
+/**
+ * While a shard runs, its alarm looks in this often: a lost pump (eviction, restart) is started again from the last
+ * checkpoint.
+ */
 const WATCHDOG_MS = 5000;
 /**
  * One alarm invocation sends for at most this long, then hands over to the

@@ -134,7 +134,8 @@ const STEPS: readonly (readonly string[])[] = [
     "ALTER TABLE run_chart ADD COLUMN dropped_generator INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE run_chart ADD COLUMN generator_delay_max REAL NOT NULL DEFAULT 0",
   ],
-  // 8: capacity searches (runs/capacity-coordinator.ts): one JSON row each, its steps inside; each step is a run of its own.
+  // 8: capacity searches (runs/capacity-coordinator.ts): one JSON row each, its steps inside; each step is a run of its
+  // own.
   [
     `CREATE TABLE capacity_searches (
       search_id TEXT PRIMARY KEY,

@@ -23,7 +23,10 @@ interface BearerCredential<T> {
   readonly invalidToken?: boolean;
 }
 
-/** The one Bearer check: the token from `Authorization: Bearer <token>` and its holder, or a 401 with the credential's challenge. */
+/**
+ * The one Bearer check: the token from `Authorization: Bearer <token>` and its holder, or a 401 with the credential's
+ * challenge.
+ */
 export async function authenticateBearer<T>(
   authorization: string | null | undefined,
   credential: BearerCredential<T>,

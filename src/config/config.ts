@@ -117,7 +117,10 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
       maxShards: vars.MAX_RUN_SHARDS,
     },
     demoTools: vars.DEMO_TOOLS,
-    /** Whether the account databases hold the demo operations dataset (seed/operations.json); read by the database's door. */
+    /**
+     * Whether the account databases hold the demo operations dataset (seed/operations.json); read by the database's
+     * door.
+     */
     demoData: vars.DEMO_DATA,
     /** Per-credential request limits (the [[ratelimits]] bindings), and the synthetic order budget below. */
     rateLimits: vars.RATE_LIMITS,

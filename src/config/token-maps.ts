@@ -5,7 +5,10 @@ import { displayName, nameKey } from "../core/person";
 import { SCOPES, type Scope, ScopeSchema } from "../core/scopes";
 import { describeIssues } from "../core/zod-issues";
 
-/** What an MCP credential may do: read (viewer), also send traffic and propose (operator), also manage the account's grants (admin). */
+/**
+ * What an MCP credential may do: read (viewer), also send traffic and propose (operator), also manage the account's
+ * grants (admin).
+ */
 export const OperatorRoleSchema = z.enum(["viewer", "operator", "admin"]);
 export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
 
@@ -65,7 +68,10 @@ export const McpTokenEntry = z
     );
     return { ...entry, scopes: held };
   });
-/** What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters (admin). */
+/**
+ * What a person may do in the approval app: see (viewer), also decide (approver), also manage grants and dead letters
+ * (admin).
+ */
 export const ApproverRoleSchema = z.enum(["viewer", "approver", "admin"]);
 
 export const ApproverTokenEntry = z.object({
@@ -74,7 +80,8 @@ export const ApproverTokenEntry = z.object({
   approver: PersonNameSchema,
   // Absent: an approver, as every token was before roles existed (roleOf reads it).
   role: ApproverRoleSchema.optional(),
-  // The MCP operator (by id or name) this person also works under, so four eyes can tell that the proposer is approving.
+  // The MCP operator (by id or name) this person also works under, so four eyes can tell that the proposer is
+  // approving.
   operator: PersonNameSchema.optional(),
 });
 

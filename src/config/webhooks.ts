@@ -9,7 +9,9 @@ import { isLoopbackHost } from "./deployment-checks";
  */
 export interface Webhook {
   readonly url: string;
-  /** The signing secret as configured: `whsec_` and a base64 key, or (set before those) any text; see webhookSigningKey. */
+  /**
+   * The signing secret as configured: `whsec_` and a base64 key, or (set before those) any text; see webhookSigningKey.
+   */
   readonly secret: string;
 }
 
@@ -23,7 +25,9 @@ export interface Webhooks {
 /** Production secrets without the whsec_ prefix are at least this long, like production tokens. */
 const PRODUCTION_MIN_SECRET_LENGTH = 32;
 
-/** How a Standard Webhooks secret is written (https://www.standardwebhooks.com/): this prefix, then the key in base64. */
+/**
+ * How a Standard Webhooks secret is written (https://www.standardwebhooks.com/): this prefix, then the key in base64.
+ */
 export const STANDARD_SECRET_PREFIX = "whsec_";
 
 /** The spec's bounds on a symmetric key: at least 24 bytes (192 bits), at most 64 (512 bits). */
@@ -63,7 +67,10 @@ export function webhookSigningKey(secret: string): Uint8Array {
   return key;
 }
 
-/** ASCII only: the JavaScript library's raw format reads one byte per character, so other text would sign with other bytes there. */
+/**
+ * ASCII only: the JavaScript library's raw format reads one byte per character, so other text would sign with other
+ * bytes there.
+ */
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 const WebhookSecretSchema = z.string().superRefine((secret, ctx) => {

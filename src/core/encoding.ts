@@ -10,7 +10,10 @@ export function base64url(bytes: ArrayBuffer | Uint8Array): string {
     .replace(/=+$/, "");
 }
 
-/** Each byte's two lowercase hex digits, built once: the audit chain hashes every event, and each generated order draws a hex id. */
+/**
+ * Each byte's two lowercase hex digits, built once: the audit chain hashes every event, and each generated order draws
+ * a hex id.
+ */
 export const HEX_DIGITS: readonly string[] = Array.from({ length: 256 }, (_, byte) =>
   byte.toString(16).padStart(2, "0"),
 );

@@ -1,7 +1,8 @@
 /**
  * Errors are values. Every failure a caller can cause is an AppError with a code
  * from this closed set; the set maps once to HTTP status here and once to an MCP
- * tool error where tools are registered (mcp/tool-registration.ts). Thrown exceptions are reserved for programmer error.
+ * tool error where tools are registered (mcp/tool-registration.ts). Thrown exceptions are reserved for programmer
+ * error.
  */
 export const ERROR_STATUS = {
   bad_request: 400,

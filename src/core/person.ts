@@ -18,7 +18,10 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 /** Every kind of whitespace: no-break, thin, ideographic, line and paragraph separators. */
 const WHITESPACE = /[\s\p{Z}]+/gu;
 
-/** A name as stored and shown: NFKC (full-width letters become plain ones), invisible characters removed, each run of whitespace one space. */
+/**
+ * A name as stored and shown: NFKC (full-width letters become plain ones), invisible characters removed, each run of
+ * whitespace one space.
+ */
 export function displayName(name: string): string {
   return name.normalize("NFKC").replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
 }

@@ -5,7 +5,10 @@ import { type AppError, errorBody, statusOf } from "../core/errors";
 /** Waiting this long always clears a limit: 60 s is the longest window the rate-limiting binding has. */
 export const RETRY_AFTER_SECONDS = 60;
 
-/** The headers an error carries whatever shape its body takes (JSON, JSON-RPC, a page): a rate limit says when to come back. */
+/**
+ * The headers an error carries whatever shape its body takes (JSON, JSON-RPC, a page): a rate limit says when to come
+ * back.
+ */
 export function errorHeaders(error: AppError): Record<string, string> {
   return error.code === "rate_limited" ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
 }

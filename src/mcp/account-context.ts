@@ -39,7 +39,10 @@ export interface AccountToolContext {
   readonly scopes: readonly Scope[];
   readonly config: Config;
   readonly orders: AccountOrders;
-  /** The account's object (its AccountAgent), bound to this caller; batches and run starts meet the synthetic budget first. */
+  /**
+   * The account's object (its AccountAgent), bound to this caller; batches and run starts meet the synthetic budget
+   * first.
+   */
   readonly agent: AccountCalls;
   readonly traffic: AccountTraffic;
 }

@@ -62,7 +62,10 @@ export function resourceMatches(resource: AccountResource, uri: string): boolean
   return "uriTemplate" in resource ? templateOf(resource).uriTemplate.match(uri) !== null : resource.uri === uri;
 }
 
-/** A read that failed; an id that does not exist (or is another account's) is the SDK's not-found error, with our sentence. */
+/**
+ * A read that failed; an id that does not exist (or is another account's) is the SDK's not-found error, with our
+ * sentence.
+ */
 function readFailure(uri: string, error: AppError): ProtocolError {
   return error.code === "not_found"
     ? new ResourceNotFoundError(uri, error.message)

@@ -111,7 +111,10 @@ export async function grantUserId(operator: { readonly account: string; readonly
   return `op-${base64url(digest).slice(0, 22)}`;
 }
 
-/** The readable form, account/operator, under which older grants may be filed: they stay listable and revocable until they expire. */
+/**
+ * The readable form, account/operator, under which older grants may be filed: they stay listable and revocable until
+ * they expire.
+ */
 export function readableGrantUserId(operator: { readonly account: string; readonly operator: string }): string {
   return `${operator.account}/${encodeURIComponent(operator.operator)}`;
 }

@@ -4,7 +4,10 @@ import type { Config } from "../config/config";
 import type { AppEnv } from "../http/app-env";
 import { errorResponse } from "../http/respond";
 
-/** OAuth routes answer 503 with the reason when the base URL cannot be an OAuth issuer (a plain-http LAN address in development). */
+/**
+ * OAuth routes answer 503 with the reason when the base URL cannot be an OAuth issuer (a plain-http LAN address in
+ * development).
+ */
 export const requireOAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const config = c.get("config");
   if (!config.oauth) {

@@ -60,7 +60,8 @@ async function tokenForm(request: Request): Promise<URLSearchParams | undefined>
   )
     return undefined;
   try {
-    // Decoded by hand: workerd warns in the log whenever .text() reads a body it does not take for text, a form included.
+    // Decoded by hand: workerd warns in the log whenever .text() reads a body it does not take for text, a form
+    // included.
     return new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
   } catch {
     return undefined;
@@ -105,7 +106,10 @@ function decodeBase64url(text: string): string | undefined {
   }
 }
 
-/** Every client id the request names: the form's, HTTP Basic's (RFC 6749 2.3.1), a client assertion's issuer and subject. */
+/**
+ * Every client id the request names: the form's, HTTP Basic's (RFC 6749 2.3.1), a client assertion's issuer and
+ * subject.
+ */
 function namedClientIds(request: Request, form: URLSearchParams): string[] {
   const ids = [form.get("client_id") ?? ""];
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
@@ -153,7 +157,10 @@ function invalidClient(description: string): Response {
   );
 }
 
-/** The token endpoint, with these rules; everything else (RFC 7009 revocation, other grants) goes straight to the library. */
+/**
+ * The token endpoint, with these rules; everything else (RFC 7009 revocation, other grants) goes straight to the
+ * library.
+ */
 export async function guardedTokenEndpoint(deps: TokenGuardDeps, request: Request): Promise<Response> {
   const form = await tokenForm(request);
   const refused = form && (await refusedFetch(deps, request, form));

@@ -140,7 +140,10 @@ export function humanizeText(text: string): string {
   });
 }
 
-/** The shapes orders/order-state.ts gives an exception ("type state (team)") and an allocation ("SKU xN state (warehouse)"). */
+/**
+ * The shapes orders/order-state.ts gives an exception ("type state (team)") and an allocation ("SKU xN state
+ * (warehouse)").
+ */
 const EXCEPTION_VALUE = /^(\S+) (\S+) \((.*)\)$/;
 const ALLOCATION_VALUE = /^(\S+) x(\d+) (\S+) \((.*)\)$/;
 

@@ -109,7 +109,8 @@ export class ProposalConfirmation {
               this.deps.now().getTime() + Math.min(config.reconcileSeconds * 1000 * 2 ** done, MAX_CHECK_INTERVAL_MS),
             )
           : null;
-      // Counted and re-armed before the call, like the first: a check that never returns still counts, and still has a successor.
+      // Counted and re-armed before the call, like the first: a check that never returns still counts, and still has a
+      // successor.
       let proposal = withProviderCall(this.deps.records, stored, {
         calls: call.calls + 1,
         checks_left: checksLeft,

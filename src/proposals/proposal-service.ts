@@ -152,7 +152,10 @@ export class ProposalService {
     return ok(this.view(proposal));
   }
 
-  /** The order's approved proposal of this kind that can still be applied (or is being applied), once brought up to date. */
+  /**
+   * The order's approved proposal of this kind that can still be applied (or is being applied), once brought up to
+   * date.
+   */
   private async stillApproved(orderId: string, kind: Proposal["kind"]): Promise<Proposal | undefined> {
     const applying = this.deps.store.forOrder(orderId, "applying").find((p) => p.kind === kind);
     if (applying) return applying;

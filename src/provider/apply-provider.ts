@@ -29,10 +29,16 @@ export interface ApplyProvider {
   outcome(key: string): Promise<ProviderAnswer>;
 }
 
-/** What a call came to, seen from here: the provider's answer, or none in time (the change may or may not have been made). */
+/**
+ * What a call came to, seen from here: the provider's answer, or none in time (the change may or may not have been
+ * made).
+ */
 export type CallResult = ProviderAnswer | { readonly kind: "no_answer"; readonly problem: string };
 
-/** The provider as the proposal service calls it: every call bounded by the configured timeout, and a thrown call is an unanswered one. */
+/**
+ * The provider as the proposal service calls it: every call bounded by the configured timeout, and a thrown call is an
+ * unanswered one.
+ */
 export interface BoundedProvider {
   apply(request: ApplyRequest): Promise<CallResult>;
   outcome(key: string): Promise<CallResult>;

@@ -33,7 +33,10 @@ function pick<T>(items: readonly T[], u: number): T | undefined {
   return items[Math.min(items.length - 1, Math.floor(u * items.length))];
 }
 
-/** A valid seeded order broken for exactly `reason`; null when the reference data cannot break it so (no out-of-stock SKU). */
+/**
+ * A valid seeded order broken for exactly `reason`; null when the reference data cannot break it so (no out-of-stock
+ * SKU).
+ */
 export function breakOrder(
   order: OrderRequest,
   reason: RejectionReason,

@@ -8,7 +8,10 @@ import { ArrivalSchedule } from "./plan";
 import { type Figures, FiguresSchema, MAX_FINDINGS, MAX_RUN_REASONS, type RunPlan } from "./run-schemas";
 import { scheduledLatency } from "./scheduled-latency";
 
-/** Who held back an order that could not leave in time: the target (every slot taken) or the generator (a slot was free). */
+/**
+ * Who held back an order that could not leave in time: the target (every slot taken) or the generator (a slot was
+ * free).
+ */
 export type DropCause = "target" | "generator";
 
 /**

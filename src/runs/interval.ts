@@ -36,7 +36,10 @@ export function intervalBetween(
   };
 }
 
-/** Whether anything happened between the two readings; a paused or quiet stretch stores no interval, so it shows as a gap. */
+/**
+ * Whether anything happened between the two readings; a paused or quiet stretch stores no interval, so it shows as a
+ * gap.
+ */
 export function anythingHappened(before: Figures, after: Figures): boolean {
   return (
     after.launched !== before.launched ||

@@ -36,7 +36,10 @@ interface MetricDefinition {
   read(measures: RunMeasures): number;
   /** Whether the value read is only a lower bound of the truth (a censored percentile). */
   atLeast?(measures: RunMeasures): boolean;
-  /** Whether a generator that limited the run can make this metric fail, so that a failure proves nothing about the target. */
+  /**
+   * Whether a generator that limited the run can make this metric fail, so that a failure proves nothing about the
+   * target.
+   */
   readonly generatorSensitive: boolean;
 }
 

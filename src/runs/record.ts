@@ -18,7 +18,10 @@ export const RunRecordSchema = z.object({
   problem: z.string().nullable(),
   paused: z.object({ since: z.string(), reason: z.string() }).nullable(),
   figures: FiguresSchema,
-  /** Each shard's end, and what it dropped with how much in flight at most: one shard can be starved while another saturates the target. */
+  /**
+   * Each shard's end, and what it dropped with how much in flight at most: one shard can be starved while another
+   * saturates the target.
+   */
   shards: z.array(
     z.object({
       status: ShardStatusSchema,

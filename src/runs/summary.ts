@@ -18,7 +18,9 @@ export function recordMeasures(record: RunRecord): RunMeasures {
   return measuresOf(record.figures, record.plan);
 }
 
-/** What held the run back, in words an agent can pass on: each drop is the target's or the generator's, by what held it. */
+/**
+ * What held the run back, in words an agent can pass on: each drop is the target's or the generator's, by what held it.
+ */
 function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
   const { figures, plan } = record;
   const limits: string[] = [];

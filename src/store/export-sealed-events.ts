@@ -30,7 +30,9 @@ const EXPORT_PAGE_SQL = `SELECT s.seq, s.prev_hash, s.hash, ${columnList(AUDIT_E
     AND (?4 IS NULL OR e.created_at >= ?4) AND (?5 IS NULL OR e.created_at < ?5) AND (?6 IS NULL OR e.order_id = ?6)
   ORDER BY s.seq LIMIT ?7`;
 
-/** Events sealed up to throughSeq (the head when the export began), so the export is one consistent prefix of the chain. */
+/**
+ * Events sealed up to throughSeq (the head when the export began), so the export is one consistent prefix of the chain.
+ */
 export async function* exportSealedEvents(
   db: D1Queries,
   account: string,

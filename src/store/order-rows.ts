@@ -56,7 +56,10 @@ interface IntakeKeyRow {
   request_hash: string | null;
 }
 
-/** An intake order's key: the request_id it was posted with, and (for rows stored before replays compared fields) a hash of the request. */
+/**
+ * An intake order's key: the request_id it was posted with, and (for rows stored before replays compared fields) a hash
+ * of the request.
+ */
 export interface IntakeKey {
   readonly requestId: string;
   readonly requestHash: string | null;

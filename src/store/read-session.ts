@@ -36,7 +36,9 @@ export class AccountReadSession {
     this.start = carried ?? AT_PRIMARY;
   }
 
-  /** The session statements go through, opened on first use; the seed is loaded on the primary first (seed-loader.ts). */
+  /**
+   * The session statements go through, opened on first use; the seed is loaded on the primary first (seed-loader.ts).
+   */
   async queries(): Promise<D1Queries> {
     await readyDatabase(this.database);
     if (!this.session) {
@@ -46,7 +48,10 @@ export class AccountReadSession {
     return this.session;
   }
 
-  /** Said before and after every call to the account's object: whatever it wrote is on the primary, so the next read starts there. */
+  /**
+   * Said before and after every call to the account's object: whatever it wrote is on the primary, so the next read
+   * starts there.
+   */
   objectCalled(): void {
     this.session = undefined;
     this.start = AT_PRIMARY;
@@ -68,7 +73,10 @@ export class AccountReadSession {
   }
 }
 
-/** The handle an account's statements go through, the seed loaded: a request's read session, or the database itself (the primary). */
+/**
+ * The handle an account's statements go through, the seed loaded: a request's read session, or the database itself (the
+ * primary).
+ */
 export function statementsOf(source: D1Database | AccountReadSession): Promise<D1Queries> {
   return source instanceof AccountReadSession ? source.queries() : readyDatabase(source);
 }

@@ -32,7 +32,10 @@ export interface PostedOrder {
 
 /** What a load test adds to one order: when it was scheduled, and a call at the moment it is handed to fetch. */
 export interface PostOptions {
-  /** Sent as the x-order-ops-scheduled-at header (epoch ms), so a target's own log can time each order from its schedule. */
+  /**
+   * Sent as the x-order-ops-scheduled-at header (epoch ms), so a target's own log can time each order from its
+   * schedule.
+   */
   readonly scheduledAtMs?: number;
   /** Called just before the request is handed to fetch: where lateness ends and service time starts. */
   readonly onSent?: () => void;

@@ -13,7 +13,10 @@ import { failure, parsed } from "../helpers/config";
 const LONG_A = "a".repeat(32);
 const LONG_B = "b".repeat(32);
 const mcpTokens = (token: string, account = "acme") => JSON.stringify({ [token]: { account, operator: "Ada" } });
-/** An MCP token entry as parsed: without "scopes" it holds all of them, and without "id" its identity comes from the token. */
+/**
+ * An MCP token entry as parsed: without "scopes" it holds all of them, and without "id" its identity comes from the
+ * token.
+ */
 const holder = (token: string, account: string, operator = "Ada") => ({
   account,
   id: defaultPersonId(token),

@@ -16,7 +16,9 @@ const pages = new Map(Object.entries(loaded).map(([key, text]) => [key.replace(/
 const { paths, scripts } = inject("repoFiles");
 const files = new Set(paths);
 
-/** The folders a named path may start in; a bare file name (`coordinator.ts`) is relative to its sentence, not the root. */
+/**
+ * The folders a named path may start in; a bare file name (`coordinator.ts`) is relative to its sentence, not the root.
+ */
 const ROOTED = /^(?:src|test|e2e|scripts|docs|bench|conformance|migrations|cards|seed|\.ci)\//;
 /** Folders a script creates when it runs (and .gitignore keeps out of the repository). */
 const WRITTEN_BY_RUNS = new Set(["e2e/screenshots/"]);

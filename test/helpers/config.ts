@@ -2,7 +2,9 @@ import { env } from "cloudflare:workers";
 import { type Config, parseConfig } from "../../src/config/config";
 import type { AppError } from "../../src/core/errors";
 
-/** Production refuses to start without a public base URL and the OAuth KV binding, so every production case has both. */
+/**
+ * Production refuses to start without a public base URL and the OAuth KV binding, so every production case has both.
+ */
 export const BASE = { PUBLIC_BASE_URL: "https://ops.example.com", OAUTH_KV: env.OAUTH_KV };
 
 /** The Config these vars parse to (over BASE); throws if they do not parse. */

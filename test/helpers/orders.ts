@@ -105,7 +105,10 @@ export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** Opens the order database the way the Worker does, which loads the demo operations dataset once (DEMO_DATA is on in tests). */
+/**
+ * Opens the order database the way the Worker does, which loads the demo operations dataset once (DEMO_DATA is on in
+ * tests).
+ */
 export async function warmUp(): Promise<void> {
   await readyDatabase(accountDatabase(env, "acme"));
 }

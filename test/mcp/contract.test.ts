@@ -46,7 +46,8 @@ const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true
 
 /** The traffic-run toolset (src/mcp/runs.tools.ts). */
 const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
-  // The load is either rate_per_second with duration_seconds, or stages: neither is required on its own, and the handler says which is missing.
+  // The load is either rate_per_second with duration_seconds, or stages: neither is required on its own, and the
+  // handler says which is missing.
   start_traffic_run: {
     annotations: WRITE_ONCE,
     input: [

@@ -78,7 +78,9 @@ function migrate(account: FakeAccount): Outcome {
   return succeed({ ...account, databases }, `${BANNER}Migrations to be applied:\n${table}\n`);
 }
 
-/** In wrangler's order: queues the consumers need, the workers.dev subdomain, the resources, the upload, the triggers. */
+/**
+ * In wrangler's order: queues the consumers need, the workers.dev subdomain, the resources, the upload, the triggers.
+ */
 function deploy(account: FakeAccount): Outcome {
   const { worker: name, database, queues, producers } = account.config;
   for (const queue of queues) {

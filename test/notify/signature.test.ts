@@ -4,7 +4,8 @@ import { legacySignature, standardSignature, webhookHeaders } from "../../src/no
 
 // The signatures receivers check. The expected values were computed outside
 // this code, with openssl:
-//   standard, whsec_ secret: printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -mac HMAC -macopt hexkey:<key in hex> -binary | base64
+//   standard, whsec_ secret: printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -mac HMAC -macopt hexkey:<key in hex>
+// -binary | base64
 //   standard, raw secret:    printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -hmac <secret> -binary | base64
 //   deprecated header:       printf '%s' '<t>.<body>' | openssl dgst -sha256 -hmac <secret>
 

@@ -22,7 +22,10 @@ import { APPLY_APPROVED_CHANGE, defineChangeKind, type Plan } from "../../src/or
 
 const sources = import.meta.glob<string>("../../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
-/** Where a kind may be named: its own module, the registry, the playbook (the resolution kind's table), and the prompt that picks kinds for a workflow. */
+/**
+ * Where a kind may be named: its own module, the registry, the playbook (the resolution kind's table), and the prompt
+ * that picks kinds for a workflow.
+ */
 const MAY_NAME_KINDS = [
   /^src\/orders\/kinds\//,
   /^src\/orders\/change-kinds\.ts$/,

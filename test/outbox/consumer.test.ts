@@ -196,7 +196,8 @@ describe("the outbox consumer", () => {
     );
     const approvals = await deliveriesUnder(receiverPath("approvals", "ok", tag));
     const downstream = await deliveriesUnder(receiverPath("downstream", "ok", tag));
-    // Approvals has a whsec_ secret, downstream one from before those (test/global/webhook-receiver.ts): both kinds verify.
+    // Approvals has a whsec_ secret, downstream one from before those (test/global/webhook-receiver.ts): both kinds
+    // verify.
     expect(approvals.map((d) => [d.event_type, d.verified, d.legacy_verified])).toEqual([
       ["proposal.applied", true, true],
     ]);

@@ -51,7 +51,8 @@ describe("what limited the run", () => {
       },
     );
     expect(summary.dropped).toBeGreaterThan(0);
-    // Changed with issue 39: the generator's drops are its own, and the verdict is inconclusive instead of failing the target.
+    // Changed with issue 39: the generator's drops are its own, and the verdict is inconclusive instead of failing the
+    // target.
     expect(summary.limits[0]).toMatch(
       /^the generator, not the target, was the limit: it dropped \d+ orders while request slots were free and handed orders to fetch late by its own delay \(p99 [\d.]+ ms, over the 100 ms bound/,
     );

@@ -54,7 +54,10 @@ describe("verification detects tampering behind the triggers' back", () => {
     return { account, entries: await entriesOf(account), fillers: await entriesOf(filler), head };
   }
 
-  /** An event written straight into a slot inside the sealed range (the slot's own row removed first): raw SQL on purpose, as a tamperer would. */
+  /**
+   * An event written straight into a slot inside the sealed range (the slot's own row removed first): raw SQL on
+   * purpose, as a tamperer would.
+   */
   function smuggledEvent(account: string, entry: number): D1PreparedStatement[] {
     return [
       db.prepare("DELETE FROM audit_events WHERE entry = ?").bind(entry),

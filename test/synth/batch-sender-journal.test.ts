@@ -55,7 +55,8 @@ describe("BatchSender journal", () => {
       finished_at: null,
       operator: OPERATOR,
     });
-    // One order in flight at a time: each update lands before the next order leaves, once every four answers (a second).
+    // One order in flight at a time: each update lands before the next order leaves, once every four answers (a
+    // second).
     expect(
       updates.map(({ posted, value }) => ({
         posted,

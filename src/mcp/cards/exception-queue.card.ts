@@ -1,6 +1,8 @@
 import { appCard } from "./card-page";
 
-/** Renders list_order_exceptions (cards/exception-queue-card.ts): the queue, most urgent first, one row per stuck order. */
+/**
+ * Renders list_order_exceptions (cards/exception-queue-card.ts): the queue, most urgent first, one row per stuck order.
+ */
 export const exceptionQueueCard = appCard({
   name: "exception-queue-card",
   uri: "ui://order-ops/exception-queue.html",

@@ -16,7 +16,8 @@ const startCapacitySearch = defineTool({
   scope: "traffic:send",
   title: "Find how much load the order API can take (capacity search)",
   description: `Answers "how many orders a second can the order API take while meeting an objective?" in one call: returns at once with a search_id and a search_url, then runs in the background as a series of short open-model traffic runs (steps) against the configured order API. It starts at lowest_rate and doubles the rate until a step fails the objective (thresholds, as for start_traffic_run, e.g. {metric:"p99_ms", op:"<", value:300}), then halves the interval between the best passing and the lowest failing rate until it is narrower than tolerance (default ${DEFAULT_TOLERANCE * 100} %), then runs the best passing rate once more over a longer step to confirm it. Each step starts from a quiet target (${STEP_PAUSE_SECONDS} s pause). No step goes above highest_rate, within MAX_RUN_RATE. A step where the load generator itself was the limit ends the search inconclusive, saying what to change, instead of blaming the target. While it runs, the search holds the account's traffic: no run or other search may start. Follow it with get_capacity_search until status is not running; stop_capacity_search stops it.`,
-  // Bounds are advertised from this server's caps and refused with readable sentences by the handler (runs/capacity-plan.ts).
+  // Bounds are advertised from this server's caps and refused with readable sentences by the handler
+  // (runs/capacity-plan.ts).
   input: ({ runs: caps }) =>
     z.object({
       objective: z

@@ -58,7 +58,9 @@ export interface OpenUrl {
 
 const OPEN_URL_KEY = "open_url";
 
-/** What a tool answers to have its client show a URL: registration turns it into the protocol's input-required result. */
+/**
+ * What a tool answers to have its client show a URL: registration turns it into the protocol's input-required result.
+ */
 export interface AskedToOpen {
   readonly asked: InputRequiredResult;
 }
@@ -142,7 +144,10 @@ function publish(schema: z.ZodObject): ToolSchema {
   return memo(published, schema, () => publishedSchema(schema));
 }
 
-/** The tool's input for this configuration; unknown arguments are refused, so a model learns that e.g. a `url` it added was not used. */
+/**
+ * The tool's input for this configuration; unknown arguments are refused, so a model learns that e.g. a `url` it added
+ * was not used.
+ */
 function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   const input = tool.input;
   if (typeof input !== "function") return memo(strictSchemas, input, () => input.strict());
@@ -150,10 +155,15 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
   return memo(perConfig, config, () => input(config).strict());
 }
 
-/** The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration reads it once. */
+/**
+ * The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration
+ * reads it once.
+ */
 export type ContextOf = () => AccountToolContext;
 
-/** `delivery` lets progress wait until the client has it (see delivery.ts); `needs` names what this request can call. */
+/**
+ * `delivery` lets progress wait until the client has it (see delivery.ts); `needs` names what this request can call.
+ */
 export function registerAccountTools(
   server: McpServer,
   contextOf: ContextOf,

@@ -11,7 +11,10 @@ import type { ConnectedTransport } from "./connected-transport";
 
 const UTF8 = new TextEncoder();
 
-/** A tools/list that asks for the whole list and nothing else (no cursor, no _meta); anything else is the SDK's to answer. */
+/**
+ * A tools/list that asks for the whole list and nothing else (no cursor, no _meta); anything else is the SDK's to
+ * answer.
+ */
 export function isWholeToolList(message: JSONRPCRequest): boolean {
   if (message.method !== "tools/list") return false;
   const params: unknown = message.params;

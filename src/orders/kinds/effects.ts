@@ -11,7 +11,10 @@ export function withTimeline(evidence: Evidence, at: string, event: string, deta
   return { ...evidence, timeline: [...evidence.timeline, { at, event, detail }] };
 }
 
-/** Every unit still reserved for the order (allocated, held, or waited for) goes back to sale; shipped units stay shipped. */
+/**
+ * Every unit still reserved for the order (allocated, held, or waited for) goes back to sale; shipped units stay
+ * shipped.
+ */
 export function releaseHeld(evidence: Evidence): Evidence["inventory"] {
   return {
     allocations: evidence.inventory.allocations.map((a) =>
@@ -54,7 +57,10 @@ export function returnPayment(order: OrderRecord, evidence: Evidence, at: string
   return { ...evidence.payment, state: evidence.payment.state === "authorized" ? "voided" : evidence.payment.state };
 }
 
-/** The money rule of returnPayment: a refund of what was captured (`because` says why), a voided authorization, or nothing. */
+/**
+ * The money rule of returnPayment: a refund of what was captured (`because` says why), a voided authorization, or
+ * nothing.
+ */
 export function refundOrVoid(because: string): MoneyRule {
   return (payment) => {
     if (payment === "captured") return { move: "refund", because };

@@ -35,7 +35,9 @@ export type MoneyMove =
   | { readonly move: "refund"; readonly because: string }
   /** An authorization is voided: nothing was charged, the hold on the card is released. */
   | { readonly move: "void" }
-  /** The order is cancelled and there is nothing to give back (the payment is declined, refunded, voided or unknown). */
+  /**
+   * The order is cancelled and there is nothing to give back (the payment is declined, refunded, voided or unknown).
+   */
   | { readonly move: "nothing_to_refund" }
   /** The order is cancelled but the money already taken stays taken: the action returns nothing. */
   | { readonly move: "kept"; readonly held: "charged" | "authorized" }

@@ -139,7 +139,8 @@ export async function exportAuditTrail(env: Env, approver: Approver, query: Expo
   const head = sealed.value;
   const filter: ExportFilter = { from: from ?? null, to: to ?? null, orderId: order_id ?? null };
   const chosen = FORMATS[format];
-  // A session that starts at the primary, which has every seal just made; its later pages come from a replica that has caught up.
+  // A session that starts at the primary, which has every seal just made; its later pages come from a replica that has
+  // caught up.
   const reads = await accountReads(env, approver.account).queries();
   return ok(
     new Response(

@@ -16,7 +16,9 @@ export const MAX_POINTS = CHART_POINTS;
  * seconds by the clock since the run started, so such a silence shows.
  */
 const GAP_POINTS = 3;
-/** Labelled gridlines above 0 on the y axis: fifths of a top of 5 × 10^n, quarters otherwise, so each label is round. */
+/**
+ * Labelled gridlines above 0 on the y axis: fifths of a top of 5 × 10^n, quarters otherwise, so each label is round.
+ */
 const yTicks = (yMax: number) => (Math.round(yMax / 10 ** Math.floor(Math.log10(yMax))) === 5 ? 5 : 4);
 
 interface ChartSeries {

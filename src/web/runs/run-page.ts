@@ -29,7 +29,8 @@ function chartTag(
     const value = final?.[line.key] ?? (line.last === null ? null : unit(line.last));
     return html`<span class="nowrap" data-legend="${line.key}"><span class="key s-${line.key}"></span>${line.label}${value === null ? "" : html` <b>${value}</b>`}</span>`;
   });
-  // The tick labels sit beside the drawing at the height of their gridline, as a share of it: the SVG stretches with the page.
+  // The tick labels sit beside the drawing at the height of their gridline, as a share of it: the SVG stretches with
+  // the page.
   const ticks = chart.ticks.map(
     (tick) => html`<span style="top:${Math.round((tick.y / chart.height) * 1000) / 10}%">${unit(tick.value)}</span>`,
   );

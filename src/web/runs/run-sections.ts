@@ -1,4 +1,6 @@
-/** The parts of the run page that read the summary's judgement: the verdict, the latency table, the drill and the plan. */
+/**
+ * The parts of the run page that read the summary's judgement: the verdict, the latency table, the drill and the plan.
+ */
 import { html } from "hono/html";
 import type { Html } from "../../http/html-page";
 import { humanize } from "../../orders/labels";

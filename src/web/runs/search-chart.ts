@@ -38,7 +38,9 @@ export interface SearchChart {
   readonly series: readonly SearchSeries[];
   /** One level line per latency bound of the objective, e.g. p99_ms < 300. */
   readonly objective: readonly { readonly y: number; readonly label: string }[];
-  /** The band the knee lies in: from the best passing rate to the lowest failing one (the right edge when none failed). */
+  /**
+   * The band the knee lies in: from the best passing rate to the lowest failing one (the right edge when none failed).
+   */
   readonly knee: { readonly x1: number; readonly x2: number; readonly label: string } | null;
 }
 

@@ -34,7 +34,9 @@ function step(rate: number, p99: number, verdict: SearchStep["verdict"], atLeast
   };
 }
 
-/** A finished search against a target of 80/s, as the virtual-clock test finds it (test/runs/capacity-search.test.ts). */
+/**
+ * A finished search against a target of 80/s, as the virtual-clock test finds it (test/runs/capacity-search.test.ts).
+ */
 const FOUND: CapacitySearch = {
   search_id: "S-found",
   status: "completed",
