@@ -43,6 +43,14 @@ const otherFiles = import.meta.glob<string>(
 /** The most lines a file may have, wherever it is: past this it wants splitting by concern. */
 const MAX_LINES = 300;
 
+/** biome.json's lineWidth. */
+const FORMATTER_WIDTH = 120;
+
+/** A line that is only a comment (a lint suppression keeps its reason on its one line, as Biome requires). */
+function isWrappableComment(line: string): boolean {
+  return /^\s*(\/\/|\/\*\*? |\* )/.test(line) && !line.includes("biome-ignore");
+}
+
 /** Lines as `wc -l` counts them: a final newline ends the last line, it does not start another. */
 function lineCount(text: string): number {
   return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -227,5 +235,17 @@ describe("architecture", () => {
       .map(([key, text]) => [repoPath(key), lineCount(text)] as const)
       .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);
+  });
+
+  it(`no comment line is over the formatter's width (${FORMATTER_WIDTH}), which Biome does not wrap`, () => {
+    const wide = Object.entries({ ...sources, ...cardSources, ...conformanceSources, ...otherFiles }).flatMap(
+      ([key, text]) =>
+        text
+          .split("\n")
+          .map((line, index) => [`${repoPath(key)}:${index + 1}`, line] as const)
+          .filter(([, line]) => line.length > FORMATTER_WIDTH && isWrappableComment(line))
+          .map(([where]) => where),
+    );
+    expect(wide).toEqual([]);
   });
 });

@@ -135,6 +135,16 @@ let rawRequestId = 0;
  * the client side, so a timing measures the server. Throws on an HTTP error,
  * a JSON-RPC error or a tool result marked isError.
  */
+/**
+ * The JSON-RPC answer in a response: its JSON body, or the last `data:` event of an SSE stream (the SDK's own
+ * handler answers every 2025 request that accepts both media types with a stream, bench/sdk-handler/worker.ts).
+ */
+async function answerOf(response: Response): Promise<unknown> {
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response.json();
+  const data = (await response.text()).split(/\r?\n/).filter((line) => line.startsWith("data:"));
+  return JSON.parse(data.at(-1)?.slice(5) ?? "null");
+}
+
 export async function rawRpc(
   baseUrl: string,
   token: string,
@@ -151,7 +161,7 @@ export async function rawRpc(
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++rawRequestId, method, ...(params ? { params } : {}) }),
   });
-  const message = (await response.json()) as { result?: Record<string, unknown>; error?: { message?: string } };
+  const message = (await answerOf(response)) as { result?: Record<string, unknown>; error?: { message?: string } };
   if (!response.ok || message.error || !message.result)
     throw new Error(`${method}: HTTP ${response.status} ${message.error?.message ?? ""}`);
   if (message.result.isError === true) throw new Error(`${method}: ${JSON.stringify(message.result.content)}`);
