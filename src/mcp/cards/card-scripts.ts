@@ -9,12 +9,12 @@ export const CARD_SCRIPTS = {
 
 /** What the scripts were built from, with each file's SHA-256 then. */
 export const CARD_SOURCES: Readonly<Record<string, string>> = {
-  "cards/dom.ts": "6f4bea0fb17fc4f7220df81cda8b1f18a4368e3015388495150d354ac0e7a74e",
+  "cards/dom.ts": "dc005e9f918e7885d6903bd7a9e1084817c9c1bef299a15641e2670492c68429",
   "cards/exception-queue-card.ts": "a683f9a2c85af8367402100ba78a9c8daadcd4b57c23e353c2b7ef520456fa8f",
   "cards/host.ts": "447b3f0734fdd2f5aec69b3361161c69c1a7812e4a73d885b190e2aec36e259f",
   "cards/order-card.ts": "e0bc62943c368c830c22eeeafb098f423a4497bb81c88eda5ca9d2b0e5054a62",
-  "cards/proposal-card.ts": "d27cdf89f79c5bcfae5c3b3afa16e1f1cc7c719c4d9f2b14b7711e57c0793ba8",
-  "cards/words.ts": "b82ee27c98788c8b6562a856f00d7f3132abb64df4d01a7109655d0f0356eab7",
-  "src/orders/labels.ts": "d96f1756b2c4b9ce380684cfb9a2bfa0130bd43eb245209589a19d64aacbe272",
+  "cards/proposal-card.ts": "b628f711c96297d0a14d73587d6d1ca140c9f3091718256276cc76856190e47b",
+  "cards/words.ts": "7dcda4131f6ee28e5fbcb84579f9380f0feb080f1fb81fa31361977684b50654",
+  "src/orders/labels.ts": "11b92329d47498d8e34d22e8f5bdc83077d6321c7d6af8bfa1568b6c8fcd0777",
   "src/proposals/status-labels.ts": "1c8b1209b1e5bece3ffd8418be36b7a6e529d24d50716948fddae38dea5c7ef7",
 };
