@@ -118,7 +118,10 @@ export function mcpServersFor(context: AccountToolContext, message: unknown): Mc
       ? undefined
       : {
           scope: context.config,
-          key: poolKey(visibleTools(context), context.scopes),
+          // Worked out only when a request is lent a server: most requests never read it.
+          get key() {
+            return poolKey(visibleTools(context), context.scopes);
+          },
           borrower: context,
           build: (loan) => buildMcpServer(loan.context, undefined, EVERYTHING),
         },
