@@ -66,7 +66,12 @@ export async function connectFloor(innerUrl: string): Promise<Floor> {
     expectOk(
       await fetch(`${innerUrl}${path}`, {
         method,
-        headers: { ...ROUTE_TO_FLOOR, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          ...ROUTE_TO_FLOOR,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          // The SDK's transport serves only a client that reads both of its answer forms.
+          ...(path === "/mcp" ? { accept: "application/json, text/event-stream" } : {}),
+        },
         // A string is sent as it is: it already is the JSON.
         ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
       }),

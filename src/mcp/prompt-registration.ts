@@ -50,8 +50,7 @@ export function registerAccountPrompts(
   tools: readonly AccountTool[],
   needs: RequestNeeds = EVERYTHING,
 ): void {
-  // Only the configuration reaches a prompt's text: a server lent to many callers (server-pool.ts) keeps no caller
-  // here.
+  // Only the configuration reaches a prompt's text, never the caller.
   const { config } = context;
   for (const prompt of prompts) {
     if (!needs.prompt(prompt.name)) continue;

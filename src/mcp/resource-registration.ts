@@ -17,7 +17,6 @@ import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, type AppCard, CARD_RESOURCE_META } from "./apps";
-import type { ContextOf } from "./tools/tool-registration";
 import { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
 
 export interface AccountFixedResource {
@@ -78,14 +77,14 @@ function jsonContents(uri: string, value: unknown): ReadResourceResult {
 
 export function registerAccountResources(
   server: McpServer,
-  contextOf: ContextOf,
+  context: AccountToolContext,
   resources: readonly AccountResource[],
   needs: RequestNeeds = EVERYTHING,
 ): void {
-  const { scopes } = contextOf();
+  const { scopes } = context;
   for (const resource of resources) {
     if ("uriTemplate" in resource) {
-      registerTemplate(server, contextOf, resource, needs);
+      registerTemplate(server, context, resource, needs);
       continue;
     }
     if (!needs.resource(resource.uri)) continue;
@@ -100,7 +99,7 @@ export function registerAccountResources(
         ...(resource.cacheHint === undefined ? {} : { cacheHint: resource.cacheHint }),
       },
       async (uri): Promise<ReadResourceResult> => {
-        const content = await resource.read(contextOf());
+        const content = await resource.read(context);
         if (!content.ok) throw readFailure(uri.href, content.error);
         return jsonContents(uri.href, content.value);
       },
@@ -110,13 +109,13 @@ export function registerAccountResources(
 
 function registerTemplate(
   server: McpServer,
-  contextOf: ContextOf,
+  context: AccountToolContext,
   resource: AccountResourceTemplate,
   needs: RequestNeeds,
 ): void {
   const template = templateOf(resource);
   if (!needs.template((uri) => template.uriTemplate.match(uri) !== null)) return;
-  if (!isGranted(contextOf().scopes, resource.scope)) return;
+  if (!isGranted(context.scopes, resource.scope)) return;
   server.registerResource(
     resource.name,
     template,
@@ -126,7 +125,7 @@ function registerTemplate(
       const values = Object.fromEntries(
         Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]),
       );
-      const content = await resource.read(values, contextOf());
+      const content = await resource.read(values, context);
       if (!content.ok) throw readFailure(uri.href, content.error);
       return jsonContents(uri.href, content.value);
     },

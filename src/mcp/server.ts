@@ -1,6 +1,5 @@
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
-import { isGranted } from "../auth/scope-check";
 import { ANY_PROPOSE_TOOL, APPLY_TOOL_GUIDE } from "../orders/change-kinds";
 import type { AccountToolContext } from "./account-context";
 import { APPS_EXTENSION_ID } from "./apps";
@@ -13,12 +12,11 @@ import { capacityTools } from "./tools/capacity.tools";
 import { orderCards, orderTools } from "./tools/orders.tools";
 import { runResources, runTools } from "./tools/runs.tools";
 import { syntheticResources, syntheticTools } from "./tools/synthetic.tools";
-import { type AccountTool, type ContextOf, registerAccountTools } from "./tools/tool-registration";
+import { type AccountTool, registerAccountTools } from "./tools/tool-registration";
 import { PROTOCOL_VERSIONS } from "./transport/protocol-versions";
 import { EVERYTHING, needsOf, type RequestNeeds } from "./transport/request-needs";
 import type { ResponseDelivery } from "./transport/response-delivery";
 import type { McpServerSource } from "./transport/serve-request";
-import { poolKey } from "./transport/server-pool";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -56,12 +54,6 @@ export function createMcpServer(
   delivery?: ResponseDelivery,
   needs: RequestNeeds = EVERYTHING,
 ): McpServer {
-  return buildMcpServer(() => context, delivery, needs);
-}
-
-/** `contextOf` answers the context of the request being served (server-pool.ts lends one server to many in turn). */
-function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undefined, needs: RequestNeeds): McpServer {
-  const context = contextOf();
   const extension = serverExtension(context.config);
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
@@ -85,8 +77,8 @@ function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undef
       ...extension?.options.cacheHints,
     },
   });
-  registerAccountTools(server, contextOf, ALL_TOOLS, delivery, needs);
-  registerAccountResources(server, contextOf, ALL_RESOURCES, needs);
+  registerAccountTools(server, context, ALL_TOOLS, delivery, needs);
+  registerAccountResources(server, context, ALL_RESOURCES, needs);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, needs);
   // Listed only when the credential may call every tool a prompt names, so the same short hint.
@@ -95,35 +87,14 @@ function buildMcpServer(contextOf: ContextOf, delivery: ResponseDelivery | undef
   return server;
 }
 
-/** The tools this credential sees, as a server built with everything registers them. */
-function visibleTools(context: AccountToolContext): string[] {
-  return ALL_TOOLS.filter(
-    (tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context)),
-  ).map((tool) => tool.name);
-}
-
 /**
  * The servers one request is served by (transport/serve-request.ts): built
- * for what the request needs, or, for a 2025 request answered as one JSON
- * body, lent from the isolate's pool (transport/server-pool.ts). A development
- * extension (server-extension.ts) talks back mid-call and sees everything, so
- * its servers are never pooled.
+ * for what the request needs. A development extension (server-extension.ts)
+ * talks back mid-call and needs everything.
  */
-export function mcpServersFor(context: AccountToolContext, message: unknown): McpServerSource<AccountToolContext> {
-  const extension = serverExtension(context.config);
+export function mcpServersFor(context: AccountToolContext, message: unknown): McpServerSource {
   return {
-    needs: extension?.needs ?? needsOf(message),
+    needs: serverExtension(context.config)?.needs ?? needsOf(message),
     forRequest: (delivery, needs) => createMcpServer(context, delivery, needs),
-    pooled: extension
-      ? undefined
-      : {
-          scope: context.config,
-          // Worked out only when a request is lent a server: most requests never read it.
-          get key() {
-            return poolKey(visibleTools(context), context.scopes);
-          },
-          borrower: context,
-          build: (loan) => buildMcpServer(loan.context, undefined, EVERYTHING),
-        },
   };
 }

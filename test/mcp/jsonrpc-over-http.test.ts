@@ -149,6 +149,14 @@ describe("malformed requests", () => {
     expect((await jsonAnswer(response)).error?.message).toContain("Unsupported protocol version");
   });
 
+  it("a body sent as text/plain: 415", async () => {
+    const response = await postMcp(JSON.stringify(rpc(45, "ping")), {
+      token,
+      headers: { "content-type": "text/plain" },
+    });
+    expect(response.status).toBe(415);
+  });
+
   it("an unknown method: JSON-RPC method-not-found", async () => {
     const body = await jsonAnswer(await postMcp(rpc(41, "orders/teleport"), { token }));
     expect(body.error?.code).toBe(-32601);

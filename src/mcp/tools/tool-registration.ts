@@ -156,22 +156,15 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
 }
 
 /**
- * The served request's context: fixed per request, or the borrower's for a pooled server (server-pool.ts); registration
- * reads it once.
- */
-export type ContextOf = () => AccountToolContext;
-
-/**
  * `delivery` lets progress wait until the client has it (see delivery.ts); `needs` names what this request can call.
  */
 export function registerAccountTools(
   server: McpServer,
-  contextOf: ContextOf,
+  context: AccountToolContext,
   tools: readonly AccountTool[],
   delivery?: ResponseDelivery,
   needs: RequestNeeds = EVERYTHING,
 ): void {
-  const context = contextOf();
   for (const tool of tools) {
     if (!needs.tool(tool.name)) continue;
     if (tool.enabled && !tool.enabled(context)) continue;
@@ -205,13 +198,12 @@ export function registerAccountTools(
                 },
               }),
         };
-        const caller = contextOf();
         try {
-          const result = await tool.handler(args, caller, extras);
+          const result = await tool.handler(args, context, extras);
           if (isAskedToOpen(result)) return result.asked;
           return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
         } catch (error) {
-          console.error(`tool ${tool.name} failed for account ${caller.account}:`, error);
+          console.error(`tool ${tool.name} failed for account ${context.account}:`, error);
           return toolFailure({
             code: "internal",
             message: `${tool.name} failed unexpectedly; the server log has the details`,

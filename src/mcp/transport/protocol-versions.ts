@@ -50,18 +50,3 @@ export function toleratedHeaderMismatch(request: Request, message: unknown, body
   headers.set("mcp-protocol-version", claimed);
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
-
-/**
- * Whether a single request is plainly a 2025 one: no envelope claim in its
- * `_meta` and no header, or a header naming a 2025 revision we serve. The
- * SDK's `isLegacyRequest` says the same for such a request, after trying the
- * message against its schemas again (about 5 % of a tools/list's CPU in one
- * profile); anything less plain is left to it.
- */
-export function isPlain2025Request(message: unknown, protocolHeader: string | null): boolean {
-  if (message === null || typeof message !== "object" || Array.isArray(message) || !("method" in message)) return false;
-  const header = protocolHeader?.trim();
-  if (header !== undefined && !LEGACY_REVISIONS.has(header)) return false;
-  const meta = (message as { params?: { _meta?: unknown } }).params?._meta;
-  return meta === null || typeof meta !== "object" || !(PROTOCOL_VERSION_META_KEY in meta);
-}

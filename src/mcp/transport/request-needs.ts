@@ -1,8 +1,7 @@
 /**
- * What one JSON-RPC request needs. A server is built for most requests
- * (server-pool.ts lends built ones to the rest), and registering every tool,
- * its card and the prompts for a `ping` or for one `tools/call` was most of
- * the cost of building it. The server registers what the request needs
+ * What one JSON-RPC request needs. A server is built for every request, and
+ * registering every tool, its card and the prompts for a `ping` or for one
+ * `tools/call` was most of the cost of building it. The server registers what the request needs
  * and nothing else; everything it answers stays the same, because a request
  * can only see what it names (an unknown or unregistered name gets the SDK's
  * own not-found answer either way).

@@ -1,27 +1,21 @@
 import {
   createMcpHandler,
   isLegacyRequest,
-  type JSONRPCRequest,
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { acceptedHeaders, ConnectedTransport } from "./connected-transport";
 import { jsonUnlessStreamed } from "./json-unless-streamed";
 import { refuseMalformed } from "./jsonrpc";
-import { isPlain2025Request, toleratedHeaderMismatch } from "./protocol-versions";
+import { toleratedHeaderMismatch } from "./protocol-versions";
 import type { RequestNeeds } from "./request-needs";
 import { ResponseDelivery } from "./response-delivery";
-import { type Loan, type PoolShelf, withPooledServer } from "./server-pool";
-import { isWholeToolList, ToolListCache } from "./tool-list-cache";
 
 /** Where the transport gets its MCP servers: the product's factory (server.ts) for one request's credential. */
-export interface McpServerSource<C = unknown> {
+export interface McpServerSource {
   /** What a server for this request must hold. */
   readonly needs: RequestNeeds;
   /** A server for this request alone, holding `needs`. */
   forRequest(delivery: ResponseDelivery, needs: RequestNeeds): McpServer;
-  /** Where a server that holds everything is lent from (server-pool.ts); absent when servers must not be shared. */
-  readonly pooled?: PoolShelf<C> & { build(loan: Loan<C>): McpServer };
 }
 
 /**
@@ -30,25 +24,21 @@ export interface McpServerSource<C = unknown> {
  * per-request `_meta` envelope) go to the SDK's handler; everything else is a
  * 2025 client, served statelessly.
  */
-export async function serveMcpRequest<C>(
+export async function serveMcpRequest(
   incoming: Request,
   body: string,
   message: unknown,
-  servers: McpServerSource<C>,
+  servers: McpServerSource,
 ): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
   const request = toleratedHeaderMismatch(incoming, message, body);
-  if (
-    isPlain2025Request(message, request.headers.get("mcp-protocol-version")) ||
-    (await isLegacyRequest(request, message))
-  )
-    return serve2025(request, message, body, servers);
+  if (await isLegacyRequest(request, message)) return serve2025(request, message, body, servers);
   return serve2026(request, message, servers);
 }
 
 /** Protocol 2026-07-28: the SDK's own handler, with a fresh server from the same factory. */
-async function serve2026<C>(request: Request, message: unknown, servers: McpServerSource<C>): Promise<Response> {
+async function serve2026(request: Request, message: unknown, servers: McpServerSource): Promise<Response> {
   const delivery = new ResponseDelivery(true);
   const handler = createMcpHandler(() => servers.forRequest(delivery, servers.needs), {
     legacy: "reject",
@@ -64,31 +54,21 @@ async function serve2026<C>(request: Request, message: unknown, servers: McpServ
  * then the client gets an SSE stream. Only a call that asked for progress can
  * do that, so every other request is answered as JSON from the start. A client
  * that accepts only one of the two media types always gets that one.
+ *
+ * This is the SDK's stateless transport, as its handler's `legacy: "stateless"`
+ * builds it, but with JSON answers enabled: that fallback streams every answer.
  */
-async function serve2025<C>(
+async function serve2025(
   incoming: Request,
   message: unknown,
   body: string,
-  servers: McpServerSource<C>,
+  servers: McpServerSource,
 ): Promise<Response> {
   const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
   const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
-  const { pooled } = servers;
-  if (pooled && lendable(message, servers.needs, streams) && acceptedHeaders(incoming.headers)) {
-    return withPooledServer(
-      pooled,
-      (loan) => connectedServer(pooled.build(loan)),
-      async (connected) => {
-        await connected.ready;
-        return isWholeToolList(message)
-          ? connected.toolList.answer(message, incoming)
-          : connected.transport.exchange(message, incoming);
-      },
-    );
-  }
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
@@ -101,34 +81,6 @@ async function serve2025<C>(
   const response = await transport.handleRequest(request, { parsedBody: message });
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
-}
-
-/**
- * Whether a 2025 request can borrow a pooled server: one request answered
- * as one JSON body, so the server is done with it when the answer exists.
- * initialize is not lent one, since it records the client's capabilities on
- * the server.
- */
-function lendable(message: unknown, needs: RequestNeeds, streams: boolean): message is JSONRPCRequest {
-  if (streams || needs.mayStream) return false;
-  // refuseMalformed has already let only well-formed messages through.
-  if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message)) return false;
-  return (message as { method?: unknown }).method !== "initialize";
-}
-
-interface ConnectedServer {
-  readonly transport: ConnectedTransport;
-  /** Settles once the server is connected to its transport. */
-  readonly ready: Promise<void>;
-  /** Its tools/list answer, kept once written (the list is the same for every borrower). */
-  readonly toolList: ToolListCache;
-}
-
-/** A pooled server, kept connected to its own transport. */
-function connectedServer(server: McpServer): ConnectedServer {
-  const transport = new ConnectedTransport();
-  transport.onerror = reportRejection;
-  return { transport, ready: server.connect(transport), toolList: new ToolListCache(transport) };
 }
 
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
