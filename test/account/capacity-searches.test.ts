@@ -4,6 +4,7 @@ import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import type { CapacitySearch } from "../../src/runs/capacity-schemas";
 import { value } from "../helpers/results";
+import { simulateRestart } from "../helpers/simulated-restart";
 import { waitFor } from "../helpers/wait-for";
 
 // Capacity searches in the account's real object, driven by its alarms: a
@@ -34,7 +35,7 @@ describe("a capacity search in the account's object", () => {
   it("survives its object being reset: its alarm folds the first step in and starts the next after the pause", async () => {
     const search = await freshStart();
     const stub = await acme();
-    await runInDurableObject(stub, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
+    await simulateRestart(stub);
     const next = await waitFor(
       async () => value(await (await acme()).getCapacitySearch(ACME, search.search_id)),
       (s) => s.steps.length >= 2 || s.status !== "running",

@@ -6,6 +6,7 @@ import { SqlBatchJournal } from "../../src/account/batch-journal";
 import type { BatchRecord } from "../../src/synth/batch-summary";
 import { runningBatch } from "../helpers/batch-records";
 import { value } from "../helpers/results";
+import { simulateRestart } from "../helpers/simulated-restart";
 
 // A batch cut short by a crash must not vanish with its seed. Here a real
 // AccountAgent holds a batch journaled as running when its instance is
@@ -30,8 +31,7 @@ it("a batch left running when the object restarts shows as interrupted, with its
       sample_failures: [],
     });
   });
-  // Throws the instance away mid-batch, as a crash would; what it wrote remains.
-  await runInDurableObject(stub, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
+  await simulateRestart(stub);
 
   const after = await getAgentByName(env.ACCOUNT_AGENT, "globex");
   const cut = value(await after.recentBatches(GLOBEX)).find((batch: BatchRecord) => batch.batch_id === batchId);

@@ -7,6 +7,7 @@ import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
 import { shardName } from "../../src/runs/shard-state";
 import { value } from "../helpers/results";
+import { simulateRestart } from "../helpers/simulated-restart";
 import { countRequestIds, expectedOrders, freshSeed } from "../helpers/synthetic";
 import { waitFor } from "../helpers/wait-for";
 
@@ -200,12 +201,10 @@ describe("a restart", () => {
       await stub.startTrafficRun(ACME, { rate_per_second: 6, duration_seconds: 4, mode: "seeded", seed }),
     );
     await until(started.run_id, (run) => run.sent > 0);
-    // Throws the instances and their memory away; storage and alarms remain.
-    const reset = (target: DurableObjectStub) =>
-      runInDurableObject(target, (_instance, state) => state.abort("simulated restart")).catch(() => undefined);
+    // Storage and alarms remain.
     for (let shard = 0; shard < started.plan.shards; shard++)
-      await reset(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", started.run_id, shard))));
-    await reset(stub);
+      await simulateRestart(env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName("acme", started.run_id, shard))));
+    await simulateRestart(stub);
 
     const done = await until(started.run_id, ended, 30_000);
     expect(done).toMatchObject({ status: "completed", sent: 24, accepted: 24 });

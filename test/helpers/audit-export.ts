@@ -32,10 +32,15 @@ export function exportAudit(query = "", token: string | null = ACME_APPROVER_TOK
   return exports.default.fetch(`http://localhost/api/audit${query}`, { method, headers });
 }
 
+/** An export's body as text: workerd warns on text() of a body whose media type is not text, as NDJSON's is. */
+export async function exportedText(response: Response): Promise<string> {
+  return new TextDecoder().decode(await response.arrayBuffer());
+}
+
 /** The rows of a 200 NDJSON export. */
 export async function ndjson(response: Response): Promise<ExportedRow[]> {
   expect(response.status).toBe(200);
-  const text = new TextDecoder().decode(await response.arrayBuffer());
+  const text = await exportedText(response);
   return text === ""
     ? []
     : text

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { AppEnv } from "../../src/http/app-env";
 import { installErrorHandlers } from "../../src/http/error-handlers";
@@ -15,7 +15,7 @@ const Schema = z.object({ name: z.string().min(2), count: z.number().int() });
 const app = new Hono<AppEnv>();
 app.post("/json", limitedBody("json", 64), validJson(Schema), (c) => c.json({ got: c.req.valid("json") }));
 app.post("/form", limitedBody("form", 64), async (c) =>
-  c.json({ got: Object.fromEntries(new URLSearchParams(await c.req.text())) }),
+  c.json({ got: Object.fromEntries(Object.entries(await c.req.parseBody())) }),
 );
 app.get("/teapot", () => {
   throw new HTTPException(418, { message: "short and stout" });
@@ -109,9 +109,18 @@ describe("the error handler", () => {
     expect(await teapot.json()).toEqual({ code: "bad_request", message: "short and stout" });
   });
 
-  it("anything else is a generic 500 without the detail", async () => {
-    const boom = await app.request("/boom");
-    expect(boom.status).toBe(500);
-    expect(await boom.text()).not.toContain("secret detail");
+  it("anything else is a generic 500 without the detail, which goes to the log with its stack", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const boom = await app.request("/boom");
+      expect(boom.status).toBe(500);
+      expect(await boom.text()).not.toContain("secret detail");
+      expect(logged).toHaveBeenCalledWith(
+        "unhandled error on GET /boom:",
+        expect.objectContaining({ message: "secret detail" }),
+      );
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

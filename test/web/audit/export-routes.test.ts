@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatChainHead, GENESIS_HASH } from "../../../src/audit/chain";
 import { checkExportedChain } from "../../../src/audit/chain-check";
-import { type ExportedRow, exportAudit, ndjson, orderWithEvents, parseCsv } from "../../helpers/audit-export";
+import {
+  type ExportedRow,
+  exportAudit,
+  exportedText,
+  ndjson,
+  orderWithEvents,
+  parseCsv,
+} from "../../helpers/audit-export";
 import {
   type ErrorBody,
   postOrder,
@@ -78,7 +85,7 @@ describe("NDJSON", () => {
     await older.body?.cancel();
     const anchor = { seq: Number(seq), hash: hash ?? "" };
     await postOrder(validOrder(uniqueRequestId("newer")));
-    const newer = await (await exportAudit()).text();
+    const newer = await exportedText(await exportAudit());
     const checked = await checkExportedChain(newer, { anchors: [anchor] });
     expect(checked.head?.seq).toBeGreaterThan(anchor.seq);
     expect(checked.problems).toEqual([]);
@@ -97,7 +104,7 @@ describe("NDJSON", () => {
     // What an account that never wrote anything gets; audit:verify --head must take it.
     const empty = formatChainHead(null);
     expect(empty).toBe(`0:${GENESIS_HASH}`);
-    const newer = await (await exportAudit()).text();
+    const newer = await exportedText(await exportAudit());
     const anchor = { seq: 0, hash: GENESIS_HASH };
     expect((await checkExportedChain(newer, { anchors: [anchor] })).problems).toEqual([]);
     const forged = await checkExportedChain(newer, { anchors: [{ seq: 0, hash: "f".repeat(64) }] });
