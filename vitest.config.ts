@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -21,13 +22,39 @@ const withoutDependencySourceMaps: Plugin = {
 /** The tests that watch the outbox's real local queue deliver: the one project whose Worker has webhooks configured. */
 const QUEUE_TESTS = "test/queue/**/*.test.ts";
 /**
+ * Test files that need the database exactly as the migrations and the demo
+ * data leave it, break it on purpose, or install something process-wide: each
+ * runs in a runtime of its own. Every other file shares one runtime (and its
+ * storage) with the files before it, which saves starting workerd and loading
+ * the product once per file, most of the suite's time; those files make their
+ * own orders or read only what no other file changes.
+ */
+const ALONE_TESTS = [
+  "test/store/invariants.test.ts",
+  "test/store/audit-invariants.test.ts",
+  "test/mcp/audit-log-paging.test.ts",
+  "test/web/audit/export-routes.test.ts",
+  "test/web/audit/approval-app-export.test.ts",
+  "test/order-api/replay-comparison.test.ts",
+  "test/store/seed-loader.test.ts",
+  "test/store/demo-data.test.ts",
+  "test/migrations/account-scoped-keys.test.ts",
+  "test/mcp/exception-queue.test.ts",
+  "test/mcp/server-extension.test.ts",
+  // These load conformance/worker.ts, which installs its fixtures as the server extension.
+  "test/conformance/fixtures.test.ts",
+  "test/conformance/prompts.test.ts",
+  "test/conformance/entry-exports.test.ts",
+  "test/mcp/credential-isolation.test.ts",
+];
+/**
  * Tests that start processes (the deploy script against a fake wrangler), which the Workers runtime cannot: plain Node.
  */
 const NODE_TESTS = "test/node/**/*.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  const project = (name: string, include: string[], exclude: string[], webhooks: boolean) => ({
+  const project = (name: string, include: string[], exclude: string[], webhooks: boolean, isolate = true) => ({
     plugins: [
       withoutDependencySourceMaps,
       cloudflareTest(({ inject }) => {
@@ -71,18 +98,24 @@ export default defineConfig(async () => {
       name,
       include,
       exclude,
+      isolate,
       setupFiles: ["./test/setup/apply-migrations.ts"],
       globalSetup: [
         "./test/global/second-order-api.ts",
         "./test/global/webhook-receiver.ts",
         "./test/global/repo-files.ts",
+        "./test/global/expected-runtime-logs.ts",
       ],
     },
   });
   return {
     test: {
+      // Vitest's default leaves one core to the main process; here most of the work is in workerd's own processes, and
+      // two workers finish a 2-core machine's run about a third sooner than one.
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: [
-        project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS, NODE_TESTS], false),
+        project("workers", ["test/**/*.test.ts"], [QUEUE_TESTS, NODE_TESTS, ...ALONE_TESTS], false, false),
+        project("alone", ALONE_TESTS, [], false),
         project("queue", [QUEUE_TESTS], [], true),
         { test: { name: "node", include: [NODE_TESTS], environment: "node", testTimeout: 60_000 } },
       ],
