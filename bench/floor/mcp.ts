@@ -2,7 +2,7 @@
 // (@modelcontextprotocol/server), one tool with a zod input and output
 // schema, answering one order read by id, served the cheapest way the SDK's
 // public API allows (a server per request on its stateless transport, with
-// JSON answers, as the project serves 2025 requests). No token, no rate limit, no scopes, no account context: whatever
+// JSON answers). No token, no rate limit, no scopes, no account context: whatever
 // the project's read tools cost beyond this is their own, and what this
 // costs over the floor's plain D1 read is the SDK's part.
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";

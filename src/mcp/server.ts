@@ -1,5 +1,6 @@
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
+import { isGranted } from "../auth/scope-check";
 import { ANY_PROPOSE_TOOL, APPLY_TOOL_GUIDE } from "../orders/change-kinds";
 import type { AccountToolContext } from "./account-context";
 import { APPS_EXTENSION_ID } from "./apps";
@@ -17,6 +18,7 @@ import { PROTOCOL_VERSIONS } from "./transport/protocol-versions";
 import { EVERYTHING, needsOf, type RequestNeeds } from "./transport/request-needs";
 import type { ResponseDelivery } from "./transport/response-delivery";
 import type { McpServerSource } from "./transport/serve-request";
+import { toolListKey } from "./transport/tool-list-cache";
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -89,12 +91,31 @@ export function createMcpServer(
 
 /**
  * The servers one request is served by (transport/serve-request.ts): built
- * for what the request needs. A development extension (server-extension.ts)
- * talks back mid-call and needs everything.
+ * for what the request needs, and a 2025 tools/list answered from the kept
+ * listing of what this credential sees (transport/tool-list-cache.ts). A
+ * development extension (server-extension.ts) talks back mid-call, sees
+ * everything and adds tools of its own, so nothing of its servers is kept.
  */
 export function mcpServersFor(context: AccountToolContext, message: unknown): McpServerSource {
+  const extension = serverExtension(context.config);
   return {
-    needs: serverExtension(context.config)?.needs ?? needsOf(message),
+    needs: extension?.needs ?? needsOf(message),
     forRequest: (delivery, needs) => createMcpServer(context, delivery, needs),
+    toolList: extension
+      ? undefined
+      : {
+          scope: context.config,
+          // Worked out only for a tools/list: most requests never read it.
+          get key() {
+            return toolListKey(visibleTools(context), context.scopes);
+          },
+        },
   };
+}
+
+/** The tools this credential sees, as a server built with everything registers them. */
+function visibleTools(context: AccountToolContext): string[] {
+  return ALL_TOOLS.filter(
+    (tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context)),
+  ).map((tool) => tool.name);
 }

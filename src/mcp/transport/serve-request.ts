@@ -1,6 +1,7 @@
 import {
   createMcpHandler,
   isLegacyRequest,
+  type JSONRPCRequest,
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
@@ -9,6 +10,7 @@ import { refuseMalformed } from "./jsonrpc";
 import { toleratedHeaderMismatch } from "./protocol-versions";
 import type { RequestNeeds } from "./request-needs";
 import { ResponseDelivery } from "./response-delivery";
+import { isWholeToolList, keepToolList, keptToolList, type ToolListShelf } from "./tool-list-cache";
 
 /** Where the transport gets its MCP servers: the product's factory (server.ts) for one request's credential. */
 export interface McpServerSource {
@@ -16,6 +18,8 @@ export interface McpServerSource {
   readonly needs: RequestNeeds;
   /** A server for this request alone, holding `needs`. */
   forRequest(delivery: ResponseDelivery, needs: RequestNeeds): McpServer;
+  /** Where this credential's tools/list answer is kept (tool-list-cache.ts); absent when it must not be. */
+  readonly toolList?: ToolListShelf;
 }
 
 /**
@@ -69,6 +73,9 @@ async function serve2025(
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
   const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
+  const shelf = acceptsJson && isWholeToolList(message) ? servers.toolList : undefined;
+  const kept = shelf && keptToolList(shelf, message as JSONRPCRequest);
+  if (kept) return kept;
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
   const delivery = new ResponseDelivery(streams);
@@ -79,6 +86,7 @@ async function serve2025(
   transport.onerror = reportRejection;
   await servers.forRequest(delivery, servers.needs).connect(transport);
   const response = await transport.handleRequest(request, { parsedBody: message });
+  if (shelf) await keepToolList(shelf, response.clone());
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
 }

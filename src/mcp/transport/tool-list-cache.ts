@@ -1,0 +1,60 @@
+/**
+ * A 2025 tools/list, answered once per configuration and per what a
+ * credential sees. The whole list is about 140 KiB of JSON, the same for every
+ * credential with the same visible tools and scopes, and building a server of
+ * every tool to write it again is most of a tools/list's cost. The first
+ * request is answered by the SDK like any other and the bytes of its result
+ * are kept; every later one gets those bytes behind its own JSON-RPC id.
+ *
+ * A speed piece: @modelcontextprotocol/server 2.4.0 converts every tool's
+ * schema and writes the listing anew on each request. The bench's tools/list
+ * rows justify it (src/mcp/transport/README.md).
+ */
+import type { JSONRPCRequest } from "@modelcontextprotocol/server";
+
+const UTF8 = new TextEncoder();
+
+/** Where one credential's listing is kept: per configuration (`scope`), then per the tools and scopes it sees. */
+export interface ToolListShelf {
+  readonly scope: object;
+  readonly key: string;
+}
+
+/** The key of a credential's listing: the tools it sees and its scopes, which decide every tool's entry. */
+export function toolListKey(visibleTools: readonly string[], scopes: Iterable<string>): string {
+  return `${visibleTools.join(",")}|${[...scopes].sort().join(",")}`;
+}
+
+/** A tools/list that asks for the whole list and nothing else (no cursor, no _meta); anything else is the SDK's. */
+export function isWholeToolList(message: unknown): message is JSONRPCRequest {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return false;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== "tools/list" || !("id" in message)) return false;
+  return (
+    params === undefined ||
+    (typeof params === "object" && params !== null && !Array.isArray(params) && Object.keys(params).length === 0)
+  );
+}
+
+const kept = new WeakMap<object, Map<string, Uint8Array>>();
+
+/** The kept answer for this request's id, if a listing for its shelf was kept. */
+export function keptToolList(shelf: ToolListShelf, request: JSONRPCRequest): Response | undefined {
+  const result = kept.get(shelf.scope)?.get(shelf.key);
+  if (result === undefined) return undefined;
+  const head = UTF8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},`);
+  const body = new Uint8Array(head.length + result.length);
+  body.set(head);
+  body.set(result, head.length);
+  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+}
+
+/** Keeps the result of the SDK's answer to a whole listing; an error or anything but JSON is not kept. */
+export async function keepToolList(shelf: ToolListShelf, answer: Response): Promise<void> {
+  if (answer.status !== 200 || !(answer.headers.get("content-type") ?? "").startsWith("application/json")) return;
+  const message = (await answer.json()) as { result?: unknown; error?: unknown };
+  if (message.result === undefined || message.error !== undefined) return;
+  const shelves = kept.get(shelf.scope) ?? new Map<string, Uint8Array>();
+  kept.set(shelf.scope, shelves);
+  shelves.set(shelf.key, UTF8.encode(`"result":${JSON.stringify(message.result)}}`));
+}
