@@ -15,13 +15,14 @@ import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
 const request = (id: number | string, params?: Record<string, unknown>) =>
   rpc(id, "tools/list", params) as JSONRPCRequest;
 const answer = (id: number | string, body: Record<string, unknown>) => Response.json({ jsonrpc: "2.0", id, ...body });
+const JSON_HEADERS = new Headers({ "content-type": "application/json", "mcp-protocol-version": "2025-11-25" });
 
 describe("the kept listing", () => {
   it("is the SDK's result behind each request's own id", async () => {
     const shelf = { scope: {}, key: toolListKey(["a", "b"], ["orders:read"]) };
-    expect(keptToolList(shelf, request(1))).toBeUndefined();
+    expect(keptToolList(shelf, request(1), JSON_HEADERS)).toBeUndefined();
     await keepToolList(shelf, answer(1, { result: { tools: [{ name: "t", description: "“quoted” ü" }] } }));
-    const second = keptToolList(shelf, request("two ✓"));
+    const second = keptToolList(shelf, request("two ✓"), JSON_HEADERS);
     expect(second?.headers.get("content-type")).toBe("application/json");
     expect(await second?.json()).toEqual({
       jsonrpc: "2.0",
@@ -29,16 +30,30 @@ describe("the kept listing", () => {
       result: { tools: [{ name: "t", description: "“quoted” ü" }] },
     });
     // Another configuration, or another set of tools or scopes, has a listing of its own.
-    expect(keptToolList({ scope: {}, key: shelf.key }, request(3))).toBeUndefined();
-    expect(keptToolList({ ...shelf, key: toolListKey(["a"], ["orders:read"]) }, request(3))).toBeUndefined();
-    expect(keptToolList({ ...shelf, key: toolListKey(["a", "b"], ["orders:write"]) }, request(3))).toBeUndefined();
+    expect(keptToolList({ scope: {}, key: shelf.key }, request(3), JSON_HEADERS)).toBeUndefined();
+    expect(
+      keptToolList({ ...shelf, key: toolListKey(["a"], ["orders:read"]) }, request(3), JSON_HEADERS),
+    ).toBeUndefined();
+    expect(
+      keptToolList({ ...shelf, key: toolListKey(["a", "b"], ["orders:write"]) }, request(3), JSON_HEADERS),
+    ).toBeUndefined();
+  });
+
+  it("is not given where the SDK would refuse the request: an unknown revision, a body not sent as JSON", async () => {
+    const shelf = { scope: {}, key: "k" };
+    await keepToolList(shelf, answer(1, { result: { tools: [] } }));
+    expect(keptToolList(shelf, request(2), JSON_HEADERS)).toBeDefined();
+    expect(keptToolList(shelf, request(2), new Headers({ "content-type": "application/json" }))).toBeDefined();
+    const unknownRevision = new Headers({ "content-type": "application/json", "mcp-protocol-version": "1999-01-01" });
+    expect(keptToolList(shelf, request(2), unknownRevision)).toBeUndefined();
+    expect(keptToolList(shelf, request(2), new Headers({ "content-type": "text/plain" }))).toBeUndefined();
   });
 
   it("keeps nothing from an error", async () => {
     const shelf = { scope: {}, key: "k" };
     await keepToolList(shelf, answer(1, { error: { code: -32603, message: "no" } }));
     await keepToolList(shelf, new Response("event: message\n\n", { headers: { "content-type": "text/event-stream" } }));
-    expect(keptToolList(shelf, request(2))).toBeUndefined();
+    expect(keptToolList(shelf, request(2), JSON_HEADERS)).toBeUndefined();
   });
 
   it("names its key by the tools in order and the scopes in any order", () => {
@@ -106,5 +121,22 @@ describe("tools/list through the Worker", () => {
     expect(names(reader.message)).not.toEqual(names(first.message));
     expect(names(reader.message)).not.toContain("send_orders");
     expect(names((await list(workerEnv, ACME_TOKEN, 6)).message)).toContain("send_orders");
+  });
+
+  it("once a listing is kept, a request the SDK refuses is still refused by the SDK", async () => {
+    const workerEnv = freshEnv();
+    await list(workerEnv, ACME_TOKEN, 1);
+    expect((await list(workerEnv, ACME_TOKEN, 2)).response.status).toBe(200);
+    const refused = await app.fetch(
+      new Request(MCP_URL, {
+        method: "POST",
+        headers: mcpHeaders({ token: ACME_TOKEN, headers: { "mcp-protocol-version": "1999-01-01" } }),
+        body: JSON.stringify(rpc(3, "tools/list")),
+      }),
+      workerEnv,
+      createExecutionContext(),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as JsonRpcMessage).error?.message).toContain("Unsupported protocol version");
   });
 });

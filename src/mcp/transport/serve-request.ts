@@ -74,7 +74,7 @@ async function serve2025(
   const batch = Array.isArray(message);
   const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
   const shelf = acceptsJson && isWholeToolList(message) ? servers.toolList : undefined;
-  const kept = shelf && keptToolList(shelf, message as JSONRPCRequest);
+  const kept = shelf && keptToolList(shelf, message as JSONRPCRequest, incoming.headers);
   if (kept) return kept;
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);

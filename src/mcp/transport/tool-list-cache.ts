@@ -10,7 +10,8 @@
  * schema and writes the listing anew on each request. The bench's tools/list
  * rows justify it (src/mcp/transport/README.md).
  */
-import type { JSONRPCRequest } from "@modelcontextprotocol/server";
+import { isJsonContentType, type JSONRPCRequest } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSIONS } from "./protocol-versions";
 
 const UTF8 = new TextEncoder();
 
@@ -36,10 +37,19 @@ export function isWholeToolList(message: unknown): message is JSONRPCRequest {
   );
 }
 
+const SERVED_REVISIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
+
+/** Whether the SDK's transport would take these headers as they are; a refusal (400, 415) stays the SDK's to give. */
+function acceptedHeaders(headers: Headers): boolean {
+  const revision = headers.get("mcp-protocol-version");
+  return isJsonContentType(headers.get("content-type")) && (revision === null || SERVED_REVISIONS.has(revision));
+}
+
 const kept = new WeakMap<object, Map<string, Uint8Array>>();
 
-/** The kept answer for this request's id, if a listing for its shelf was kept. */
-export function keptToolList(shelf: ToolListShelf, request: JSONRPCRequest): Response | undefined {
+/** The kept answer for this request's id, if a listing for its shelf was kept and the SDK would answer it. */
+export function keptToolList(shelf: ToolListShelf, request: JSONRPCRequest, headers: Headers): Response | undefined {
+  if (!acceptedHeaders(headers)) return undefined;
   const result = kept.get(shelf.scope)?.get(shelf.key);
   if (result === undefined) return undefined;
   const head = UTF8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},`);
