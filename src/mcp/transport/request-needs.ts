@@ -1,10 +1,10 @@
 /**
  * What one JSON-RPC request needs. A server is built for every request, and
  * registering every tool, its card and the prompts for a `ping` or for one
- * `tools/call` was most of the cost of building it. The server registers what the request needs
- * and nothing else; everything it answers stays the same, because a request
- * can only see what it names (an unknown or unregistered name gets the SDK's
- * own not-found answer either way).
+ * `tools/call` was most of the cost of building it. The server registers what
+ * the request needs and nothing else; everything it answers stays the same,
+ * because a request can only see what it names (an unknown or unregistered
+ * name gets the SDK's own not-found answer either way).
  *
  * A cost measure, not an SDK workaround: @modelcontextprotocol/server 2.4.0
  * registers eagerly. `npm run bench` shows the per-call cost; the rules are

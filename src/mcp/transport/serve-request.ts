@@ -73,7 +73,9 @@ async function serve2025(
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
   const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
-  const shelf = acceptsJson && isWholeToolList(message) ? servers.toolList : undefined;
+  const listing = acceptsJson && isWholeToolList(message) ? servers.toolList : undefined;
+  // The key names every tool this credential sees: worked out once, for the lookup and for keeping the answer.
+  const shelf = listing && { scope: listing.scope, key: listing.key };
   const kept = shelf && keptToolList(shelf, message as JSONRPCRequest, incoming.headers);
   if (kept) return kept;
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
