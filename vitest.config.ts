@@ -81,6 +81,9 @@ export default defineConfig(async () => {
               // raises it for `npm run dev` so the documented examples run (test/docs/examples.test.ts).
               MAX_RUN_RATE: "50",
               FOUR_EYES_OVER_CENTS: "100000",
+              // Files share one runtime, so acme's open proposals add up across files; the cap itself is tested with a
+              // configuration of its own (test/proposals/service-cap-and-clock.test.ts).
+              MAX_OPEN_PROPOSALS: "10000",
               // Only here does the Worker itself (its queue consumer included) deliver to the
               // local receiver; elsewhere tests hand the consumer a configuration of their own.
               ...(webhooks
