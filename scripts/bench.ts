@@ -55,6 +55,7 @@ try {
   const proxy = project(server.url, TOKEN);
   const sdk = project(`${runtime.innerUrl}/bench/sdk`, TOKEN);
   const sdkNeeds = project(`${runtime.innerUrl}/bench/sdk-needs`, TOKEN);
+  const noListCache = project(`${runtime.innerUrl}/bench/no-list-cache`, TOKEN);
   const floor = await connectFloor(runtime.innerUrl);
   // A valid order of the project's own generator; both sides post it under fresh request_ids.
   const template = ((await inner.tool("preview_order", { seed: 42 })) as { order: FloorOrder }).order;
@@ -76,6 +77,7 @@ try {
       floor,
       sdk,
       sdkNeeds,
+      noListCache,
       pid: runtime.pid,
       plan,
       template,

@@ -11,9 +11,10 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import type { AppEnv } from "../../src/http/app-env";
 import project from "../../src/index";
+import { EVERYTHING, needsOf } from "../../src/mcp/request-needs";
 import { type McpServe, mcpRoutesServedBy } from "../../src/mcp/route";
 import { createMcpServer } from "../../src/mcp/server";
-import { EVERYTHING, needsOf } from "../../src/mcp/transport/request-needs";
+import { serveMcpRequest } from "../../src/mcp/transport/serve-request";
 
 export * from "../../src/index";
 
@@ -21,7 +22,7 @@ const servedBySdk =
   (withNeeds: boolean): McpServe =>
   (incoming, _body, message, context) => {
     const needs = withNeeds ? needsOf(message) : EVERYTHING;
-    const handler = createMcpHandler(() => createMcpServer(context, undefined, needs), { legacy: "stateless" });
+    const handler = createMcpHandler(() => createMcpServer(context, needs), { legacy: "stateless" });
     return handler.fetch(incoming, { parsedBody: message });
   };
 
@@ -33,6 +34,13 @@ const bench = new Hono<AppEnv>()
   .route(
     "/bench/sdk-needs/mcp",
     mcpRoutesServedBy(async () => servedBySdk(true)),
+  )
+  .route(
+    "/bench/no-list-cache/mcp",
+    mcpRoutesServedBy(
+      async () => (incoming, body, message, context) =>
+        serveMcpRequest(incoming, body, message, context, { keepToolList: false }),
+    ),
   );
 
 export default {

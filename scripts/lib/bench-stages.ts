@@ -31,6 +31,8 @@ export interface Round {
    */
   readonly sdk: Project;
   readonly sdkNeeds: Project;
+  /** /mcp without the kept tools/list answer (tool-list-cache.ts). */
+  readonly noListCache: Project;
   /** The runtime's process, whose CPU time is read around each figure. */
   readonly pid: number;
   readonly plan: Plan;
@@ -210,6 +212,7 @@ export async function latencyStage(round: Round): Promise<void> {
     operations[`sdk ${name}`] = callOf(round.sdk, name, args);
     operations[`sdk-needs ${name}`] = callOf(round.sdkNeeds, name, args);
   }
+  operations["nocache tools/list"] = callOf(round.noListCache, "tools/list", {});
   const figures = await interleaved(
     `c=1 calls, round ${round.index + 1}`,
     operations,

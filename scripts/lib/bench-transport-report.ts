@@ -19,6 +19,9 @@ export function transportRows(): Row[] {
     compared(`${name}: /mcp vs the SDK's handler`, `c1 inner ${name}`, `c1 sdk ${name}`),
     compared(`  a server of what it needs vs of everything`, `c1 sdk-needs ${name}`, `c1 sdk ${name}`),
     compared(`  /mcp vs the SDK's handler with that server`, `c1 inner ${name}`, `c1 sdk-needs ${name}`),
+    ...(name === "tools/list"
+      ? [compared(`  /mcp with the kept listing vs without`, `c1 inner ${name}`, `c1 nocache ${name}`)]
+      : []),
   ]);
 }
 

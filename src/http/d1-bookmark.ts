@@ -18,7 +18,7 @@ const BOOKMARK_SHAPE = /^[0-9a-f]{1,64}(?:-[0-9a-f]{1,64}){1,7}$/i;
  * A value of any other shape counts as none (the primary), so a client that
  * garbles it gets fresh reads, never an error.
  */
-export function carriedBookmark(headers: Headers): D1SessionBookmark | typeof AT_PRIMARY | undefined {
+export function bookmarkFromRequest(headers: Headers): D1SessionBookmark | typeof AT_PRIMARY | undefined {
   const value = headers.get(BOOKMARK_HEADER)?.trim();
   if (value === undefined || value === "") return undefined;
   return value === AT_PRIMARY || BOOKMARK_SHAPE.test(value) ? value : undefined;
@@ -29,7 +29,7 @@ export function carriedBookmark(headers: Headers): D1SessionBookmark | typeof AT
  * answer that streams goes out before the call behind it has finished, so
  * it cannot know what that call will read or write: it hands on the primary.
  */
-export function handingOn(response: Response, next: string | undefined): Response {
+export function withNextBookmark(response: Response, next: string | undefined): Response {
   const streams = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
   const value = streams ? AT_PRIMARY : next;
   if (value === undefined) return response;

@@ -10,8 +10,8 @@ import type { z } from "zod/v4";
 import { isGranted } from "../auth/scope-check";
 import type { Config } from "../config/config";
 import type { AccountToolContext } from "./account-context";
+import { EVERYTHING, type RequestNeeds } from "./request-needs";
 import type { AccountTool } from "./tools/tool-registration";
-import { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
 
 export interface AccountPrompt<Args extends z.ZodObject = z.ZodObject> {
   readonly name: string;

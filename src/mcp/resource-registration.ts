@@ -17,7 +17,7 @@ import type { AppError, Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountToolContext } from "./account-context";
 import { APP_MIME_TYPE, type AppCard, CARD_RESOURCE_META } from "./apps";
-import { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
+import { EVERYTHING, type RequestNeeds } from "./request-needs";
 
 export interface AccountFixedResource {
   readonly name: string;

@@ -3,7 +3,7 @@ import { authenticateOperator, type OAuthCaller } from "../auth/operator";
 import { insufficientRole, insufficientScope } from "../auth/scope-check";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config-middleware";
-import { carriedBookmark, handingOn } from "../http/d1-bookmark";
+import { bookmarkFromRequest, withNextBookmark } from "../http/d1-bookmark";
 import { readLimitedText } from "../http/json-body";
 import { mcpCors, originPolicy } from "../http/origin-guard";
 import { withinRateLimit } from "../http/rate-limit";
@@ -45,15 +45,8 @@ export type McpServe = (
   context: AccountToolContext,
 ) => Promise<Response>;
 
-/** The product's serving: src/mcp/transport/ with the servers of server.ts, loaded on the first request. */
-const loadTransport = async (): Promise<McpServe> => {
-  const [{ mcpServersFor }, { serveMcpRequest }] = await Promise.all([
-    import("./server"),
-    import("./transport/serve-request"),
-  ]);
-  return (incoming, body, message, context) =>
-    serveMcpRequest(incoming, body, message, mcpServersFor(context, message));
-};
+/** The product's serving: src/mcp/transport/, which builds its servers with server.ts, loaded on the first request. */
+const loadTransport = async (): Promise<McpServe> => (await import("./transport/serve-request")).serveMcpRequest;
 
 /**
  * /mcp: authenticate the bearer token (static or OAuth), resolve it to
@@ -105,9 +98,9 @@ export function mcpRoutesServedBy(loadServe: () => Promise<McpServe>): Hono<AppE
       );
     }
     // The caller's D1 bookmark, if it carries one, and the next one handed back (http/d1-bookmark.ts).
-    const reads = accountReads(c.env, operator.value.account, carriedBookmark(c.req.raw.headers));
+    const reads = accountReads(c.env, operator.value.account, bookmarkFromRequest(c.req.raw.headers));
     const context = accountToolContext(c.env, config, operator.value, reads);
-    return handingOn(await serveRequest(c.req.raw, body.value, message.value, context), reads.handOn());
+    return withNextBookmark(await serveRequest(c.req.raw, body.value, message.value, context), reads.nextBookmark());
   });
 
   // Stateless server: there is no standalone SSE stream to GET and no session to DELETE.

@@ -1,8 +1,8 @@
 import type { McpServer, McpServerOptions } from "@modelcontextprotocol/server";
 import type { Config } from "../config/config";
-import type { RequestNeeds } from "./transport/request-needs";
+import type { RequestNeeds } from "./request-needs";
 
-export { EVERYTHING, type RequestNeeds } from "./transport/request-needs";
+export { EVERYTHING, type RequestNeeds } from "./request-needs";
 
 /**
  * What a development-only Worker entry may add to every MCP server built here:

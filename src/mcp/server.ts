@@ -6,6 +6,7 @@ import type { AccountToolContext } from "./account-context";
 import { APPS_EXTENSION_ID } from "./apps";
 import { registerAccountPrompts } from "./prompt-registration";
 import { workflowPrompts } from "./prompts";
+import { EVERYTHING, needsOf, type RequestNeeds } from "./request-needs";
 import { type AccountResource, registerAccountResources, registerAppCards } from "./resource-registration";
 import { serverExtension } from "./server-extension";
 import { approvalWaitTools } from "./tools/approval-wait.tools";
@@ -13,12 +14,14 @@ import { capacityTools } from "./tools/capacity.tools";
 import { orderCards, orderTools } from "./tools/orders.tools";
 import { runResources, runTools } from "./tools/runs.tools";
 import { syntheticResources, syntheticTools } from "./tools/synthetic.tools";
-import { type AccountTool, registerAccountTools } from "./tools/tool-registration";
-import { PROTOCOL_VERSIONS } from "./transport/protocol-versions";
-import { EVERYTHING, needsOf, type RequestNeeds } from "./transport/request-needs";
-import type { ResponseDelivery } from "./transport/response-delivery";
-import type { McpServerSource } from "./transport/serve-request";
-import { toolListKey } from "./transport/tool-list-cache";
+import { type AccountTool, registerAccountTools, type UntilTaken } from "./tools/tool-registration";
+
+/**
+ * The revisions served, newest first. 2026-07-28 is stateless by design; the
+ * 2025 revisions are served statelessly too (no session id). The first 2025
+ * entry is what an `initialize` naming an unknown revision is offered.
+ */
+export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
@@ -49,12 +52,13 @@ export const ALL_RESOURCES: readonly AccountResource[] = [...syntheticResources,
 
 /**
  * An McpServer for one request: it holds what this request needs
- * (request-needs.ts), which keeps it cheap to build.
+ * (request-needs.ts), which keeps it cheap to build. `untilTaken` paces a
+ * tool's progress reports; the transport gives it.
  */
 export function createMcpServer(
   context: AccountToolContext,
-  delivery?: ResponseDelivery,
   needs: RequestNeeds = EVERYTHING,
+  untilTaken?: UntilTaken,
 ): McpServer {
   const extension = serverExtension(context.config);
   const server = new McpServer(SERVER_INFO, {
@@ -79,7 +83,7 @@ export function createMcpServer(
       ...extension?.options.cacheHints,
     },
   });
-  registerAccountTools(server, context, ALL_TOOLS, delivery, needs);
+  registerAccountTools(server, context, ALL_TOOLS, needs, untilTaken);
   registerAccountResources(server, context, ALL_RESOURCES, needs);
   // Who may read a card depends on the scopes too, so the same short hint.
   registerAppCards(server, orderCards, LIST_CACHE, needs);
@@ -90,31 +94,21 @@ export function createMcpServer(
 }
 
 /**
- * The servers one request is served by (transport/serve-request.ts): built
- * for what the request needs, and a 2025 tools/list answered from the kept
- * listing of what this credential sees (transport/tool-list-cache.ts). A
- * development extension (server-extension.ts) talks back mid-call, sees
- * everything and adds tools of its own, so nothing of its servers is kept.
+ * What a server for this request must hold. A development extension
+ * (server-extension.ts) talks back mid-call and adds tools of its own, so
+ * while one is installed every request sees everything.
  */
-export function mcpServersFor(context: AccountToolContext, message: unknown): McpServerSource {
-  const extension = serverExtension(context.config);
-  return {
-    needs: extension?.needs ?? needsOf(message),
-    forRequest: (delivery, needs) => createMcpServer(context, delivery, needs),
-    toolList: extension
-      ? undefined
-      : {
-          scope: context.config,
-          // Worked out only for a tools/list: most requests never read it.
-          get key() {
-            return toolListKey(visibleTools(context), context.scopes);
-          },
-        },
-  };
+export function needsFor(context: AccountToolContext, message: unknown): RequestNeeds {
+  return serverExtension(context.config)?.needs ?? needsOf(message);
 }
 
-/** The tools this credential sees, as a server built with everything registers them. */
-function visibleTools(context: AccountToolContext): string[] {
+/**
+ * The tools a tools/list names for this credential, as a server built with
+ * everything registers them; undefined while a development extension adds
+ * tools of its own.
+ */
+export function listedTools(context: AccountToolContext): string[] | undefined {
+  if (serverExtension(context.config)) return undefined;
   return ALL_TOOLS.filter(
     (tool) => isGranted(context.scopes, tool.scope) && (!tool.enabled || tool.enabled(context)),
   ).map((tool) => tool.name);

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { type CredentialCheck, requireCredential, type WithHolder } from "../http/credential-middleware";
-import { carriedBookmark, handingOn } from "../http/d1-bookmark";
+import { bookmarkFromRequest, withNextBookmark } from "../http/d1-bookmark";
 import { limitedBody, validJson } from "../http/json-body";
 import { errorResponse, methodNotAllowed, sizedJson } from "../http/respond";
 import type { IntakeCaller } from "../orders/intake-schemas";
@@ -45,22 +45,28 @@ export function orderApiRoutes(callers: CredentialCheck<IntakeCaller>): Hono<Wit
         });
       }
       // Written through a read session, so the answer hands on a bookmark past this order (http/d1-bookmark.ts).
-      const reads = accountReads(c.env, c.get("holder").account, carriedBookmark(c.req.raw.headers));
+      const reads = accountReads(c.env, c.get("holder").account, bookmarkFromRequest(c.req.raw.headers));
       const stored = await storeIntakeOrder(reads, c.get("holder"), order);
-      if (!stored.ok) return handingOn(errorResponse(c, stored.error), reads.handOn());
+      if (!stored.ok) return withNextBookmark(errorResponse(c, stored.error), reads.nextBookmark());
       if (stored.value.kind === "created") requestAuditSeal(c, c.get("holder").account);
-      return handingOn(sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200), reads.handOn());
+      return withNextBookmark(
+        sizedJson(c, stored.value.receipt, stored.value.kind === "created" ? 201 : 200),
+        reads.nextBookmark(),
+      );
     },
   );
   api.all("/orders", methodNotAllowed(["POST"]));
 
   api.get("/orders/:id", caller, async (c) => {
     const orderId = c.req.param("id");
-    const reads = accountReads(c.env, c.get("holder").account, carriedBookmark(c.req.raw.headers));
+    const reads = accountReads(c.env, c.get("holder").account, bookmarkFromRequest(c.req.raw.headers));
     const view = await findOrderView(reads, c.get("holder").account, orderId);
     if (!view)
-      return handingOn(errorResponse(c, { code: "not_found", message: `order ${orderId} not found` }), reads.handOn());
-    return handingOn(c.json(view), reads.handOn());
+      return withNextBookmark(
+        errorResponse(c, { code: "not_found", message: `order ${orderId} not found` }),
+        reads.nextBookmark(),
+      );
+    return withNextBookmark(c.json(view), reads.nextBookmark());
   });
   api.all("/orders/:id", methodNotAllowed(["GET"]));
 

@@ -65,7 +65,7 @@ export class AccountReadSession {
    * this request neither read nor called anything and the caller carried
    * nothing.
    */
-  handOn(): ReadStart | undefined {
+  nextBookmark(): ReadStart | undefined {
     if (this.objectCalledLast) return AT_PRIMARY;
     const seen = this.session?.getBookmark() ?? undefined;
     if (seen === undefined) return this.carried;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVERYTHING, needsOf } from "../../src/mcp/transport/request-needs";
+import { EVERYTHING, needsOf } from "../../src/mcp/request-needs";
 
 // A server holds only what its request needs; a method this module does
 // not know must see the whole server, never an empty one.

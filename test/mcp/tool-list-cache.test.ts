@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import type { JSONRPCRequest } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
-import { isWholeToolList, keepToolList, keptToolList, toolListKey } from "../../src/mcp/transport/tool-list-cache";
+import { isWholeToolList, keepToolList, keptToolList, listingKey } from "../../src/mcp/transport/tool-list-cache";
 import { MCP_URL } from "../helpers/mcp-client";
 import { type JsonRpcMessage, mcpHeaders, rpc } from "../helpers/mcp-raw";
 import { ACME_TOKEN, READER_TOKEN } from "../helpers/tokens";
@@ -19,10 +19,11 @@ const JSON_HEADERS = new Headers({ "content-type": "application/json", "mcp-prot
 
 describe("the kept listing", () => {
   it("is the SDK's result behind each request's own id", async () => {
-    const shelf = { scope: {}, key: toolListKey(["a", "b"], ["orders:read"]) };
-    expect(keptToolList(shelf, request(1), JSON_HEADERS)).toBeUndefined();
-    await keepToolList(shelf, answer(1, { result: { tools: [{ name: "t", description: "“quoted” ü" }] } }));
-    const second = keptToolList(shelf, request("two ✓"), JSON_HEADERS);
+    const config = {};
+    const key = listingKey(config, ["a", "b"], ["orders:read"]);
+    expect(keptToolList(key, request(1), JSON_HEADERS)).toBeUndefined();
+    await keepToolList(key, answer(1, { result: { tools: [{ name: "t", description: "“quoted” ü" }] } }));
+    const second = keptToolList(key, request("two ✓"), JSON_HEADERS);
     expect(second?.headers.get("content-type")).toBe("application/json");
     expect(await second?.json()).toEqual({
       jsonrpc: "2.0",
@@ -30,35 +31,32 @@ describe("the kept listing", () => {
       result: { tools: [{ name: "t", description: "“quoted” ü" }] },
     });
     // Another configuration, or another set of tools or scopes, has a listing of its own.
-    expect(keptToolList({ scope: {}, key: shelf.key }, request(3), JSON_HEADERS)).toBeUndefined();
-    expect(
-      keptToolList({ ...shelf, key: toolListKey(["a"], ["orders:read"]) }, request(3), JSON_HEADERS),
-    ).toBeUndefined();
-    expect(
-      keptToolList({ ...shelf, key: toolListKey(["a", "b"], ["orders:write"]) }, request(3), JSON_HEADERS),
-    ).toBeUndefined();
+    expect(keptToolList({ ...key, config: {} }, request(3), JSON_HEADERS)).toBeUndefined();
+    expect(keptToolList(listingKey(config, ["a"], ["orders:read"]), request(3), JSON_HEADERS)).toBeUndefined();
+    expect(keptToolList(listingKey(config, ["a", "b"], ["orders:write"]), request(3), JSON_HEADERS)).toBeUndefined();
   });
 
   it("is not given where the SDK would refuse the request: an unknown revision, a body not sent as JSON", async () => {
-    const shelf = { scope: {}, key: "k" };
-    await keepToolList(shelf, answer(1, { result: { tools: [] } }));
-    expect(keptToolList(shelf, request(2), JSON_HEADERS)).toBeDefined();
-    expect(keptToolList(shelf, request(2), new Headers({ "content-type": "application/json" }))).toBeDefined();
+    const key = { config: {}, seen: "k" };
+    await keepToolList(key, answer(1, { result: { tools: [] } }));
+    expect(keptToolList(key, request(2), JSON_HEADERS)).toBeDefined();
+    expect(keptToolList(key, request(2), new Headers({ "content-type": "application/json" }))).toBeDefined();
     const unknownRevision = new Headers({ "content-type": "application/json", "mcp-protocol-version": "1999-01-01" });
-    expect(keptToolList(shelf, request(2), unknownRevision)).toBeUndefined();
-    expect(keptToolList(shelf, request(2), new Headers({ "content-type": "text/plain" }))).toBeUndefined();
+    expect(keptToolList(key, request(2), unknownRevision)).toBeUndefined();
+    expect(keptToolList(key, request(2), new Headers({ "content-type": "text/plain" }))).toBeUndefined();
   });
 
   it("keeps nothing from an error", async () => {
-    const shelf = { scope: {}, key: "k" };
-    await keepToolList(shelf, answer(1, { error: { code: -32603, message: "no" } }));
-    await keepToolList(shelf, new Response("event: message\n\n", { headers: { "content-type": "text/event-stream" } }));
-    expect(keptToolList(shelf, request(2), JSON_HEADERS)).toBeUndefined();
+    const key = { config: {}, seen: "k" };
+    await keepToolList(key, answer(1, { error: { code: -32603, message: "no" } }));
+    await keepToolList(key, new Response("event: message\n\n", { headers: { "content-type": "text/event-stream" } }));
+    expect(keptToolList(key, request(2), JSON_HEADERS)).toBeUndefined();
   });
 
   it("names its key by the tools in order and the scopes in any order", () => {
-    expect(toolListKey(["a", "b"], ["y", "x"])).toBe(toolListKey(["a", "b"], ["x", "y"]));
-    expect(toolListKey(["a", "b"], ["x"])).not.toBe(toolListKey(["b", "a"], ["x"]));
+    const config = {};
+    expect(listingKey(config, ["a", "b"], ["y", "x"]).seen).toBe(listingKey(config, ["a", "b"], ["x", "y"]).seen);
+    expect(listingKey(config, ["a", "b"], ["x"]).seen).not.toBe(listingKey(config, ["b", "a"], ["x"]).seen);
   });
 
   it.each([

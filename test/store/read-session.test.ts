@@ -33,7 +33,7 @@ describe("a request's read session", () => {
     const { db, starts } = watchedDatabase();
     const writing = new AccountReadSession(db, undefined);
     const simulated = await new D1AccountOrders(writing, "acme").simulateFailure("read-session test");
-    const handed = writing.handOn();
+    const handed = writing.nextBookmark();
     expect(handed).toMatch(BOOKMARK);
 
     const reading = new AccountReadSession(db, handed);
@@ -41,7 +41,7 @@ describe("a request's read session", () => {
     expect(details?.order_id).toBe(simulated.order_id);
     // The writer started at the primary (it carried nothing); the reader from the writer's bookmark.
     expect(starts).toEqual([AT_PRIMARY, handed]);
-    expect((reading.handOn() ?? "") >= (handed ?? "")).toBe(true);
+    expect((reading.nextBookmark() ?? "") >= (handed ?? "")).toBe(true);
   });
 
   it("several reads of one request share one session, and its bookmark only moves forward", async () => {
@@ -50,11 +50,11 @@ describe("a request's read session", () => {
     const reads = new AccountReadSession(db, undefined);
     const orders = new D1AccountOrders(reads, "acme");
     await orders.status(orderId);
-    const first = reads.handOn() ?? "";
+    const first = reads.nextBookmark() ?? "";
     await orders.details(orderId);
     await orders.exceptions();
     expect(starts).toEqual([AT_PRIMARY]);
-    expect((reads.handOn() ?? "") >= first).toBe(true);
+    expect((reads.nextBookmark() ?? "") >= first).toBe(true);
   });
 
   it("after a call to the account's object the next read starts at the primary, and until it runs the request hands on the primary", async () => {
@@ -62,23 +62,23 @@ describe("a request's read session", () => {
     const { db, starts } = watchedDatabase();
     const carried = new AccountReadSession(env.DB, undefined);
     await new D1AccountOrders(carried, "acme").status(orderId);
-    const bookmark = carried.handOn();
+    const bookmark = carried.nextBookmark();
 
     const reads = new AccountReadSession(db, bookmark);
     const orders = new D1AccountOrders(reads, "acme");
     await orders.status(orderId);
     reads.objectCalled();
-    expect(reads.handOn()).toBe(AT_PRIMARY);
+    expect(reads.nextBookmark()).toBe(AT_PRIMARY);
     await orders.details(orderId);
     expect(starts).toEqual([bookmark, AT_PRIMARY]);
-    expect(reads.handOn()).toMatch(BOOKMARK);
-    expect((reads.handOn() ?? "") >= (bookmark ?? "")).toBe(true);
+    expect(reads.nextBookmark()).toMatch(BOOKMARK);
+    expect((reads.nextBookmark() ?? "") >= (bookmark ?? "")).toBe(true);
   });
 
   it("a request that reads nothing hands back what it carried, and nothing when it carried nothing", () => {
-    expect(new AccountReadSession(env.DB, undefined).handOn()).toBeUndefined();
-    expect(new AccountReadSession(env.DB, AT_PRIMARY).handOn()).toBe(AT_PRIMARY);
+    expect(new AccountReadSession(env.DB, undefined).nextBookmark()).toBeUndefined();
+    expect(new AccountReadSession(env.DB, AT_PRIMARY).nextBookmark()).toBe(AT_PRIMARY);
     const bookmark = "00000000-00000001-00000000-00000000000000000000000000000000";
-    expect(new AccountReadSession(env.DB, bookmark).handOn()).toBe(bookmark);
+    expect(new AccountReadSession(env.DB, bookmark).nextBookmark()).toBe(bookmark);
   });
 });

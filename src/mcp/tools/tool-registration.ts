@@ -22,8 +22,7 @@ import type { Scope } from "../../core/scopes";
 import type { AccountToolContext } from "../account-context";
 import { type AppCard, appToolMeta } from "../apps";
 import { publishedSchema } from "../published-schema";
-import { EVERYTHING, type RequestNeeds } from "../transport/request-needs";
-import type { ResponseDelivery } from "../transport/response-delivery";
+import { EVERYTHING, type RequestNeeds } from "../request-needs";
 
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
@@ -156,14 +155,19 @@ function strictInput(tool: AccountTool, config: Config): z.ZodObject {
 }
 
 /**
- * `delivery` lets progress wait until the client has it (see delivery.ts); `needs` names what this request can call.
+ * Resolves once the client has taken what this request has streamed so far.
+ * The transport gives it (transport/response-delivery.ts says why workerd needs it), so a tool's progress reaches the
+ * client before the next piece of work starts.
  */
+export type UntilTaken = () => Promise<void>;
+
+/** `needs` names what this request can call; `untilTaken` paces progress reports. */
 export function registerAccountTools(
   server: McpServer,
   context: AccountToolContext,
   tools: readonly AccountTool[],
-  delivery?: ResponseDelivery,
   needs: RequestNeeds = EVERYTHING,
+  untilTaken?: UntilTaken,
 ): void {
   for (const tool of tools) {
     if (!needs.tool(tool.name)) continue;
@@ -194,7 +198,7 @@ export function registerAccountTools(
                     method: "notifications/progress",
                     params: { progressToken, progress, total, message },
                   });
-                  await delivery?.taken();
+                  await untilTaken?.();
                 },
               }),
         };

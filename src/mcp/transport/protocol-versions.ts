@@ -1,11 +1,5 @@
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-
-/**
- * The revisions served, newest first. 2026-07-28 is stateless by design; the
- * 2025 revisions are served statelessly too (no session id). The first 2025
- * entry is what an `initialize` naming an unknown revision is offered.
- */
-export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
+import { PROTOCOL_VERSIONS } from "../server";
 
 const FIRST_MODERN_REVISION = "2026-07-28";
 const MODERN_REVISIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS.filter((v) => v >= FIRST_MODERN_REVISION));

@@ -5,21 +5,20 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { AccountToolContext } from "../account-context";
+import type { RequestNeeds } from "../request-needs";
+import { createMcpServer, listedTools, needsFor } from "../server";
 import { jsonUnlessStreamed } from "./json-unless-streamed";
 import { refuseMalformed } from "./jsonrpc";
 import { toleratedHeaderMismatch } from "./protocol-versions";
-import type { RequestNeeds } from "./request-needs";
 import { ResponseDelivery } from "./response-delivery";
-import { isWholeToolList, keepToolList, keptToolList, type ToolListShelf } from "./tool-list-cache";
+import { isWholeToolList, keepToolList, keptToolList, listingKey } from "./tool-list-cache";
 
-/** Where the transport gets its MCP servers: the product's factory (server.ts) for one request's credential. */
-export interface McpServerSource {
-  /** What a server for this request must hold. */
+/** One request's server: built by the product (server.ts) for what the request needs, paced by this response. */
+interface RequestServer {
+  readonly context: AccountToolContext;
   readonly needs: RequestNeeds;
-  /** A server for this request alone, holding `needs`. */
-  forRequest(delivery: ResponseDelivery, needs: RequestNeeds): McpServer;
-  /** Where this credential's tools/list answer is kept (tool-list-cache.ts); absent when it must not be. */
-  readonly toolList?: ToolListShelf;
+  build(delivery: ResponseDelivery): McpServer;
 }
 
 /**
@@ -32,19 +31,26 @@ export async function serveMcpRequest(
   incoming: Request,
   body: string,
   message: unknown,
-  servers: McpServerSource,
+  context: AccountToolContext,
+  { keepToolList = true }: { readonly keepToolList?: boolean } = {},
 ): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
   const request = toleratedHeaderMismatch(incoming, message, body);
-  if (await isLegacyRequest(request, message)) return serve2025(request, message, body, servers);
-  return serve2026(request, message, servers);
+  const needs = needsFor(context, message);
+  const server: RequestServer = {
+    context,
+    needs,
+    build: (delivery) => createMcpServer(context, needs, () => delivery.taken()),
+  };
+  if (await isLegacyRequest(request, message)) return serve2025(request, message, body, server, keepToolList);
+  return serve2026(request, message, server);
 }
 
 /** Protocol 2026-07-28: the SDK's own handler, with a fresh server from the same factory. */
-async function serve2026(request: Request, message: unknown, servers: McpServerSource): Promise<Response> {
+async function serve2026(request: Request, message: unknown, server: RequestServer): Promise<Response> {
   const delivery = new ResponseDelivery(true);
-  const handler = createMcpHandler(() => servers.forRequest(delivery, servers.needs), {
+  const handler = createMcpHandler(() => server.build(delivery), {
     legacy: "reject",
     responseMode: "auto",
     onerror: reportRejection,
@@ -66,17 +72,18 @@ async function serve2025(
   incoming: Request,
   message: unknown,
   body: string,
-  servers: McpServerSource,
+  server: RequestServer,
+  keepListing: boolean,
 ): Promise<Response> {
   const accept = incoming.headers.get("accept") ?? "";
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = accept.includes("application/json");
   const batch = Array.isArray(message);
-  const streams = acceptsSse && (!acceptsJson || (!batch && servers.needs.mayStream));
-  const listing = acceptsJson && isWholeToolList(message) ? servers.toolList : undefined;
-  // The key names every tool this credential sees: worked out once, for the lookup and for keeping the answer.
-  const shelf = listing && { scope: listing.scope, key: listing.key };
-  const kept = shelf && keptToolList(shelf, message as JSONRPCRequest, incoming.headers);
+  const streams = acceptsSse && (!acceptsJson || (!batch && server.needs.mayStream));
+  const tools = keepListing && acceptsJson && isWholeToolList(message) ? listedTools(server.context) : undefined;
+  // Worked out only for a tools/list: most requests never need it.
+  const listing = tools && listingKey(server.context.config, tools, server.context.scopes);
+  const kept = listing && keptToolList(listing, message as JSONRPCRequest, incoming.headers);
   if (kept) return kept;
   // The SDK transport insists on both media types; we have already chosen the one this client reads.
   const request = acceptsSse && acceptsJson ? incoming : withBothMediaTypes(incoming, body);
@@ -86,9 +93,9 @@ async function serve2025(
     enableJsonResponse: !streams,
   });
   transport.onerror = reportRejection;
-  await servers.forRequest(delivery, servers.needs).connect(transport);
+  await server.build(delivery).connect(transport);
   const response = await transport.handleRequest(request, { parsedBody: message });
-  if (shelf) await keepToolList(shelf, response.clone());
+  if (listing) await keepToolList(listing, response.clone());
   if (batch) return answerAsBatch(response);
   return delivery.track(streams && acceptsJson ? await jsonUnlessStreamed(response) : response);
 }

@@ -11,19 +11,19 @@
  * rows justify it (src/mcp/transport/README.md).
  */
 import { isJsonContentType, type JSONRPCRequest } from "@modelcontextprotocol/server";
-import { PROTOCOL_VERSIONS } from "./protocol-versions";
+import { PROTOCOL_VERSIONS } from "../server";
 
 const UTF8 = new TextEncoder();
 
-/** Where one credential's listing is kept: per configuration (`scope`), then per the tools and scopes it sees. */
-export interface ToolListShelf {
-  readonly scope: object;
-  readonly key: string;
+/** Which kept listing a credential gets: per configuration, then per the tools and scopes it sees. */
+export interface ListingKey {
+  readonly config: object;
+  /** The tools it sees and its scopes, which decide every tool's entry. */
+  readonly seen: string;
 }
 
-/** The key of a credential's listing: the tools it sees and its scopes, which decide every tool's entry. */
-export function toolListKey(visibleTools: readonly string[], scopes: Iterable<string>): string {
-  return `${visibleTools.join(",")}|${[...scopes].sort().join(",")}`;
+export function listingKey(config: object, visibleTools: readonly string[], scopes: Iterable<string>): ListingKey {
+  return { config, seen: `${visibleTools.join(",")}|${[...scopes].sort().join(",")}` };
 }
 
 /** A tools/list that asks for the whole list and nothing else (no cursor, no _meta); anything else is the SDK's. */
@@ -47,10 +47,10 @@ function acceptedHeaders(headers: Headers): boolean {
 
 const kept = new WeakMap<object, Map<string, Uint8Array>>();
 
-/** The kept answer for this request's id, if a listing for its shelf was kept and the SDK would answer it. */
-export function keptToolList(shelf: ToolListShelf, request: JSONRPCRequest, headers: Headers): Response | undefined {
+/** The kept answer for this request's id, if a listing under its key was kept and the SDK would answer it. */
+export function keptToolList(key: ListingKey, request: JSONRPCRequest, headers: Headers): Response | undefined {
   if (!acceptedHeaders(headers)) return undefined;
-  const result = kept.get(shelf.scope)?.get(shelf.key);
+  const result = kept.get(key.config)?.get(key.seen);
   if (result === undefined) return undefined;
   const head = UTF8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},`);
   const body = new Uint8Array(head.length + result.length);
@@ -60,11 +60,11 @@ export function keptToolList(shelf: ToolListShelf, request: JSONRPCRequest, head
 }
 
 /** Keeps the result of the SDK's answer to a whole listing; an error or anything but JSON is not kept. */
-export async function keepToolList(shelf: ToolListShelf, answer: Response): Promise<void> {
+export async function keepToolList(key: ListingKey, answer: Response): Promise<void> {
   if (answer.status !== 200 || !(answer.headers.get("content-type") ?? "").startsWith("application/json")) return;
   const message = (await answer.json()) as { result?: unknown; error?: unknown };
   if (message.result === undefined || message.error !== undefined) return;
-  const shelves = kept.get(shelf.scope) ?? new Map<string, Uint8Array>();
-  kept.set(shelf.scope, shelves);
-  shelves.set(shelf.key, UTF8.encode(`"result":${JSON.stringify(message.result)}}`));
+  const listings = kept.get(key.config) ?? new Map<string, Uint8Array>();
+  kept.set(key.config, listings);
+  listings.set(key.seen, UTF8.encode(`"result":${JSON.stringify(message.result)}}`));
 }
