@@ -5,7 +5,7 @@
  * none of them lets the model approve anything.
  */
 import { z } from "zod/v4";
-import { CHANGE_KINDS, type ChangeKindName } from "../orders/change-kinds";
+import { ADDRESS_KIND, PLAYBOOK_KIND } from "../orders/change-kinds";
 import { type AccountPrompt, definePrompt } from "./prompt-registration";
 import { OrderIdParam } from "./tools/params";
 
@@ -76,7 +76,7 @@ const explainOrder = definePrompt({
 });
 
 /** The kinds propose_and_wait proposes: the playbook's fix, or a new address when one is given. */
-const PROPOSED_HERE = ["resolution", "address_change"] as const satisfies readonly ChangeKindName[];
+const PROPOSED_HERE = [PLAYBOOK_KIND, ADDRESS_KIND];
 
 const proposeAndWait = definePrompt({
   name: "propose_and_wait",
@@ -95,13 +95,13 @@ const proposeAndWait = definePrompt({
   }),
   tools: [
     "get_order_details",
-    ...PROPOSED_HERE.map((kind) => CHANGE_KINDS[kind].proposeTool.name),
+    ...PROPOSED_HERE.map((kind) => kind.proposeTool.name),
     "wait_for_approval",
-    ...new Set(PROPOSED_HERE.map((kind) => CHANGE_KINDS[kind].applyTool.name)),
+    ...new Set(PROPOSED_HERE.map((kind) => kind.applyTool.name)),
     "get_order_audit_log",
   ],
   text: ({ order_id, new_address }) => {
-    const { proposeTool, applyTool } = CHANGE_KINDS[new_address ? "address_change" : "resolution"];
+    const { proposeTool, applyTool } = new_address ? ADDRESS_KIND : PLAYBOOK_KIND;
     const propose = new_address
       ? `Call ${proposeTool.name} with order_id "${order_id}" and this address, split into recipient, line1, line2, city, region, postal_code and country: ${new_address}. The server validates and normalizes it.`
       : `Call ${proposeTool.name} with order_id "${order_id}". The server picks the action from its playbook.`;

@@ -8,16 +8,12 @@
  */
 import { z } from "zod/v4";
 import { orList } from "../core/lists";
+import { filedByName } from "../core/registry";
 import { addressChange } from "./kinds/address-change";
 import { cancelOrder } from "./kinds/cancel-order";
 import type { ActionFacts, ApplyTool, ChangeKind, MoneyRule } from "./kinds/kind";
 import { resolution } from "./kinds/resolution";
 import type { OrderRecord } from "./order-record";
-
-/** The registry's entries, each under its own name: a kind filed under another does not compile. */
-function filedByName<T extends { readonly [K in keyof T]: { readonly name: K } }>(kinds: T): T {
-  return kinds;
-}
 
 /** Every kind, under the name its changes carry. */
 const KINDS = filedByName({ resolution, address_change: addressChange, cancel_order: cancelOrder });
@@ -125,6 +121,23 @@ export const APPLY_TOOLS: readonly ApplyToolUse[] = [...new Set(EVERY_KIND.map((
     return { tool, kinds: kinds.map((kind) => kind.name), after: kinds.map((kind) => kind.proposeTool.name) };
   },
 );
+
+function onlyKindWhere(what: string, test: (kind: (typeof EVERY_KIND)[number]) => boolean) {
+  const found = EVERY_KIND.filter(test);
+  const [kind] = found;
+  if (found.length !== 1 || kind === undefined)
+    throw new Error(`exactly one change kind must be ${what}; ${found.length} are`);
+  return kind;
+}
+
+/** The kind whose proposing tool takes nothing but the order id: the server picks the fix from its playbook. */
+export const PLAYBOOK_KIND = onlyKindWhere(
+  "proposed by order id alone",
+  (kind) => Object.keys(kind.proposeTool.input).length === 0,
+);
+
+/** The kind whose proposing tool takes a new shipping address. */
+export const ADDRESS_KIND = onlyKindWhere("proposed with an address", (kind) => "address" in kind.proposeTool.input);
 
 /** "propose_resolution, prepare_address_change or …": every proposing tool, for the texts that list them. */
 export const ANY_PROPOSE_TOOL = orList(PROPOSE_TOOL_NAMES);

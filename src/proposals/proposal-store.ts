@@ -1,4 +1,19 @@
+import { insertRow, type StatusGuardedTable, updateIfStatus } from "../store/status-guarded-rows";
 import { type Proposal, ProposalSchema, type ProposalStatus } from "./proposal-schemas";
+
+const PROPOSALS: StatusGuardedTable<Proposal> = {
+  table: "proposals",
+  idColumn: "proposal_id",
+  recordColumn: "body",
+  schema: ProposalSchema,
+  id: (proposal) => proposal.proposal_id,
+  lookups: (proposal) => ({
+    order_id: proposal.order_id,
+    change_key: ProposalStore.changeKey(proposal),
+    pinned_version: proposal.pinned_version,
+    created_at: proposal.created_at,
+  }),
+};
 
 /**
  * Proposals in the AccountAgent's own SQLite (tables: account/storage-schema.ts).
@@ -13,16 +28,7 @@ export class ProposalStore {
   }
 
   insert(proposal: Proposal): void {
-    this.sql.exec(
-      "INSERT INTO proposals (proposal_id, order_id, change_key, pinned_version, status, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      proposal.proposal_id,
-      proposal.order_id,
-      ProposalStore.changeKey(proposal),
-      proposal.pinned_version,
-      proposal.status,
-      proposal.created_at,
-      JSON.stringify(ProposalSchema.parse(proposal)),
-    );
+    insertRow(this.sql, PROPOSALS, proposal);
   }
 
   /**
@@ -32,14 +38,7 @@ export class ProposalStore {
    * transition decided on an outdated read is simply not written.
    */
   update(proposal: Proposal, expected: ProposalStatus): boolean {
-    const cursor = this.sql.exec(
-      "UPDATE proposals SET status = ?, body = ? WHERE proposal_id = ? AND status = ?",
-      proposal.status,
-      JSON.stringify(ProposalSchema.parse(proposal)),
-      proposal.proposal_id,
-      expected,
-    );
-    return cursor.rowsWritten > 0;
+    return updateIfStatus(this.sql, PROPOSALS, proposal, expected);
   }
 
   delete(proposalId: string): void {

@@ -1,29 +1,26 @@
+import { insertRow, type StatusGuardedTable, updateIfStatus } from "../store/status-guarded-rows";
 import { type SearchRecord, SearchRecordSchema, type SearchStatus } from "./capacity-schemas";
+
+const SEARCHES: StatusGuardedTable<SearchRecord> = {
+  table: "capacity_searches",
+  idColumn: "search_id",
+  recordColumn: "state",
+  schema: SearchRecordSchema,
+  id: (record) => record.search_id,
+  lookups: (record) => ({ started_at: record.started_at }),
+};
 
 /** Capacity searches in the AccountAgent's own SQLite (table: account/storage-schema.ts, step 8). */
 export class SearchStore {
   constructor(private readonly sql: SqlStorage) {}
 
   insert(record: SearchRecord): void {
-    this.sql.exec(
-      "INSERT INTO capacity_searches (search_id, status, started_at, state) VALUES (?, ?, ?, ?)",
-      record.search_id,
-      record.status,
-      record.started_at,
-      JSON.stringify(SearchRecordSchema.parse(record)),
-    );
+    insertRow(this.sql, SEARCHES, record);
   }
 
   /** Writes the record only while the stored search is still `expected`: a stop wins over a tick in flight. */
   update(record: SearchRecord, expected: SearchStatus): boolean {
-    const cursor = this.sql.exec(
-      "UPDATE capacity_searches SET status = ?, state = ? WHERE search_id = ? AND status = ?",
-      record.status,
-      JSON.stringify(SearchRecordSchema.parse(record)),
-      record.search_id,
-      expected,
-    );
-    return cursor.rowsWritten > 0;
+    return updateIfStatus(this.sql, SEARCHES, record, expected);
   }
 
   get(searchId: string): SearchRecord | undefined {

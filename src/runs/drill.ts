@@ -5,7 +5,7 @@
  * a replay breaks the same orders the same way and keeps their request ids.
  */
 import type { OrderRequest } from "../orders/intake-schemas";
-import type { ReferenceData } from "../orders/reference-data";
+import { ChannelSchema, type ReferenceData } from "../orders/reference-data";
 import { type RejectionReason, RejectionReasonSchema, reasonOf } from "../orders/rejections";
 import { linesTotal } from "../orders/validate-order";
 import type { InvalidShare } from "./run-schemas";
@@ -54,12 +54,10 @@ export function breakOrder(
       return { ...order, customer_id: `C-DRILL-${String(Math.floor(u * 10_000)).padStart(4, "0")}` };
     case "channel_not_allowed": {
       const customer = pick(
-        reference.customerList.filter((c) => c.allowed_channels.length < 5),
+        reference.customerList.filter((c) => c.allowed_channels.length < ChannelSchema.options.length),
         u,
       );
-      const channels = ["web", "mobile", "store", "partner", "phone"].filter(
-        (c) => !customer?.allowed_channels.includes(c as never),
-      );
+      const channels = ChannelSchema.options.filter((c) => !customer?.allowed_channels.includes(c));
       const channel = pick(channels, u);
       return customer && channel ? { ...order, customer_id: customer.customer_id, channel } : null;
     }

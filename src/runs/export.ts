@@ -6,7 +6,7 @@
 import { z } from "zod/v4";
 import { bucketBounds, type HistogramData, RELATIVE_ERROR } from "./histogram";
 import type { RunRecord } from "./record";
-import { type RunInterval, type RunSummary, RunSummarySchema } from "./run-schemas";
+import { type RunInterval, RunIntervalSchema, type RunSummary, RunSummarySchema } from "./run-schemas";
 
 const ExportedHistogramSchema = z.object({
   relative_error: z.number().describe("Every value in a bucket is within this share of the bucket's bounds"),
@@ -58,27 +58,11 @@ export function exportOf(summary: RunSummary, record: RunRecord): RunExport {
   };
 }
 
-const CSV_COLUMNS = [
-  "at_second",
-  "seconds",
-  "planned_rate",
-  "sent",
-  "accepted",
-  "rejected",
-  "errors",
-  "dropped",
-  "dropped_generator",
-  "in_flight",
-  "latency_p50_ms",
-  "latency_p95_ms",
-  "latency_p99_ms",
-  "service_p99_ms",
-  "generator_delay_ms",
-] as const satisfies readonly (keyof RunInterval)[];
+/** Every interval field, so a new one reaches the CSV without a second list; each is a number, so no cell needs quoting. */
+const CSV_COLUMNS = Object.keys(RunIntervalSchema.shape) as (keyof RunInterval)[];
 
 export const INTERVALS_CSV_HEADER = `${CSV_COLUMNS.join(",")}\r\n`;
 
-/** Numbers only, so no cell needs quoting. */
 export function intervalCsvLine(interval: RunInterval): string {
   return `${CSV_COLUMNS.map((column) => String(interval[column])).join(",")}\r\n`;
 }

@@ -130,7 +130,7 @@ export const FiguresSchema = z.object({
 });
 export type Figures = z.infer<typeof FiguresSchema>;
 
-/** One second or so of a run: what was answered in it and how fast. */
+/** One second or so of a run: what was answered in it and how fast. Its fields, in this order, are the CSV's columns. */
 export const RunIntervalSchema = z.object({
   at_second: z.number().describe("Seconds since the run started, by the clock: a pause or a restart shows as a gap"),
   seconds: z
@@ -147,15 +147,15 @@ export const RunIntervalSchema = z.object({
     .number()
     .default(0)
     .describe("Of dropped, those the generator dropped while a request slot was free; the rest the target held back"),
-  generator_delay_ms: z
-    .number()
-    .default(0)
-    .describe("99th percentile of how late the generator itself handed orders to fetch in this interval"),
   in_flight: z.number().int().describe("Requests in flight at the end of the interval"),
   latency_p50_ms: z.number().describe("Median latency from the scheduled send time; 0 when nothing was answered"),
   latency_p95_ms: z.number(),
   latency_p99_ms: z.number(),
   service_p99_ms: z.number().describe("99th percentile service time, from the moment each order left"),
+  generator_delay_ms: z
+    .number()
+    .default(0)
+    .describe("99th percentile of how late the generator itself handed orders to fetch in this interval"),
 });
 export type RunInterval = z.infer<typeof RunIntervalSchema>;
 

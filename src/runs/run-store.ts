@@ -1,3 +1,4 @@
+import { insertRow, type StatusGuardedTable, updateIfStatus } from "../store/status-guarded-rows";
 import { type RunRecord, RunRecordSchema } from "./record";
 import { CHART_POINTS, chartBucketSeconds, type RunInterval, RunIntervalSchema, type RunStatus } from "./run-schemas";
 
@@ -31,30 +32,26 @@ type ChartRow = {
   in_flight_max: number;
 };
 
+const RUNS: StatusGuardedTable<RunRecord> = {
+  table: "runs",
+  idColumn: "run_id",
+  recordColumn: "state",
+  schema: RunRecordSchema,
+  id: (record) => record.run_id,
+  lookups: (record) => ({ started_at: record.started_at }),
+};
+
 /** Traffic runs in the AccountAgent's own SQLite (tables: account/storage-schema.ts). */
 export class RunStore {
   constructor(private readonly sql: SqlStorage) {}
 
   insert(record: RunRecord): void {
-    this.sql.exec(
-      "INSERT INTO runs (run_id, status, started_at, state) VALUES (?, ?, ?, ?)",
-      record.run_id,
-      record.status,
-      record.started_at,
-      JSON.stringify(RunRecordSchema.parse(record)),
-    );
+    insertRow(this.sql, RUNS, record);
   }
 
   /** Writes the record only while the stored run is still `expected`: a stop wins over a tick in flight. */
   update(record: RunRecord, expected: RunStatus): boolean {
-    const cursor = this.sql.exec(
-      "UPDATE runs SET status = ?, state = ? WHERE run_id = ? AND status = ?",
-      record.status,
-      JSON.stringify(RunRecordSchema.parse(record)),
-      record.run_id,
-      expected,
-    );
-    return cursor.rowsWritten > 0;
+    return updateIfStatus(this.sql, RUNS, record, expected);
   }
 
   get(runId: string): RunRecord | undefined {

@@ -1,71 +1,24 @@
 import { z } from "zod/v4";
-import type { OrderLine, OrderRequest } from "../orders/intake-schemas";
-import { ChannelSchema, type ReferenceData } from "../orders/reference-data";
-import { ACCEPTED_CURRENCY, linesTotal } from "../orders/validate-order";
+import { filedByName } from "../core/registry";
+import type { OrderRequest } from "../orders/intake-schemas";
+import type { ReferenceData } from "../orders/reference-data";
+import { seeded } from "./modes/seeded-mode";
+import { simple } from "./modes/simple-mode";
 import { Prng } from "./prng";
 
 /**
- * The two generator modes. `seeded` samples the real catalog and customers so
- * the API accepts every order; `simple` invents every field so the API rejects
- * every order, which drills the rejection path.
+ * The generator modes, each declared whole in its module (synth/modes/): a
+ * new mode is its module and one entry here, and the schema, the stream and
+ * the tools' description follow from the entry.
  */
-export const GeneratorModeSchema = z.enum(["seeded", "simple"]);
-export type GeneratorMode = z.infer<typeof GeneratorModeSchema>;
+const MODES = filedByName({ seeded, simple });
 
-const MAX_SEEDED_LINES = 3;
-const MAX_SIMPLE_LINES = 4;
-const MAX_QUANTITY = 5;
+export type GeneratorMode = keyof typeof MODES;
+const MODE_NAMES = Object.keys(MODES) as GeneratorMode[];
+export const GeneratorModeSchema = z.enum(MODE_NAMES as [GeneratorMode, ...GeneratorMode[]]);
 
-function seededOrder(rng: Prng, reference: ReferenceData): OrderRequest {
-  const requestId = rng.uuid();
-  const customer = rng.pick(reference.customerList);
-  const channel = rng.pick(customer.allowed_channels);
-  const skus = rng.sample(reference.sellable, rng.int(1, Math.min(MAX_SEEDED_LINES, reference.sellable.length)));
-  const lines: OrderLine[] = skus.map((sku) => ({
-    sku: sku.sku,
-    quantity: rng.int(1, MAX_QUANTITY),
-    unit_price_cents: sku.unit_price_cents,
-  }));
-  return {
-    request_id: requestId,
-    customer_id: customer.customer_id,
-    channel,
-    currency: ACCEPTED_CURRENCY,
-    lines,
-    total_cents: linesTotal(lines),
-  };
-}
-
-function fourDigits(rng: Prng): string {
-  return String(rng.int(0, 9999)).padStart(4, "0");
-}
-
-/** A random SKU that is guaranteed not to be in the catalog, so rejection is certain. */
-function unknownSku(rng: Prng, reference: ReferenceData): string {
-  for (;;) {
-    const sku = `SKU-${fourDigits(rng)}`;
-    if (!reference.skus.has(sku)) return sku;
-  }
-}
-
-function simpleOrder(rng: Prng, reference: ReferenceData): OrderRequest {
-  const requestId = rng.uuid();
-  const customerId = `C-${fourDigits(rng)}`;
-  const channel = rng.pick(ChannelSchema.options);
-  const lines: OrderLine[] = Array.from({ length: rng.int(1, MAX_SIMPLE_LINES) }, () => ({
-    sku: unknownSku(rng, reference),
-    quantity: rng.int(1, MAX_QUANTITY),
-    unit_price_cents: rng.int(100, 9999),
-  }));
-  return {
-    request_id: requestId,
-    customer_id: customerId,
-    channel,
-    currency: ACCEPTED_CURRENCY,
-    lines,
-    total_cents: linesTotal(lines),
-  };
-}
+/** Every mode in a sentence each, for the tools' `mode` parameter. */
+export const GENERATOR_MODES_DESCRIBED = MODE_NAMES.map((name) => `"${name}" ${MODES[name].description}`).join(" ");
 
 /**
  * An endless stream of orders from one PRNG: the same mode and seed always
@@ -77,8 +30,8 @@ export function* orderStream(
   reference: ReferenceData,
 ): Generator<OrderRequest, never> {
   const rng = new Prng(seed);
-  const make = mode === "seeded" ? seededOrder : simpleOrder;
-  for (;;) yield make(rng, reference);
+  const { order } = MODES[mode];
+  for (;;) yield order(rng, reference);
 }
 
 /** The first `count` orders of the stream, as an array. */

@@ -22,16 +22,8 @@ import { APPLY_APPROVED_CHANGE, defineChangeKind, type Plan } from "../../src/or
 
 const sources = import.meta.glob<string>("../../src/**/*.ts", { query: "?raw", import: "default", eager: true });
 
-/**
- * Where a kind may be named: its own module, the registry, the playbook (the resolution kind's table), and the prompt
- * that picks kinds for a workflow.
- */
-const MAY_NAME_KINDS = [
-  /^src\/orders\/kinds\//,
-  /^src\/orders\/change-kinds\.ts$/,
-  /^src\/orders\/playbook\.ts$/,
-  /^src\/mcp\/prompts\.ts$/,
-];
+/** Where a kind may be named: its own module, the registry and the playbook (the resolution kind's table). */
+const MAY_NAME_KINDS = [/^src\/orders\/kinds\//, /^src\/orders\/change-kinds\.ts$/, /^src\/orders\/playbook\.ts$/];
 
 /** The code without its comments: a comment may give a kind as an example. */
 function code(text: string): string {

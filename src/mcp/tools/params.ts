@@ -1,12 +1,10 @@
 import { z } from "zod/v4";
 import { ANY_PROPOSE_TOOL } from "../../orders/change-kinds";
-import { GeneratorModeSchema } from "../../synth/generators";
+import { GENERATOR_MODES_DESCRIBED, GeneratorModeSchema } from "../../synth/generators";
 import { MAX_SEED } from "../../synth/prng";
 
 /** Parameters shared by several tools, described once. */
-export const ModeParam = GeneratorModeSchema.default("seeded").describe(
-  '"seeded" samples the real catalog and customers, so the API accepts every order (201). "simple" invents every field, so the API rejects every order (422): use it to drill the rejection path.',
-);
+export const ModeParam = GeneratorModeSchema.default("seeded").describe(GENERATOR_MODES_DESCRIBED);
 
 export const SeedParam = z
   .number()

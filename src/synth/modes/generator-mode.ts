@@ -1,0 +1,14 @@
+import type { OrderRequest } from "../../orders/intake-schemas";
+import type { ReferenceData } from "../../orders/reference-data";
+import type { Prng } from "../prng";
+
+/** Everything about one generator mode; a mode is its module and one entry in generators.ts's MODES. */
+export interface GeneratorModeDefinition<Name extends string = string> {
+  readonly name: Name;
+  /** What the mode makes, after its quoted name, for the tools' `mode` parameter. */
+  readonly description: string;
+  /** The next order of a stream: the same PRNG state always gives the same order. */
+  order(rng: Prng, reference: ReferenceData): OrderRequest;
+}
+
+export const MAX_QUANTITY = 5;

@@ -1,0 +1,30 @@
+import type { OrderLine } from "../../orders/intake-schemas";
+import { ACCEPTED_CURRENCY, linesTotal } from "../../orders/validate-order";
+import { type GeneratorModeDefinition, MAX_QUANTITY } from "./generator-mode";
+
+const MAX_LINES = 3;
+
+/** Samples the real catalog and customers, so the order API accepts every order. */
+export const seeded: GeneratorModeDefinition<"seeded"> = {
+  name: "seeded",
+  description: "samples the real catalog and customers, so the API accepts every order (201).",
+  order(rng, reference) {
+    const requestId = rng.uuid();
+    const customer = rng.pick(reference.customerList);
+    const channel = rng.pick(customer.allowed_channels);
+    const skus = rng.sample(reference.sellable, rng.int(1, Math.min(MAX_LINES, reference.sellable.length)));
+    const lines: OrderLine[] = skus.map((sku) => ({
+      sku: sku.sku,
+      quantity: rng.int(1, MAX_QUANTITY),
+      unit_price_cents: sku.unit_price_cents,
+    }));
+    return {
+      request_id: requestId,
+      customer_id: customer.customer_id,
+      channel,
+      currency: ACCEPTED_CURRENCY,
+      lines,
+      total_cents: linesTotal(lines),
+    };
+  },
+};
