@@ -5,7 +5,7 @@
  * checks the caller's account first, on every call; the Worker reaches the
  * entries for one caller through bindCaller, which fixes the caller once. A
  * new entry is one line in one of the tables below: the object's method, its
- * type on the RPC stub and the MCP tools' bound face all follow from it.
+ * type on the RPC stub and the MCP tools' caller-bound calls all follow from it.
  */
 import type { Approver, Operator } from "../config/config";
 import { ok, type Result } from "../core/errors";
@@ -38,7 +38,7 @@ type Entry<C extends AccountCaller> = (
 ) => Result<unknown> | Promise<Result<unknown>>;
 type Entries<C extends AccountCaller> = Readonly<Record<string, Entry<C>>>;
 
-/** What an operator's MCP tools ask for, through the bound face in mcp/account-context.ts. */
+/** What an operator's MCP tools ask for, through the calls mcp/account-context.ts binds to their caller. */
 export const OPERATOR_CALLS = {
   async sendOrders(services, caller: Operator, request: SendRequest, onProgress?: ProgressListener) {
     const progress = onProgress && ordered(onProgress);

@@ -8,7 +8,7 @@ import { loadSeed } from "./seed-loader";
  * several databases (docs/scale.md); then this function, and the bindings
  * in wrangler.toml, are what change. Every account-scoped D1 access asks here,
  * a request's read session too (accountReads in read-session.ts), and runs its
- * statements on readyDatabase() of what it got: the one door to the database.
+ * statements on readyDatabase() of what it got: nothing reaches the database another way.
  */
 export function accountDatabase(env: Pick<Env, "DB" | "DEMO_DATA">, _account: string): D1Database {
   if (isOn(env.DEMO_DATA)) withDemoData.add(env.DB);
