@@ -34,10 +34,14 @@ export function isCiBuild(env: Readonly<Record<string, string | undefined>>): bo
   return isOn(env.WORKERS_CI) || isOn(env.CI);
 }
 
-export function parseDeployArgs(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Result<DeployArgs> {
+interface Flags {
+  readonly values: ReadonlyMap<ValueFlag, string>;
+  readonly dryRun: boolean;
+  readonly help: boolean;
+  readonly demoData: boolean;
+}
+
+function readFlags(argv: readonly string[]): Result<Flags> {
   const values = new Map<ValueFlag, string>();
   let dryRun = false;
   let help = false;
@@ -55,6 +59,16 @@ export function parseDeployArgs(
       values.set(flag as ValueFlag, value);
     } else return fail("bad_request", `unknown option ${JSON.stringify(arg)}\n\n${USAGE}`);
   }
+  return ok({ values, dryRun, help, demoData });
+}
+
+export function parseDeployArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Result<DeployArgs> {
+  const flags = readFlags(argv);
+  if (!flags.ok) return flags;
+  const { values, dryRun, help, demoData } = flags.value;
   const account = values.get("--account") ?? DEFAULT_ACCOUNT;
   const problem = accountProblem(account);
   if (problem) return fail("bad_request", problem);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { version as released } from "../../package.json";
 import { initializeRequest, jsonAnswer, postMcp, rpc, sseMessages } from "../helpers/mcp-raw";
 import { freshSeed } from "../helpers/synthetic";
 import { ACME_TOKEN } from "../helpers/tokens";
@@ -16,7 +17,8 @@ describe("initialize", () => {
     expect(body.id).toBe(1);
     expect(body.error).toBeUndefined();
     expect(body.result?.protocolVersion).toBe(version);
-    expect(body.result?.serverInfo).toEqual({ name: "order-ops-edge", version: "0.1.0" });
+    // The version a client sees is the one package.json and CHANGELOG.md release.
+    expect(body.result?.serverInfo).toEqual({ name: "order-ops-edge", version: released });
     expect(body.result?.capabilities).toMatchObject({ tools: {}, resources: {} });
     expect(body.result?.instructions).toContain("check_target");
   });
