@@ -1,7 +1,6 @@
 // The signature checks docs/webhooks.md shows receivers, loaded from that page
 // itself: the test suite's receiver and the smoke run's both verify every
-// delivery with exactly that code (the standardwebhooks library's, and the
-// deprecated X-Order-Ops-Signature check beside it), so the documented
+// delivery with exactly that code (the standardwebhooks library's), so the documented
 // examples cannot drift from what the Worker signs.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -11,18 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 /** The documented Standard Webhooks check: the parsed event, or a throw. */
 export type VerifyWebhook = (secret: string, rawBody: string, headers: Readonly<Record<string, string>>) => unknown;
 
-/** The documented check of the deprecated header. */
-export type VerifySignature = (
-  secret: string,
-  signatureHeader: string | undefined,
-  rawBody: string,
-  nowSeconds?: number,
-) => boolean;
-
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PAGE = "docs/webhooks.md";
 export const STANDARD_VERIFIER = "verifyOrderOpsWebhook";
-export const LEGACY_VERIFIER = "verifyOrderOpsSignature";
 /**
  * Where a block is written to be imported: inside the repository, so that its
  * `import … from "standardwebhooks"` resolves to node_modules as in a
@@ -64,12 +54,10 @@ async function loadBlock(functionName: string): Promise<unknown> {
 export interface DocumentedVerifiers {
   /** True when the documented standardwebhooks check accepts the delivery. */
   readonly verify: (secret: string, rawBody: string, headers: Readonly<Record<string, string>>) => boolean;
-  readonly verifyLegacy: VerifySignature;
 }
 
 export async function loadDocumentedVerifiers(): Promise<DocumentedVerifiers> {
   const standard = (await loadBlock(STANDARD_VERIFIER)) as VerifyWebhook;
-  const legacy = (await loadBlock(LEGACY_VERIFIER)) as VerifySignature;
   return {
     verify: (secret, rawBody, headers) => {
       try {
@@ -79,6 +67,5 @@ export async function loadDocumentedVerifiers(): Promise<DocumentedVerifiers> {
         return false;
       }
     },
-    verifyLegacy: legacy,
   };
 }

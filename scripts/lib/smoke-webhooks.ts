@@ -8,6 +8,9 @@
 import { loadDocumentedVerifiers } from "./documented-verifier.ts";
 import { type Delivery, startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
+/** The headers sent before Standard Webhooks, removed (CHANGELOG.md); as Node lowercases them. */
+const REMOVED_HEADERS = ["x-order-ops-signature", "x-order-ops-timestamp", "idempotency-key"];
+
 /** Approvers sign with a Standard Webhooks secret, downstream with one from before those (used as written). */
 const SECRETS = {
   approvals: "whsec_c21va2UtYXBwcm92YWxzLWtleS1vZi0zMi1ieXRlcyE=",
@@ -63,7 +66,7 @@ export async function checkWebhooks({ receiver }: WebhookSink, check: Check): Pr
   const created = createdIn(deliveries);
   const [first] = created;
   const proposalId = proposalOf(first);
-  const { verify, verifyLegacy } = await loadDocumentedVerifiers();
+  const { verify } = await loadDocumentedVerifiers();
   const verifies = first !== undefined && verify(SECRETS.approvals, first.raw_body, first.headers);
   const otherSecretFails = first !== undefined && !verify(SECRETS.downstream, first.raw_body, first.headers);
   check(
@@ -76,9 +79,9 @@ export async function checkWebhooks({ receiver }: WebhookSink, check: Check): Pr
     first ? `webhook-id ${first.key}, webhook-signature ${first.signature?.slice(0, 12)}…` : "nothing arrived",
   );
   check(
-    "the deprecated X-Order-Ops-Signature, sent for one release, still passes the older check in docs/webhooks.md",
-    first !== undefined && verifyLegacy(SECRETS.approvals, first.legacy_signature ?? undefined, first.raw_body),
-    first ? `${first.legacy_signature?.slice(0, 20)}…` : "nothing arrived",
+    "no delivery carries the removed X-Order-Ops-Signature, X-Order-Ops-Timestamp or Idempotency-Key headers",
+    first !== undefined && REMOVED_HEADERS.every((name) => first.headers[name] === undefined),
+    first ? Object.keys(first.headers).join(", ") : "nothing arrived",
   );
   const arrived = about(deliveries, proposalId);
   const kinds = arrived.map((delivery) => `${delivery.path.split("/")[1]} ${delivery.event_type}`).sort();
@@ -91,7 +94,7 @@ export async function checkWebhooks({ receiver }: WebhookSink, check: Check): Pr
         "approvals proposal.created",
         "downstream order.updated",
         "downstream proposal.applied",
-      ]) && arrived.every((delivery) => delivery.verified && delivery.legacy_verified && !delivery.repeat),
+      ]) && arrived.every((delivery) => delivery.verified && !delivery.repeat),
     kinds.join(", "),
   );
 }

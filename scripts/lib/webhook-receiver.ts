@@ -1,8 +1,7 @@
 // A webhook receiver on this machine, for the tests and the smoke run to aim
 // NOTIFY_WEBHOOK_URL and DOWNSTREAM_WEBHOOK_URL at instead of the internet.
 // It verifies every delivery's signature with the standardwebhooks check
-// docs/webhooks.md shows (and records whether the deprecated
-// X-Order-Ops-Signature passes the page's older check) and deduplicates by
+// docs/webhooks.md shows and deduplicates by
 // webhook-id, as a real receiver should: a redelivery is recorded as a repeat
 // of the same key and answered 200 without being taken again. The path says
 // whose secret signs and how to answer:
@@ -29,10 +28,6 @@ export interface Delivery {
   readonly signature: string | null;
   /** The documented standardwebhooks check accepted it under the path's secret. */
   readonly verified: boolean;
-  /** The deprecated headers, sent for one release: Idempotency-Key, X-Order-Ops-Signature and whether it verified. */
-  readonly idempotency_key: string | null;
-  readonly legacy_signature: string | null;
-  readonly legacy_verified: boolean;
   /** Every request header, lowercased, as the receiver got them. */
   readonly headers: Readonly<Record<string, string>>;
   /** The key had been taken before: this delivery is a redelivery. */
@@ -60,7 +55,7 @@ function parsed(text: string): unknown {
 
 /** `secrets` maps the first path segment to the secret that path's deliveries must be signed with. */
 export async function startWebhookReceiver(secrets: Readonly<Record<string, string>>): Promise<WebhookReceiver> {
-  const { verify, verifyLegacy } = await loadDocumentedVerifiers();
+  const { verify } = await loadDocumentedVerifiers();
   const deliveries: Delivery[] = [];
   const taken = new Set<string>();
   const failedOnce = new Set<string>();
@@ -75,10 +70,8 @@ export async function startWebhookReceiver(secrets: Readonly<Record<string, stri
       ]),
     );
     const key = header(request, "webhook-id");
-    const legacySignature = header(request, "x-order-ops-signature");
     const secret = secrets[secretName];
     const verified = secret !== undefined && verify(secret, raw, headers);
-    const legacyVerified = secret !== undefined && verifyLegacy(secret, legacySignature ?? undefined, raw);
     const repeat = key !== null && taken.has(key);
     const status = (() => {
       if (!verified) return 401;
@@ -110,9 +103,6 @@ export async function startWebhookReceiver(secrets: Readonly<Record<string, stri
       timestamp: header(request, "webhook-timestamp"),
       signature: header(request, "webhook-signature"),
       verified,
-      idempotency_key: header(request, "idempotency-key"),
-      legacy_signature: legacySignature,
-      legacy_verified: legacyVerified,
       headers,
       repeat,
       status,

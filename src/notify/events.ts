@@ -42,7 +42,7 @@ const CATALOGUE: Readonly<Record<string, readonly Route[]>> = {
  * beside it, so a Slack incoming webhook can be the receiver as it is.
  */
 export const WebhookBodySchema = z.object({
-  id: z.string().describe("the event id, also sent as the Idempotency-Key header"),
+  id: z.string().describe("the event id, also sent as the webhook-id header"),
   type: WebhookEventTypeSchema,
   account: z.string(),
   created_at: z.string().describe("when the change happened (ISO 8601)"),

@@ -1,5 +1,4 @@
 import { webhookSigningKey } from "../config/webhooks";
-import { hex } from "../core/encoding";
 
 /**
  * How a receiver knows a delivery came from this Worker and was not replayed
@@ -20,17 +19,6 @@ export const WEBHOOK_TIMESTAMP_HEADER = "webhook-timestamp";
 export const WEBHOOK_SIGNATURE_HEADER = "webhook-signature";
 export const EVENT_TYPE_HEADER = "X-Order-Ops-Event";
 
-/**
- * Deprecated, sent for this one release so receivers written against the
- * earlier docs keep working while they move: `X-Order-Ops-Signature:
- * t=<unix seconds>,v1=<hex>`, HMAC-SHA256 over `<t>.<raw body>` keyed by the
- * secret exactly as configured (the whole text, `whsec_` included), beside
- * `X-Order-Ops-Timestamp` and `Idempotency-Key` (the event id, as `webhook-id`).
- */
-export const LEGACY_SIGNATURE_HEADER = "X-Order-Ops-Signature";
-export const LEGACY_TIMESTAMP_HEADER = "X-Order-Ops-Timestamp";
-export const LEGACY_IDEMPOTENCY_HEADER = "Idempotency-Key";
-
 async function hmacSha256(key: Uint8Array, text: string): Promise<Uint8Array> {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text)));
@@ -42,11 +30,6 @@ export async function standardSignature(secret: string, id: string, timestamp: n
   return `v1,${btoa(String.fromCharCode(...mac))}`;
 }
 
-/** Deprecated: lowercase hex HMAC-SHA256 of `<timestamp>.<body>`, keyed by the secret's text as configured. */
-export async function legacySignature(secret: string, timestamp: number, body: string): Promise<string> {
-  return hex(await hmacSha256(new TextEncoder().encode(secret), `${timestamp}.${body}`));
-}
-
 /** Every header of one delivery attempt; `now` is the attempt's time, so each retry is signed afresh. */
 export async function webhookHeaders(input: {
   eventId: string;
@@ -56,10 +39,7 @@ export async function webhookHeaders(input: {
   now: Date;
 }): Promise<Record<string, string>> {
   const timestamp = Math.floor(input.now.getTime() / 1000);
-  const [signature, legacy] = await Promise.all([
-    standardSignature(input.secret, input.eventId, timestamp, input.body),
-    legacySignature(input.secret, timestamp, input.body),
-  ]);
+  const signature = await standardSignature(input.secret, input.eventId, timestamp, input.body);
   return {
     "content-type": "application/json",
     "user-agent": "order-ops-edge-webhooks",
@@ -67,8 +47,5 @@ export async function webhookHeaders(input: {
     [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
     [WEBHOOK_SIGNATURE_HEADER]: signature,
     [EVENT_TYPE_HEADER]: input.eventType,
-    [LEGACY_IDEMPOTENCY_HEADER]: input.eventId,
-    [LEGACY_TIMESTAMP_HEADER]: String(timestamp),
-    [LEGACY_SIGNATURE_HEADER]: `t=${timestamp},v1=${legacy}`,
   };
 }

@@ -1,6 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
+import type { Delivery } from "../../scripts/lib/webhook-receiver.ts";
 import worker from "../../src/index";
 import type { Destination, OutboxEvent } from "../../src/notify/events";
 import type { NewAuditEvent } from "../../src/orders/audit-event";
@@ -13,26 +14,7 @@ import { type OutboxRow, readOutboxRow } from "../../src/store/outbox-delivery";
  * the tests see it, and ways to drive the outbox's queue consumers one batch
  * at a time.
  */
-export interface Delivery {
-  readonly path: string;
-  /** webhook-id */
-  readonly key: string | null;
-  readonly event_type: string | null;
-  /** webhook-timestamp and webhook-signature */
-  readonly timestamp: string | null;
-  readonly signature: string | null;
-  /** The standardwebhooks check in docs/webhooks.md accepted it. */
-  readonly verified: boolean;
-  /** The deprecated headers (one release): Idempotency-Key, X-Order-Ops-Signature and the page's older check of it. */
-  readonly idempotency_key: string | null;
-  readonly legacy_signature: string | null;
-  readonly legacy_verified: boolean;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly repeat: boolean;
-  readonly status: number;
-  readonly body: unknown;
-  readonly raw_body: string;
-}
+export type { Delivery };
 
 export type Behaviour = "ok" | "fail-once" | "always-500" | "gone" | "redirect";
 

@@ -1,13 +1,12 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { legacySignature, standardSignature, webhookHeaders } from "../../src/notify/signature";
+import { standardSignature, webhookHeaders } from "../../src/notify/signature";
 
 // The signatures receivers check. The expected values were computed outside
 // this code, with openssl:
 //   standard, whsec_ secret: printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -mac HMAC -macopt hexkey:<key in hex>
 // -binary | base64
 //   standard, raw secret:    printf '%s' '<id>.<t>.<body>' | openssl dgst -sha256 -hmac <secret> -binary | base64
-//   deprecated header:       printf '%s' '<t>.<body>' | openssl dgst -sha256 -hmac <secret>
 
 const BODY = '{"id":"evt","type":"proposal.created"}';
 const ID = "acme/prop_x:proposed/approvals/proposal.created";
@@ -18,8 +17,6 @@ const WHSEC_BASE64 = "eOge2Q+jQokKQa6ppzI9ZqJI0KXYyYg4KBO7thbR4nQ=";
 /** A secret from before whsec_ secrets: used as written. */
 const RAW = "whsec-test-vector";
 const RAW_BASE64 = "OBbADrX/rFL58qrDpRvVFshDB64Czhu6yxgbrWCGXGk=";
-const LEGACY_HEX_RAW = "86c5c9310e8f7de1ec590dc49dff0c994fe9020d67dea7efa238369ee9e4176c";
-const LEGACY_HEX_WHSEC = "c4c248d6a940e4d94c65543b5f268d67810223c27b617691f7afc773c453fcba";
 
 describe("Standard Webhooks signatures", () => {
   it("webhook-signature is v1, and the base64 HMAC-SHA256 of '<id>.<timestamp>.<raw body>' under the decoded whsec_ key", async () => {
@@ -66,27 +63,8 @@ describe("Standard Webhooks signatures", () => {
   });
 });
 
-describe("the deprecated X-Order-Ops-Signature, kept for one release", () => {
-  it("v1 is hex HMAC-SHA256 over '<timestamp>.<raw body>' keyed by the secret's text, as before", async () => {
-    expect(await legacySignature(RAW, TIMESTAMP, BODY)).toBe(LEGACY_HEX_RAW);
-  });
-
-  it("a whsec_ secret keys it by its whole text too, so the old verifier works with the new secret pasted in", async () => {
-    expect(await legacySignature(WHSEC, TIMESTAMP, BODY)).toBe(LEGACY_HEX_WHSEC);
-  });
-
-  it("another secret, timestamp or body gives another signature", async () => {
-    const others = await Promise.all([
-      legacySignature("whsec-test-vectoR", TIMESTAMP, BODY),
-      legacySignature(RAW, TIMESTAMP + 1, BODY),
-      legacySignature(RAW, TIMESTAMP, `${BODY} `),
-    ]);
-    expect(others.every((value) => /^[0-9a-f]{64}$/.test(value) && value !== LEGACY_HEX_RAW)).toBe(true);
-  });
-});
-
 describe("a delivery's headers", () => {
-  it("the Standard Webhooks three, the event type, and the deprecated three; id and key are the event id, the timestamp the attempt's second", async () => {
+  it("the Standard Webhooks three and the event type, nothing more (the pre-standard three are removed); the id is the event id, the timestamp the attempt's second", async () => {
     const headers = await webhookHeaders({
       eventId: ID,
       eventType: "proposal.created",
@@ -101,9 +79,6 @@ describe("a delivery's headers", () => {
       "webhook-timestamp": String(TIMESTAMP),
       "webhook-signature": `v1,${WHSEC_BASE64}`,
       "X-Order-Ops-Event": "proposal.created",
-      "Idempotency-Key": ID,
-      "X-Order-Ops-Timestamp": String(TIMESTAMP),
-      "X-Order-Ops-Signature": `t=${TIMESTAMP},v1=${LEGACY_HEX_WHSEC}`,
     });
   });
 

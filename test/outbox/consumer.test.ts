@@ -46,10 +46,9 @@ describe("the outbox consumer", () => {
       raw_body: row.payload,
     });
     expect(delivery?.signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-    // The deprecated headers, still sent for one release, still verify with the older documented check.
-    expect(delivery).toMatchObject({ idempotency_key: row.event_id, legacy_verified: true });
-    expect(delivery?.legacy_signature).toMatch(new RegExp(`^t=${delivery?.timestamp},v1=[0-9a-f]{64}$`));
-    expect(delivery?.headers["x-order-ops-timestamp"]).toBe(delivery?.timestamp);
+    // The headers from before Standard Webhooks are gone (CHANGELOG.md, Removed).
+    for (const removed of ["x-order-ops-signature", "x-order-ops-timestamp", "idempotency-key"])
+      expect(delivery?.headers[removed], removed).toBeUndefined();
     const body = WebhookBodySchema.parse(delivery?.body);
     expect(body).toMatchObject({ id: row.event_id, type: "proposal.created", account: "acme" });
     expect(body.text).toContain("http://localhost/approvals/");
@@ -83,7 +82,7 @@ describe("the outbox consumer", () => {
       [row.event_id, 500],
       [row.event_id, 200],
     ]);
-    expect(deliveries.every((d) => d.verified && d.legacy_verified && d.raw_body === row.payload)).toBe(true);
+    expect(deliveries.every((d) => d.verified && d.raw_body === row.payload)).toBe(true);
     expect(await outboxRow(row.event_id)).toMatchObject({ attempts: 2, last_status: 200, last_error: null });
   });
 
@@ -155,9 +154,7 @@ describe("the outbox consumer", () => {
   it("a wrong secret is refused by the receiver (401) and dead-lettered: a signature made with another key does not verify", async () => {
     const { row, vars, path } = await createdRow("ok");
     await runQueue([{ body: messageFor(row) }], { ...vars, NOTIFY_WEBHOOK_SECRET: "not-the-receivers-secret" });
-    expect((await deliveriesUnder(path)).map((d) => [d.verified, d.legacy_verified, d.status])).toEqual([
-      [false, false, 401],
-    ]);
+    expect((await deliveriesUnder(path)).map((d) => [d.verified, d.status])).toEqual([[false, 401]]);
     expect(await outboxRow(row.event_id)).toMatchObject({ last_status: 401, delivered_at: null });
   });
 
@@ -198,12 +195,10 @@ describe("the outbox consumer", () => {
     const downstream = await deliveriesUnder(receiverPath("downstream", "ok", tag));
     // Approvals has a whsec_ secret, downstream one from before those (test/global/webhook-receiver.ts): both kinds
     // verify.
-    expect(approvals.map((d) => [d.event_type, d.verified, d.legacy_verified])).toEqual([
-      ["proposal.applied", true, true],
-    ]);
-    expect(downstream.map((d) => [d.event_type, d.verified, d.legacy_verified]).sort()).toEqual([
-      ["order.updated", true, true],
-      ["proposal.applied", true, true],
+    expect(approvals.map((d) => [d.event_type, d.verified])).toEqual([["proposal.applied", true]]);
+    expect(downstream.map((d) => [d.event_type, d.verified]).sort()).toEqual([
+      ["order.updated", true],
+      ["proposal.applied", true],
     ]);
   });
 

@@ -49,11 +49,8 @@ describe("webhooks through the local queue", () => {
     ]);
     expect(received.every((delivery) => delivery.verified && delivery.status === 200 && !delivery.repeat)).toBe(true);
     expect(new Set(received.map((delivery) => delivery.key)).size).toBe(5);
-    // webhook-id is the body's id; the deprecated headers, still sent for one release, still verify.
+    // webhook-id is the body's id.
     expect(received.every((delivery) => delivery.key === (delivery.body as { id?: unknown }).id)).toBe(true);
-    expect(received.every((delivery) => delivery.legacy_verified && delivery.idempotency_key === delivery.key)).toBe(
-      true,
-    );
 
     const created = received.find((delivery) => delivery.event_type === "proposal.created");
     const body = WebhookBodySchema.parse(created?.body);
