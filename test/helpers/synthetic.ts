@@ -1,8 +1,8 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { referenceData } from "../../src/orders/reference-data";
 import { findOrderProblems } from "../../src/orders/validate-order";
 import { type GeneratorMode, generateOrders } from "../../src/synth/generators";
 import type { Preview } from "../../src/synth/target-check";
+import type { McpTestClient } from "./mcp-client";
 import { countOrdersFor } from "./rows";
 import { structuredOf } from "./tool-results";
 
@@ -40,7 +40,7 @@ export function expectedSampleFailures(seed: number, count: number, max = 5): st
 
 /** preview_order's answer, and its JSON text for byte-for-byte comparisons. */
 export async function previewOrder(
-  client: Client,
+  client: McpTestClient,
   args: Record<string, unknown>,
 ): Promise<{ preview: Preview; text: string }> {
   const result = await client.callTool({ name: "preview_order", arguments: args });
