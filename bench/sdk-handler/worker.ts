@@ -39,7 +39,7 @@ const bench = new Hono<AppEnv>()
     "/bench/no-list-cache/mcp",
     mcpRoutesServedBy(
       async () => (incoming, body, message, context) =>
-        serveMcpRequest(incoming, body, message, context, { keepToolList: false }),
+        serveMcpRequest(incoming, body, message, context, { keepListing: false }),
     ),
   );
 

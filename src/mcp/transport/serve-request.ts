@@ -25,14 +25,15 @@ interface RequestServer {
  * Serves one Streamable HTTP request. The body has already been read,
  * size-checked and parsed at the edge. 2026-07-28 requests (those with the
  * per-request `_meta` envelope) go to the SDK's handler; everything else is a
- * 2025 client, served statelessly.
+ * 2025 client, served statelessly. `keepListing: false` serves tools/list
+ * without the kept listing: only the bench's comparison asks for it.
  */
 export async function serveMcpRequest(
   incoming: Request,
   body: string,
   message: unknown,
   context: AccountToolContext,
-  { keepToolList = true }: { readonly keepToolList?: boolean } = {},
+  { keepListing = true }: { readonly keepListing?: boolean } = {},
 ): Promise<Response> {
   const refused = refuseMalformed(message, incoming.headers.get("mcp-protocol-version"));
   if (refused) return refused;
@@ -43,7 +44,7 @@ export async function serveMcpRequest(
     needs,
     build: (delivery) => createMcpServer(context, needs, () => delivery.taken()),
   };
-  if (await isLegacyRequest(request, message)) return serve2025(request, message, body, server, keepToolList);
+  if (await isLegacyRequest(request, message)) return serve2025(request, message, body, server, keepListing);
   return serve2026(request, message, server);
 }
 
