@@ -1,11 +1,10 @@
 import { z } from "zod/v4";
-import { ANY_PROPOSE_TOOL } from "../../orders/change-kinds";
 import { GeneratorModeSchema } from "../../synth/generators";
 import { MAX_SEED } from "../../synth/prng";
 
 /** Parameters shared by several tools, described once. */
 export const ModeParam = GeneratorModeSchema.default("seeded").describe(
-  '"seeded" samples the real catalog and customers, so the API accepts every order (201). "simple" invents every field, so the API rejects every order (422): use it to drill the rejection path.',
+  '"seeded": real catalog and customers, accepted (201). "simple": invented fields, rejected (422), to drill rejections.',
 );
 
 export const SeedParam = z
@@ -14,16 +13,10 @@ export const SeedParam = z
   .min(0)
   .max(MAX_SEED)
   .optional()
-  .describe(
-    `Generator seed, 0-${MAX_SEED}. Omit it and the server picks one and reports it; pass a reported seed back to replay exactly the same orders.`,
-  );
+  .describe(`Generator seed, 0-${MAX_SEED}, else the server picks one; a reported seed replays the same orders.`);
 
 export const EmptyInput = z.object({});
 
 export const OrderIdParam = z.string().min(1).max(140).describe("Public order id, e.g. ORD-1004");
 
-export const ProposalIdParam = z
-  .string()
-  .min(1)
-  .max(100)
-  .describe(`Proposal id returned by ${ANY_PROPOSE_TOOL}, e.g. prop_...`);
+export const ProposalIdParam = z.string().min(1).max(100).describe("Proposal id, e.g. prop_...");
