@@ -38,7 +38,7 @@ export const ComparisonSchema = z.enum(["<", "<=", ">", ">="]);
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 export const ThresholdSchema = z.strictObject({
-  metric: MetricNameSchema.describe("e.g. p99_ms (from the scheduled send time)"),
+  metric: MetricNameSchema,
   op: ComparisonSchema,
   value: z.number().describe("The bound: ms for latency, 0..1 for rates"),
   abort_on_fail: z.boolean().default(false).describe("Stop the run as soon as it fails (after grace_seconds)"),

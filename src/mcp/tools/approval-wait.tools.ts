@@ -59,7 +59,7 @@ const waitForApproval = defineTool({
   name: "wait_for_approval",
   scope: "orders:read",
   title: "Wait for a person to decide a proposal",
-  description: `Waits, up to timeout_seconds, until a person approves or rejects the proposal in the approval application (or it expires), and answers it with decided and next_step; it approves nothing. Where your client can open links, it first asks the user to open the approval page. If decided is false, call it again.`,
+  description: `Waits, up to timeout_seconds, until a person decides the proposal in the approval application (or it expires), and answers it with decided and next_step; it approves nothing. Where your client opens links, it first asks the user to open the approval page.`,
   input: z.object({
     proposal_id: ProposalIdParam,
     timeout_seconds: z

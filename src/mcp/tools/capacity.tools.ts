@@ -1,6 +1,8 @@
 import { z } from "zod/v4";
+import { ok } from "../../core/errors";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
 import { CapacitySearchSchema } from "../../runs/capacity-schemas";
+import { DetailSchema, SearchPollSchema, searchPoll } from "../../runs/run-poll";
 import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
@@ -66,11 +68,17 @@ const getCapacitySearch = defineTool({
   scope: "traffic:read",
   title: "Check a capacity search",
   description:
-    "Returns a capacity search: status, answer (one sentence to repeat), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate, broke_first (the check that failed first), and each step with its rate, run_id, p50/p99 latency, error and dropped rates and verdict.",
-  input: z.object({ search_id: SearchIdParam }),
-  output: CapacitySearchSchema,
+    'Returns a capacity search as a poll: status, answer (one sentence to repeat), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate, broke_first (the check that failed first) and the latest steps. detail "full" adds the plan and every step\'s figures.',
+  input: z.object({
+    search_id: SearchIdParam,
+    detail: DetailSchema.default("summary").describe('"full" for the whole search, every step included'),
+  }),
+  output: SearchPollSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ search_id }, context) => context.agent.getCapacitySearch(search_id),
+  handler: async ({ search_id, detail }, context) => {
+    const search = await context.agent.getCapacitySearch(search_id);
+    return search.ok ? ok(searchPoll(search.value, detail)) : search;
+  },
 });
 
 const stopCapacitySearch = defineTool({

@@ -4,7 +4,7 @@ import { MAX_SEED } from "../../synth/prng";
 
 /** Parameters shared by several tools, described once. */
 export const ModeParam = GeneratorModeSchema.default("seeded").describe(
-  '"seeded": real catalog and customers, accepted (201). "simple": invented fields, rejected (422), to drill rejections.',
+  '"seeded" orders are accepted (201); "simple" ones invent fields the API rejects (422), to drill rejections.',
 );
 
 export const SeedParam = z
@@ -13,7 +13,7 @@ export const SeedParam = z
   .min(0)
   .max(MAX_SEED)
   .optional()
-  .describe(`Generator seed, 0-${MAX_SEED}, else the server picks one; a reported seed replays the same orders.`);
+  .describe(`Generator seed, 0-${MAX_SEED}; omit for a new one. A reported seed replays its orders.`);
 
 export const EmptyInput = z.object({});
 

@@ -2,11 +2,11 @@ import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { ComparisonSchema } from "../../runs/compare";
 import { exportOf, RunExportSchema } from "../../runs/export";
+import { DetailSchema, RunPollSchema, runPoll } from "../../runs/run-poll";
 import {
   InvalidShareSchema,
   MAX_STAGES,
   MAX_THRESHOLDS,
-  RunDetailSchema,
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
@@ -75,11 +75,17 @@ const getTrafficRun = defineTool({
   scope: "traffic:read",
   title: "Check a load test",
   description:
-    "Returns a traffic run: status, orders accepted, rejected (by HTTP status), errors (no answer) and dropped (could not leave on time), planned and achieved rate, latency from the scheduled send time (lower_bounds: figures drops make lower bounds) and service time, what limited it, drill findings, the verdict with each check's measured value, and the latest intervals.",
-  input: z.object({ run_id: RunIdParam }),
-  output: RunDetailSchema,
+    'Returns a traffic run as a poll: status, orders accepted, rejected, errors (no answer) and dropped (could not leave on time), planned and achieved rate, latency from the scheduled send time (lower_bounds: figures drops make lower bounds), what limited it, the verdict with each check\'s measured value, and its page. detail "full" adds the plan, drill, generator and intervals.',
+  input: z.object({
+    run_id: RunIdParam,
+    detail: DetailSchema.default("summary").describe('"full" for the whole run, intervals included'),
+  }),
+  output: RunPollSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id }, context) => context.agent.getTrafficRun(run_id),
+  handler: async ({ run_id, detail }, context) => {
+    const run = await context.agent.getTrafficRun(run_id);
+    return run.ok ? ok(runPoll(run.value, detail)) : run;
+  },
 });
 
 const stopTrafficRun = defineTool({
@@ -100,7 +106,7 @@ const compareTrafficRuns = defineTool({
   scope: "traffic:read",
   title: "Compare two load tests",
   description:
-    "Compares a traffic run with a baseline run metric by metric (latency, service time, error, rejected and dropped rates, achieved rate): the change, in percent, and whether it regressed beyond tolerance_percent and the metric's noise floor. notes say when plans differ.",
+    "Compares a traffic run with a baseline run metric by metric (latency, service time, error, rejected and dropped rates, achieved rate): the change in percent, and whether it regressed beyond tolerance_percent and the metric's noise floor.",
   input: z.object({
     run_id: RunIdParam,
     baseline_run_id: RunIdParam.describe("The earlier run to compare against"),
