@@ -118,3 +118,12 @@ describe("resultOutline", () => {
     });
   });
 });
+
+describe("a trusted (output) schema", () => {
+  it("does not run zod again over a result the server made itself; an untrusted one still refuses", async () => {
+    const schema = z.object({ n: z.number() });
+    const wrong = { n: "not a number" };
+    expect(await publishedSchema(schema, { trusted: true })["~standard"].validate(wrong)).toEqual({ value: wrong });
+    expect("issues" in (await publishedSchema(schema)["~standard"].validate(wrong))).toBe(true);
+  });
+});

@@ -151,7 +151,9 @@ function publish(schema: z.ZodObject): ToolSchema {
 }
 
 function publishOutput(tool: AccountTool): ToolSchema {
-  return memo(outlines, tool, () => publishedSchema(tool.output, (json) => resultOutline(json, tool.outlineFields)));
+  return memo(outlines, tool, () =>
+    publishedSchema(tool.output, { reshape: (json) => resultOutline(json, tool.outlineFields), trusted: true }),
+  );
 }
 
 /**
