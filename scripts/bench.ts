@@ -10,6 +10,7 @@
 //   npm run bench               the full run (a few minutes)
 //   npm run bench -- --short    shorter rounds, to try it out
 import { availableParallelism, cpus } from "node:os";
+import { journeyFigures, toolListBytes } from "./lib/bench-journeys.ts";
 import { benchReport } from "./lib/bench-report.ts";
 import { RoundBook } from "./lib/bench-rounds.ts";
 import { intakeStage, latencyStage, type Plan, type Round, readStage, sendStage } from "./lib/bench-stages.ts";
@@ -18,6 +19,7 @@ import { RUN_VARS, trafficRunFigure } from "./lib/bench-traffic-run.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { connectFloor, type FloorOrder, PROJECT_ISOLATE, WITH_FLOOR } from "./lib/floor.ts";
 import { connectIsolate, heapAfterCollection } from "./lib/inspector.ts";
+import { describeJourney, LOAD_TEST_BUDGET, OPS_LOOP_BUDGET } from "./lib/journeys.ts";
 import { workerdRssBytes } from "./lib/process-memory.ts";
 import {
   BUNDLE_GOAL_GZIP_BYTES,
@@ -118,6 +120,17 @@ try {
   );
   if (steady.limits.length > 0) console.log(`  limits the run reported: ${steady.limits.join("; ")}`);
   if (errors > 0) exitCode = 1;
+
+  // What a model reads: the tool list it is handed, and the text of two journeys' answers.
+  process.stderr.write("what a model reads\n");
+  const listed = await toolListBytes(runtime.innerUrl, TOKEN);
+  const journeys = await journeyFigures(runtime.innerUrl, TOKEN);
+  console.log("\nwhat a model reads (the operator's token)");
+  console.log(
+    `  tools/list: ${listed.withoutOutput} bytes without output schemas   goal <= 24000 ${verdict(listed.withoutOutput <= 24_000)}; ${listed.whole} with them   goal <= 40000 ${verdict(listed.whole <= 40_000)}`,
+  );
+  console.log(describeJourney("ops loop", journeys.opsLoop, OPS_LOOP_BUDGET));
+  console.log(describeJourney("load test", journeys.loadTest, LOAD_TEST_BUDGET));
 
   process.stderr.write("memory across 1,000-order batches\n");
   // The account object and the Worker share one isolate; its heap after a

@@ -198,10 +198,10 @@ async function worker(
 async function settleRuns(): Promise<void> {
   for (const { client, runId } of runs) {
     const deadline = Date.now() + 30_000;
-    let run = await call(client, "get_traffic_run", { run_id: runId });
+    let run = await call(client, "get_traffic_run", { run_id: runId, detail: "full" });
     while (run.structured.status === "running" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      run = await call(client, "get_traffic_run", { run_id: runId });
+      run = await call(client, "get_traffic_run", { run_id: runId, detail: "full" });
     }
     if (run.structured.status !== "completed")
       stats.mismatches.push(`traffic run ${runId} ended ${String(run.structured.status)}, expected completed`);

@@ -66,7 +66,7 @@ export async function trafficRunFigure(project: Project, rate: number, seconds: 
   let run = started;
   for (const deadline = Date.now() + (seconds + 30) * 1000; run.status === "running" && Date.now() < deadline; ) {
     await sleep(500);
-    run = (await project.tool("get_traffic_run", { run_id: started.run_id })) as RunAnswer;
+    run = (await project.tool("get_traffic_run", { run_id: started.run_id, detail: "full" })) as RunAnswer;
   }
   if (run.status === "running")
     throw new Error(`traffic run ${started.run_id} still running ${seconds + 30} s after it started`);

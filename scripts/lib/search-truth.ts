@@ -54,7 +54,7 @@ export async function runSearchTruth(client: Client, target: ReferenceTarget): P
   const loads = new Map<number, string>();
   for (const deadline = Date.now() + 20 * 60_000; search.status === "running" && Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    search = (await callTool(client, "get_capacity_search", { search_id: id })).structured ?? {};
+    search = (await callTool(client, "get_capacity_search", { search_id: id, detail: "full" })).structured ?? {};
     const steps = (search.steps ?? []) as Step[];
     steps.forEach((step, i) => {
       if (step.verdict === null || loads.has(i)) return;

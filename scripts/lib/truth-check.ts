@@ -126,7 +126,7 @@ export async function runTruthCase(client: Client, target: ReferenceTarget, kase
   let run = started.structured as Reported;
   for (const deadline = Date.now() + (kase.seconds + 60) * 1000; run.status === "running" && Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    run = (await callTool(client, "get_traffic_run", { run_id: runId })).structured as Reported;
+    run = (await callTool(client, "get_traffic_run", { run_id: runId, detail: "full" })).structured as Reported;
   }
   const row = {
     reported: {

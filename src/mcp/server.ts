@@ -25,10 +25,11 @@ export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "202
 
 const SERVER_INFO = { name: "order-ops-edge", version: "0.1.0" } as const;
 
-const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential.
-Synthetic traffic: check_target, then preview_order, then send_orders. The target API is fixed by server configuration. Every batch reports its seed; send the same seed again to replay it exactly.
-Load: start_traffic_run for a given load; start_capacity_search to find the highest rate that meets an objective (then get_capacity_search until it ends).
-Order operations: list_order_exceptions, get_order_details, then propose a change with ${ANY_PROPOSE_TOOL}. A proposal changes nothing until a human approves it at its approval_url; you cannot approve it yourself. After the user says it is approved, apply it with ${APPLY_TOOL_GUIDE}; calling it again returns the same outcome.`;
+// Facts every tool shares are said here once, not in each tool's description: a model reads both.
+const INSTRUCTIONS = `Order Ops Edge serves one account, chosen by your credential. No tool takes a URL, host or account: the order API that traffic goes to is fixed by server configuration.
+Synthetic traffic: check_target, then preview_order, then send_orders. Every batch, run and search reports its seed; the same seed replays the same orders. The server caps batch size, rate, length and orders (MAX_BATCH, MAX_RUN_RATE, MAX_RUN_SECONDS, MAX_RUN_ORDERS) and refuses, never clamps, anything over them.
+Load: start_traffic_run for a given load; start_capacity_search to find the highest rate that meets an objective. Poll get_traffic_run or get_capacity_search while status is running.
+Order operations: list_order_exceptions, get_order_details, then propose a change with ${ANY_PROPOSE_TOOL}. A proposal changes nothing until a person approves it in the approval application at its approval_url; no tool can approve. After it is approved, apply it with ${APPLY_TOOL_GUIDE}; calling it again returns the same outcome.`;
 
 /**
  * The lists depend on the credential's scopes, which widen when a person

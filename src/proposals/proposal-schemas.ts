@@ -130,6 +130,9 @@ export const ProposalViewSchema = ProposalSchema.extend({
 });
 export type ProposalView = z.infer<typeof ProposalViewSchema>;
 
+/** The fields that identify a proposal, for listings that answer one but leave its whole outline to get_proposal. */
+export const PROPOSAL_OUTLINE = ["proposal_id", "order_id", "status", "approval_url", "expires_at"] as const;
+
 /** What the apply tools (one per name the change kinds give, e.g. confirm_resolution) answer. */
 export const ConfirmResultSchema = z.object({
   status: z.enum(["approval_required", "applying", "applied", "failed", "stale"]),

@@ -29,12 +29,8 @@ export function chartBucketSeconds(durationSeconds: number): number {
 
 // Strict, as every object a tool takes: a key the schema does not know (a URL, a host) is refused, not ignored.
 export const StageSchema = z.strictObject({
-  duration_seconds: z.number().int().describe("How long this stage lasts, in whole seconds (at least 1)"),
-  rate_per_second: z
-    .number()
-    .describe(
-      "Orders per second at the end of this stage; the rate moves linearly to it from the previous stage's (or from start_rate)",
-    ),
+  duration_seconds: z.number().int().describe("Whole seconds, at least 1"),
+  rate_per_second: z.number().describe("Orders per second reached at the stage's end"),
 });
 export type Stage = z.infer<typeof StageSchema>;
 
@@ -42,23 +38,11 @@ export const ComparisonSchema = z.enum(["<", "<=", ">", ">="]);
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 export const ThresholdSchema = z.strictObject({
-  metric: MetricNameSchema.describe(
-    "What to check, e.g. p99_ms (latency from the scheduled send time), error_rate, rejected_rate",
-  ),
-  op: ComparisonSchema.describe("The condition the metric must meet, e.g. < for p99_ms < 300"),
-  value: z.number().describe("The bound, in the metric's unit (ms for latency, 0..1 for rates)"),
-  abort_on_fail: z
-    .boolean()
-    .default(false)
-    .describe(
-      "Stop the run as soon as the condition fails (after grace_seconds), instead of only failing the verdict at the end",
-    ),
-  grace_seconds: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe("With abort_on_fail: how long after the start the condition may fail without aborting"),
+  metric: MetricNameSchema,
+  op: ComparisonSchema,
+  value: z.number().describe("The bound: ms for latency, 0..1 for rates"),
+  abort_on_fail: z.boolean().default(false).describe("Stop the run as soon as it fails (after grace_seconds)"),
+  grace_seconds: z.number().int().min(0).default(0).describe("Seconds before abort_on_fail applies"),
 });
 export type Threshold = z.infer<typeof ThresholdSchema>;
 
@@ -70,9 +54,7 @@ export const InvalidShareSchema = z
       z.ZodOptional<z.ZodNumber>
     >,
   )
-  .describe(
-    'Share (0..1) of orders made invalid on purpose, by rejection reason, e.g. {"out_of_stock": 0.05}; each must come back rejected for that reason',
-  );
+  .describe('Share (0..1) of orders broken on purpose per rejection reason, e.g. {"out_of_stock":0.05}');
 export type InvalidShare = z.infer<typeof InvalidShareSchema>;
 
 export const RunPlanSchema = z.object({

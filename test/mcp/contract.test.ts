@@ -63,7 +63,7 @@ const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
     ],
     required: [],
   },
-  get_traffic_run: { annotations: READ_ONLY, input: ["run_id"], required: ["run_id"] },
+  get_traffic_run: { annotations: READ_ONLY, input: ["detail", "run_id"], required: ["run_id"] },
   stop_traffic_run: {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: ["run_id"],
@@ -83,7 +83,7 @@ const CAPACITY_TOOLS: Readonly<Record<string, ExpectedTool>> = {
     input: ["highest_rate", "lowest_rate", "mode", "objective", "seed", "step_seconds", "tolerance", "warmup_seconds"],
     required: ["highest_rate", "lowest_rate", "objective"],
   },
-  get_capacity_search: { annotations: READ_ONLY, input: ["search_id"], required: ["search_id"] },
+  get_capacity_search: { annotations: READ_ONLY, input: ["detail", "search_id"], required: ["search_id"] },
   stop_capacity_search: {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: ["search_id"],
@@ -252,9 +252,8 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       },
     );
 
-    it("a nullable output field is one anyOf branch per type, description outside", () => {
+    it("a nullable output field is one anyOf branch per type (output schemas carry no descriptions)", () => {
       expect(tool("check_target").outputSchema?.properties?.skus).toEqual({
-        description: expect.any(String),
         anyOf: [{ type: "integer" }, { type: "null" }],
       });
     });

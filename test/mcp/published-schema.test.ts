@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { portableJsonSchema, publishedSchema } from "../../src/mcp/published-schema";
+import { portableJsonSchema, publishedSchema, resultOutline } from "../../src/mcp/published-schema";
 
 // What clients read: zod's JSON Schema, with every `type` array split into
 // one anyOf branch per type (the MCP Inspector's strict mode flags the arrays).
@@ -68,5 +68,62 @@ describe("publishedSchema", () => {
   it("still refuses an integer beyond the safe range, with zod", async () => {
     const refused = await publishedSchema(z.object({ n: z.number().int() }))["~standard"].validate({ n: 2 ** 60 });
     expect("issues" in refused && refused.issues?.[0]?.path).toEqual(["n"]);
+  });
+});
+
+describe("resultOutline", () => {
+  const json = {
+    type: "object",
+    description: "a run",
+    properties: {
+      id: { type: "string", description: "its id" },
+      status: { type: "string", enum: ["running", "done"] },
+      plan: { type: "object", properties: { rate: { type: "number" } }, required: ["rate"] },
+      steps: { type: "array", items: { type: "object", properties: { rate: { type: "number" } } } },
+      paused: { anyOf: [{ type: "object", properties: { since: { type: "string" } } }, { type: "null" }] },
+      change: {
+        oneOf: [
+          { type: "object", properties: { a: {} } },
+          { type: "object", properties: { b: {} } },
+        ],
+      },
+      notes: { type: "array", items: { type: "string" }, default: [] },
+    },
+    required: ["id", "status", "plan", "steps", "paused", "change", "notes"],
+    additionalProperties: false,
+  };
+
+  it("keeps every top-level field, its type and enum, and loosens what is nested to its type, without prose", () => {
+    expect(resultOutline(json)).toEqual({
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        status: { type: "string", enum: ["running", "done"] },
+        plan: { type: "object" },
+        steps: { type: "array", items: { type: "object" } },
+        paused: { anyOf: [{ type: "object" }, { type: "null" }] },
+        change: { type: "object" },
+        notes: { type: "array", items: { type: "string" } },
+      },
+      required: json.required,
+      additionalProperties: false,
+    });
+  });
+
+  it("narrowed to the identifying fields, it requires only those and leaves the object open", () => {
+    expect(resultOutline(json, ["id", "status"])).toEqual({
+      type: "object",
+      properties: { id: { type: "string" }, status: { type: "string", enum: ["running", "done"] } },
+      required: ["id", "status"],
+    });
+  });
+});
+
+describe("a trusted (output) schema", () => {
+  it("does not run zod again over a result the server made itself; an untrusted one still refuses", async () => {
+    const schema = z.object({ n: z.number() });
+    const wrong = { n: "not a number" };
+    expect(await publishedSchema(schema, { trusted: true })["~standard"].validate(wrong)).toEqual({ value: wrong });
+    expect("issues" in (await publishedSchema(schema)["~standard"].validate(wrong))).toBe(true);
   });
 });

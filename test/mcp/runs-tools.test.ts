@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunExport } from "../../src/runs/export";
+import type { RunPoll } from "../../src/runs/run-poll";
 import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
 import { CLIENT_GENERATIONS, type McpTestClient } from "../helpers/mcp-client";
 import { freshSeed } from "../helpers/synthetic";
@@ -58,13 +59,20 @@ describe.each(CLIENT_GENERATIONS)("$label", (generation) => {
       const watched = await waitFor(
         async () =>
           structuredOf<RunDetail>(
-            await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+            await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id, detail: "full" } }),
           ),
         (run) => run.sent > 0,
         10_000,
       );
       expect(watched.sent).toBeGreaterThan(0);
       expect(watched.intervals.length).toBeGreaterThan(0);
+      // By default a poll is the summary, and says how to get the rest.
+      const polled = structuredOf<RunPoll>(
+        await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+      );
+      expect(polled).toMatchObject({ run_id: started.run_id, verdict: { checks: expect.any(Array) } });
+      expect(polled).not.toHaveProperty("intervals");
+      expect(polled.more).toContain('detail:"full"');
 
       const stopped = structuredOf<RunSummary>(
         await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } }),
@@ -156,8 +164,9 @@ describe.each(CLIENT_GENERATIONS)("$label", (generation) => {
       })) as ToolCallResult;
       expect(stopAttempt.isError).toBe(true);
       expect(
-        structuredOf<RunDetail>(await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }))
-          .status,
+        structuredOf<RunDetail>(
+          await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id, detail: "full" } }),
+        ).status,
       ).toBe("running");
       await acme.callTool({ name: "stop_traffic_run", arguments: { run_id: started.run_id } });
     });
@@ -190,7 +199,7 @@ describe.each(CLIENT_GENERATIONS)("$label", (generation) => {
       const done = await waitFor(
         async () =>
           structuredOf<RunDetail>(
-            await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+            await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id, detail: "full" } }),
           ),
         (run) => run.status !== "running",
         15_000,
@@ -247,7 +256,7 @@ describe.each(CLIENT_GENERATIONS)("$label", (generation) => {
         return waitFor(
           async () =>
             structuredOf<RunDetail>(
-              await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id } }),
+              await acme.callTool({ name: "get_traffic_run", arguments: { run_id: started.run_id, detail: "full" } }),
             ),
           (r) => r.status !== "running",
           15_000,

@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { ok } from "../../core/errors";
-import { ANY_PROPOSE_TOOL, CHANGE_KINDS } from "../../orders/change-kinds";
-import { type ProposalView, ProposalViewSchema } from "../../proposals/proposal-schemas";
+import { CHANGE_KINDS } from "../../orders/change-kinds";
+import { PROPOSAL_OUTLINE, type ProposalView, ProposalViewSchema } from "../../proposals/proposal-schemas";
 import { approvalsSoFar } from "../../proposals/sentences";
 import { proposalCard } from "../cards/proposal.card";
 import { ProposalIdParam } from "./params";
@@ -59,7 +59,7 @@ const waitForApproval = defineTool({
   name: "wait_for_approval",
   scope: "orders:read",
   title: "Wait for a person to decide a proposal",
-  description: `Use after ${ANY_PROPOSE_TOOL}: waits until a person approves or rejects the proposal in the approval app (or it expires), up to timeout_seconds (at most ${MAX_WAIT_SECONDS}), and answers the proposal as it then is, with decided and next_step. It cannot approve anything. Where your client can open links for the user, it first asks them to open the approval page. If decided is false, call it again, or ask the user to open approval_url.`,
+  description: `Waits, up to timeout_seconds, until a person decides the proposal in the approval application (or it expires), and answers it with decided and next_step; it approves nothing. Where your client opens links, it first asks the user to open the approval page.`,
   input: z.object({
     proposal_id: ProposalIdParam,
     timeout_seconds: z
@@ -68,9 +68,11 @@ const waitForApproval = defineTool({
       .min(1)
       .max(MAX_WAIT_SECONDS)
       .default(30)
-      .describe(`How long to wait for the decision, 1-${MAX_WAIT_SECONDS} seconds (default 30)`),
+      .describe(`Seconds to wait, 1-${MAX_WAIT_SECONDS} (default 30)`),
   }),
   output: WaitResultSchema,
+  // get_proposal's listing outlines the whole proposal.
+  outlineFields: [...PROPOSAL_OUTLINE, "decided", "waited_seconds", "next_step"],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: proposalCard,
   handler: async ({ proposal_id, timeout_seconds }, context, { openUrl }) => {

@@ -1,21 +1,22 @@
 import { z } from "zod/v4";
+import { ok } from "../../core/errors";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
 import { CapacitySearchSchema } from "../../runs/capacity-schemas";
+import { DetailSchema, SearchPollSchema, searchPoll } from "../../runs/run-poll";
 import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 
-const SearchIdParam = z
-  .string()
-  .min(1)
-  .max(100)
-  .describe("Search id returned by start_capacity_search, e.g. S-mx4d...");
+const SearchIdParam = z.string().min(1).max(100).describe("Search id from start_capacity_search, e.g. S-mx4d...");
+
+/** get_capacity_search's listing outlines the whole search; the tools that start and stop one name these. */
+const SEARCH_OUTLINE = ["search_id", "status", "answer", "search_url"] as const;
 
 const startCapacitySearch = defineTool({
   name: "start_capacity_search",
   scope: "traffic:send",
-  title: "Find how much load the order API can take (capacity search)",
-  description: `Answers "how many orders a second can the order API take while meeting an objective?" in one call: returns at once with a search_id and a search_url, then runs in the background as a series of short open-model traffic runs (steps) against the configured order API. It starts at lowest_rate and doubles the rate until a step fails the objective (thresholds, as for start_traffic_run, e.g. {metric:"p99_ms", op:"<", value:300}), then halves the interval between the best passing and the lowest failing rate until it is narrower than tolerance (default ${DEFAULT_TOLERANCE * 100} %), then runs the best passing rate once more over a longer step to confirm it. Each step starts from a quiet target (${STEP_PAUSE_SECONDS} s pause). No step goes above highest_rate, within MAX_RUN_RATE. A step where the load generator itself was the limit ends the search inconclusive, saying what to change, instead of blaming the target. While it runs, the search holds the account's traffic: no run or other search may start. Follow it with get_capacity_search until status is not running; stop_capacity_search stops it.`,
+  title: "Find the order API's capacity",
+  description: `Finds the highest rate the order API takes while meeting an objective: returns at once with search_id, then runs short steps in the background. The rate doubles from lowest_rate until a step fails, bisects until the gap is within tolerance (default ${DEFAULT_TOLERANCE * 100} %), then a longer step confirms the best passing rate; steps never exceed highest_rate and start after a ${STEP_PAUSE_SECONDS} s pause. A step the generator itself limited ends it inconclusive. It holds the account's traffic while it runs.`,
   // Bounds are advertised from this server's caps and refused with readable sentences by the handler
   // (runs/capacity-plan.ts).
   input: ({ runs: caps }) =>
@@ -23,46 +24,41 @@ const startCapacitySearch = defineTool({
       objective: z
         .array(ThresholdSchema)
         .max(MAX_THRESHOLDS)
-        .describe(
-          'The service-level objective every step must meet, as thresholds on the run metrics, e.g. [{"metric":"p99_ms","op":"<","value":300},{"metric":"error_rate","op":"<","value":0.01}]',
-        ),
+        .describe('Thresholds every step must meet, e.g. [{"metric":"p99_ms","op":"<","value":300}]'),
       lowest_rate: z
         .number()
         .meta({ minimum: 1, maximum: caps.maxRate })
-        .describe(`The first step's rate in orders per second: at least 1 and at most ${caps.maxRate} (MAX_RUN_RATE)`),
+        .describe(`The first step's orders per second: 1 to ${caps.maxRate} (MAX_RUN_RATE)`),
       highest_rate: z
         .number()
         .meta({ minimum: 1, maximum: caps.maxRate })
-        .describe(
-          `No step goes above this rate: at least lowest_rate and at most ${caps.maxRate} (MAX_RUN_RATE). If it still meets the objective, the answer says the knee is above it.`,
-        ),
+        .describe(`No step goes above it: lowest_rate to ${caps.maxRate}`),
       step_seconds: z
         .number()
         .int()
         .meta({ minimum: MIN_STEP_SECONDS, maximum: caps.maxSeconds })
         .default(10)
         .describe(
-          `How long each step sends, default 10: at least ${MIN_STEP_SECONDS} s, and long enough for ${MIN_STEP_ORDERS} orders at lowest_rate (a p99 over fewer is only the slowest order). The confirming step is three times as long, within MAX_RUN_SECONDS.`,
+          `Seconds per step (default 10): at least ${MIN_STEP_SECONDS} and enough for ${MIN_STEP_ORDERS} orders at lowest_rate; the confirming step is 3x`,
         ),
       warmup_seconds: z
         .number()
         .int()
         .meta({ minimum: 0, maximum: caps.maxSeconds })
         .optional()
-        .describe("Seconds of load at lowest_rate before the first step, not judged (default 0: no warm-up)"),
+        .describe("Unjudged seconds at lowest_rate before the first step (default 0)"),
       tolerance: z
         .number()
         .meta({ exclusiveMinimum: 0, exclusiveMaximum: 1 })
         .optional()
         .describe(
-          `How narrow the answer must be, as a share of the passing rate: the search stops narrowing once lowest_failing_rate - highest_passing_rate <= tolerance x highest_passing_rate. Between 0 and 1, default ${DEFAULT_TOLERANCE}`,
+          `Stop narrowing once lowest_failing_rate - highest_passing_rate <= tolerance x highest_passing_rate; 0 to 1, default ${DEFAULT_TOLERANCE}`,
         ),
       mode: ModeParam,
-      seed: SeedParam.describe(
-        "Generator seed; step i sends with seed + i, so the same search replays the same orders",
-      ),
+      seed: SeedParam.describe("Generator seed; step i sends with seed + i"),
     }),
   output: CapacitySearchSchema,
+  outlineFields: SEARCH_OUTLINE,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startCapacitySearch(args),
 });
@@ -72,11 +68,17 @@ const getCapacitySearch = defineTool({
   scope: "traffic:read",
   title: "Check a capacity search",
   description:
-    "Returns a capacity search: status (running, completed, inconclusive, stopped, failed), answer (one sentence to repeat, e.g. the order API holds 75 orders/s with p99 under 300 ms; at 85 orders/s p99 reached 2.1 s), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate with the tolerance, broke_first (the check that failed at the lowest failing rate), and every step with its phase, rate, duration, run_id, p50/p99 latency (lower_bounds marks figures that dropped orders make lower bounds), error and dropped rates and verdict. Call it again while status is running.",
-  input: z.object({ search_id: SearchIdParam }),
-  output: CapacitySearchSchema,
+    'Returns a capacity search as a poll: status, answer (one sentence to repeat), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate, broke_first (the check that failed first) and the latest steps. detail "full" adds the plan and every step\'s figures.',
+  input: z.object({
+    search_id: SearchIdParam,
+    detail: DetailSchema.default("summary").describe('"full" for the whole search, every step included'),
+  }),
+  output: SearchPollSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ search_id }, context) => context.agent.getCapacitySearch(search_id),
+  handler: async ({ search_id, detail }, context) => {
+    const search = await context.agent.getCapacitySearch(search_id);
+    return search.ok ? ok(searchPoll(search.value, detail)) : search;
+  },
 });
 
 const stopCapacitySearch = defineTool({
@@ -84,9 +86,10 @@ const stopCapacitySearch = defineTool({
   scope: "traffic:send",
   title: "Stop a capacity search",
   description:
-    "Stops a running capacity search at once: its current step's run is stopped, no further step starts, and the account's traffic is free again. The answer keeps what the finished steps showed. Stopping a search that has already ended changes nothing and returns it as it is.",
+    "Stops a running capacity search at once: its current step stops, no further step starts and the account's traffic is free. The answer keeps the finished steps; a search that has ended is returned unchanged.",
   input: z.object({ search_id: SearchIdParam }),
   output: CapacitySearchSchema,
+  outlineFields: SEARCH_OUTLINE,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ search_id }, context) => context.agent.stopCapacitySearch(search_id),
 });

@@ -7,7 +7,7 @@ import {
   type ChangeKindName,
   type KindInput,
 } from "../../orders/change-kinds";
-import { ConfirmResultSchema, ProposalViewSchema } from "../../proposals/proposal-schemas";
+import { ConfirmResultSchema, PROPOSAL_OUTLINE, ProposalViewSchema } from "../../proposals/proposal-schemas";
 import { proposalCard } from "../cards/proposal.card";
 import { OrderIdParam, ProposalIdParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
@@ -23,7 +23,7 @@ const PROPOSE = { readOnlyHint: true, destructiveHint: false, idempotentHint: tr
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
+  "Applies a proposal once a person has approved it in the approval application; before that it answers approval_required and changes nothing. The first call applies it exactly once, with an audit event; later calls return the same outcome. A changed order answers stale; expired and rejected ones are refused. applying: an external provider has not confirmed yet (the server settles it); failed: it refused, nothing changed.";
 
 function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
   const { proposeTool: tool } = CHANGE_KINDS[name];
@@ -36,6 +36,8 @@ function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
     description: tool.description,
     input,
     output: ProposalViewSchema,
+    // get_proposal's listing outlines the whole proposal.
+    outlineFields: PROPOSAL_OUTLINE,
     annotations: PROPOSE,
     ui: proposalCard,
     // What is left beside order_id is exactly the kind's input: the schema is its fields and order_id.

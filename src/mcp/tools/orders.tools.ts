@@ -29,7 +29,7 @@ const getOrderStatus = defineTool({
   scope: "orders:read",
   title: "Get an order's status",
   description:
-    "Returns only the status and version of one order of your account, never customer data. An unknown order id and an order of another account both answer the same 'order not found' error.",
+    "Returns only the status and version of one order of your account, never customer data. An unknown order and another account's order answer the same 'order not found'.",
   input: z.object({ order_id: OrderIdParam }),
   output: OrderStatusSchema,
   annotations: READ,
@@ -41,7 +41,7 @@ const listOrderExceptions = defineTool({
   scope: "orders:read",
   title: "List stuck orders",
   description:
-    "Lists your account's orders with an active exception (declined payment, fulfillment hold, fraud review, carrier timeout, duplicate), most urgent first: by priority (P1 first), then oldest first. Each entry has the customer, exception type, priority, assigned team, age in minutes, whether the response SLA is breached, order value and a one-line summary. Start here, then use get_order_details.",
+    "Lists your account's orders with an active exception, most urgent first (P1 first, then oldest): customer, exception type, priority, team, age, SLA breach, value and a one-line summary. Start here, then get_order_details.",
   input: EmptyInput,
   output: ExceptionListSchema,
   annotations: READ,
@@ -57,7 +57,7 @@ const getOrderDetails = defineTool({
   scope: "orders:read",
   title: "Explain an order's evidence",
   description:
-    "Returns the evidence for one order of your account: customer, lines, shipping address, payment attempts, inventory allocations, fulfillment state, duplicate signals, the exception and the timeline. Use it to explain why an order is stuck before proposing anything.",
+    "Returns the evidence for one order of your account: customer, lines, address, payments, inventory, fulfillment, duplicate signals, the exception and the timeline. Use it to explain why an order is stuck before proposing anything.",
   input: z.object({ order_id: OrderIdParam }),
   output: OrderDetailsSchema,
   annotations: READ,
@@ -70,7 +70,7 @@ const getOrderAuditLog = defineTool({
   scope: "orders:read",
   title: "Read an order's audit log",
   description:
-    "Returns the recorded events on one order of your account, oldest first, a page at a time: who (operator or approver), when, why, and the order state before and after each change. When next_cursor is not null, call again with it as cursor for the next page.",
+    "Returns the recorded events on one order of your account, oldest first, a page at a time: who, when, why, and the state before and after. When next_cursor is not null, pass it as cursor for the next page.",
   input: z.object({
     order_id: OrderIdParam,
     cursor: z
@@ -78,14 +78,14 @@ const getOrderAuditLog = defineTool({
       .min(1)
       .max(200)
       .optional()
-      .describe("next_cursor from the previous page of this order's log; omit it to start at the oldest event"),
+      .describe("next_cursor of the previous page; omit it to start at the oldest event"),
     limit: z
       .number()
       .int()
       .min(1)
       .max(AUDIT_PAGE_MAX)
       .default(AUDIT_PAGE_DEFAULT)
-      .describe(`Events per page, 1-${AUDIT_PAGE_MAX}; ${AUDIT_PAGE_DEFAULT} when omitted`),
+      .describe(`Events per page, 1-${AUDIT_PAGE_MAX} (default ${AUDIT_PAGE_DEFAULT})`),
   }),
   output: AuditLogSchema,
   annotations: READ,
@@ -105,7 +105,7 @@ const getProposal = defineTool({
   scope: "orders:read",
   title: "Check a proposal",
   description:
-    "Returns a proposal's status (pending_approval, approved, applying, rejected, applied, failed, expired, stale or superseded), its approval link, expiry, and its outcome once applied. Use it to see whether a human has approved yet, or how a change that is applying was settled.",
+    "Returns a proposal: its status (pending_approval, approved, applying, rejected, applied, failed, expired, stale or superseded), approval link, expiry and, once applied, its outcome. Use it to see whether a person has approved yet.",
   input: z.object({ proposal_id: ProposalIdParam }),
   output: ProposalViewSchema,
   annotations: READ,
@@ -118,7 +118,7 @@ const simulateNewFailure = defineTool({
   scope: "orders:propose",
   title: "Simulate a new stuck order (demo)",
   description:
-    "Demo helper: creates one new synthetic order with an active exception in your account, numbered with the next public order number, so the list_order_exceptions workflow has something fresh to work on.",
+    "Demo helper: creates one new synthetic order with an active exception in your account, so list_order_exceptions has something fresh to work on.",
   input: EmptyInput,
   output: SimulatedFailureSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

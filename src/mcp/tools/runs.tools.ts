@@ -2,11 +2,11 @@ import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { ComparisonSchema } from "../../runs/compare";
 import { exportOf, RunExportSchema } from "../../runs/export";
+import { DetailSchema, RunPollSchema, runPoll } from "../../runs/run-poll";
 import {
   InvalidShareSchema,
   MAX_STAGES,
   MAX_THRESHOLDS,
-  RunDetailSchema,
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
@@ -15,14 +15,14 @@ import type { AccountFixedResource, AccountResource, AccountResourceTemplate } f
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 
-const RunIdParam = z.string().min(1).max(100).describe("Run id returned by start_traffic_run, e.g. R-mx4d...");
+const RunIdParam = z.string().min(1).max(100).describe("Run id from start_traffic_run, e.g. R-mx4d...");
 
 const startTrafficRun = defineTool({
   name: "start_traffic_run",
   scope: "traffic:send",
-  title: "Start a load test (traffic run)",
+  title: "Start a load test",
   description:
-    'Starts a load test against the configured order API in the background and returns at once with a run_id, the seed and the plan. Orders arrive on a schedule (an open model): each leaves at its planned instant whether or not earlier ones were answered, and latency is timed from that instant, so a slow target shows up in the figures instead of slowing the test. Give the load either as rate_per_second with duration_seconds (and an optional ramp_seconds from 0), or as stages, linear between them, for ramp, step and spike profiles. Add thresholds (e.g. {metric:"p99_ms", op:"<", value:300}) and the finished run carries verdict.result passed, failed, or inconclusive (the load generator itself was the limit), with what was measured; abort_on_fail stops it early. invalid_share breaks a share of orders on purpose by rejection reason and checks each comes back rejected for it. The server caps rate (MAX_RUN_RATE), length (MAX_RUN_SECONDS) and orders (MAX_RUN_ORDERS) and refuses, not clamps, anything over them; one run at a time per account unless configured otherwise. The same seed and plan send the same orders. Follow it with get_traffic_run until status is not running; compare_traffic_runs compares with an earlier run.',
+    "Starts a load test against the order API in the background; returns at once with run_id, seed and plan. Open model: orders leave on schedule whether or not earlier ones were answered; latency counts from the scheduled instant. thresholds decide verdict.result: passed, failed, or inconclusive when the generator itself was the limit. invalid_share checks that orders broken on purpose are rejected for their reason. One run at a time per account.",
   // The advertised bounds are this server's caps, so a model never plans a run it cannot start.
   // They are advertised, not enforced, by the schema: the handler refuses out-of-range values
   // with readable messages (runs/plan.ts), as send_orders does for count.
@@ -32,49 +32,40 @@ const startTrafficRun = defineTool({
         .number()
         .meta({ exclusiveMinimum: 0, maximum: caps.maxRate })
         .optional()
-        .describe(
-          `Orders per second once any ramp is over, e.g. 20: more than 0 and at most ${caps.maxRate} (this server's MAX_RUN_RATE). Use with duration_seconds, or use stages instead.`,
-        ),
+        .describe(`Orders per second after any ramp: over 0, at most ${caps.maxRate} (MAX_RUN_RATE).`),
       duration_seconds: z
         .number()
         .int()
         .meta({ minimum: 1, maximum: caps.maxSeconds })
         .optional()
         .describe(
-          `With rate_per_second: how long the run lasts, in seconds, ramp included: at least 1 and at most ${caps.maxSeconds} (MAX_RUN_SECONDS). A run may send at most ${caps.maxOrders} orders (MAX_RUN_ORDERS).`,
+          `Run length in seconds, ramp included: 1 to ${caps.maxSeconds} (MAX_RUN_SECONDS), and at most ${caps.maxOrders} orders (MAX_RUN_ORDERS).`,
         ),
       ramp_seconds: z
         .number()
         .int()
         .meta({ minimum: 0, maximum: caps.maxSeconds })
         .optional()
-        .describe(
-          "With rate_per_second: seconds over which the rate climbs from 0 to rate_per_second, at most duration_seconds; 0 or absent starts at full rate.",
-        ),
+        .describe("Seconds to climb from 0 to rate_per_second; 0 or absent starts at full rate."),
       stages: z
         .array(StageSchema)
         .max(MAX_STAGES)
         .optional()
         .describe(
-          `Instead of rate_per_second: up to ${MAX_STAGES} stages, each {duration_seconds, rate_per_second}; the rate moves linearly from start_rate (or the previous stage's target) to each target. E.g. ramp, hold, spike: [{"duration_seconds":30,"rate_per_second":20},{"duration_seconds":60,"rate_per_second":20},{"duration_seconds":5,"rate_per_second":60}]. Rates at most ${caps.maxRate}, ${caps.maxSeconds} s in all.`,
+          `Instead of rate_per_second: up to ${MAX_STAGES} stages, the rate linear from start_rate to each stage's target in turn, e.g. ramp then spike: [{"duration_seconds":30,"rate_per_second":20},{"duration_seconds":5,"rate_per_second":60}]. At most ${caps.maxRate}/s, ${caps.maxSeconds} s in all.`,
         ),
-      start_rate: z
-        .number()
-        .min(0)
-        .optional()
-        .describe("With stages: the rate at the start, in orders per second (default 0)."),
+      start_rate: z.number().min(0).optional().describe("With stages: orders per second at the start (default 0)."),
       mode: ModeParam,
       seed: SeedParam,
       thresholds: z
         .array(ThresholdSchema)
         .max(MAX_THRESHOLDS)
         .optional()
-        .describe(
-          "Conditions the run must meet, checked on the run-wide figures; the verdict lists each with its measured value.",
-        ),
+        .describe("Conditions on the run-wide figures; the verdict gives each one's measured value."),
       invalid_share: InvalidShareSchema.optional(),
     }),
   output: RunSummarySchema,
+  outlineFields: ["run_id", "status", "run_url"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startTrafficRun(args),
 });
@@ -84,11 +75,17 @@ const getTrafficRun = defineTool({
   scope: "traffic:read",
   title: "Check a load test",
   description:
-    "Returns a traffic run: status (running, completed, stopped, aborted, interrupted, failed), orders answered, accepted, rejected (by HTTP status), failed without an answer (errors) and dropped (could not leave on time), the planned and achieved rate (over the schedule's own window), run-wide latency from the scheduled send time over every scheduled order (p50, p90, p95, p99, p99.9, max; latency.lower_bounds names the figures that dropped orders make only lower bounds) beside the service time of the orders sent, whether the generator itself was the limit (generator), what limited the run (limits), the drill's findings, the verdict (passed, failed or inconclusive once it has ended, with each check's measured value) and the latest intervals. Call it again while status is running.",
-  input: z.object({ run_id: RunIdParam }),
-  output: RunDetailSchema,
+    'Returns a traffic run as a poll: status, orders accepted, rejected, errors (no answer) and dropped (could not leave on time), planned and achieved rate, latency from the scheduled send time (lower_bounds: figures drops make lower bounds), what limited it, the verdict with each check\'s measured value, and its page. detail "full" adds the plan, drill, generator and intervals.',
+  input: z.object({
+    run_id: RunIdParam,
+    detail: DetailSchema.default("summary").describe('"full" for the whole run, intervals included'),
+  }),
+  output: RunPollSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ run_id }, context) => context.agent.getTrafficRun(run_id),
+  handler: async ({ run_id, detail }, context) => {
+    const run = await context.agent.getTrafficRun(run_id);
+    return run.ok ? ok(runPoll(run.value, detail)) : run;
+  },
 });
 
 const stopTrafficRun = defineTool({
@@ -96,9 +93,10 @@ const stopTrafficRun = defineTool({
   scope: "traffic:send",
   title: "Stop a load test",
   description:
-    "Stops a running traffic run at once: no further order leaves, and the answers to orders already in flight are still counted. Stopping a run that has already ended changes nothing and returns it as it is.",
+    "Stops a running traffic run at once: no further order leaves; answers to orders in flight still count. A run that has ended is returned unchanged, as get_traffic_run answers it.",
   input: z.object({ run_id: RunIdParam }),
   output: RunSummarySchema,
+  outlineFields: ["run_id", "status", "run_url"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ run_id }, context) => context.agent.stopTrafficRun(run_id),
 });
@@ -108,18 +106,16 @@ const compareTrafficRuns = defineTool({
   scope: "traffic:read",
   title: "Compare two load tests",
   description:
-    "Compares a traffic run with a baseline run of the same account, metric by metric (latency percentiles from the scheduled time, service time, error, rejected and dropped rates, achieved rate): the change, the change in percent, and whether it is a regression, that is worse by more than tolerance_percent of the baseline (and by more than the metric's noise floor). result is regressed or no regression; notes say when the runs had different plans or did not complete.",
+    "Compares a traffic run with a baseline run metric by metric (latency, service time, error, rejected and dropped rates, achieved rate): the change in percent, and whether it regressed beyond tolerance_percent and the metric's noise floor.",
   input: z.object({
     run_id: RunIdParam,
-    baseline_run_id: RunIdParam.describe("The earlier run to compare against, e.g. the last good run"),
+    baseline_run_id: RunIdParam.describe("The earlier run to compare against"),
     tolerance_percent: z
       .number()
       .min(0)
       .max(1000)
       .default(10)
-      .describe(
-        "How much worse than the baseline a metric may get before it counts as a regression, in percent (default 10)",
-      ),
+      .describe("How much worse than the baseline a metric may get, in percent, before it regresses (default 10)"),
   }),
   output: ComparisonSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -12,7 +12,7 @@ const checkTarget = defineTool({
   scope: "traffic:read",
   title: "Check the order API",
   description:
-    "Reports whether the order intake API that synthetic traffic goes to is reachable, with its SKU and customer counts. The target is fixed by server configuration; no tool can change it. An unreachable target is reported as reachable:false with null counts and a problem, not as an error.",
+    "Reports whether the order API that synthetic traffic goes to is reachable, with its SKU and customer counts. An unreachable target answers reachable:false with a problem, not an error.",
   input: EmptyInput,
   output: TargetStatusSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -24,7 +24,7 @@ const previewOrder = defineTool({
   scope: "traffic:read",
   title: "Preview a synthetic order",
   description:
-    "Generates one synthetic order and returns it without sending it anywhere. The same mode and seed always produce the identical order, and it is the first order send_orders would send with that mode and seed.",
+    "Generates one synthetic order without sending it: the first order send_orders would send with the same mode and seed.",
   input: z.object({ mode: ModeParam, seed: SeedParam }),
   output: PreviewSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -36,7 +36,7 @@ const sendOrders = defineTool({
   scope: "traffic:send",
   title: "Send synthetic orders",
   description:
-    "Generates `count` synthetic orders and posts each to the configured order API, then summarizes the answers by HTTP status with up to 5 sample failures. count must be between 1 and the server's MAX_BATCH (default 100); larger counts are refused, not clamped. The result reports the seed: sending the same count, mode and seed again replays exactly the same orders, and because request_id is idempotent the replay creates no duplicates.",
+    "Posts `count` synthetic orders to the order API and summarizes the answers by HTTP status, with up to 5 sample failures. Replaying the same count, mode and seed creates no duplicates (request_id is idempotent).",
   // The advertised ceiling is this server's MAX_BATCH, so a model never plans a size it cannot use.
   input: (config) =>
     z.object({
@@ -46,7 +46,7 @@ const sendOrders = defineTool({
         .number()
         .int()
         .meta({ minimum: 1, maximum: config.maxBatch })
-        .describe(`How many orders to send: at least 1 and at most ${config.maxBatch} (this server's MAX_BATCH).`),
+        .describe(`How many orders to send, at most ${config.maxBatch} (this server's MAX_BATCH).`),
       mode: ModeParam,
       seed: SeedParam,
     }),

@@ -21,7 +21,7 @@ import type { AppError, Result } from "../../core/errors";
 import type { Scope } from "../../core/scopes";
 import type { AccountToolContext } from "../account-context";
 import { type AppCard, appToolMeta } from "../apps";
-import { publishedSchema } from "../published-schema";
+import { publishedSchema, resultOutline } from "../published-schema";
 import { EVERYTHING, type RequestNeeds } from "../request-needs";
 
 interface ToolAnnotations {
@@ -91,6 +91,11 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   /** A function of the configuration when the contract depends on it (send_orders' count ceiling is MAX_BATCH). */
   readonly input: In | ((config: Config) => In);
   readonly output: Out;
+  /**
+   * For a tool that answers what another tool's listing already outlines in full: the fields its own listing
+   * names (published-schema.ts, resultOutline).
+   */
+  readonly outlineFields?: readonly (keyof z.output<Out> & string)[];
   readonly annotations: ToolAnnotations;
   /** What a credential must be granted to see and call this tool (core/scopes.ts). */
   readonly scope: Scope;
@@ -127,6 +132,7 @@ function toolFailure(error: AppError): CallToolResult {
  */
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>;
 const published = new WeakMap<z.ZodObject, ToolSchema>();
+const outlines = new WeakMap<AccountTool, ToolSchema>();
 const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
 const configured = new WeakMap<(config: Config) => z.ZodObject, WeakMap<Config, z.ZodObject>>();
 
@@ -141,6 +147,12 @@ function memo<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V):
 
 function publish(schema: z.ZodObject): ToolSchema {
   return memo(published, schema, () => publishedSchema(schema));
+}
+
+function publishOutput(tool: AccountTool): ToolSchema {
+  return memo(outlines, tool, () =>
+    publishedSchema(tool.output, { reshape: (json) => resultOutline(json, tool.outlineFields), trusted: true }),
+  );
 }
 
 /**
@@ -180,7 +192,7 @@ export function registerAccountTools(
         title: tool.title,
         description: tool.description,
         inputSchema: publish(strictInput(tool, context.config)),
-        outputSchema: publish(tool.output),
+        outputSchema: publishOutput(tool),
         annotations: { title: tool.title, ...tool.annotations },
         ...(tool.ui === undefined ? {} : { _meta: appToolMeta(tool.ui) }),
       },

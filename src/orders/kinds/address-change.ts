@@ -28,7 +28,7 @@ export const addressChange = defineChangeKind({
     name: "prepare_address_change",
     title: "Prepare a shipping address change",
     description:
-      "Validates and normalizes a new shipping address for an order of your account and creates an inert proposal that pins the normalized address and the order's current version. Orders that are shipped, partially shipped, delivered or cancelled are refused. Nothing changes until a human approves the proposal at its approval_url and apply_approved_change is called.",
+      "Validates and normalizes a new shipping address for an order of your account and creates an inert proposal pinning it and the order's current version. Orders shipped (even partly), delivered or cancelled are refused.",
     input: { address: AddressInputSchema.describe("The new shipping address") },
   },
   applyTool: APPLY_APPROVED_CHANGE,

@@ -61,14 +61,14 @@ export const cancelOrder = defineChangeKind({
     name: "cancel_order",
     title: "Propose cancelling an order",
     description:
-      "Creates an inert proposal to cancel an order of your account that has not shipped. Once a human approves it at its approval_url and apply_approved_change is called, the order is cancelled, its reserved stock goes back to sale, and a captured payment is refunded in full (an authorization is voided). Orders that are shipped, partially shipped, delivered or already cancelled are refused. Proposing changes nothing on the order; asking again for the same order returns the same open proposal.",
+      "Creates an inert proposal to cancel an order of your account that has not shipped. Applied, it cancels the order, returns its reserved stock to sale and refunds a captured payment in full (voids an authorization). Asking again for the same order returns the same open proposal.",
     input: {
       reason: z
         .string()
         .trim()
         .min(3, "give a reason of at least 3 characters")
         .max(300)
-        .describe("Why the order is cancelled, e.g. 'customer asked to cancel by email'; the approver reads it"),
+        .describe("Why, e.g. 'customer asked by email'; the approver reads it"),
     },
   },
   applyTool: APPLY_APPROVED_CHANGE,
