@@ -27,6 +27,7 @@
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { sha256Hex } from "../core/encoding";
+import { FORM_MEDIA_TYPE, isMediaType } from "../core/media-type";
 import { withFailedChecks } from "./authorization-server";
 import { refusedClientId, refusedHost } from "./client-id-host";
 
@@ -54,11 +55,8 @@ export interface TokenGuardDeps {
 }
 
 async function tokenForm(request: Request): Promise<URLSearchParams | undefined> {
-  if (
-    request.method !== "POST" ||
-    !(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")
-  )
-    return undefined;
+  // Read as the library reads it, whatever the case or parameters: a form the guard did not see as one skipped it.
+  if (request.method !== "POST" || !isMediaType(request.headers.get("content-type"), FORM_MEDIA_TYPE)) return undefined;
   try {
     // Decoded by hand: workerd warns in the log whenever .text() reads a body it does not take for text, a form
     // included.
