@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod/v4";
 import { type AppError, fail, ok, type Result } from "../core/errors";
-import { FORM_MEDIA_TYPE, isJsonMediaType, isMediaType } from "../core/media-type";
+import { FORM_MEDIA_TYPE, isJsonMediaType, isMediaType, unreadableCharset } from "../core/media-type";
 import { describeIssues } from "../core/zod-issues";
 import { errorResponse } from "./respond";
 
@@ -26,6 +26,8 @@ export async function readLimitedText(c: Context, maxBytes: number): Promise<Res
   });
   await limit(c, async () => {});
   if (tooLarge) return fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
+  const charsetWhy = unreadableCharset(c.req.header("content-type"));
+  if (charsetWhy) return fail("unsupported_media_type", charsetWhy);
   if (!isMediaType(c.req.header("content-type"), FORM_MEDIA_TYPE)) return ok(await c.req.text());
   // workerd warns on every text() of a form body ("does not appear to be text"), so a form is read as bytes; Hono
   // keeps them, and the form validator parses them from there.
