@@ -51,6 +51,7 @@ const ALONE_TESTS = [
   "test/account/traffic-runs.test.ts",
   "test/account/capacity-searches.test.ts",
   "test/account/interrupted-batch.test.ts",
+  "test/account/synthetic-budget.security.test.ts",
   "test/account/audit-sealer.test.ts",
   "test/order-api/audit-seal-request.test.ts",
 ];
