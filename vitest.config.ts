@@ -38,6 +38,7 @@ const ALONE_TESTS = [
   "test/order-api/replay-comparison.test.ts",
   "test/store/seed-loader.test.ts",
   "test/store/demo-data.test.ts",
+  "test/store/demo-data.security.test.ts",
   "test/migrations/account-scoped-keys.test.ts",
   "test/mcp/exception-queue.test.ts",
   "test/mcp/server-extension.test.ts",
