@@ -28,7 +28,7 @@ describe("demo data over real orders", () => {
   it("is refused with a sentence: no demo order, no seed event, no seed run; the real order keeps its history", async () => {
     const made = await jsonAnswer(await call("simulate_new_failure", { DEMO_DATA: "off" }));
     expect(made.result?.isError ?? false).toBe(false);
-    const { order_id: orderId } = made.result?.structuredContent as { order_id: string };
+    const orderId = (made.result?.structuredContent as { order_id?: string } | undefined)?.order_id ?? "";
     const events = await count("SELECT count(*) AS n FROM audit_events WHERE order_id = ?", orderId);
 
     expect(await loadSeed(env.DB)).toEqual({ ok: false, error: { code: "conflict", message: REAL_ORDERS_REFUSAL } });
