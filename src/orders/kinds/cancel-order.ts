@@ -7,6 +7,7 @@
  */
 import { z } from "zod/v4";
 import { fail, ok } from "../../core/errors";
+import { readableText } from "../../core/free-text";
 import type { Evidence } from "../evidence";
 import type { OrderRecord } from "../order-record";
 import { refundOrVoid, releaseHeld, resolved, returnPayment, withTimeline } from "./effects";
@@ -63,12 +64,9 @@ export const cancelOrder = defineChangeKind({
     description:
       "Creates an inert proposal to cancel an order of your account that has not shipped. Once a human approves it at its approval_url and apply_approved_change is called, the order is cancelled, its reserved stock goes back to sale, and a captured payment is refunded in full (an authorization is voided). Orders that are shipped, partially shipped, delivered or already cancelled are refused. Proposing changes nothing on the order; asking again for the same order returns the same open proposal.",
     input: {
-      reason: z
-        .string()
-        .trim()
-        .min(3, "give a reason of at least 3 characters")
-        .max(300)
-        .describe("Why the order is cancelled, e.g. 'customer asked to cancel by email'; the approver reads it"),
+      reason: readableText(z.string().trim().min(3, "give a reason of at least 3 characters").max(300)).describe(
+        "Why the order is cancelled, e.g. 'customer asked to cancel by email'; the approver reads it",
+      ),
     },
   },
   applyTool: APPLY_APPROVED_CHANGE,
