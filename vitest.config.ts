@@ -38,6 +38,7 @@ const ALONE_TESTS = [
   "test/order-api/replay-comparison.test.ts",
   "test/store/seed-loader.test.ts",
   "test/store/demo-data.test.ts",
+  "test/store/demo-data.security.test.ts",
   "test/migrations/account-scoped-keys.test.ts",
   "test/mcp/exception-queue.test.ts",
   "test/mcp/server-extension.test.ts",
@@ -53,6 +54,7 @@ const ALONE_TESTS = [
   "test/account/traffic-runs.test.ts",
   "test/account/capacity-searches.test.ts",
   "test/account/interrupted-batch.test.ts",
+  "test/account/synthetic-budget.security.test.ts",
   "test/account/audit-sealer.test.ts",
   "test/order-api/audit-seal-request.test.ts",
 ];

@@ -15,7 +15,7 @@ import type { Decision } from "../proposals/decision";
 import type { SearchRequest } from "../runs/capacity-plan";
 import type { RunRequest } from "../runs/plan";
 import type { SendRequest } from "../synth/batch-sender";
-import { type BudgetAsk, runOrdersPerMinute, searchOrdersPerMinute } from "../synth/order-budget";
+import type { BudgetAsk } from "../synth/order-budget";
 import { ordered, type ProgressListener } from "./ordered-progress";
 import type { AccountServices } from "./services";
 
@@ -24,6 +24,37 @@ export const FOREIGN_CALLER_MESSAGE = "this credential belongs to a different ac
 
 /** The operator as a person: their identity and the name the audit trail shows. */
 const personOf = (caller: Operator): Person => ({ id: caller.id, name: caller.operator });
+
+/**
+ * The synthetic order budget a call meets: what it would send, worked out by the Worker from the request, and the
+ * caller's SYNTH_ORDERS_PER_MINUTE (its configuration decides every limit). Absent when RATE_LIMITS is off.
+ */
+export interface BudgetCharge {
+  readonly ask: BudgetAsk;
+  readonly perMinute: number;
+}
+
+/**
+ * Checks and books in one synchronous step, before anything is awaited, so two concurrent calls cannot both pass on
+ * the same room: the booking's id, or the refusal.
+ */
+function booked(services: AccountServices, charge: BudgetCharge | undefined): Result<number | undefined> {
+  if (!charge) return ok(undefined);
+  return services.budget.charge(charge.ask, { perMinute: charge.perMinute, holder: services.budgetHolder }, Date.now());
+}
+
+/** Ties a booking to the run or search it was for, or gives it back when that did not start. */
+function settled<T>(
+  services: AccountServices,
+  booking: number | undefined,
+  started: Result<T>,
+  holder: (value: T) => string,
+) {
+  if (booking === undefined) return started;
+  if (started.ok) services.budget.hold(booking, holder(started.value));
+  else services.budget.release(booking);
+  return started;
+}
 
 /** Whoever a call is made for; the object answers only callers of its own account. */
 export interface AccountCaller {
@@ -40,7 +71,15 @@ type Entries<C extends AccountCaller> = Readonly<Record<string, Entry<C>>>;
 
 /** What an operator's MCP tools ask for, through the calls mcp/account-context.ts binds to their caller. */
 export const OPERATOR_CALLS = {
-  async sendOrders(services, caller: Operator, request: SendRequest, onProgress?: ProgressListener) {
+  async sendOrders(
+    services,
+    caller: Operator,
+    request: SendRequest,
+    onProgress?: ProgressListener,
+    charge?: BudgetCharge,
+  ) {
+    const booking = booked(services, charge);
+    if (!booking.ok) return booking;
     const progress = onProgress && ordered(onProgress);
     const result = await services.batches.run(() => services.sender.send(request, caller.operator, progress?.report));
     await progress?.drained();
@@ -61,30 +100,23 @@ export const OPERATOR_CALLS = {
     services.proposals.awaitDecision(proposalId, timeoutMs),
   confirmProposal: (services, caller: Operator, proposalId: string) =>
     services.proposals.confirm(proposalId, caller.operator),
-  /**
-   * Meets a batch, a run or a search with the account's synthetic order
-   * budget, counting the runs running now at their pace and a running search
-   * at its highest rate for as long as it runs (its pauses included, so no
-   * batch takes the room its next step needs), and books a batch's orders.
-   * The caller's configuration sets the budget, as it decides every other limit.
-   */
-  chargeSyntheticBudget(services, _caller: Operator, ask: BudgetAsk, perMinute: number) {
-    const searches = services.searches.running();
-    const steps = new Set(searches.map((search) => search.run_id));
-    const running = services.runs.recent().filter((run) => run.status === "running" && !steps.has(run.run_id));
-    const runsPerMinute =
-      running.reduce((sum, run) => sum + runOrdersPerMinute(run.plan), 0) +
-      searches.reduce((sum, search) => sum + searchOrdersPerMinute(search.plan), 0);
-    return services.budget.charge(ask, { perMinute, runsPerMinute }, Date.now());
+  async startTrafficRun(services, caller: Operator, request: RunRequest, charge?: BudgetCharge) {
+    const booking = booked(services, charge);
+    if (!booking.ok) return booking;
+    const started = await services.runs.start(caller.operator, request);
+    return settled(services, booking.value, started, (run) => `run:${run.run_id}`);
   },
-  startTrafficRun: (services, caller: Operator, request: RunRequest) => services.runs.start(caller.operator, request),
   getTrafficRun: (services, _caller: Operator, runId: string) => services.runs.get(runId),
   stopTrafficRun: (services, caller: Operator, runId: string) => services.runs.stop(runId, caller.operator),
   compareTrafficRuns: (services, _caller: Operator, runId: string, baselineId: string, tolerancePercent: number) =>
     services.runs.compare(runId, baselineId, tolerancePercent),
   recentRuns: (services, _caller: Operator) => ok(services.runs.recent()),
-  startCapacitySearch: (services, caller: Operator, request: SearchRequest) =>
-    services.searches.start(caller.operator, request),
+  async startCapacitySearch(services, caller: Operator, request: SearchRequest, charge?: BudgetCharge) {
+    const booking = booked(services, charge);
+    if (!booking.ok) return booking;
+    const started = await services.searches.start(caller.operator, request);
+    return settled(services, booking.value, started, (search) => `search:${search.search_id}`);
+  },
   getCapacitySearch: (services, _caller: Operator, searchId: string) => services.searches.get(searchId),
   stopCapacitySearch: (services, caller: Operator, searchId: string) =>
     services.searches.stop(searchId, caller.operator),

@@ -15,10 +15,11 @@ import { D1AccountOrders } from "../store/account-orders";
 import { accountDatabase } from "../store/databases";
 import { BatchSender } from "../synth/batch-sender";
 import { configuredTarget, type OrderApiTarget } from "../synth/order-api-target";
-import { SyntheticBudget } from "../synth/order-budget";
+import { type HolderState, SyntheticBudget } from "../synth/order-budget";
 import { randomSeed } from "../synth/prng";
 import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
+import { SqlBudgetLedger } from "./budget-ledger";
 import { newBatchId, newRunId, newSearchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
 
@@ -36,6 +37,8 @@ export interface AccountServices {
   readonly journal: SqlBatchJournal;
   readonly batches: SerialQueue;
   readonly budget: SyntheticBudget;
+  /** The state of the run or search a budget booking is for (`run:<id>`, `search:<id>`). */
+  readonly budgetHolder: (holder: string) => HolderState | undefined;
   readonly proposals: ProposalService;
   readonly sender: BatchSender;
   readonly runs: RunCoordinator;
@@ -126,7 +129,8 @@ export function buildServices({
     config,
     journal,
     batches: new SerialQueue(),
-    budget: new SyntheticBudget(),
+    budget: new SyntheticBudget(new SqlBudgetLedger(storage)),
+    budgetHolder: (holder) => budgetHolderState(runStore, searchStore, holder),
     sealer,
     runs,
     searches: new CapacityCoordinator({
@@ -172,6 +176,27 @@ export function buildServices({
       now: () => new Date(),
     }),
   };
+}
+
+/** A run counts at its pace while it runs; once ended (a stop is immediate), by what it launched. */
+function runState(runs: RunStore, runId: string): HolderState | undefined {
+  const run = runs.get(runId);
+  if (!run) return undefined;
+  if (run.status === "running") return { running: true };
+  const endedAt = run.finished_at === null ? Date.now() : Date.parse(run.finished_at);
+  return { running: false, endedAt, sent: run.figures.launched };
+}
+
+function budgetHolderState(runs: RunStore, searches: SearchStore, holder: string): HolderState | undefined {
+  const [kind, id = ""] = holder.split(/:(.*)/s);
+  if (kind === "run") return runState(runs, id);
+  const search = kind === "search" ? searches.get(id) : undefined;
+  if (!search) return undefined;
+  const steps = search.steps.map((step) => runState(runs, step.run_id));
+  if (search.status === "running" || steps.some((step) => step?.running)) return { running: true };
+  const sent = steps.reduce((sum, step) => sum + (step && !step.running ? step.sent : 0), 0);
+  const endedAt = search.finished_at === null ? Date.now() : Date.parse(search.finished_at);
+  return { running: false, endedAt: Math.max(endedAt, ...steps.map((s) => (s && !s.running ? s.endedAt : 0))), sent };
 }
 
 /** A run's generator shard, reached by its name: only this object knows a run's id and shard count. */

@@ -145,6 +145,16 @@ const STEPS: readonly (readonly string[])[] = [
     )`,
     "CREATE INDEX capacity_searches_by_status ON capacity_searches (status)",
   ],
+  // 9: the synthetic order budget's bookings (synth/order-budget.ts), kept so a restart does not forget the minute.
+  // `holder` names the run or search a booking is for (run:<id>, search:<id>), null for a batch.
+  [
+    `CREATE TABLE synthetic_budget (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      at INTEGER NOT NULL,
+      orders INTEGER NOT NULL,
+      holder TEXT
+    )`,
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

@@ -58,7 +58,7 @@ export function deploymentProblems(facts: DeploymentFacts): string[] {
       `PUBLIC_BASE_URL is ${facts.publicBaseUrl}, an address on this machine that nobody else can reach; set it to the Worker's public URL, like https://order-ops-edge.<you>.workers.dev (to try the Worker locally, set ENVIRONMENT=development)`,
     );
   } else if (new URL(facts.publicBaseUrl).protocol !== "https:") {
-    problems.push(`PUBLIC_BASE_URL must use https (OAuth 2.1 requires it); ${facts.publicBaseUrl} does not`);
+    problems.push(`PUBLIC_BASE_URL must use https (OAuth 2.1 requires it)`);
   }
   const devTokens = facts.tokens.filter((token) => DEVELOPMENT_TOKENS.has(token)).length;
   if (devTokens > 0) {

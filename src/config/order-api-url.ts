@@ -48,16 +48,16 @@ export function orderApiUrlProblems(
   }
   const { protocol, hostname } = new URL(url);
   if (environment === "production") {
-    if (protocol !== "https:") return [`ORDER_API_URL must use https in production, not ${url}`];
+    if (protocol !== "https:") return [`ORDER_API_URL must use https in production`];
     if (isLoopbackHost(hostname))
       return [
-        `ORDER_API_URL points at this machine (${hostname}), which a deployed Worker cannot reach; use the order API's public https URL`,
+        `ORDER_API_URL points at this machine (localhost or a loopback address), which a deployed Worker cannot reach; use the order API's public https URL`,
       ];
     return [];
   }
   if (protocol !== "https:" && !isLoopbackHost(hostname)) {
     return [
-      `ORDER_API_URL may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`,
+      `ORDER_API_URL may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for any other host`,
     ];
   }
   return [];

@@ -149,7 +149,7 @@ export function jsonTokenMap<T extends z.ZodType<{ account: string; id?: string 
       if (first !== undefined) {
         ctx.addIssue({
           code: "custom",
-          message: `entries ${first + 1} and ${index + 1} of account ${holder.data.account} both name "${name}" once case, spacing and invisible or full-width characters are set aside; four eyes could not tell those two people apart, so give each person a name of their own (one person needs only one token here)`,
+          message: `entries ${first + 1} and ${index + 1} of account ${holder.data.account} both name "${name}" once case, spacing, invisible or full-width characters and look-alike letters are set aside; four eyes could not tell those two people apart, so give each person a name of their own (one person needs only one token here)`,
         });
         return;
       }

@@ -149,19 +149,19 @@ function destinationProblems(
     secret.length < PRODUCTION_MIN_SECRET_LENGTH
   ) {
     problems.push(
-      `${names.secret} is ${secret.length} characters; production needs at least ${PRODUCTION_MIN_SECRET_LENGTH}, or a Standard Webhooks secret (try ${SECRET_HINT})`,
+      `${names.secret} is too short: production needs at least ${PRODUCTION_MIN_SECRET_LENGTH}, or a Standard Webhooks secret (try ${SECRET_HINT})`,
     );
   }
   const { protocol, hostname } = new URL(url);
   if (environment === "production") {
-    if (protocol !== "https:") problems.push(`${names.url} must use https in production, not ${url}`);
+    if (protocol !== "https:") problems.push(`${names.url} must use https in production`);
     else if (isLoopbackHost(hostname))
       problems.push(
-        `${names.url} points at this machine (${hostname}), which a deployed Worker cannot reach; use the receiver's public https URL`,
+        `${names.url} points at this machine (localhost or a loopback address), which a deployed Worker cannot reach; use the receiver's public https URL`,
       );
   } else if (protocol !== "https:" && !isLoopbackHost(hostname)) {
     problems.push(
-      `${names.url} may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for ${url}`,
+      `${names.url} may use plain http only on this machine (localhost, 127.0.0.1, [::1]); use https for any other host`,
     );
   }
   return problems;

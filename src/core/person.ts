@@ -5,7 +5,13 @@
  * character are two entries, and the configuration refuses such a pair (see
  * config/token-maps.ts). Names are still compared, normalized, as a second
  * guard: a proposer is never let approve under a name that reads the same.
+ *
+ * "Reads the same" is Unicode's own answer (UTS #39): the confusable skeleton,
+ * which maps a Cyrillic А or a Greek ο to the Latin letter it imitates. NFKC
+ * and case folding alone let `Аvery` (Cyrillic) stand beside `Avery`.
  */
+import { CONFUSABLE_LINES } from "./confusable-table";
+
 export interface Person {
   /** Stable and unique per person: an explicit `id` in the token map, or one derived from the token itself. */
   readonly id: string;
@@ -17,18 +23,40 @@ export interface Person {
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 /** Every kind of whitespace: no-break, thin, ideographic, line and paragraph separators. */
 const WHITESPACE = /[\s\p{Z}]+/gu;
+/**
+ * Characters drawn as a blank that Unicode counts neither as space nor (Braille) as ignorable: the Hangul fillers
+ * and the Braille blank. Read as the space they show, not removed: removed, `Avery\u3164Approver` became another
+ * name than `Avery Approver` while looking just like it.
+ */
+const BLANKS = /[\u115f\u1160\u3164\uffa0\u2800]/gu;
 
 /**
  * A name as stored and shown: NFKC (full-width letters become plain ones), invisible characters removed, each run of
  * whitespace one space.
  */
 export function displayName(name: string): string {
-  return name.normalize("NFKC").replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
+  return name.normalize("NFKC").replace(BLANKS, " ").replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
 }
 
-/** What two names must share to be the same name: the display name, case-folded ("ß" and "SS" alike). */
+let prototypes: Map<string, string> | undefined;
+
+/** Each confusable character's prototype (src/core/confusable-table.ts, from Unicode's confusables.txt). */
+function prototypeOf(char: string): string {
+  prototypes ??= new Map(CONFUSABLE_LINES.split("\n").map((line) => line.split("\t") as [string, string]));
+  return prototypes.get(char) ?? char;
+}
+
+/** UTS #39 skeleton: NFD, each character to its prototype, NFD again. */
+function skeleton(text: string): string {
+  return Array.from(text.normalize("NFD"), prototypeOf).join("").normalize("NFD");
+}
+
+/**
+ * What two names must share to be the same name: the display name, case-folded ("ß" and "SS" alike), as its
+ * confusable skeleton (`Аvery` with a Cyrillic А and `Avery` alike).
+ */
 export function nameKey(name: string): string {
-  return displayName(name).toUpperCase().toLowerCase().normalize("NFKC");
+  return skeleton(displayName(name).toUpperCase().toLowerCase().normalize("NFKC"));
 }
 
 /** Whether two records name one person: the same identity where both have one, or names that read the same. */

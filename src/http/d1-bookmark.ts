@@ -6,6 +6,8 @@
  * anything; one that sends back what the last response handed it may be
  * served by a replica. The value is a bookmark or `first-primary`.
  */
+import { EVENT_STREAM_MEDIA_TYPE, isMediaType } from "../core/media-type";
+
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
 const AT_PRIMARY = "first-primary";
@@ -30,7 +32,7 @@ export function bookmarkFromRequest(headers: Headers): D1SessionBookmark | typeo
  * it cannot know what that call will read or write: it hands on the primary.
  */
 export function withNextBookmark(response: Response, next: string | undefined): Response {
-  const streams = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  const streams = isMediaType(response.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE);
   const value = streams ? AT_PRIMARY : next;
   if (value === undefined) return response;
   // A copy, whose headers can change whatever made the answer.

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod/v4";
 import { type AppError, fail, ok, type Result } from "../core/errors";
+import { FORM_MEDIA_TYPE, isJsonMediaType, isMediaType, unreadableCharset } from "../core/media-type";
 import { describeIssues } from "../core/zod-issues";
 import { errorResponse } from "./respond";
 
@@ -25,15 +26,13 @@ export async function readLimitedText(c: Context, maxBytes: number): Promise<Res
   });
   await limit(c, async () => {});
   if (tooLarge) return fail("payload_too_large", `request body is larger than ${maxBytes} bytes`);
-  if (mediaTypeOf(c) !== FORM_MEDIA_TYPE) return ok(await c.req.text());
+  const charsetWhy = unreadableCharset(c.req.header("content-type"));
+  if (charsetWhy) return fail("unsupported_media_type", charsetWhy);
+  if (!isMediaType(c.req.header("content-type"), FORM_MEDIA_TYPE)) return ok(await c.req.text());
   // workerd warns on every text() of a form body ("does not appear to be text"), so a form is read as bytes; Hono
   // keeps them, and the form validator parses them from there.
   return ok(new TextDecoder().decode(await c.req.arrayBuffer()));
 }
-
-// The same test hono/validator applies, so a body we let through is never silently read as {}.
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
-const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
 
 const WRONG_MEDIA_TYPE: Record<BodyKind, AppError> = {
   json: {
@@ -45,12 +44,9 @@ const WRONG_MEDIA_TYPE: Record<BodyKind, AppError> = {
 
 type BodyKind = "json" | "form";
 
-function mediaTypeOf(c: Context): string {
-  return (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
-function isAccepted(kind: BodyKind, mediaType: string): boolean {
-  return kind === "json" ? JSON_MEDIA_TYPE.test(mediaType) : mediaType === FORM_MEDIA_TYPE;
+// isJsonMediaType is the test hono/validator applies, so a body we let through is never silently read as {}.
+function isAccepted(kind: BodyKind, header: string | undefined): boolean {
+  return kind === "json" ? isJsonMediaType(header) : isMediaType(header, FORM_MEDIA_TYPE);
 }
 
 /** How a refused body is answered: JSON for APIs, a page for the approval forms. */
@@ -63,7 +59,7 @@ export type BodyRefusal = (c: Context, error: AppError) => Response | Promise<Re
  */
 export function limitedBody(kind: BodyKind, maxBytes: number, refuse: BodyRefusal = errorResponse): MiddlewareHandler {
   return async (c, next) => {
-    if (!isAccepted(kind, mediaTypeOf(c))) return refuse(c, WRONG_MEDIA_TYPE[kind]);
+    if (!isAccepted(kind, c.req.header("content-type"))) return refuse(c, WRONG_MEDIA_TYPE[kind]);
     const text = await readLimitedText(c, maxBytes);
     if (!text.ok) return refuse(c, text.error);
     if (kind === "json") {

@@ -1,7 +1,6 @@
-import { bindCaller, type CallerBound, OPERATOR_CALLS } from "../account/account-calls";
+import { type BudgetCharge, bindCaller, type CallerBound, OPERATOR_CALLS } from "../account/account-calls";
 import type { McpCaller } from "../auth/operator";
 import type { Config } from "../config/config";
-import { ok, type Result } from "../core/errors";
 import type { Scope } from "../core/scopes";
 import type { AccountOrders } from "../orders/port";
 import { planCapacitySearch, type SearchRequest } from "../runs/capacity-plan";
@@ -19,7 +18,7 @@ import { checkTarget, type Preview, previewOrder, type TargetStatus } from "../s
  * account/account-calls.ts, with the caller already bound from the
  * credential. The budget charge is the context's own business (below).
  */
-export type AccountCalls = Omit<CallerBound<typeof OPERATOR_CALLS>, "chargeSyntheticBudget">;
+export type AccountCalls = CallerBound<typeof OPERATOR_CALLS>;
 
 /** Synthetic traffic that needs no account object: the target is fixed by configuration, never by a caller. */
 export interface AccountTraffic {
@@ -98,13 +97,10 @@ export function accountToolContext(
   { scopes, ...caller }: McpCaller,
   reads: AccountReadSession,
 ): AccountToolContext {
-  const { chargeSyntheticBudget, ...agent } = toldTo(
-    reads,
-    bindCaller(env.ACCOUNT_AGENT.getByName(caller.account), caller, OPERATOR_CALLS),
-  );
-  // Counted per call, in the account's object: batches of calls and parallel isolates meet one budget.
-  const withinBudget = async (ask: BudgetAsk | undefined): Promise<Result<void>> =>
-    config.rateLimits && ask ? chargeSyntheticBudget(ask, config.syntheticOrdersPerMinute) : ok(undefined);
+  const agent = toldTo(reads, bindCaller(env.ACCOUNT_AGENT.getByName(caller.account), caller, OPERATOR_CALLS));
+  // Checked and booked in one step, in the account's object: batches of calls and parallel isolates meet one budget.
+  const charge = (ask: BudgetAsk | undefined): BudgetCharge | undefined =>
+    config.rateLimits && ask ? { ask, perMinute: config.syntheticOrdersPerMinute } : undefined;
   return {
     account: caller.account,
     operator: caller.operator,
@@ -113,18 +109,11 @@ export function accountToolContext(
     orders: new D1AccountOrders(reads, caller.account),
     agent: {
       ...agent,
-      sendOrders: async (request, onProgress) => {
-        const budget = await withinBudget(budgetAsk(config, { batch: request }));
-        return budget.ok ? agent.sendOrders(request, onProgress) : budget;
-      },
-      startTrafficRun: async (request) => {
-        const budget = await withinBudget(budgetAsk(config, { run: request }));
-        return budget.ok ? agent.startTrafficRun(request) : budget;
-      },
-      startCapacitySearch: async (request) => {
-        const budget = await withinBudget(budgetAsk(config, { search: request }));
-        return budget.ok ? agent.startCapacitySearch(request) : budget;
-      },
+      sendOrders: (request, onProgress) =>
+        agent.sendOrders(request, onProgress, charge(budgetAsk(config, { batch: request }))),
+      startTrafficRun: (request) => agent.startTrafficRun(request, charge(budgetAsk(config, { run: request }))),
+      startCapacitySearch: (request) =>
+        agent.startCapacitySearch(request, charge(budgetAsk(config, { search: request }))),
     },
     traffic: {
       checkTarget: () =>

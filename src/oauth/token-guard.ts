@@ -10,8 +10,9 @@
  *   client. So every refresh token the library accepts is recorded as spent,
  *   and a spent one presented again revokes its grant before the library
  *   sees it; the library then answers it as the unknown grant it now is.
- *   The price: a client that lost the answer to a refresh and retries it
- *   must connect again.
+ *   Except for a bounded window (refresh-grace.ts): the grant's last rotated
+ *   token, from the same client, within REFRESH_GRACE_SECONDS, is answered
+ *   with the first use's own answer, since real clients retry and race.
  * - An authorization code takes PKCE_TRIES_PER_CODE wrong verifiers; the
  *   library would take any number. The last wrong one revokes the grant,
  *   which ends the code.
@@ -27,8 +28,10 @@
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { sha256Hex } from "../core/encoding";
+import { FORM_MEDIA_TYPE, isMediaType } from "../core/media-type";
 import { withFailedChecks } from "./authorization-server";
 import { refusedClientId, refusedHost } from "./client-id-host";
+import { answerAgain, type KeptAnswer, keepAnswer, keptAnswer, keptFrom } from "./refresh-grace";
 
 export const PKCE_TRIES_PER_CODE = 3;
 
@@ -51,14 +54,16 @@ export interface TokenGuardDeps {
   readonly refreshTokenTtlSeconds: number;
   /** The library's own answer to the request. */
   readonly answer: (request: Request) => Promise<Response>;
+  /** Milliseconds since the epoch: the grace window's clock. */
+  readonly now?: () => number;
 }
 
+/** Refreshes under way in this isolate, by spent key: a second presentation at once shares the first's answer. */
+const inFlight = new Map<string, Promise<KeptAnswer>>();
+
 async function tokenForm(request: Request): Promise<URLSearchParams | undefined> {
-  if (
-    request.method !== "POST" ||
-    !(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")
-  )
-    return undefined;
+  // Read as the library reads it, whatever the case or parameters: a form the guard did not see as one skipped it.
+  if (request.method !== "POST" || !isMediaType(request.headers.get("content-type"), FORM_MEDIA_TYPE)) return undefined;
   try {
     // Decoded by hand: workerd warns in the log whenever .text() reads a body it does not take for text, a form
     // included.
@@ -75,13 +80,47 @@ async function revoke(deps: TokenGuardDeps, tokenOrCode: string, why: string): P
   console.warn(`OAuth grant ${grant.grantId} revoked: ${why}`);
 }
 
-async function refreshOnce(deps: TokenGuardDeps, request: Request, refreshToken: string): Promise<Response> {
+async function refreshOnce(
+  deps: TokenGuardDeps,
+  request: Request,
+  refreshToken: string,
+  client: string,
+): Promise<Response> {
   const key = await spentKey(refreshToken);
-  if ((await deps.kv.get(key)) !== null)
+  const sharing = inFlight.get(key);
+  if (sharing) return answerAgain(await sharing);
+  // Set before anything else is awaited, so a second presentation at once finds it.
+  const outcome = settleRefresh(deps, request, refreshToken, client, key);
+  inFlight.set(key, outcome);
+  try {
+    return answerAgain(await outcome);
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+async function settleRefresh(
+  deps: TokenGuardDeps,
+  request: Request,
+  refreshToken: string,
+  client: string,
+  key: string,
+): Promise<KeptAnswer> {
+  const now = deps.now?.() ?? Date.now();
+  const grant = grantOf(refreshToken);
+  if ((await deps.kv.get(key)) !== null) {
+    const kept = grant && (await keptAnswer(deps.kv, grant.grantId, refreshToken, client, now));
+    if (kept) return kept;
     await revoke(deps, refreshToken, "a refresh token that was already used came back");
+    return keptFrom(await deps.answer(request));
+  }
   const response = await deps.answer(request);
-  if (response.ok) await deps.kv.put(key, "spent", { expirationTtl: Math.max(60, deps.refreshTokenTtlSeconds) });
-  return response;
+  const answer = await keptFrom(response);
+  if (response.ok) {
+    await deps.kv.put(key, "spent", { expirationTtl: Math.max(60, deps.refreshTokenTtlSeconds) });
+    if (grant) await keepAnswer(deps.kv, grant.grantId, refreshToken, client, answer, now);
+  }
+  return answer;
 }
 
 async function limitedVerifierTries(deps: TokenGuardDeps, request: Request, code: string): Promise<Response> {
@@ -167,7 +206,8 @@ export async function guardedTokenEndpoint(deps: TokenGuardDeps, request: Reques
   if (refused) return invalidClient(refused);
   const grantType = form?.get("grant_type");
   const refreshToken = form?.get("refresh_token");
-  if (grantType === "refresh_token" && refreshToken) return refreshOnce(deps, request, refreshToken);
+  if (grantType === "refresh_token" && refreshToken && form)
+    return refreshOnce(deps, request, refreshToken, namedClientIds(request, form)[0] ?? "");
   const code = form?.get("code");
   if (grantType === "authorization_code" && code) return limitedVerifierTries(deps, request, code);
   return deps.answer(request);

@@ -5,17 +5,18 @@
  */
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
+import { readableText } from "../core/free-text";
 import { type Address, AddressSchema } from "./evidence";
 import type { OrderRecord } from "./order-record";
 
 export const AddressInputSchema = z.strictObject({
-  recipient: z.string().max(200).describe("Name on the parcel"),
-  line1: z.string().max(200).describe("Street and number"),
-  line2: z.string().max(200).nullish().describe("Apartment, suite or unit; omit when none"),
-  city: z.string().max(200),
-  region: z.string().max(200).describe("State or province code, e.g. CA or ON"),
-  postal_code: z.string().max(40),
-  country: z.string().max(60).describe("ISO 3166-1 alpha-2 code, e.g. US"),
+  recipient: readableText(z.string().max(200)).describe("Name on the parcel"),
+  line1: readableText(z.string().max(200)).describe("Street and number"),
+  line2: readableText(z.string().max(200)).nullish().describe("Apartment, suite or unit; omit when none"),
+  city: readableText(z.string().max(200)),
+  region: readableText(z.string().max(200)).describe("State or province code, e.g. CA or ON"),
+  postal_code: readableText(z.string().max(40)),
+  country: readableText(z.string().max(60)).describe("ISO 3166-1 alpha-2 code, e.g. US"),
 });
 export type AddressInput = z.infer<typeof AddressInputSchema>;
 

@@ -4,9 +4,10 @@
  * the proposal schemas.
  */
 import { z } from "zod/v4";
+import { readableText } from "../core/free-text";
 
 export const DecisionSchema = z.object({
   decision: z.enum(["approve", "reject"]),
-  reason: z.string().trim().min(3, "give a reason of at least 3 characters").max(500),
+  reason: readableText(z.string().trim().min(3, "give a reason of at least 3 characters").max(500)),
 });
 export type Decision = z.infer<typeof DecisionSchema>;

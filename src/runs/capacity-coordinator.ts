@@ -145,17 +145,18 @@ export class CapacityCoordinator {
           "failed",
           `step ${record.steps.length + 1} at ${rate} orders/s could not start: ${started.error.message}`,
         );
-      record.steps.push({
+      const step = {
         phase,
         rate_per_second: rate,
         duration_seconds: request.duration_seconds ?? plan.step_seconds,
         run_id: started.value.run_id,
         result: null,
-      });
+      };
+      record.steps.push(step);
       record.pending = null;
       if (this.deps.searches.update(record, "running"))
-        await this.deps.scheduleTick(new Date(now + TICK_MS), record.search_id);
-      return;
+        return this.deps.scheduleTick(new Date(now + TICK_MS), record.search_id);
+      return this.stoppedWhileStarting(record.search_id, step);
     }
     const move = nextMove(plan, judgedSteps(record.steps.map((s) => ({ ...s, verdict: s.result?.verdict ?? null }))));
     if (move.kind === "done") return this.end(record, "completed", null);
@@ -165,6 +166,17 @@ export class CapacityCoordinator {
     if (pause === 0) return this.proceed(record, now);
     if (this.deps.searches.update(record, "running"))
       await this.deps.scheduleTick(new Date(now + pause), record.search_id);
+  }
+
+  /**
+   * The search was stopped (or ended) while its step's run was starting: that run is stopped too, and kept in the
+   * ended search's steps, so nothing the search started is left sending out of stop_capacity_search's reach.
+   */
+  private async stoppedWhileStarting(searchId: string, step: SearchRecord["steps"][number]): Promise<void> {
+    const ended = this.deps.searches.get(searchId);
+    await this.deps.runner.stop(step.run_id, ended?.problem?.replace(/^stopped by /, "") ?? "the search's end");
+    if (ended && !ended.steps.some((s) => s.run_id === step.run_id))
+      this.deps.searches.update({ ...ended, steps: [...ended.steps, step] }, ended.status);
   }
 
   /** A step that ended without a verdict on the target ends the search, saying why. */

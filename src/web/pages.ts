@@ -8,6 +8,7 @@
  */
 import { html } from "hono/html";
 import type { Approver } from "../config/token-maps";
+import { withUnsafeShown } from "../core/free-text";
 import { type Html, layout } from "../http/html-page";
 import type { Sentence } from "./approval/explain";
 import { absoluteTime, piecesOf, relativeTime } from "./format";
@@ -42,9 +43,13 @@ export function idTag(id: string): Html {
   return html`<code>${id}</code>`;
 }
 
-/** Free text whose hyphenated tokens (order, SKU and proposal ids) never break across lines. */
+/**
+ * Free text whose hyphenated tokens (order, SKU and proposal ids) never break across lines. A control or
+ * bidirectional formatting character stored before inputs refused them is shown as [U+XXXX]: left in, a U+202E in a
+ * cancel reason drew the rest of the rationale reversed.
+ */
 export function textTag(text: string): Html {
-  return html`${piecesOf(text).map((piece) => (piece.unbroken ? html`<span class="nowrap">${piece.text}</span>` : piece.text))}`;
+  return html`${piecesOf(withUnsafeShown(text)).map((piece) => (piece.unbroken ? html`<span class="nowrap">${piece.text}</span>` : piece.text))}`;
 }
 
 export function sentenceTag(sentence: Sentence, now: Date): Html {

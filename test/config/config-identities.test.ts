@@ -71,7 +71,7 @@ describe("two entries whose names read the same", () => {
       }),
     });
     expect(error.errors).toEqual([
-      `APPROVER_TOKENS: entries 1 and 3 of account acme both name "${displayName(twin)}" once case, spacing and invisible or full-width characters are set aside; four eyes could not tell those two people apart, so give each person a name of their own (one person needs only one token here) (${APPROVER_HELP})`,
+      `APPROVER_TOKENS: entries 1 and 3 of account acme both name "${displayName(twin)}" once case, spacing, invisible or full-width characters and look-alike letters are set aside; four eyes could not tell those two people apart, so give each person a name of their own (one person needs only one token here) (${APPROVER_HELP})`,
     ]);
     expect(error.message).not.toContain(A);
     expect(error.message).not.toContain(C);

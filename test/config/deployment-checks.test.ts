@@ -65,7 +65,7 @@ describe("what production needs", () => {
 
   it("PUBLIC_BASE_URL on https", () => {
     expect(problems({ ...PRODUCTION, PUBLIC_BASE_URL: "http://ops.example.com" })).toEqual([
-      "PUBLIC_BASE_URL must use https (OAuth 2.1 requires it); http://ops.example.com does not",
+      "PUBLIC_BASE_URL must use https (OAuth 2.1 requires it)",
     ]);
   });
 

@@ -59,6 +59,8 @@ export async function withSearchDesk<T>(
   target: OrderApiTarget,
   body: (rig: SearchRig) => Promise<T>,
   caps: Partial<RunCaps> = {},
+  /** Awaited once a step's run has started, before the search hears of it: where a stop can fall in between. */
+  afterStepStarted: () => Promise<void> = async () => undefined,
 ): Promise<T> {
   return withRunCoordinator(
     clock,
@@ -68,7 +70,11 @@ export async function withSearchDesk<T>(
       const searches = new CapacityCoordinator({
         searches: searchStore,
         runner: {
-          start: (operator, request, searchId) => rig.coordinator.start(operator, request, searchId),
+          start: async (operator, request, searchId) => {
+            const started = await rig.coordinator.start(operator, request, searchId);
+            await afterStepStarted();
+            return started;
+          },
           record: (runId) => rig.coordinator.record(runId),
           stop: (runId, operator) => rig.coordinator.stop(runId, operator),
           running: () => rig.store.running().map((run) => run.run_id),

@@ -49,7 +49,7 @@ describe("send_orders within the budget", () => {
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(
       new RegExp(
-        `^a batch of 3 orders would go over ${BUDGET_OF_5}: 3 orders went out in batches in the last minute\\. Retry after (59|60) seconds\\.$`,
+        `^a batch of 3 orders would go over ${BUDGET_OF_5}: 3 orders went out in batches, runs and searches in the last minute\\. Retry after (59|60) seconds\\.$`,
       ),
     );
     const batches = (await post(rpc(3, "resources/read", { uri: "synthetic://batches" }))) as JsonRpcMessage;

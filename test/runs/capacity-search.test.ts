@@ -131,3 +131,44 @@ describe("what a step cannot say about the target", () => {
     expect(stopped.answer).toMatch(/^Stopped before the end: so far it holds 10 orders\/s with p99 under 500 ms\.$/);
   });
 });
+
+describe("a stop while a step's run is starting", () => {
+  it("ends the search and the run it had just started: nothing of the search is left sending", async () => {
+    const clock = new VirtualClock();
+    let reached: () => void = () => undefined;
+    const atGate = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await withSearchDesk(
+      clock,
+      new QueueApi(clock),
+      async ({ searches, searchStore, store }) => {
+        const starting = searches.start("Ada", {
+          objective: P99_UNDER_500,
+          mode: "seeded",
+          step_seconds: 10,
+          lowest_rate: 10,
+          highest_rate: 100,
+        });
+        await atGate;
+        const searchId = searchStore.running()[0]?.search_id ?? "";
+        expect(store.running()).toHaveLength(1);
+        value(await searches.stop(searchId, "Bo"));
+        release();
+        const started = value(await starting);
+        expect(started.status).toBe("stopped");
+        expect(store.running()).toEqual([]);
+        expect(started.steps.map((step) => step.status)).toEqual(["stopped"]);
+      },
+      {},
+      async () => {
+        reached();
+        await gate;
+      },
+    );
+  });
+});

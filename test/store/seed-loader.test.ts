@@ -130,7 +130,7 @@ describe("loadSeed", () => {
     const orders = await snapshotOperations();
     const bookkeeping = await snapshotBookkeeping();
     expect(orders.length).toBe(26);
-    expect(await loadSeed(env.DB)).toBe("already_loaded");
+    expect(await loadSeed(env.DB)).toEqual({ ok: true, value: "already_loaded" });
     expect(await snapshotOperations()).toEqual(orders);
     expect(await snapshotBookkeeping()).toEqual(bookkeeping);
   });
@@ -145,7 +145,10 @@ describe("loadSeed", () => {
       await env.DB.prepare("DELETE FROM seed_runs WHERE seed_version = ?").bind(SEED_VERSION).run();
 
       // A later anchor would give every row new timestamps if anything were overwritten.
-      expect(await loadSeed(env.DB, new Date(Date.now() + 7 * 24 * 60 * 60_000))).toBe("loaded");
+      expect(await loadSeed(env.DB, new Date(Date.now() + 7 * 24 * 60 * 60_000))).toEqual({
+        ok: true,
+        value: "loaded",
+      });
 
       const after = await snapshotOperations();
       expect(after).toEqual(before);
@@ -153,7 +156,7 @@ describe("loadSeed", () => {
       expect(await countRows("SELECT count(*) AS n FROM orders WHERE source = 'operations'")).toBe(26);
       expect(await countRows("SELECT count(*) AS n FROM seed_runs WHERE seed_version = ?", SEED_VERSION)).toBe(1);
       expect((await snapshotBookkeeping()).sequence).toEqual(sequence);
-      expect(await loadSeed(env.DB)).toBe("already_loaded");
+      expect(await loadSeed(env.DB)).toEqual({ ok: true, value: "already_loaded" });
     } finally {
       await env.DB.prepare(
         "UPDATE orders SET status = 'delivered', version = 1 WHERE account = 'acme' AND order_id = 'ORD-1001'",

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { readableText } from "../../core/free-text";
 import { GENERATOR_MODES_DESCRIBED, GeneratorModeSchema } from "../../synth/generators";
 import { MAX_SEED } from "../../synth/prng";
 
@@ -15,6 +16,8 @@ export const SeedParam = z
 
 export const EmptyInput = z.object({});
 
-export const OrderIdParam = z.string().min(1).max(140).describe("Public order id, e.g. ORD-1004");
+// Every free-text input refuses control and bidirectional formatting characters (core/free-text.ts); the change
+// kinds' own inputs (a cancel reason, an address) use the same readableText, since their schemas live below mcp/.
+export const OrderIdParam = readableText(z.string().min(1).max(140)).describe("Public order id, e.g. ORD-1004");
 
-export const ProposalIdParam = z.string().min(1).max(100).describe("Proposal id, e.g. prop_...");
+export const ProposalIdParam = readableText(z.string().min(1).max(100)).describe("Proposal id, e.g. prop_...");

@@ -14,6 +14,7 @@
  * notifications/progress before the result".
  */
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
+import { EVENT_STREAM_MEDIA_TYPE, isMediaType } from "../../core/media-type";
 
 /** The data of the first complete SSE event in `text`, if one has arrived. */
 function firstEventData(text: string): string | undefined {
@@ -30,7 +31,7 @@ function firstEventData(text: string): string | undefined {
 }
 
 export async function jsonUnlessStreamed(response: Response): Promise<Response> {
-  const streams = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  const streams = isMediaType(response.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE);
   if (!response.ok || !response.body || !streams) return response;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -34,8 +34,23 @@ import { isModernMessage } from "./protocol-versions";
 export function parseBody(body: string): Result<unknown> {
   if (body.trim() === "")
     return fail("malformed_json", "Parse error: the request body is empty; send one JSON-RPC message");
+  let prototypeKey = false;
+  // A "__proto__" key is dropped by the schemas' copies (assigning it sets a prototype), so a strict tool input never
+  // saw it and accepted it. Looked for only when the text could spell it (an escape included): most bodies cannot.
+  const reviver = body.includes("proto")
+    ? (key: string, value: unknown) => {
+        if (key === "__proto__") prototypeKey = true;
+        return value;
+      }
+    : undefined;
   try {
-    return ok(JSON.parse(body));
+    const parsed: unknown = JSON.parse(body, reviver);
+    if (prototypeKey)
+      return fail(
+        "malformed_json",
+        'Parse error: the request body has a "__proto__" key, which no message or tool takes',
+      );
+    return ok(parsed);
   } catch {
     return fail("malformed_json", "Parse error: the request body is not valid JSON");
   }

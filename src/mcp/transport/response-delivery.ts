@@ -16,6 +16,8 @@
  * streams notifications/progress before the result", and by the smoke run's
  * "progress streams" checks (the first event well before the result).
  */
+import { EVENT_STREAM_MEDIA_TYPE, isMediaType } from "../../core/media-type";
+
 const DELIVERY_WAIT_CAP_MS = 250;
 
 export class ResponseDelivery {
@@ -31,7 +33,7 @@ export class ResponseDelivery {
 
   /** The response with its SSE body tracked; anything else passes unchanged. */
   track(response: Response): Response {
-    const streams = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+    const streams = isMediaType(response.headers.get("content-type"), EVENT_STREAM_MEDIA_TYPE);
     if (!response.body || !streams) {
       this.finish();
       return response;

@@ -5,6 +5,7 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { isJsonMediaType } from "../../core/media-type";
 import type { AccountToolContext } from "../account-context";
 import type { RequestNeeds } from "../request-needs";
 import { createMcpServer, listedTools, needsFor } from "../server";
@@ -111,7 +112,7 @@ function withBothMediaTypes(incoming: Request, body: string): Request {
 
 /** JSON-RPC answers a batch with an array, even a batch of one; the SDK unwraps a single answer. */
 async function answerAsBatch(response: Response): Promise<Response> {
-  if (!response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
+  if (!response.ok || !isJsonMediaType(response.headers.get("content-type"))) return response;
   const answer: unknown = await response.json();
   const headers = new Headers(response.headers);
   headers.delete("content-length");

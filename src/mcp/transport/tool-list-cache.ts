@@ -11,6 +11,7 @@
  * rows justify it (src/mcp/transport/README.md).
  */
 import { isJsonContentType, type JSONRPCRequest } from "@modelcontextprotocol/server";
+import { isJsonMediaType } from "../../core/media-type";
 import { PROTOCOL_VERSIONS } from "../server";
 
 const UTF8 = new TextEncoder();
@@ -61,7 +62,7 @@ export function keptToolList(key: ListingKey, request: JSONRPCRequest, headers: 
 
 /** Keeps the result of the SDK's answer to a whole listing; an error or anything but JSON is not kept. */
 export async function keepToolList(key: ListingKey, answer: Response): Promise<void> {
-  if (answer.status !== 200 || !(answer.headers.get("content-type") ?? "").startsWith("application/json")) return;
+  if (answer.status !== 200 || !isJsonMediaType(answer.headers.get("content-type"))) return;
   const message = (await answer.json()) as { result?: unknown; error?: unknown };
   if (message.result === undefined || message.error !== undefined) return;
   const listings = kept.get(key.config) ?? new Map<string, Uint8Array>();

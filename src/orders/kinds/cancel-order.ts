@@ -7,6 +7,7 @@
  */
 import { z } from "zod/v4";
 import { fail, ok } from "../../core/errors";
+import { readableText } from "../../core/free-text";
 import type { Evidence } from "../evidence";
 import type { OrderRecord } from "../order-record";
 import { refundOrVoid, releaseHeld, resolved, returnPayment, withTimeline } from "./effects";
@@ -63,12 +64,9 @@ export const cancelOrder = defineChangeKind({
     description:
       "Creates an inert proposal to cancel an order of your account that has not shipped. Applied, it cancels the order, returns its reserved stock to sale and refunds a captured payment in full (voids an authorization). Asking again for the same order returns the same open proposal.",
     input: {
-      reason: z
-        .string()
-        .trim()
-        .min(3, "give a reason of at least 3 characters")
-        .max(300)
-        .describe("Why, e.g. 'customer asked by email'; the approver reads it"),
+      reason: readableText(z.string().trim().min(3, "give a reason of at least 3 characters").max(300)).describe(
+        "Why, e.g. 'customer asked by email'; the approver reads it",
+      ),
     },
   },
   applyTool: APPLY_APPROVED_CHANGE,
