@@ -72,7 +72,7 @@ const getCapacitySearch = defineTool({
   scope: "traffic:read",
   title: "Check a capacity search",
   description:
-    "Returns a capacity search: status (running, completed, inconclusive, stopped, failed), answer (one sentence to repeat, e.g. the order API holds 75 orders/s with p99 under 300 ms; at 85 orders/s p99 reached 2.1 s), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate with the tolerance, broke_first (the check that failed at the lowest failing rate), and every step with its phase, rate, duration, run_id, p50/p99 latency (lower_bounds marks figures that dropped orders make lower bounds), error and dropped rates and verdict. Call it again while status is running.",
+    "Returns a capacity search: status (running, completed, inconclusive, stopped, failed), answer (one sentence to repeat, e.g. the order API holds 75 orders/s with p99 under 300 ms; at 85 orders/s p99 reached 2.1 s), advice (what to change to learn more, naming the setting or call argument with a value; null when the answer is whole), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate with the tolerance, broke_first (the check that failed at the lowest failing rate), and every step with its phase, rate, duration, run_id, p50/p99 latency (lower_bounds marks figures that dropped orders make lower bounds), error and dropped rates and verdict. Call it again while status is running.",
   input: z.object({ search_id: SearchIdParam }),
   output: CapacitySearchSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

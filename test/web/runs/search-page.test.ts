@@ -30,6 +30,7 @@ function step(rate: number, p99: number, verdict: SearchStep["verdict"], atLeast
     error_rate: 0,
     dropped_rate: atLeast ? 0.4 : 0,
     failed: verdict === "failed" ? [`p99_ms < 500 failed: measured ${p99} ms`] : [],
+    broke: verdict === "failed" ? [{ check: "p99_ms < 500", measured: p99, at_least: atLeast }] : [],
     inconclusive_reason: null,
   };
 }
@@ -57,6 +58,7 @@ const FOUND: CapacitySearch = {
     max_steps: 24,
   },
   answer: "The order API holds 80 orders/s with p99 under 500 ms; at 85 orders/s p99 reached 672 ms.",
+  advice: null,
   outcome: "found",
   highest_passing_rate: 80,
   lowest_failing_rate: 85,
