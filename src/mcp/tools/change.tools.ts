@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { fail } from "../../core/errors";
 import { orList } from "../../core/lists";
 import {
   APPLY_TOOLS,
@@ -23,7 +24,7 @@ const PROPOSE = { readOnlyHint: true, destructiveHint: false, idempotentHint: tr
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal only if a human has approved it in the application; there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
+  "Applies a proposal of the kinds named above only if a human has approved it in the application (a proposal of another kind is refused, naming the tool that applies it, and nothing changes); there is no way to approve through MCP. Not yet approved: answers status approval_required with the approval_url and changes nothing. Approved: the first call applies the change exactly once and records an audit event; every later call returns the same stored outcome, with a message that it was already applied and when, and changes nothing. If the order changed since the proposal, answers status stale and changes nothing. Expired and rejected proposals are refused. Where the server sends changes to an external provider: status applying means the provider has not confirmed the change yet; the server settles it by itself (to applied, or failed if the provider refused) and calling again never sends it twice; status failed means the provider refused it and nothing changed.";
 
 function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
   const { proposeTool: tool } = CHANGE_KINDS[name];
@@ -47,8 +48,12 @@ function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
 /** One tool per kind, in the registry's order. */
 export const proposeTools: readonly AccountTool[] = CHANGE_KIND_NAMES.map(proposeTool);
 
-/** One tool per apply tool name; every one confirms whatever proposal it is given, by its id. */
-export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, after }) =>
+/**
+ * One tool per apply tool name. Each applies only the kinds that name it: a
+ * proposal of another kind is refused, naming the tool that applies it, so
+ * the tools do what their names and the docs say (docs/operations.md).
+ */
+export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, kinds, after }) =>
   defineTool({
     name: tool.name,
     scope: "orders:propose",
@@ -58,6 +63,19 @@ export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, after
     output: ConfirmResultSchema,
     annotations: APPLY,
     ui: proposalCard,
-    handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
+    handler: async ({ proposal_id }, context) => {
+      const proposal = await context.agent.getProposal(proposal_id);
+      // An unknown id is answered by the confirm itself, as before.
+      if (proposal.ok && !kinds.includes(proposal.value.kind)) {
+        const kind = CHANGE_KINDS[proposal.value.kind];
+        return fail(
+          "bad_request",
+          `proposal ${proposal_id} is ${withArticle(kind.noun)} (from ${kind.proposeTool.name}): apply it with ${kind.applyTool.name}; ${tool.name} applies only proposals from ${orList(after)}. Nothing was changed.`,
+        );
+      }
+      return context.agent.confirmProposal(proposal_id);
+    },
   }),
 );
+
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
