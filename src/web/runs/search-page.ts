@@ -57,13 +57,15 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 const percent = (share: number) => `${Math.round(share * 1000) / 10} %`;
 
 function stepRow(step: SearchStep, index: number): Html {
+  const label = (field: "p50_ms" | "p99_ms") => field.replace("_ms", "");
   const figure = (field: "p50_ms" | "p99_ms") =>
     step.lower_bounds.includes(field)
-      ? html`<td data-at-least title="a lower bound: orders were dropped">≥ ${latency(step[field])}</td>`
-      : html`<td>${latency(step[field])}</td>`;
+      ? html`<td data-label="${label(field)}" data-at-least title="a lower bound: orders were dropped">≥ ${latency(step[field])}</td>`
+      : html`<td data-label="${label(field)}">${latency(step[field])}</td>`;
   const verdict =
     step.verdict ?? (step.status === "running" ? "running" : step.phase === "warm-up" ? "not judged" : step.status);
-  return html`<tr data-step="${index + 1}"><td>${index + 1}</td><td>${step.phase}</td><td>${step.rate_per_second}/s</td><td>${span(step.duration_seconds * 1000)}</td>${figure("p50_ms")}${figure("p99_ms")}<td>${percent(step.error_rate)}</td><td>${percent(step.dropped_rate)}</td><td class="verdict">${verdict}</td><td><a href="/runs/${encodeURIComponent(step.run_id)}">${idTag(step.run_id)}</a></td></tr>`;
+  // Each cell names its column too: on a phone a row stacks its cells, each with its label (html-page.ts).
+  return html`<tr data-step="${index + 1}"><td data-label="step">${index + 1}</td><td>${step.phase}</td><td data-label="rate">${step.rate_per_second}/s</td><td data-label="for">${span(step.duration_seconds * 1000)}</td>${figure("p50_ms")}${figure("p99_ms")}<td data-label="errors">${percent(step.error_rate)}</td><td data-label="dropped">${percent(step.dropped_rate)}</td><td class="verdict" data-label="verdict">${verdict}</td><td data-label="run"><a href="/runs/${encodeURIComponent(step.run_id)}">${idTag(step.run_id)}</a></td></tr>`;
 }
 
 function stat(label: string, value: string): Html {
