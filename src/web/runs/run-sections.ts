@@ -42,7 +42,9 @@ export const GENERATOR_LIMITED_PASS =
  * sentence ("every planned order left within max_lateness_ms (none dropped)") as text, which may.
  */
 function checkName(check: string): Html {
-  return /^\S+ [<>]=? \S+$/.test(check) ? html`<code>${check}</code>` : html`${textTag(check)}`;
+  if (/^\S+ [<>]=? \S+$/.test(check)) return html`<code>${check}</code>`;
+  // The page reads in words: the run's parameter is named as a person would say it.
+  return html`${textTag(check.replace(/\bmax_lateness_ms\b/g, "the allowed lateness"))}`;
 }
 
 function latencyRow(label: string, figures: LatencyFigures, lowerBounds: readonly string[] = []): Html {
@@ -72,9 +74,9 @@ const FIELD_HEADS: Readonly<Record<(typeof LATENCY_FIELDS)[number], string>> = {
 export function latencyTable(run: RunDetail): Html {
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Run-wide latency"><table class="figures">
 <tr><th></th>${LATENCY_FIELDS.map((field) => html`<th>${FIELD_HEADS[field]}</th>`)}<th>orders</th></tr>
-${latencyRow("From scheduled time", run.latency, run.latency.lower_bounds)}${latencyRow("Service time (sent orders)", run.service)}${latencyRow("Lateness of sending", run.lateness)}
+${latencyRow("From scheduled time", run.latency, run.latency.lower_bounds)}${latencyRow("Service time", run.service)}${latencyRow("Sending lateness", run.lateness)}
 </table></div>
-<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts, and a dropped order counts at how long it had waited when dropped (≥ marks a figure that is only a lower bound); service time starts when the order was handed to fetch.</p>`;
+<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts, and a dropped order counts at how long it had waited when dropped (≥ marks a figure that is only a lower bound); service time, of the orders sent, starts when the order was handed to fetch; sending lateness is how late each order left.</p>`;
 }
 
 export function drillCard(run: RunDetail): Html {

@@ -40,6 +40,7 @@ describe("the verdict card", () => {
     const html = String(verdictCard(run(PASSED, { limited: false })));
     expect(html).toContain("<code>p99_ms &lt; 300</code>");
     expect(html).not.toContain("<code>every planned order");
+    expect(textOf(html)).toContain("every planned order left within the allowed lateness (none dropped)");
   });
 
   it("a pass while the generator was the limit says plainly what the pass means", () => {
