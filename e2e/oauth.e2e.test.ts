@@ -177,8 +177,10 @@ it("discovers, registers, consents in the browser, lists the granted tools, refr
   // says 401, and the SDK refreshes on its own. The provider library checks the expiry; waiting a real minute
   // for it here would only make the suite slow and load-sensitive, so the token is spoilt instead.
   expect(granted?.expires_in).toBe(ACCESS_TOKEN_SECONDS);
-  const [user, grantId] = (granted?.access_token ?? "").split(":");
-  provider.saveTokens({ ...(granted as OAuthTokens), access_token: `${user}:${grantId}:no-longer-valid` });
+  // The latest tokens: the refused call above may have refreshed, and a refresh token is used only once.
+  const current = provider.tokens() as OAuthTokens;
+  const [user, grantId] = current.access_token.split(":");
+  provider.saveTokens({ ...current, access_token: `${user}:${grantId}:no-longer-valid` });
   const tokensBefore = provider.saved.length;
   const again = await client.callTool({ name: "list_order_exceptions", arguments: {} });
   expect(again.isError ?? false).toBe(false);
