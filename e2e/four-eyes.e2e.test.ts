@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { callTool } from "../scripts/lib/mcp.ts";
-import { phoneContext, signInHere } from "./pages.ts";
+import { expectFits, expectRelativeTimes, phoneContext, signInHere } from "./pages.ts";
 import { useWorld } from "./world.ts";
 
 // Four eyes in a real browser: with FOUR_EYES_RISK=medium a medium-risk change
@@ -48,6 +48,9 @@ it("a two-approver proposal goes from one approval to applied", async () => {
   expect(await first.page.locator("#status").innerText()).toBe("Waiting for approval");
   // The same person cannot be both eyes: no Approve button for them any more.
   expect(await first.page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+  await expectRelativeTimes(first.page);
+  expect(afterOne).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+  await expectFits(first.page, "review-four-eyes");
   await first.context.close();
 
   // 2. The agent is still told to wait.

@@ -97,6 +97,71 @@ export async function internalNames(page: Page | Frame): Promise<string[]> {
   return [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((name) => !name.startsWith("prop_"));
 }
 
+/**
+ * What is wider than it may be at the current width: the page or any card or
+ * scrolling region that scrolls sideways (scroll width over client width), and
+ * any text that runs past the right edge of its card, where a reader would
+ * find it cut off.
+ */
+export function fitProblems(page: Page | Frame): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}.${element.className} "${(element.textContent ?? "").trim().slice(0, 40)}"`;
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth)
+      problems.push(`the page scrolls sideways by ${root.scrollWidth - root.clientWidth}px`);
+    for (const element of Array.from(document.querySelectorAll("main .card, main .scroll")))
+      if (element.scrollWidth > element.clientWidth + 1)
+        problems.push(`${name(element)} scrolls sideways by ${element.scrollWidth - element.clientWidth}px`);
+    const main = document.querySelector("main");
+    if (!main) return ["no <main>"];
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if ((node.textContent ?? "").trim() === "") continue;
+      const box = node.parentElement?.closest(".card") ?? main;
+      const edge = box.getBoundingClientRect().right;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const right = Math.max(...Array.from(range.getClientRects()).map((rect) => rect.right));
+      if (right > edge + 1)
+        problems.push(
+          `text cut off by ${Math.round(right - edge)}px: "${(node.textContent ?? "").trim().slice(0, 60)}"`,
+        );
+    }
+    return problems;
+  });
+}
+
+/** Where before/after screenshots go for a person comparing a change (SHOTS_DIR and SHOTS_LABEL), if anywhere. */
+async function comparisonShot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const label = process.env.SHOTS_LABEL ? `-${process.env.SHOTS_LABEL}` : "";
+  await page.screenshot({ path: path.join(dir, `${name}-${width}${label}.png`), fullPage: true });
+}
+
+/** The widths no page may scroll sideways at: a large phone and a laptop. */
+export const FIT_WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+] as const;
+
+/** Nothing scrolls sideways and no text is cut off at 390 and 1280 px; screenshots of both for comparing. */
+export async function expectFits(page: Page, name: string): Promise<void> {
+  for (const viewport of FIT_WIDTHS) {
+    await page.setViewportSize(viewport);
+    await comparisonShot(page, name);
+    const problems = await fitProblems(page);
+    // For a "before" set of screenshots of code that does not fit yet: say what is wrong and go on.
+    if (process.env.FIT_REPORT_ONLY) console.log(`${name} at ${viewport.width}px:`, JSON.stringify(problems));
+    else expect(problems, `${name} at ${viewport.width}px`).toEqual([]);
+  }
+  await page.setViewportSize(PHONE);
+}
+
 /** Between the phone and the desktop: a large phone, a small and a large tablet, a small laptop. */
 const IN_BETWEEN = [414, 600, 768, 1024] as const;
 
@@ -111,7 +176,7 @@ export async function checkAcrossWidths(page: Page, name: string): Promise<void>
     expect(await layoutProblems(page), `${name} at ${viewport.width}px`).toEqual([]);
   }
   expect(await internalNames(page), name).toEqual([]);
-  await page.setViewportSize(PHONE);
+  await expectFits(page, name);
 }
 
 /** The screens a decision must fit on without scrolling: a laptop and a large phone. */

@@ -12,6 +12,7 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { faultLines, intakeFaults } from "./lib/dev-faults.mjs";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
@@ -167,14 +168,19 @@ async function checkConfiguration() {
 }
 void checkConfiguration();
 
+/** A file of the project's, or "" if it cannot be read. */
+function projectFile(name) {
+  try {
+    return readFileSync(path.join(root, name), "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** Every token .dev.vars defines, as [token, holder] pairs per map; none if it cannot be read. */
 function demoTokens() {
-  let vars = "";
-  try {
-    vars = readFileSync(path.join(root, ".dev.vars"), "utf8");
-  } catch {
-    return { operators: [], approvers: [] };
-  }
+  const vars = projectFile(".dev.vars");
+  if (vars === "") return { operators: [], approvers: [] };
   const tokens = (name) => {
     const value = vars.match(new RegExp(`^${name}\\s*=\\s*'(.*)'\\s*$`, "m"))?.[1];
     try {
@@ -214,6 +220,7 @@ function readyBlock(baseUrl) {
     `  MCP        ${baseUrl}/mcp (Authorization: Bearer <MCP token>)`,
     `  Approvals  ${baseUrl}/approvals (sign in with an approver token)`,
     `  Cron       curl -s ${baseUrl}/cdn-cgi/local/scheduled runs the 1-minute job (webhook drain, proposal expiry) now`,
+    ...faultLines(intakeFaults(extraArgs, projectFile(".dev.vars"), projectFile("wrangler.toml"))),
     ...listed,
     "  Try next:",
     `    curl -s ${baseUrl}/health`,

@@ -131,6 +131,23 @@ export function dryRunLines(target: DeployTarget, options: DeployOptions): strin
     ...listing([...before, ...describeSteps(planned.value, target)]),
     "",
     ...planned.value.notes,
+    ...windowLines(options),
     "A later run makes the same reads and creates only what is missing: no queue that exists, the migrations before the deploy (new ones only), and `wrangler secret bulk` only for a secret that is not set. Run twice in a row, the second run uploads the same code again and changes nothing else.",
+  ];
+}
+
+/**
+ * What a person should know before the real run: when the tokens it makes
+ * are shown, and what the Worker serves between the upload and the secrets.
+ */
+function windowLines(options: DeployOptions): string[] {
+  const made = (["mcp", "approver"] as const).filter((kind) => options.passed[kind] === undefined);
+  return [
+    ...(options.ci || made.length === 0
+      ? []
+      : [
+          "The tokens it makes are printed once, at the end, and never again: copy them then. They are kept only as the Worker's secrets, which no command reads back; to replace a lost one, delete its secret and run `npm run deploy` again.",
+        ]),
+    "Between the upload (`wrangler deploy`) and the secrets (`wrangler secret bulk`) the Worker is live at its workers.dev address with no tokens and no PUBLIC_BASE_URL: it then answers only /health, and every other route answers 503 naming what is missing, so nothing is served without a token.",
   ];
 }

@@ -46,10 +46,10 @@ svg .line.s-planned{stroke-dasharray:6 4;stroke-width:2}svg .line.s-answered{str
 svg .line.s-p50{stroke-width:2}svg .line.s-p99{stroke-width:3.5}svg .line.s-service-p99{stroke-dasharray:7 4;stroke-width:2}
 .s-generator{stroke:#7c5e10;background:repeating-linear-gradient(90deg,#7c5e10 0 8px,transparent 8px 10px)}.s-generator-delay{stroke:#b7791f;background:repeating-linear-gradient(90deg,#b7791f 0 3px,transparent 3px 6px)}
 svg .line.s-generator{stroke-dasharray:8 2;stroke-width:1.5}svg .line.s-generator-delay{stroke-dasharray:3 3;stroke-width:1.5}
-.run-aborted{background:#fde2e1;color:#8a1c17}.scroll{overflow-x:auto}table.figures{font-size:.9rem}table.figures td{white-space:nowrap}
+.run-aborted{background:#fde2e1;color:#8a1c17}.scroll{overflow-x:auto}table.figures{font-size:.9rem}table.figures td{white-space:nowrap}table.figures th,table.figures td{padding:6px 4px}
 .scroll{background:linear-gradient(90deg,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(270deg,#fff 30%,#fff0) right/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px 100% no-repeat scroll}
-.scroll-hint{display:none;font-size:.8rem;margin:0 0 4px}@media (max-width:560px){.scroll-hint{display:block}}.verdict-inconclusive{border-left:4px solid #b7791f}
-@media (max-width:560px){table.figures{display:table}table.figures tr{display:table-row;padding:0}table.figures th,table.figures td{display:table-cell;width:auto;padding:4px 6px;border-top:1px solid #e4e7eb}}.verdict-passed{border-left:4px solid #1d7a35}.verdict-failed{border-left:4px solid #b42318}
+.verdict-inconclusive{border-left:4px solid #b7791f}
+@media (max-width:560px){table.figures tr:first-child{display:none}table.figures tr{display:flex;flex-wrap:wrap;gap:2px 14px;padding:6px 0;border-top:1px solid #e4e7eb}table.figures tr:nth-child(2){border-top:0;padding-top:0}table.figures th,table.figures td{display:block;width:auto;padding:0;border:0}table.figures tr>th:first-child{flex-basis:100%}table.figures td[data-label]::before{content:attr(data-label) " ";color:#5b6470}}.verdict-passed{border-left:4px solid #1d7a35}.verdict-failed{border-left:4px solid #b42318}
 .warning{border-left:4px solid #b7791f}.decision{border:2px solid #9aa3ad}.decision p{margin:0 0 .25rem}.decision .label{font-weight:600}label.choice{display:flex;gap:10px;align-items:flex-start;font-weight:400;margin:.6rem 0}
 label.choice input{margin-top:.35rem;width:1.1rem;height:1.1rem;flex:0 0 auto}
 `;

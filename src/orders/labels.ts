@@ -175,10 +175,22 @@ export function changeValueLines(field: string, value: string): string[] {
     case "fulfillment": {
       const colon = value.indexOf(": ");
       return colon > 0
-        ? [`${fulfillmentLabel(value.slice(0, colon))}: ${value.slice(colon + 2)}`]
+        ? [
+            `${fulfillmentLabel(value.slice(0, colon))}: ${fulfillmentEvent(value.slice(0, colon), value.slice(colon + 2))}`,
+          ]
         : [fulfillmentLabel(value)];
     }
     default:
       return [humanizeText(value)];
   }
+}
+
+/**
+ * A fulfillment event without the state it repeats: under on_hold, "hold:
+ * SKU-7720 has no stock" reads "SKU-7720 has no stock", so "On hold: hold: …"
+ * is never shown.
+ */
+export function fulfillmentEvent(state: string, lastEvent: string): string {
+  const prefix = /^(\w+):\s*/.exec(lastEvent);
+  return prefix?.[1] && state.split("_").includes(prefix[1]) ? lastEvent.slice(prefix[0].length) : lastEvent;
 }

@@ -6,6 +6,7 @@
 import { z } from "zod/v4";
 import type { Risk } from "../core/risk";
 import type { ExceptionType } from "./evidence";
+import { fulfillmentEvent } from "./labels";
 import type { OrderRecord } from "./order-record";
 
 export const ResolutionActionSchema = z.enum([
@@ -73,7 +74,7 @@ function describeEvidence(order: OrderRecord): string[] {
   const declines = evidence.payment.attempts.filter((a) => a.outcome === "declined");
   if (declines.length > 0)
     facts.push(
-      `payment declined ${declines.length} time(s): ${declines.map((d) => d.decline_code ?? "unknown").join(", ")}`,
+      `payment declined ${declines.length === 1 ? "once" : declines.length === 2 ? "twice" : `${declines.length} times`}: ${declines.map((d) => d.decline_code ?? "unknown").join(", ")}`,
     );
   for (const allocation of evidence.inventory.allocations) {
     if (allocation.state !== "allocated" && allocation.state !== "shipped") {
@@ -82,7 +83,9 @@ function describeEvidence(order: OrderRecord): string[] {
   }
   if (evidence.duplicate)
     facts.push(`duplicate of ${evidence.duplicate.of_order_id}: ${evidence.duplicate.signals.join("; ")}`);
-  facts.push(`fulfillment ${evidence.fulfillment.state}: ${evidence.fulfillment.last_event}`);
+  facts.push(
+    `fulfillment ${evidence.fulfillment.state}: ${fulfillmentEvent(evidence.fulfillment.state, evidence.fulfillment.last_event)}`,
+  );
   return facts;
 }
 

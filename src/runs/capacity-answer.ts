@@ -2,10 +2,13 @@
  * A capacity search as get_capacity_search answers it: each step's figures
  * read off its run (the same summary get_traffic_run gives), the interval the
  * knee lies in, what broke first there, and one sentence an agent can repeat.
+ * The sentence, the advice and what the search page shows (searchReading)
+ * are all read off the one answer, so none can say what another denies.
  */
 
+import { MIN_STEP_ORDERS, minimumStepSeconds } from "./capacity-plan";
 import type { CapacitySearch, SearchOutcome, SearchRecord, SearchStep, StepResult } from "./capacity-schemas";
-import { type Bracket, bracketOf, type JudgedStep } from "./capacity-search";
+import { type Bracket, bracketOf, type JudgedStep, roundRate } from "./capacity-search";
 import { measuresOf } from "./figures";
 import { METRICS, metricValue } from "./metrics";
 import type { RunRecord } from "./record";
@@ -57,9 +60,9 @@ export function objectiveWords(objective: readonly Threshold[]): string {
 }
 
 /** What broke at the failing step, in words: the first objective threshold that failed, else the dropped orders. */
-function brokeWords(objective: readonly Threshold[], step: SearchStep, result: StepResult | undefined): string {
+function brokeWords(objective: readonly Threshold[], step: SearchStep): string {
   for (const threshold of objective) {
-    const check = result?.broke.find((b) => b.check === `${threshold.metric} ${threshold.op} ${threshold.value}`);
+    const check = step.broke.find((b) => b.check === `${threshold.metric} ${threshold.op} ${threshold.value}`);
     if (check && check.measured !== null)
       return `${metricWords(threshold)} reached ${check.at_least ? "at least " : ""}${valueWords(threshold, check.measured)}`;
   }
@@ -68,44 +71,147 @@ function brokeWords(objective: readonly Threshold[], step: SearchStep, result: S
   return step.failed[0] ?? "it failed the objective";
 }
 
-function sentence(
-  record: SearchRecord,
-  steps: readonly SearchStep[],
-  results: ReadonlyMap<string, StepResult>,
-  bracket: Bracket,
-  outcome: SearchOutcome | null,
-): string {
-  const { plan } = record;
+/** A search's answer before its sentences: every figure they are made of. */
+export type SearchFigures = Omit<CapacitySearch, "answer" | "advice">;
+
+/**
+ * Everything a search's answer says, read off one record: the tool's
+ * sentence and advice, and the page's headline, tiles and the knee band of
+ * its chart. Built in one place, they cannot disagree.
+ */
+export interface SearchReading {
+  /** get_capacity_search's `answer`, the page's headline. */
+  readonly sentence: string;
+  /** What to change to learn more, naming the setting or the call argument and a value; null when nothing is. */
+  readonly advice: string | null;
+  /** The tiles: "Holds" only once the search vouches for the rate, "Met" before that. */
+  readonly tiles: {
+    readonly holdsLabel: string;
+    readonly holds: string;
+    readonly fails: string;
+    readonly brokeFirst: string;
+  };
+  /** The knee's band in orders a second (to: null runs off the right edge), or none when no knee is bracketed. */
+  readonly knee: { readonly from: number; readonly to: number | null } | null;
+  /** The chart legend's words for the knee. */
+  readonly kneeWords: string;
+}
+
+export function searchReading(search: SearchFigures): SearchReading {
+  const { plan, status, outcome, steps } = search;
+  const pass = search.highest_passing_rate;
+  const fail = search.lowest_failing_rate;
   const meets = objectiveWords(plan.objective);
-  const failing = steps.find((s) => s.rate_per_second === bracket.fail && s.verdict === "failed");
-  const above = failing
-    ? `at ${bracket.fail} orders/s ${brokeWords(plan.objective, failing, results.get(failing.run_id))}`
-    : "";
-  const sofar =
-    bracket.pass === null
-      ? "no rate has met the objective yet"
-      : `so far it holds ${bracket.pass} orders/s with ${meets}`;
-  switch (record.status) {
-    case "running": {
-      const now = steps.at(-1);
-      const doing =
-        now && now.verdict === null && now.status === "running"
-          ? `step ${steps.length} at ${now.rate_per_second} orders/s (${now.phase})`
-          : "pausing between steps";
-      return `Searching, ${doing}: ${sofar}${above ? `; ${above}` : ""}.`;
-    }
-    case "inconclusive":
-      return `Inconclusive: at ${steps.at(-1)?.rate_per_second} orders/s the generator, not ${TARGET}, was the limit, so the search cannot tell whether ${TARGET} holds that rate; ${sofar}.`;
-    case "stopped":
-      return `Stopped before the end: ${sofar}${above ? `; ${above}` : ""}.`;
-    case "failed":
-      return `The search failed (${record.problem ?? "a step could not run"}); ${sofar}.`;
+  const failing = steps.find((s) => s.rate_per_second === fail && s.verdict === "failed");
+  const above = failing ? `at ${fail} orders/s ${brokeWords(plan.objective, failing)}` : null;
+  const brokeFirst = search.broke_first ?? (failing && failing.dropped_rate > 0 ? "dropped orders" : null);
+  const perSecond = (rate: number | null, none: string) => (rate === null ? none : `${rate}/s`);
+  const bracketed = pass !== null && fail !== null;
+  const between = {
+    knee: bracketed ? { from: pass, to: fail } : null,
+    kneeWords: bracketed ? `between ${pass}/s and ${fail}/s so far` : "not found",
+  };
+  if (status === "completed" && outcome === "found")
+    return {
+      sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}; ${above}.`,
+      advice: null,
+      tiles: {
+        holdsLabel: "Holds",
+        holds: perSecond(pass, "none"),
+        fails: perSecond(fail, "none"),
+        brokeFirst: brokeFirst ?? "—",
+      },
+      knee: { from: pass ?? 0, to: fail },
+      kneeWords: `holds ${pass}/s, fails at ${fail}/s`,
+    };
+  if (status === "completed" && outcome === "above_cap") {
+    const higher = roundRate((pass ?? plan.highest_rate) * 2);
+    return {
+      sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}, the highest rate this search could try (highest_rate ${plan.highest_rate}): its knee is above that and was not found.`,
+      advice: `To find the knee, ask start_capacity_search again with lowest_rate ${pass} and highest_rate ${higher}; a rate over the server's MAX_RUN_RATE is refused (on npm run dev, \`npm run dev -- --var MAX_RUN_RATE:${higher}\` raises it).`,
+      tiles: {
+        holdsLabel: "Holds",
+        holds: perSecond(pass, "none"),
+        fails: `none up to ${pass}/s`,
+        brokeFirst: `nothing up to ${pass}/s`,
+      },
+      knee: { from: pass ?? plan.highest_rate, to: null },
+      kneeWords: `above ${pass}/s, the highest rate asked for`,
+    };
   }
-  if (outcome === "below_lowest")
-    return `${capital(TARGET)} does not hold even ${bracket.fail} orders/s, the lowest rate asked for, with ${meets}: ${above}.`;
-  if (outcome === "above_cap")
-    return `${capital(TARGET)} holds ${bracket.pass} orders/s with ${meets}, and that is the highest rate this search could try (highest_rate): its knee is above it, not found; raise highest_rate, within MAX_RUN_RATE, to find it.`;
-  return `${capital(TARGET)} holds ${bracket.pass} orders/s with ${meets}; ${above}.`;
+  if (status === "completed" && outcome === "below_lowest") {
+    const lower = roundRate((fail ?? plan.lowest_rate) / 4);
+    return {
+      sentence: `${capital(TARGET)} does not hold even ${fail} orders/s, the lowest rate asked for, with ${meets}: ${above}.`,
+      advice: `To find the knee, ask start_capacity_search again with lowest_rate ${lower} and highest_rate ${fail}, and step_seconds of at least ${minimumStepSeconds(lower)} (a step must send ${MIN_STEP_ORDERS} orders).`,
+      tiles: { holdsLabel: "Holds", holds: "none", fails: perSecond(fail, "none"), brokeFirst: brokeFirst ?? "—" },
+      knee: { from: 0, to: fail },
+      kneeWords: `below ${fail}/s, the lowest rate asked for`,
+    };
+  }
+  const met = pass === null ? null : `${pass} orders/s met ${meets}`;
+  const tail = `${above ? `; ${above}` : ""}.`;
+  if (status === "running") {
+    const now = steps.at(-1);
+    const doing =
+      now && now.verdict === null && now.status === "running"
+        ? `step ${steps.length} at ${now.rate_per_second} orders/s (${now.phase})`
+        : "pausing between steps";
+    return {
+      sentence: `Searching, ${doing}: ${met ? `so far ${met}` : "no rate has met the objective yet"}${tail}`,
+      advice: null,
+      tiles: {
+        holdsLabel: "Met so far",
+        holds: perSecond(pass, "none yet"),
+        fails: perSecond(fail, "none yet"),
+        brokeFirst: brokeFirst ?? "nothing yet",
+      },
+      ...between,
+    };
+  }
+  const ended = { holdsLabel: "Met", holds: perSecond(pass, "none") };
+  if (status === "inconclusive") {
+    const unjudged = steps.findLast((s) => s.verdict === "inconclusive") ?? steps.at(-1);
+    const rate = unjudged?.rate_per_second ?? plan.lowest_rate;
+    return {
+      sentence: `Inconclusive: at ${rate} orders/s the generator, not ${TARGET}, was the limit, so the search found no knee${pass === null ? " and judged no rate" : `; the highest rate it could judge, ${pass} orders/s, met ${meets}`}${tail}`,
+      advice: generatorAdvice(rate, pass, plan.lowest_rate),
+      tiles: { ...ended, fails: perSecond(fail, "not judged"), brokeFirst: brokeFirst ?? `not judged at ${rate}/s` },
+      knee: between.knee,
+      kneeWords: bracketed ? between.kneeWords.replace(" so far", "") : `not found: ${rate}/s could not be judged`,
+    };
+  }
+  const why =
+    status === "stopped" ? "Stopped before the end" : `The search failed (${search.problem ?? "a step could not run"})`;
+  return {
+    sentence: `${why}, so no knee was found${met ? `: ${met}` : ""}${tail}`,
+    advice:
+      status === "failed"
+        ? "Start the search again once the problem is fixed; the steps above keep their figures."
+        : null,
+    tiles: {
+      ...ended,
+      fails: perSecond(fail, "none before the end"),
+      brokeFirst: brokeFirst ?? "nothing before the end",
+    },
+    knee: between.knee,
+    kneeWords: bracketed ? between.kneeWords.replace(" so far", "") : "not found",
+  };
+}
+
+/**
+ * What to change when the generator, not the target, was the limit at
+ * `rate`: a lower RUN_SHARD_RATE fans each step out over more generator
+ * objects, and a highest_rate below the step keeps the search to rates the
+ * generator can send.
+ */
+function generatorAdvice(rate: number, pass: number | null, lowest: number): string {
+  const shardRate = Math.max(1, Math.ceil(rate / 2));
+  const call =
+    pass === null
+      ? `a lowest_rate below ${rate}, e.g. lowest_rate ${roundRate(Math.max(1, lowest / 2))}`
+      : `highest_rate ${pass}, the highest rate it could judge`;
+  return `To judge ${rate} orders/s, spread it over more generator objects: set RUN_SHARD_RATE to ${shardRate} (on npm run dev: \`npm run dev -- --var RUN_SHARD_RATE:${shardRate}\`; deployed: RUN_SHARD_RATE under [vars] in wrangler.toml), or run on a quieter machine. Or ask start_capacity_search again with ${call}.`;
 }
 
 function outcomeOf(bracket: Bracket): SearchOutcome {
@@ -124,11 +230,9 @@ export function searchAnswer(
   live: (runId: string) => StepResult | undefined,
   urls: { search: string; run: (runId: string) => string },
 ): CapacitySearch {
-  const results = new Map<string, StepResult>();
   const steps: SearchStep[] = [];
   for (const step of record.steps) {
     const result = step.result ?? live(step.run_id);
-    if (result) results.set(step.run_id, result);
     steps.push({
       phase: step.phase,
       rate_per_second: step.rate_per_second,
@@ -145,26 +249,25 @@ export function searchAnswer(
       error_rate: result?.error_rate ?? 0,
       dropped_rate: result?.dropped_rate ?? 0,
       failed: result?.failed ?? [],
+      broke: result?.broke ?? [],
       inconclusive_reason: result?.inconclusive_reason ?? null,
     });
   }
   const bracket = bracketOf(judgedSteps(steps));
   const outcome = record.status === "completed" ? outcomeOf(bracket) : null;
   const failing = steps.find((s) => s.rate_per_second === bracket.fail && s.verdict === "failed");
-  const brokeFirst = failing ? (results.get(failing.run_id)?.broke[0]?.check ?? null) : null;
-  return {
+  const figures: SearchFigures = {
     search_id: record.search_id,
     status: record.status,
     operator: record.operator,
     started_at: record.started_at,
     finished_at: record.finished_at,
     plan: record.plan,
-    answer: sentence(record, steps, results, bracket, outcome),
     outcome,
     highest_passing_rate: bracket.pass,
     lowest_failing_rate: bracket.fail,
     tolerance: record.plan.tolerance,
-    broke_first: brokeFirst,
+    broke_first: failing?.broke[0]?.check ?? null,
     steps,
     next_step: record.pending
       ? {
@@ -176,4 +279,6 @@ export function searchAnswer(
     problem: record.problem,
     search_url: urls.search,
   };
+  const reading = searchReading(figures);
+  return { ...figures, answer: reading.sentence, advice: reading.advice };
 }

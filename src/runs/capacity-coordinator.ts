@@ -194,7 +194,8 @@ export class CapacityCoordinator {
     if (phase !== "warm-up" && result.verdict === "inconclusive")
       return {
         status: "inconclusive",
-        problem: `at ${rate} orders/s ${result.inconclusive_reason ?? "the generator, not the target, was the limit"}. Or ask for a highest_rate below ${rate}: the search cannot tell whether the target holds a rate the generator cannot send.`,
+        // Why, as the step's run measured it; what to change is the answer's advice (capacity-answer.ts).
+        problem: `at ${rate} orders/s ${result.inconclusive_reason ?? "the generator, not the target, was the limit"}`,
       };
     return null;
   }

@@ -103,6 +103,9 @@ export const SearchStepSchema = z.object({
   error_rate: z.number().describe("Share of orders with no answer or a 5xx"),
   dropped_rate: z.number().describe("Share of scheduled orders that could not leave in time"),
   failed: z.array(z.string()).describe("One sentence per check the step failed"),
+  broke: StepResultSchema.shape.broke.describe(
+    "The checks the step failed, the objective's first, with what was measured (at_least: only a lower bound)",
+  ),
   inconclusive_reason: z.string().nullable(),
 });
 export type SearchStep = z.infer<typeof SearchStepSchema>;
@@ -117,6 +120,12 @@ export const CapacitySearchSchema = z.object({
   finished_at: z.string().nullable(),
   plan: CapacityPlanSchema,
   answer: z.string().describe("One sentence to repeat to a person: what the target holds, and what happened above it"),
+  advice: z
+    .string()
+    .nullable()
+    .describe(
+      "What to change to learn more (above the cap, below the lowest rate, inconclusive, failed): the setting or the call argument, with a value; null when the answer is whole",
+    ),
   outcome: SearchOutcomeSchema.nullable().describe("null until the search has completed"),
   highest_passing_rate: z.number().nullable().describe("The highest rate that met the objective so far"),
   lowest_failing_rate: z.number().nullable().describe("The lowest rate that did not, above it"),

@@ -73,6 +73,7 @@ const SEARCH_POLL_FIELDS = {
   started_at: true,
   finished_at: true,
   answer: true,
+  advice: true,
   outcome: true,
   highest_passing_rate: true,
   lowest_failing_rate: true,

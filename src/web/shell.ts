@@ -42,9 +42,10 @@ export function signedIn(session: ApproverSession): SignedIn {
   return { approver: session.approver.approver, csrfToken: session.csrfToken, person: session.approver };
 }
 
-/** Redirect targets after sign-in: the approval app or a run page, nothing else. */
+/** Redirect targets after sign-in: the approval app, a run page or a search page, nothing else. */
 export function safeNext(next: unknown): string {
-  return typeof next === "string" && /^(\/approvals(\/[A-Za-z0-9_\-%]*)?|\/runs\/[A-Za-z0-9_\-%]+)$/.test(next)
+  return typeof next === "string" &&
+    /^(\/approvals(\/[A-Za-z0-9_\-%]*)?|\/runs\/(searches\/)?[A-Za-z0-9_\-%]+)$/.test(next)
     ? next
     : "/approvals";
 }

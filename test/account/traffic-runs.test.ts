@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FOREIGN_CALLER_MESSAGE } from "../../src/account/account-calls";
 import { RUN_NOT_FOUND } from "../../src/runs/coordinator";
 import type { RunDetail, RunSummary } from "../../src/runs/run-schemas";
@@ -15,6 +15,11 @@ import { waitFor } from "../helpers/wait-for";
 // their alarms: they go on after the call that started them returned, fan
 // out over shards, and stop when told to. (The engine's timing is tested on
 // a virtual clock in test/runs; here the objects are real.)
+
+// These runs send on real time in real objects, and `until` reads them for up to 20 s: a test may take
+// that long on a loaded machine, where the default 5 s cut the 2-second runs off before they ended.
+// (Driving the shards on a virtual clock is the engine's, test/runs; here the objects are real.)
+vi.setConfig({ testTimeout: 30_000 });
 
 const ACME = { account: "acme", id: "ada-ops", operator: "Ada Ops (acme, local dev)" };
 const GLOBEX = { account: "globex", id: "gus-ops", operator: "Gus Ops (globex, local dev)" };

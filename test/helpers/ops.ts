@@ -6,6 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { CHANGE_KINDS } from "../../src/orders/change-kinds";
 import { type AuditLog, ORDER_NOT_FOUND_MESSAGE, type OrderDetails } from "../../src/orders/tool-outputs";
 import type { ConfirmResult, ProposalView } from "../../src/proposals/proposal-schemas";
 import { type ExceptionKind, insertFreshOrder } from "./fresh-orders";
@@ -101,12 +102,10 @@ export function prepareAddress(
   return callOk<ProposalView>(client, "prepare_address_change", { order_id: orderId, address });
 }
 
-export function confirm(
-  client: McpTestClient,
-  proposalId: string,
-  tool = "confirm_resolution",
-): Promise<ConfirmResult> {
-  return callOk<ConfirmResult>(client, tool, { proposal_id: proposalId });
+/** Applies a proposal with `tool`, or, without one, with the apply tool of the proposal's kind. */
+export async function confirm(client: McpTestClient, proposalId: string, tool?: string): Promise<ConfirmResult> {
+  const name = tool ?? CHANGE_KINDS[(await getProposal(client, proposalId)).kind].applyTool.name;
+  return callOk<ConfirmResult>(client, name, { proposal_id: proposalId });
 }
 
 export function getProposal(client: McpTestClient, proposalId: string): Promise<ProposalView> {

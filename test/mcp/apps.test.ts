@@ -5,7 +5,7 @@ import { orderCards } from "../../src/mcp/tools/orders.tools";
 import { insertFreshOrder } from "../helpers/fresh-orders";
 import { CLIENT_GENERATIONS, connectClient, type McpTestClient } from "../helpers/mcp-client";
 import { initializeRequest, type JsonRpcMessage, modernHeaders, modernRpc, postMcp } from "../helpers/mcp-raw";
-import { callTool, propose } from "../helpers/ops";
+import { callTool, prepareAddress, propose } from "../helpers/ops";
 import { ACME_TOKEN } from "../helpers/tokens";
 import { structuredOf, type ToolCallResult } from "../helpers/tool-results";
 
@@ -141,6 +141,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       postal_code: "78701",
       country: "US",
     };
+    const addressProposal = await prepareAddress(client, await insertFreshOrder({ exception: null }), address);
     const calls: [string, Record<string, unknown>][] = [
       ["list_order_exceptions", {}],
       ["get_order_details", { order_id: orderId }],
@@ -149,7 +150,7 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
       ["cancel_order", { order_id: orderId, reason: "customer asked to cancel" }],
       ["get_proposal", { proposal_id: proposal.proposal_id }],
       ["confirm_resolution", { proposal_id: proposal.proposal_id }],
-      ["apply_approved_change", { proposal_id: proposal.proposal_id }],
+      ["apply_approved_change", { proposal_id: addressProposal.proposal_id }],
       ["wait_for_approval", { proposal_id: proposal.proposal_id, timeout_seconds: 1 }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual(Object.keys(EXPECTED_CARDS).sort());

@@ -106,6 +106,11 @@ describe("npm run deploy", () => {
       .flatMap((line) => /^\s*\d+\. (\S.*?)\s{3,}/.exec(line)?.[1] ?? [])
       .map((command) => command.trim());
     expect(listed).toEqual(FIRST_DEPLOY);
+    // What a person needs before the real run: the tokens are shown once, and nothing is served between the steps.
+    expect(dry.stdout).toContain("The tokens it makes are printed once, at the end, and never again: copy them then.");
+    expect(dry.stdout).toContain(
+      "Between the upload (`wrangler deploy`) and the secrets (`wrangler secret bulk`) the Worker is live at its workers.dev address with no tokens and no PUBLIC_BASE_URL: it then answers only /health, and every other route answers 503",
+    );
 
     await account.deploy();
     expect(account.calls()).toEqual(listed);

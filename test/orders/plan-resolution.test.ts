@@ -67,7 +67,7 @@ describe("planResolution", () => {
     );
     expect(plan?.evidence).toEqual([
       "payment_declined_inventory_held (P2, Customer Care): summary of payment_declined_inventory_held",
-      "payment declined 2 time(s): insufficient_funds, unknown",
+      "payment declined twice: insufficient_funds, unknown",
       "SKU-4415 x2 is held in ATL-2",
       "duplicate of ORD-1016: same card; same lines",
       "fulfillment awaiting_pick: queued for warehouse",

@@ -66,7 +66,7 @@ describe.each(CLIENT_GENERATIONS)("$label", (generation) => {
           after: "cancelled: cancelled after payment was declined; held stock released",
         },
       ]);
-      expect(proposal.evidence).toContain("payment declined 2 time(s): insufficient_funds, insufficient_funds");
+      expect(proposal.evidence).toContain("payment declined twice: insufficient_funds, insufficient_funds");
     });
 
     it("asking again for the same order at the same version returns the same proposal, and records one proposal_created", async () => {

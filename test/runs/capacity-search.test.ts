@@ -79,7 +79,8 @@ describe("against a target of 80 orders a second (4 at once, 50 ms each)", () =>
       highest_passing_rate: 60,
       lowest_failing_rate: null,
     });
-    expect(above.answer).toContain("its knee is above it, not found");
+    expect(above.answer).toContain("its knee is above that and was not found");
+    expect(above.advice).toContain("highest_rate 120");
   });
 
   it("says the target does not hold even the lowest rate when the first step fails", async () => {
@@ -102,8 +103,9 @@ describe("what a step cannot say about the target", () => {
     expect(stalled.steps).toHaveLength(1);
     expect(stalled.steps[0]?.verdict).toBe("inconclusive");
     expect(stalled.problem).toMatch(/^at 20 orders\/s the generator, not the target, was the limit/);
-    expect(stalled.problem).toContain("lower RUN_SHARD_RATE");
     expect(stalled.answer).toMatch(/^Inconclusive: at 20 orders\/s the generator, not the order API, was the limit/);
+    expect(stalled.advice).toContain("`npm run dev -- --var RUN_SHARD_RATE:10`");
+    expect(stalled.advice).toContain("lowest_rate 10");
   });
 
   it("stopping a search stops its step's run and keeps what the finished steps showed", async () => {
@@ -128,7 +130,9 @@ describe("what a step cannot say about the target", () => {
     expect(stopped.status).toBe("stopped");
     expect(stopped.problem).toBe("stopped by Ada");
     expect(stopped.steps[0]).toMatchObject({ rate_per_second: 10, verdict: "passed" });
-    expect(stopped.answer).toMatch(/^Stopped before the end: so far it holds 10 orders\/s with p99 under 500 ms\.$/);
+    expect(stopped.answer).toMatch(
+      /^Stopped before the end, so no knee was found: 10 orders\/s met p99 under 500 ms\.$/,
+    );
   });
 });
 

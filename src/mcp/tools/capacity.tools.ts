@@ -68,7 +68,7 @@ const getCapacitySearch = defineTool({
   scope: "traffic:read",
   title: "Check a capacity search",
   description:
-    'Returns a capacity search as a poll: status, answer (one sentence to repeat), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate, broke_first (the check that failed first) and the latest steps. detail "full" adds the plan and every step\'s figures.',
+    'Returns a capacity search as a poll: status, answer (one sentence to repeat), advice (what to change to learn more, or null), outcome (found, above_cap when even highest_rate met the objective, below_lowest), highest_passing_rate and lowest_failing_rate, broke_first (the check that failed first) and the latest steps. detail "full" adds the plan and every step\'s figures.',
   input: z.object({
     search_id: SearchIdParam,
     detail: DetailSchema.default("summary").describe('"full" for the whole search, every step included'),

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { fail } from "../../core/errors";
 import { orList } from "../../core/lists";
 import {
   APPLY_TOOLS,
@@ -23,7 +24,7 @@ const PROPOSE = { readOnlyHint: true, destructiveHint: false, idempotentHint: tr
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal once a person has approved it in the approval application; before that it answers approval_required and changes nothing. The first call applies it exactly once, with an audit event; later calls return the same outcome. A changed order answers stale; expired and rejected ones are refused. applying: an external provider has not confirmed yet (the server settles it); failed: it refused, nothing changed.";
+  "Applies a proposal once a person has approved it in the approval application; before that it answers approval_required and changes nothing. A proposal of another kind is refused, naming the tool that applies it. The first call applies it exactly once, with an audit event; later calls return the same outcome. A changed order answers stale; expired and rejected ones are refused. applying: an external provider has not confirmed yet (the server settles it); failed: it refused, nothing changed.";
 
 function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
   const { proposeTool: tool } = CHANGE_KINDS[name];
@@ -49,8 +50,12 @@ function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
 /** One tool per kind, in the registry's order. */
 export const proposeTools: readonly AccountTool[] = CHANGE_KIND_NAMES.map(proposeTool);
 
-/** One tool per apply tool name; every one confirms whatever proposal it is given, by its id. */
-export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, after }) =>
+/**
+ * One tool per apply tool name. Each applies only the kinds that name it: a
+ * proposal of another kind is refused, naming the tool that applies it, so
+ * the tools do what their names and the docs say (docs/operations.md).
+ */
+export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, kinds, after }) =>
   defineTool({
     name: tool.name,
     scope: "orders:propose",
@@ -60,6 +65,19 @@ export const applyTools: readonly AccountTool[] = APPLY_TOOLS.map(({ tool, after
     output: ConfirmResultSchema,
     annotations: APPLY,
     ui: proposalCard,
-    handler: async ({ proposal_id }, context) => context.agent.confirmProposal(proposal_id),
+    handler: async ({ proposal_id }, context) => {
+      const proposal = await context.agent.getProposal(proposal_id);
+      // An unknown id is answered by the confirm itself, as before.
+      if (proposal.ok && !kinds.includes(proposal.value.kind)) {
+        const kind = CHANGE_KINDS[proposal.value.kind];
+        return fail(
+          "bad_request",
+          `proposal ${proposal_id} is ${withArticle(kind.noun)} (from ${kind.proposeTool.name}): apply it with ${kind.applyTool.name}; ${tool.name} applies only proposals from ${orList(after)}. Nothing was changed.`,
+        );
+      }
+      return context.agent.confirmProposal(proposal_id);
+    },
   }),
 );
+
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;

@@ -97,6 +97,8 @@ export function explainState(proposal: ProposalView): StateExplanation {
   const id = { proposal: proposal.proposal_id };
   const decidedBy = proposal.decided_by ?? "an approver";
   const because = proposal.decision_reason ? `: “${proposal.decision_reason}”` : "";
+  // A reason that ends its own sentence inside the quotes gets no second full stop after them.
+  const end = /[.!?]$/.test(proposal.decision_reason ?? "") ? "" : ".";
   switch (proposal.status) {
     case "pending_approval":
       return {
@@ -115,7 +117,7 @@ export function explainState(proposal: ProposalView): StateExplanation {
         tone: "notice",
         sentences: [
           ["Approved. Nothing has changed yet: ask the agent to confirm proposal ", id, "."],
-          ["Approved by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."],
+          ["Approved by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, end],
           [
             "It must be confirmed before it expires ",
             { at: proposal.expires_at },
@@ -187,7 +189,7 @@ export function explainState(proposal: ProposalView): StateExplanation {
       return {
         tone: "error",
         sentences: [
-          ["Rejected by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, "."],
+          ["Rejected by ", decidedBy, " ", { at: proposal.decided_at ?? proposal.created_at }, because, end],
           ["Nothing will change; the agent is told so if it tries to confirm it."],
         ],
       };

@@ -7,6 +7,7 @@ import {
   exceptionLabel,
   exceptionStateLabel,
   fieldLabel,
+  fulfillmentEvent,
   fulfillmentLabel,
   humanizeText,
   orderStatusLabel,
@@ -63,11 +64,11 @@ function orderCard(order: OrderRecord | null, now: Date): Html {
 ${evidence ? html`<tr><th><span class="label">Payment</span></th><td>${paymentLabel(evidence.payment.state)}</td></tr>` : ""}
 <tr><th><span class="label">Items</span></th><td><ul>${items}</ul></td></tr>
 ${stock.length > 0 ? html`<tr><th><span class="label">Stock</span></th><td><ul>${stock}</ul></td></tr>` : ""}
-${evidence ? html`<tr><th><span class="label">Fulfillment</span></th><td>${fulfillmentLabel(evidence.fulfillment.state)}: ${textTag(evidence.fulfillment.last_event)}</td></tr>` : ""}
+${evidence ? html`<tr><th><span class="label">Fulfillment</span></th><td>${fulfillmentLabel(evidence.fulfillment.state)}: ${textTag(fulfillmentEvent(evidence.fulfillment.state, evidence.fulfillment.last_event))}</td></tr>` : ""}
 <tr><th><span class="label">Ships to</span></th><td>${textTag(formatAddress(order.shipping_address))}</td></tr>
 ${
   exception
-    ? html`<tr><th><span class="label">Exception</span></th><td>${exceptionLabel(exception.type)} <span class="nowrap">(${exception.priority}, ${exceptionStateLabel(exception.state)})</span>, opened ${timeTag(exception.opened_at, now)}: ${textTag(exception.summary)}</td></tr>`
+    ? html`<tr><th><span class="label">Exception</span></th><td>${exceptionLabel(exception.type)} <span class="nowrap">(${exception.priority}, ${exceptionStateLabel(exception.state)})</span>, opened ${timeTag(exception.opened_at, now)}: ${textTag(humanizeText(exception.summary))}</td></tr>`
     : ""
 }
 </table></div>`;
@@ -93,7 +94,7 @@ function decisionForm(proposal: ProposalView, stake: string, options: ReviewPage
   const money = html`<p><span class="label">Money</span> <span id="money">${stake}</span></p>`;
   // Someone who cannot decide sees why, and no buttons: the refusal the proposal service would give, said first.
   if (blocked)
-    return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${textTag(capitalized(blocked.message))}.</p></div>`;
+    return html`<div class="card decision" id="decision">${money}${fourEyes(proposal, options.now)}<p id="cannot-decide">${withTimes(capitalized(blocked.message), options.now)}.</p></div>`;
   return html`<form class="card decision" id="decision" method="post" action="/approvals/${encodeURIComponent(proposal.proposal_id)}/decision">
 <input type="hidden" name="csrf" value="${options.csrfToken}">
 ${money}${fourEyes(proposal, options.now)}
@@ -119,7 +120,9 @@ function fourEyes(proposal: ProposalView, now: Date): Html {
     proposal.status !== "pending_approval"
       ? ""
       : left > 0
-        ? `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer (${proposal.created_by}), must approve.`
+        ? proposal.approvals.length === 0
+          ? `${left === 1 ? "One approver" : `${left} approvers`}, other than the proposer (${proposal.created_by}), must approve.`
+          : `${left === 1 ? "One more approver" : `${left} more approvers`}, other than those above and the proposer (${proposal.created_by}), must approve.`
         : "";
   return html`<div id="four-eyes"><p><span class="label">Two approvers</span> ${textTag(capitalized(proposal.second_approver_reason ?? "this change needs two approvers"))}.</p>
 ${done.length > 0 ? html`<ul>${done}</ul>` : html`<p class="muted">Nobody has approved it yet.</p>`}${still ? html`<p id="still-needed">${still}</p>` : ""}</div>`;
@@ -137,7 +140,7 @@ export function reviewPage(options: ReviewPageOptions): Html {
   const applied = proposal.outcome;
   const open = proposal.status === "pending_approval" || proposal.status === "approved";
   const note = orderNowNote(proposal);
-  const error = options.error ? html`<div class="card error" role="alert">${options.error}</div>` : "";
+  const error = options.error ? html`<div class="card error" role="alert">${withTimes(options.error, now)}</div>` : "";
   // Undecided: the decision comes first, and what happens after it below. Decided: what happened comes first.
   const top =
     proposal.status === "pending_approval"
@@ -161,4 +164,10 @@ ${note ? html`<p class="muted">${note}</p>` : ""}
 ${orderCard(order, now)}
 <p class="muted">Proposal ${idTag(proposal.proposal_id)} · proposed ${timeTag(proposal.created_at, now)} by ${proposal.created_by} for version ${proposal.pinned_version} of the order</p>`,
   );
+}
+
+/** A refusal's exact times ("you already approved this proposal at 2026-…Z") shown as the page's relative times. */
+function withTimes(text: string, now: Date): Html {
+  const parts = text.split(/(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)/);
+  return html`${parts.map((part, index) => (index % 2 === 1 ? timeTag(part, now) : textTag(part)))}`;
 }

@@ -15,39 +15,68 @@ export function verdictCard(run: RunDetail): Html {
   const { verdict } = run;
   const checks = verdict.checks.map(
     (check) =>
-      html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: <code>${check.check}</code>${check.measured === null ? "" : html` (measured ${check.at_least ? "at least " : ""}${check.measured})`}</li>`,
+      html`<li data-check="${check.passed ? "passed" : "failed"}">${check.passed ? "Held" : "Failed"}: ${checkName(check.check)}${check.measured === null ? "" : html` (measured ${check.at_least ? "at least " : ""}${check.measured})`}</li>`,
   );
   if (verdict.result === null) {
     return html`<div class="card" id="verdict"><p><b>Verdict when it ends.</b> So far:</p><ul>${checks}</ul></div>`;
   }
   const passed = verdict.result === "passed";
   const why = verdict.inconclusive_reason;
-  return html`<div class="card verdict-${verdict.result}" id="verdict" role="status"><p><b>Verdict: ${verdict.result}</b>${passed ? ", every check held." : ""}</p>
+  // A pass shows what each check measured beside it; otherwise the failures come first and the rest on request.
+  const all = passed
+    ? html`<ul id="checks">${checks}</ul>`
+    : html`<details><summary>Every check</summary><ul>${checks}</ul></details>`;
+  return html`<div class="card verdict-${verdict.result}" id="verdict" role="status"><p><b>Verdict: ${verdict.result}</b>${passed ? ", every check held:" : ""}</p>
+${passed && run.generator.limited ? html`<p id="generator-note">${GENERATOR_LIMITED_PASS}</p>` : ""}
 ${why === null ? "" : html`<p>${textTag(why)}</p>`}
 ${verdict.failed.length > 0 ? html`<ul>${verdict.failed.map((sentence) => html`<li>${textTag(sentence)}</li>`)}</ul>` : ""}
-<details><summary>Every check</summary><ul>${checks}</ul></details></div>`;
+${all}</div>`;
+}
+
+/** What a pass means when the generator, not the target, was the limit, in one sentence. */
+export const GENERATOR_LIMITED_PASS =
+  "The load generator fell behind its own schedule in this run, so the target met every check at a lower load than planned: it holds at least what was sent, and this run cannot say whether it holds the planned rate.";
+
+/**
+ * A check in code type when it is a threshold ("p99_ms < 300"), which never wraps; one that is a
+ * sentence ("every planned order left within max_lateness_ms (none dropped)") as text, which may.
+ */
+function checkName(check: string): Html {
+  if (/^\S+ [<>]=? \S+$/.test(check)) return html`<code>${check}</code>`;
+  // The page reads in words: the run's parameter is named as a person would say it.
+  return html`${textTag(check.replace(/\bmax_lateness_ms\b/g, "the allowed lateness"))}`;
 }
 
 function latencyRow(label: string, figures: LatencyFigures, lowerBounds: readonly string[] = []): Html {
   const cells = LATENCY_FIELDS.map((field) =>
     lowerBounds.includes(field)
-      ? html`<td data-at-least title="a lower bound: too many orders were dropped to know it">≥ ${latency(figures[field])}</td>`
-      : html`<td>${latency(figures[field])}</td>`,
+      ? html`<td data-label="${FIELD_HEADS[field]}" data-at-least title="a lower bound: too many orders were dropped to know it">≥ ${latency(figures[field])}</td>`
+      : html`<td data-label="${FIELD_HEADS[field]}">${latency(figures[field])}</td>`,
   );
-  return html`<tr><th>${label}</th>${cells}<td>${figures.count}</td></tr>`;
+  return html`<tr><th>${label}</th>${cells}<td data-label="orders">${figures.count}</td></tr>`;
 }
+
+/** The column heads, also each figure's label where a phone stacks a row's figures. */
+const FIELD_HEADS: Readonly<Record<(typeof LATENCY_FIELDS)[number], string>> = {
+  p50_ms: "p50",
+  p90_ms: "p90",
+  p95_ms: "p95",
+  p99_ms: "p99",
+  p999_ms: "p99.9",
+  max_ms: "max",
+};
 
 /**
  * Run-wide, from the histograms: the scheduled-time latency first, as the
- * figure a user would have felt. On a phone the table is wider than the
- * screen: the shadow at its edge and the hint say there is more to swipe to.
+ * figure a user would have felt. On a phone each row stacks its figures,
+ * each labelled, under the row's name: nothing is hidden off to the side.
  */
 export function latencyTable(run: RunDetail): Html {
-  return html`<p class="scroll-hint muted" aria-hidden="true">Swipe the table sideways for p99, p99.9 and max →</p><div class="scroll" tabindex="0" role="region" aria-label="Run-wide latency"><table class="figures">
-<tr><th></th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th><th>orders</th></tr>
-${latencyRow("From scheduled time", run.latency, run.latency.lower_bounds)}${latencyRow("Service time (sent orders)", run.service)}${latencyRow("Lateness of sending", run.lateness)}
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Run-wide latency"><table class="figures">
+<tr><th></th>${LATENCY_FIELDS.map((field) => html`<th>${FIELD_HEADS[field]}</th>`)}<th>orders</th></tr>
+${latencyRow("From scheduled time", run.latency, run.latency.lower_bounds)}${latencyRow("Service time", run.service)}${latencyRow("Sending lateness", run.lateness)}
 </table></div>
-<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts, and a dropped order counts at how long it had waited when dropped (≥ marks a figure that is only a lower bound); service time starts when the order was handed to fetch.</p>`;
+<p class="muted">Latency is timed from the moment each order was scheduled to leave, so waiting behind a slow target counts, and a dropped order counts at how long it had waited when dropped (≥ marks a figure that is only a lower bound); service time, of the orders sent, starts when the order was handed to fetch; sending lateness is how late each order left.</p>`;
 }
 
 export function drillCard(run: RunDetail): Html {

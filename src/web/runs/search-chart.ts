@@ -5,6 +5,7 @@
  * rate. Pure numbers and SVG path data, no markup, so it is tested without a
  * page; the "hockey stick" a person would rather look at than read.
  */
+import { searchReading } from "../../runs/capacity-answer";
 import type { CapacitySearch } from "../../runs/capacity-schemas";
 import { METRICS } from "../../runs/metrics";
 import { CHART_HEIGHT, CHART_WIDTH, niceCeiling } from "./run-chart";
@@ -42,6 +43,8 @@ export interface SearchChart {
    * The band the knee lies in: from the best passing rate to the lowest failing one (the right edge when none failed).
    */
   readonly knee: { readonly x1: number; readonly x2: number; readonly label: string } | null;
+  /** The legend's words for the knee, band or not. */
+  readonly kneeWords: string;
 }
 
 export function searchChart(search: CapacitySearch): SearchChart {
@@ -72,15 +75,15 @@ export function searchChart(search: CapacitySearch): SearchChart {
     const value = Math.round(((yMax * i) / count) * 1000) / 1000;
     return { y: py(value), value };
   });
-  const { highest_passing_rate: pass, lowest_failing_rate: fail } = search;
-  const knee =
-    pass === null
-      ? null
-      : {
-          x1: px(pass),
-          x2: fail === null ? CHART_WIDTH - PAD : px(fail),
-          label: fail === null ? `holds ${pass}/s, the highest rate tried` : `holds ${pass}/s, fails at ${fail}/s`,
-        };
+  // The band and its words come from the answer's reading, so the legend says what the answer says.
+  const reading = searchReading(search);
+  const knee = reading.knee
+    ? {
+        x1: px(reading.knee.from),
+        x2: reading.knee.to === null ? CHART_WIDTH - PAD : px(reading.knee.to),
+        label: reading.kneeWords,
+      }
+    : null;
   return {
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
@@ -90,5 +93,6 @@ export function searchChart(search: CapacitySearch): SearchChart {
     series,
     objective: bounds.map((t) => ({ y: py(t.value), label: `${t.metric} ${t.op} ${t.value}` })),
     knee,
+    kneeWords: reading.kneeWords,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { html } from "hono/html";
 import { type Html, layout } from "../../http/html-page";
+import { searchReading } from "../../runs/capacity-answer";
 import type { CapacitySearch, SearchStatus, SearchStep } from "../../runs/capacity-schemas";
 import { describeThreshold } from "../../runs/verdict";
 import { latency, span } from "../format";
@@ -39,7 +40,7 @@ function chartTag(chart: SearchChart): Html {
         html`<path class="line s-${series.key}" data-point="${series.key}" data-at-least="${String(point.atLeast)}" style="stroke-width:9;stroke-opacity:${point.atLeast ? 0.45 : 1}" d="M${point.x} ${point.y} h0.01"><title>${series.label} at ${point.rate}/s: ${point.atLeast ? "≥ " : ""}${latency(point.ms)} (${point.verdict})</title></path>${point.atLeast ? html`<path class="line s-${series.key}" stroke-dasharray="2 4" d="M${point.x} ${point.y} V0"/>` : ""}`,
     ),
   );
-  return html`<div class="legend"><span class="nowrap"><span class="key s-p50"></span>p50</span><span class="nowrap"><span class="key s-p99"></span>p99</span><span class="nowrap"><span class="key" style="background:#b42318"></span>objective</span><span class="nowrap"><span class="key" style="background:#fff1d6;height:10px"></span>knee${chart.knee ? html` <b>${chart.knee.label}</b>` : ""}</span></div>
+  return html`<div class="legend"><span class="nowrap"><span class="key s-p50"></span>p50</span><span class="nowrap"><span class="key s-p99"></span>p99</span><span class="nowrap"><span class="key" style="background:#b42318"></span>objective</span><span class="nowrap"><span class="key" style="background:#fff1d6;height:10px"></span>knee <b>${chart.kneeWords}</b></span></div>
 <div class="plot"><div class="ticks" aria-hidden="true">${ticks}</div>
 <svg class="chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-label="Median and 99th percentile latency from the scheduled send time against the rate of each step, with the objective and the knee" preserveAspectRatio="none"><title>Latency against rate, one point per step</title>
 ${knee}
@@ -51,16 +52,20 @@ ${points}
 <div class="axis"><span>0/s</span><span>orders per second</span><span>${chart.xMax}/s</span></div>`;
 }
 
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 const percent = (share: number) => `${Math.round(share * 1000) / 10} %`;
 
 function stepRow(step: SearchStep, index: number): Html {
+  const label = (field: "p50_ms" | "p99_ms") => field.replace("_ms", "");
   const figure = (field: "p50_ms" | "p99_ms") =>
     step.lower_bounds.includes(field)
-      ? html`<td data-at-least title="a lower bound: orders were dropped">≥ ${latency(step[field])}</td>`
-      : html`<td>${latency(step[field])}</td>`;
+      ? html`<td data-label="${label(field)}" data-at-least title="a lower bound: orders were dropped">≥ ${latency(step[field])}</td>`
+      : html`<td data-label="${label(field)}">${latency(step[field])}</td>`;
   const verdict =
     step.verdict ?? (step.status === "running" ? "running" : step.phase === "warm-up" ? "not judged" : step.status);
-  return html`<tr data-step="${index + 1}"><td>${index + 1}</td><td>${step.phase}</td><td>${step.rate_per_second}/s</td><td>${span(step.duration_seconds * 1000)}</td>${figure("p50_ms")}${figure("p99_ms")}<td>${percent(step.error_rate)}</td><td>${percent(step.dropped_rate)}</td><td class="verdict">${verdict}</td><td><a href="/runs/${encodeURIComponent(step.run_id)}">${idTag(step.run_id)}</a></td></tr>`;
+  // Each cell names its column too: on a phone a row stacks its cells, each with its label (html-page.ts).
+  return html`<tr data-step="${index + 1}"><td data-label="step">${index + 1}</td><td>${step.phase}</td><td data-label="rate">${step.rate_per_second}/s</td><td data-label="for">${span(step.duration_seconds * 1000)}</td>${figure("p50_ms")}${figure("p99_ms")}<td data-label="errors">${percent(step.error_rate)}</td><td data-label="dropped">${percent(step.dropped_rate)}</td><td class="verdict" data-label="verdict">${verdict}</td><td data-label="run"><a href="/runs/${encodeURIComponent(step.run_id)}">${idTag(step.run_id)}</a></td></tr>`;
 }
 
 function stat(label: string, value: string): Html {
@@ -78,15 +83,21 @@ export function searchPage(options: SignedIn & { readonly search: CapacitySearch
   const next = search.next_step
     ? html`<p class="muted" id="next">Next: ${search.next_step.phase} at ${search.next_step.rate_per_second}/s, ${timeTag(search.next_step.at, now)} (a ${plan.pause_seconds} s pause lets the target go quiet first).</p>`
     : "";
-  const rate = (value: number | null) => (value === null ? "none" : `${value}/s`);
+  // Tiles from the same reading as the answer's sentence: they cannot disagree with it.
+  const { tiles } = searchReading(search);
+  // The sentence says a search failed and why, or was inconclusive and why; only who stopped one is not in it.
+  const stoppedBy =
+    search.status === "stopped" && search.problem
+      ? html`<p class="muted">${textTag(capitalised(search.problem))}.</p>`
+      : "";
   return layout(
     `Capacity search ${search.search_id}`,
     html`${pageHeader(options)}
 <h1>Capacity search ${idTag(search.search_id)}</h1>
 <div class="meta"><span class="badge ${status.badge}" id="status">${status.label}</span><span class="nowrap">started ${timeTag(search.started_at, now)}</span>${ended}</div>
 <p class="muted" id="live">${live ? `Live: this page refreshes every ${SEARCH_REFRESH_SECONDS} seconds.` : "This search has ended; the page no longer refreshes."}</p>
-<div class="card ${search.status === "completed" ? "verdict-passed" : search.status === "running" ? "" : "verdict-inconclusive"}" id="answer" role="status"><p><b>${textTag(search.answer)}</b></p>${search.problem ? html`<p>${textTag(search.problem)}</p>` : ""}${next}</div>
-<div class="card"><div class="stats">${stat("Holds", rate(search.highest_passing_rate))}${stat("Fails at", rate(search.lowest_failing_rate))}${stat("Tolerance", percent(search.tolerance))}${stat("Broke first", search.broke_first ?? "nothing yet")}</div></div>
+<div class="card ${search.status === "completed" ? "verdict-passed" : search.status === "running" ? "" : "verdict-inconclusive"}" id="answer" role="status"><p><b>${textTag(search.answer)}</b></p>${search.advice ? html`<p id="advice">${textTag(search.advice)}</p>` : ""}${stoppedBy}${next}</div>
+<div class="card"><div class="stats">${stat(tiles.holdsLabel, tiles.holds)}${stat("Fails at", tiles.fails)}${stat("Tolerance", percent(search.tolerance))}${stat("Broke first", tiles.brokeFirst)}</div></div>
 <h2>Latency against rate</h2>
 <div class="card" id="search-chart">${chartTag(searchChart(search))}<p class="muted">One point per judged step: latency from each order's scheduled send time, so queueing counts. A faint point with a dotted line up is only a lower bound (orders were dropped). The dashed red line is the objective; the shaded band is where the knee lies.</p></div>
 <h2>Steps</h2>

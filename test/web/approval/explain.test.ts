@@ -132,6 +132,15 @@ describe("moneyAtStake", () => {
 });
 
 describe("explainState", () => {
+  it("a reason that ends its own sentence gets no second full stop after the quotes", () => {
+    const decided = { decided_by: "Avery", decided_at: "2026-12-01T06:01:00.000Z", decision_reason: "checked it." };
+    for (const status of ["approved", "rejected"] as const) {
+      const said = explainState(proposal("cancel_duplicate_order", { status, ...decided })).sentences.map(words);
+      expect(said.some((sentence) => sentence.endsWith(": “checked it.”"))).toBe(true);
+      expect(said.join(" ")).not.toContain("”.");
+    }
+  });
+
   it("approved: nothing has changed yet, ask the agent to confirm", () => {
     const state = explainState(
       proposal("cancel_duplicate_order", {

@@ -70,6 +70,16 @@ describe("a proposal that needs two approvers", () => {
     ]);
   });
 
+  it("before anyone has approved, the page asks for two approvers without pointing at anyone above", async () => {
+    const { proposal } = await bigProposal();
+    const text = textOf(
+      (await page(await get(`/approvals/${proposal.proposal_id}`, await sessionFor(ACME_APPROVER_TOKEN)))).html,
+    );
+    expect(text).toContain("Nobody has approved it yet.");
+    expect(text).toContain("2 approvers, other than the proposer (Ada Ops (acme, local dev)), must approve.");
+    expect(text).not.toContain("other than those above");
+  });
+
   it("the page shows who approved and what is still needed, and gives the first approver no second vote", async () => {
     const { proposal } = await bigProposal();
     await decide(proposal.proposal_id, "approve", "the hold is stale", ACME_APPROVER_TOKEN);
@@ -80,7 +90,9 @@ describe("a proposal that needs two approvers", () => {
     expect(text).toContain(
       "One more approver, other than those above and the proposer (Ada Ops (acme, local dev)), must approve.",
     );
-    expect(text).toContain("You already approved this proposal at");
+    expect(text).toMatch(/You already approved this proposal at (just now|\d+ (second|minute)s? ago); it needs/);
+    // The refusal's time is the page's relative time, not a raw timestamp.
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     expect(avery.html).not.toContain('value="approve"');
 
     const blake = await page(

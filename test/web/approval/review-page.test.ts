@@ -83,6 +83,21 @@ describe("signed in", () => {
     expect(review.html).toContain(`Signed in as ${escapeHtml(ACME_APPROVER)}`);
   });
 
+  it("reads in words: no raw decline code, no 'time(s)', no state repeated in its event", () => {
+    const text = textOf(review.html);
+    expect(text).not.toContain("insufficient_funds");
+    expect(text).not.toContain("time(s)");
+    expect(text).toMatch(/payment declined (once|twice|\d+ times): /);
+    expect(text).not.toMatch(/On hold: hold:|on hold: hold:/i);
+  });
+
+  it("an order on hold reads 'On hold: SKU-7720 has no stock', its state not repeated", async () => {
+    const held = await proposalFor(acme, "fulfillment_hold_missing_sku");
+    const text = textOf((await page(await get(`/approvals/${held.proposal.proposal_id}`, cookie))).html);
+    expect(text).toContain("On hold: SKU-7720 has no stock");
+    expect(text).not.toMatch(/on hold: hold:/i);
+  });
+
   it("the decision comes before the evidence: money, reason and buttons, then the change, why and the order", () => {
     const at = (marker: string) => {
       const index = review.html.indexOf(marker);

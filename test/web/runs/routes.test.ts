@@ -92,7 +92,7 @@ describe("signed in", () => {
     const text = textOf(p.html);
     expect(text).toContain("This run has ended; the page no longer refreshes.");
     expect(text).toContain("Answered 10 of 10 (100%)");
-    expect(text).toContain("Verdict: passed, every check held.");
+    expect(text).toContain("Verdict: passed, every check held: Held:");
     expect(text).toContain("Accepted 10");
     expect(text).toContain("HTTP 201: 10");
     expect(text).toContain("Rejection reasons None.");

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CapacitySearch, SearchStep } from "../../../src/runs/capacity-schemas";
 import { searchChart } from "../../../src/web/runs/search-chart";
 import { searchPage } from "../../../src/web/runs/search-page";
-import { CSP, expectSignInForm, get, page, sessionFor, textOf } from "../../helpers/approval-pages";
+import { CSP, expectSignInForm, get, page, sessionFor, signIn, textOf } from "../../helpers/approval-pages";
 import { value } from "../../helpers/results";
 import { ACME_APPROVER_TOKEN, GLOBEX_APPROVER_TOKEN } from "../../helpers/tokens";
 
@@ -30,6 +30,7 @@ function step(rate: number, p99: number, verdict: SearchStep["verdict"], atLeast
     error_rate: 0,
     dropped_rate: atLeast ? 0.4 : 0,
     failed: verdict === "failed" ? [`p99_ms < 500 failed: measured ${p99} ms`] : [],
+    broke: verdict === "failed" ? [{ check: "p99_ms < 500", measured: p99, at_least: atLeast }] : [],
     inconclusive_reason: null,
   };
 }
@@ -57,6 +58,7 @@ const FOUND: CapacitySearch = {
     max_steps: 24,
   },
   answer: "The order API holds 80 orders/s with p99 under 500 ms; at 85 orders/s p99 reached 672 ms.",
+  advice: null,
   outcome: "found",
   highest_passing_rate: 80,
   lowest_failing_rate: 85,
@@ -106,7 +108,9 @@ describe("the chart", () => {
     expect(html).toContain("<rect data-knee");
     expect(html).toMatch(/data-series="p99" data-points="5"/);
     expect(html).toContain('data-point="p99" data-at-least="true" style="stroke-width:9;stroke-opacity:0.45"');
-    expect(html).toContain('<td data-at-least title="a lower bound: orders were dropped">≥ 1.8 s</td>');
+    expect(html).toContain(
+      '<td data-label="p99" data-at-least title="a lower bound: orders were dropped">≥ 1.8 s</td>',
+    );
     expect(html).toContain('<a href="/runs/R-85"><code>R-85</code></a>');
   });
 });
@@ -133,6 +137,9 @@ describe("the route", () => {
     try {
       const signedOut = await page(await get(`/runs/searches/${search.search_id}`));
       expectSignInForm(signedOut.html, `/runs/searches/${search.search_id}`);
+      // Signing in there lands on the search, not on the approval queue.
+      const landed = await signIn(ACME_APPROVER_TOKEN, `/runs/searches/${search.search_id}`);
+      expect(landed.headers.get("location")).toBe(`/runs/searches/${search.search_id}`);
       expect(signedOut.html).not.toContain("<svg");
 
       const live = await page(await get(`/runs/searches/${search.search_id}`, cookie));
