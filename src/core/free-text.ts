@@ -28,7 +28,7 @@ export function unsafeCharacterIn(text: string): string | undefined {
   return undefined;
 }
 
-/** `text` with each control or bidirectional formatting character shown as [U+XXXX], for pages that show stored text. */
+/** `text`, each control or bidirectional formatting character shown as [U+XXXX]: for pages showing stored text. */
 export function withUnsafeShown(text: string): string {
   return Array.from(text, (char) => {
     const code = char.codePointAt(0) ?? 0;
