@@ -97,90 +97,140 @@ export interface SearchReading {
   readonly kneeWords: string;
 }
 
-export function searchReading(search: SearchFigures): SearchReading {
-  const { plan, status, outcome, steps } = search;
+/** What every reading of a search is built from, worked out once. */
+interface ReadingBasis {
+  readonly search: SearchFigures;
+  readonly pass: number | null;
+  readonly fail: number | null;
+  /** The objective in words, e.g. "p99 under 500 ms". */
+  readonly meets: string;
+  /** What broke at the lowest failing rate, in words, or null before any step failed. */
+  readonly above: string | null;
+  readonly brokeFirst: string | null;
+  /** The band between the highest passing and the lowest failing rate, once both are known. */
+  readonly between: Pick<SearchReading, "knee" | "kneeWords">;
+  /** "<pass> orders/s met <objective>", or null before any rate met it. */
+  readonly met: string | null;
+  /** The sentence's end: what broke, then a full stop. */
+  readonly tail: string;
+}
+
+const perSecond = (rate: number | null, none: string) => (rate === null ? none : `${rate}/s`);
+
+function readingBasis(search: SearchFigures): ReadingBasis {
+  const { plan, steps } = search;
   const pass = search.highest_passing_rate;
   const fail = search.lowest_failing_rate;
   const meets = objectiveWords(plan.objective);
   const failing = steps.find((s) => s.rate_per_second === fail && s.verdict === "failed");
   const above = failing ? `at ${fail} orders/s ${brokeWords(plan.objective, failing)}` : null;
   const brokeFirst = search.broke_first ?? (failing && failing.dropped_rate > 0 ? "dropped orders" : null);
-  const perSecond = (rate: number | null, none: string) => (rate === null ? none : `${rate}/s`);
   const bracketed = pass !== null && fail !== null;
-  const between = {
-    knee: bracketed ? { from: pass, to: fail } : null,
-    kneeWords: bracketed ? `between ${pass}/s and ${fail}/s so far` : "not found",
+  return {
+    search,
+    pass,
+    fail,
+    meets,
+    above,
+    brokeFirst,
+    between: {
+      knee: bracketed ? { from: pass, to: fail } : null,
+      kneeWords: bracketed ? `between ${pass}/s and ${fail}/s so far` : "not found",
+    },
+    met: pass === null ? null : `${pass} orders/s met ${meets}`,
+    tail: `${above ? `; ${above}` : ""}.`,
   };
-  if (status === "completed" && outcome === "found")
-    return {
-      sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}; ${above}.`,
-      advice: null,
-      tiles: {
-        holdsLabel: "Holds",
-        holds: perSecond(pass, "none"),
-        fails: perSecond(fail, "none"),
-        brokeFirst: brokeFirst ?? "—",
-      },
-      knee: { from: pass ?? 0, to: fail },
-      kneeWords: `holds ${pass}/s, fails at ${fail}/s`,
-    };
-  if (status === "completed" && outcome === "above_cap") {
-    const higher = roundRate((pass ?? plan.highest_rate) * 2);
-    return {
-      sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}, the highest rate this search could try (highest_rate ${plan.highest_rate}): its knee is above that and was not found.`,
-      advice: `To find the knee, ask start_capacity_search again with lowest_rate ${pass} and highest_rate ${higher}; a rate over the server's MAX_RUN_RATE is refused (on npm run dev, \`npm run dev -- --var MAX_RUN_RATE:${higher}\` raises it).`,
-      tiles: {
-        holdsLabel: "Holds",
-        holds: perSecond(pass, "none"),
-        fails: `none up to ${pass}/s`,
-        brokeFirst: `nothing up to ${pass}/s`,
-      },
-      knee: { from: pass ?? plan.highest_rate, to: null },
-      kneeWords: `above ${pass}/s, the highest rate asked for`,
-    };
-  }
-  if (status === "completed" && outcome === "below_lowest") {
-    const lower = roundRate((fail ?? plan.lowest_rate) / 4);
-    return {
-      sentence: `${capital(TARGET)} does not hold even ${fail} orders/s, the lowest rate asked for, with ${meets}: ${above}.`,
-      advice: `To find the knee, ask start_capacity_search again with lowest_rate ${lower} and highest_rate ${fail}, and step_seconds of at least ${minimumStepSeconds(lower)} (a step must send ${MIN_STEP_ORDERS} orders).`,
-      tiles: { holdsLabel: "Holds", holds: "none", fails: perSecond(fail, "none"), brokeFirst: brokeFirst ?? "—" },
-      knee: { from: 0, to: fail },
-      kneeWords: `below ${fail}/s, the lowest rate asked for`,
-    };
-  }
-  const met = pass === null ? null : `${pass} orders/s met ${meets}`;
-  const tail = `${above ? `; ${above}` : ""}.`;
-  if (status === "running") {
-    const now = steps.at(-1);
-    const doing =
-      now && now.verdict === null && now.status === "running"
-        ? `step ${steps.length} at ${now.rate_per_second} orders/s (${now.phase})`
-        : "pausing between steps";
-    return {
-      sentence: `Searching, ${doing}: ${met ? `so far ${met}` : "no rate has met the objective yet"}${tail}`,
-      advice: null,
-      tiles: {
-        holdsLabel: "Met so far",
-        holds: perSecond(pass, "none yet"),
-        fails: perSecond(fail, "none yet"),
-        brokeFirst: brokeFirst ?? "nothing yet",
-      },
-      ...between,
-    };
-  }
-  const ended = { holdsLabel: "Met", holds: perSecond(pass, "none") };
-  if (status === "inconclusive") {
-    const unjudged = steps.findLast((s) => s.verdict === "inconclusive") ?? steps.at(-1);
-    const rate = unjudged?.rate_per_second ?? plan.lowest_rate;
-    return {
-      sentence: `Inconclusive: at ${rate} orders/s the generator, not ${TARGET}, was the limit, so the search found no knee${pass === null ? " and judged no rate" : `; the highest rate it could judge, ${pass} orders/s, met ${meets}`}${tail}`,
-      advice: generatorAdvice(rate, pass, plan.lowest_rate),
-      tiles: { ...ended, fails: perSecond(fail, "not judged"), brokeFirst: brokeFirst ?? `not judged at ${rate}/s` },
-      knee: between.knee,
-      kneeWords: bracketed ? between.kneeWords.replace(" so far", "") : `not found: ${rate}/s could not be judged`,
-    };
-  }
+}
+
+function foundReading({ pass, fail, meets, above, brokeFirst }: ReadingBasis): SearchReading {
+  return {
+    sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}; ${above}.`,
+    advice: null,
+    tiles: {
+      holdsLabel: "Holds",
+      holds: perSecond(pass, "none"),
+      fails: perSecond(fail, "none"),
+      brokeFirst: brokeFirst ?? "—",
+    },
+    knee: { from: pass ?? 0, to: fail },
+    kneeWords: `holds ${pass}/s, fails at ${fail}/s`,
+  };
+}
+
+function aboveCapReading({ search, pass, meets }: ReadingBasis): SearchReading {
+  const { plan } = search;
+  const higher = roundRate((pass ?? plan.highest_rate) * 2);
+  return {
+    sentence: `${capital(TARGET)} holds ${pass} orders/s with ${meets}, the highest rate this search could try (highest_rate ${plan.highest_rate}): its knee is above that and was not found.`,
+    advice: `To find the knee, ask start_capacity_search again with lowest_rate ${pass} and highest_rate ${higher}; a rate over the server's MAX_RUN_RATE is refused (on npm run dev, \`npm run dev -- --var MAX_RUN_RATE:${higher}\` raises it).`,
+    tiles: {
+      holdsLabel: "Holds",
+      holds: perSecond(pass, "none"),
+      fails: `none up to ${pass}/s`,
+      brokeFirst: `nothing up to ${pass}/s`,
+    },
+    knee: { from: pass ?? plan.highest_rate, to: null },
+    kneeWords: `above ${pass}/s, the highest rate asked for`,
+  };
+}
+
+function belowLowestReading({ search, fail, meets, above, brokeFirst }: ReadingBasis): SearchReading {
+  const lower = roundRate((fail ?? search.plan.lowest_rate) / 4);
+  return {
+    sentence: `${capital(TARGET)} does not hold even ${fail} orders/s, the lowest rate asked for, with ${meets}: ${above}.`,
+    advice: `To find the knee, ask start_capacity_search again with lowest_rate ${lower} and highest_rate ${fail}, and step_seconds of at least ${minimumStepSeconds(lower)} (a step must send ${MIN_STEP_ORDERS} orders).`,
+    tiles: { holdsLabel: "Holds", holds: "none", fails: perSecond(fail, "none"), brokeFirst: brokeFirst ?? "—" },
+    knee: { from: 0, to: fail },
+    kneeWords: `below ${fail}/s, the lowest rate asked for`,
+  };
+}
+
+function runningReading({ search, pass, fail, brokeFirst, between, met, tail }: ReadingBasis): SearchReading {
+  const { steps } = search;
+  const now = steps.at(-1);
+  const doing =
+    now && now.verdict === null && now.status === "running"
+      ? `step ${steps.length} at ${now.rate_per_second} orders/s (${now.phase})`
+      : "pausing between steps";
+  return {
+    sentence: `Searching, ${doing}: ${met ? `so far ${met}` : "no rate has met the objective yet"}${tail}`,
+    advice: null,
+    tiles: {
+      holdsLabel: "Met so far",
+      holds: perSecond(pass, "none yet"),
+      fails: perSecond(fail, "none yet"),
+      brokeFirst: brokeFirst ?? "nothing yet",
+    },
+    ...between,
+  };
+}
+
+/** The band's words once the search has ended: what it bracketed, no longer "so far". */
+const endedKneeWords = (between: ReadingBasis["between"], none: string) =>
+  between.knee ? between.kneeWords.replace(" so far", "") : none;
+
+function inconclusiveReading({ search, pass, fail, meets, brokeFirst, between, tail }: ReadingBasis): SearchReading {
+  const { plan, steps } = search;
+  const unjudged = steps.findLast((s) => s.verdict === "inconclusive") ?? steps.at(-1);
+  const rate = unjudged?.rate_per_second ?? plan.lowest_rate;
+  const judged =
+    pass === null ? " and judged no rate" : `; the highest rate it could judge, ${pass} orders/s, met ${meets}`;
+  return {
+    sentence: `Inconclusive: at ${rate} orders/s the generator, not ${TARGET}, was the limit, so the search found no knee${judged}${tail}`,
+    advice: generatorAdvice(rate, pass, plan.lowest_rate),
+    tiles: {
+      holdsLabel: "Met",
+      holds: perSecond(pass, "none"),
+      fails: perSecond(fail, "not judged"),
+      brokeFirst: brokeFirst ?? `not judged at ${rate}/s`,
+    },
+    knee: between.knee,
+    kneeWords: endedKneeWords(between, `not found: ${rate}/s could not be judged`),
+  };
+}
+
+function cutShortReading({ search, pass, fail, brokeFirst, between, met, tail }: ReadingBasis): SearchReading {
+  const { status } = search;
   const why =
     status === "stopped" ? "Stopped before the end" : `The search failed (${search.problem ?? "a step could not run"})`;
   return {
@@ -190,13 +240,25 @@ export function searchReading(search: SearchFigures): SearchReading {
         ? "Start the search again once the problem is fixed; the steps above keep their figures."
         : null,
     tiles: {
-      ...ended,
+      holdsLabel: "Met",
+      holds: perSecond(pass, "none"),
       fails: perSecond(fail, "none before the end"),
       brokeFirst: brokeFirst ?? "nothing before the end",
     },
     knee: between.knee,
-    kneeWords: bracketed ? between.kneeWords.replace(" so far", "") : "not found",
+    kneeWords: endedKneeWords(between, "not found"),
   };
+}
+
+export function searchReading(search: SearchFigures): SearchReading {
+  const basis = readingBasis(search);
+  const { status, outcome } = search;
+  if (status === "completed" && outcome === "found") return foundReading(basis);
+  if (status === "completed" && outcome === "above_cap") return aboveCapReading(basis);
+  if (status === "completed" && outcome === "below_lowest") return belowLowestReading(basis);
+  if (status === "running") return runningReading(basis);
+  if (status === "inconclusive") return inconclusiveReading(basis);
+  return cutShortReading(basis);
 }
 
 /**
