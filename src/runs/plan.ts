@@ -30,6 +30,33 @@ export interface RunCaps {
   readonly maxShards: number;
   readonly maxInFlight: number;
   readonly maxLatenessMs: number;
+  /** The service time a run's fan-out is sized to hold (RUN_EXPECTED_SERVICE_MS). */
+  readonly expectedServiceMs: number;
+  /** Requests one shard's invocation may have waiting for headers (the platform's 6); null when the limits are off. */
+  readonly connectionsPerShard: number | null;
+}
+
+/**
+ * How many shards a run needs, and how many requests each keeps in flight.
+ * By Little's law a target answering in S ms at R orders a second has
+ * R x S / 1000 requests in flight; one shard's invocation may have at most
+ * `connectionsPerShard` of them waiting for headers, so the run needs that
+ * many shards at least, and RUN_SHARD_RATE may ask for more. A fan-out the
+ * caps cannot give is refused.
+ */
+function fanOut(peak: number, caps: RunCaps): Result<{ shards: number; maxInFlight: number }> {
+  const perShard =
+    caps.connectionsPerShard === null ? caps.maxInFlight : Math.min(caps.maxInFlight, caps.connectionsPerShard);
+  const byRate = Math.min(caps.maxShards, Math.max(1, Math.ceil(peak / caps.shardRate)));
+  const needed = Math.ceil((peak * caps.expectedServiceMs) / 1000);
+  const byInFlight = Math.max(1, Math.ceil(needed / perShard));
+  if (byInFlight > caps.maxShards) {
+    return fail(
+      "bad_request",
+      `that run needs ${byInFlight} generator shards, over the server's MAX_RUN_SHARDS of ${caps.maxShards}: at its peak of ${peak} orders a second, a target answering in ${caps.expectedServiceMs} ms (RUN_EXPECTED_SERVICE_MS) keeps about ${needed} requests in flight, and one shard may keep ${perShard} (MAX_IN_FLIGHT, and the ${caps.connectionsPerShard ?? "unlimited"} connections a Cloudflare invocation may have waiting for headers); ask for a lower rate, or raise MAX_RUN_SHARDS (up to 64) in the server environment`,
+    );
+  }
+  return ok({ shards: Math.max(byRate, byInFlight), maxInFlight: perShard });
 }
 
 function rateProblem(name: string, rate: number, caps: RunCaps, positive: boolean): string | undefined {
@@ -163,6 +190,8 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
   const problem = thresholdProblem(thresholds, schedule.durationSeconds);
   if (problem) return fail("bad_request", problem);
   const peak = Math.max(start, ...stages.map((stage) => stage.rate_per_second));
+  const fan = fanOut(peak, caps);
+  if (!fan.ok) return fan;
   return ok({
     start_rate: start,
     stages,
@@ -173,8 +202,9 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
     total_orders: total,
     invalid_share: invalidShare,
     thresholds: [...thresholds],
-    shards: Math.min(caps.maxShards, Math.max(1, Math.ceil(peak / caps.shardRate))),
-    max_in_flight: caps.maxInFlight,
+    shards: fan.value.shards,
+    max_in_flight: fan.value.maxInFlight,
+    expected_service_ms: caps.expectedServiceMs,
     max_lateness_ms: caps.maxLatenessMs,
   });
 }

@@ -28,7 +28,7 @@ function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
   const byTarget = figures.dropped - figures.dropped_generator;
   if (byTarget > 0) {
     limits.push(
-      `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${byTarget} orders (${round1((byTarget / scheduled) * 100)} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
+      `the target was the limit: it slowed past the ${plan.expected_service_ms} ms per answer this run's fan-out was sized for (RUN_EXPECTED_SERVICE_MS) until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${byTarget} orders (${round1((byTarget / scheduled) * 100)} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
     );
   }
   if (measures.generator.limited) limits.push(generatorSentence(measures.generator));

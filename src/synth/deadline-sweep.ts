@@ -1,0 +1,80 @@
+/**
+ * One timer for every request's deadline instead of one per request.
+ * `AbortSignal.timeout` keeps a timer alive for its whole timeout, and an
+ * isolate may hold 10,000 at once: at 1,000 orders a second with a 10 s
+ * timeout a generator hit that cap. Every request of one target has the same
+ * timeout, so deadlines come in the order requests start: a queue whose head
+ * is always the next to expire, and a single timer armed for it.
+ */
+interface Entry {
+  readonly deadline: number;
+  readonly controller: AbortController;
+  done: boolean;
+}
+
+export class DeadlineSweep {
+  private readonly entries: Entry[] = [];
+  private head = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private armedFor = Number.POSITIVE_INFINITY;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** A signal that aborts with a TimeoutError `timeoutMs` from now; call the returned `done` when the request ends. */
+  start(): { signal: AbortSignal; done: () => void } {
+    const entry: Entry = { deadline: Date.now() + this.timeoutMs, controller: new AbortController(), done: false };
+    this.entries.push(entry);
+    if (this.timer === undefined) this.arm(entry.deadline);
+    return {
+      signal: entry.controller.signal,
+      done: () => {
+        entry.done = true;
+        this.dropSettled();
+      },
+    };
+  }
+
+  private arm(deadline: number): void {
+    this.armedFor = deadline;
+    this.timer = setTimeout(() => this.sweep(), Math.max(0, deadline - Date.now()));
+  }
+
+  private sweep(): void {
+    this.timer = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    while (this.head < this.entries.length) {
+      const entry = this.entries[this.head] as Entry;
+      if (!entry.done && entry.deadline > now) break;
+      if (!entry.done) {
+        entry.done = true;
+        entry.controller.abort(new DOMException("The request timed out", "TimeoutError"));
+      }
+      this.head++;
+    }
+    this.compact();
+    const next = this.entries[this.head];
+    if (next) this.arm(next.deadline);
+  }
+
+  /** Settled requests at the head leave the queue; with none left, the timer goes too, so nothing outlives the work. */
+  private dropSettled(): void {
+    while (this.head < this.entries.length && (this.entries[this.head] as Entry).done) this.head++;
+    this.compact();
+    const next = this.entries[this.head];
+    if (!next && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.armedFor = Number.POSITIVE_INFINITY;
+    } else if (next && this.timer === undefined && next.deadline < this.armedFor) {
+      this.arm(next.deadline);
+    }
+  }
+
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
