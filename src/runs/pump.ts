@@ -171,7 +171,7 @@ export class ShardPump {
     while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped() && budget())
       this.send(retries.shift() as number, now, false, state);
     let next = state.cursor.next_index;
-    const busy = this.timer.lagMs > ANSWER_WAIT_BOUND_MS;
+    const busy = this.timer.busy(now);
     while (next < total && !this.deps.stopped() && budget()) {
       const due = this.dueMs(state, next);
       if (due > now) break;

@@ -1,4 +1,5 @@
 import type { Clock } from "./clock";
+import { ANSWER_WAIT_BOUND_MS } from "./generator-health";
 
 /**
  * The pump wakes at most once per slot of this length, and each wake-up
@@ -6,6 +7,10 @@ import type { Clock } from "./clock";
  * orders instead of one each (their lateness holds the slot's few ms).
  */
 export const SLOT_MS = 4;
+/** The loop behind its own timer by more than this is busy (generator-health.ts's bound for an answer taken late). */
+const BUSY_BOUND_MS = ANSWER_WAIT_BOUND_MS;
+/** How long a busy loop is remembered: its wait shows in answers and drops for a while after. */
+const BUSY_MEMORY_MS = 1000;
 
 /**
  * How a shard's pump sleeps: one pending timer at a time (a wait that ends
@@ -24,12 +29,21 @@ export class WakeTimer {
   private fired: Promise<void> = Promise.resolve();
   /** How far behind its timer the loop was at the latest wake-up. */
   lagMs = 0;
+  /** When the loop was last seen behind by more than the busy bound (a late wake-up, or an answer taken late). */
+  private behindAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly clock: Clock) {}
 
   /** How late an answer taken at `at` was taken: how long the pending timer had been overdue then. */
   overdueAt(at: number): number {
-    return at - this.dueAt;
+    const overdue = at - this.dueAt;
+    if (overdue > BUSY_BOUND_MS) this.behindAt = at;
+    return overdue;
+  }
+
+  /** Whether the loop was behind within the last second: drops and slow answers then are the generator's. */
+  busy(now: number): boolean {
+    return now - this.behindAt < BUSY_MEMORY_MS;
   }
 
   /** An answer came: it wakes the pump if the pump waits for one. */
@@ -50,6 +64,7 @@ export class WakeTimer {
     const answered = new Promise<void>((resolve) => (this.wake = resolve));
     const fired = await Promise.race([this.fired.then(() => true), answered.then(() => false)]);
     this.lagMs = Math.max(0, this.clock.now() - timerAt);
+    if (this.lagMs > BUSY_BOUND_MS) this.behindAt = this.clock.now();
     this.dueAt = Number.POSITIVE_INFINITY;
     this.wakeOnAnswer = false;
     this.wake = undefined;

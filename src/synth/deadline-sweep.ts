@@ -12,17 +12,37 @@ interface Entry {
   done: boolean;
 }
 
+/** The clock and timer the sweep runs on; tests pass their own. */
+export interface SweepTimers {
+  now(): number;
+  set(run: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const realTimers: SweepTimers = {
+  now: () => Date.now(),
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
 export class DeadlineSweep {
   private readonly entries: Entry[] = [];
   private head = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private armedFor = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly timers: SweepTimers = realTimers,
+  ) {}
 
   /** A signal that aborts with a TimeoutError `timeoutMs` from now; call the returned `done` when the request ends. */
   start(): { signal: AbortSignal; done: () => void } {
-    const entry: Entry = { deadline: Date.now() + this.timeoutMs, controller: new AbortController(), done: false };
+    const entry: Entry = {
+      deadline: this.timers.now() + this.timeoutMs,
+      controller: new AbortController(),
+      done: false,
+    };
     this.entries.push(entry);
     if (this.timer === undefined) this.arm(entry.deadline);
     return {
@@ -36,13 +56,13 @@ export class DeadlineSweep {
 
   private arm(deadline: number): void {
     this.armedFor = deadline;
-    this.timer = setTimeout(() => this.sweep(), Math.max(0, deadline - Date.now()));
+    this.timer = this.timers.set(() => this.sweep(), Math.max(0, deadline - this.timers.now()));
   }
 
   private sweep(): void {
     this.timer = undefined;
     this.armedFor = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = this.timers.now();
     while (this.head < this.entries.length) {
       const entry = this.entries[this.head] as Entry;
       if (!entry.done && entry.deadline > now) break;
@@ -63,7 +83,7 @@ export class DeadlineSweep {
     this.compact();
     const next = this.entries[this.head];
     if (!next && this.timer !== undefined) {
-      clearTimeout(this.timer);
+      this.timers.clear(this.timer);
       this.timer = undefined;
       this.armedFor = Number.POSITIVE_INFINITY;
     } else if (next && this.timer === undefined && next.deadline < this.armedFor) {
