@@ -68,6 +68,62 @@ function simpleOrder(rng: Prng, reference: ReferenceData): OrderRequest {
 }
 
 /**
+ * Advances `rng` past one order exactly as making it would (every int() and
+ * pick() is one draw), without building it: a run's shard seeks to its own
+ * orders this way instead of making every order of the run.
+ */
+function skipSeeded(rng: Prng, reference: ReferenceData): void {
+  // The request id's sixteen draws, the customer, the channel.
+  for (let draw = 0; draw < 18; draw++) rng.next();
+  const lines = rng.int(1, Math.min(MAX_SEEDED_LINES, reference.sellable.length));
+  // Each line's SKU and quantity.
+  for (let draw = 0; draw < 2 * lines; draw++) rng.next();
+}
+
+function skipSimple(rng: Prng, reference: ReferenceData): void {
+  for (let draw = 0; draw < 18; draw++) rng.next();
+  const lines = rng.int(1, MAX_SIMPLE_LINES);
+  for (let line = 0; line < lines; line++) {
+    unknownSku(rng, reference);
+    rng.next();
+    rng.next();
+  }
+}
+
+/**
+ * The same stream as orderStream, seekable: `skip(n)` passes n orders at a
+ * fraction of the cost of making them, so order i is byte-identical whether
+ * it was reached by making or by skipping.
+ */
+export class OrderCursor {
+  private readonly rng: Prng;
+  private readonly make: (rng: Prng, reference: ReferenceData) => OrderRequest;
+  private readonly pass: (rng: Prng, reference: ReferenceData) => void;
+  /** The index of the order next() makes. */
+  position = 0;
+
+  constructor(
+    mode: GeneratorMode,
+    seed: number,
+    private readonly reference: ReferenceData,
+  ) {
+    this.rng = new Prng(seed);
+    this.make = mode === "seeded" ? seededOrder : simpleOrder;
+    this.pass = mode === "seeded" ? skipSeeded : skipSimple;
+  }
+
+  next(): OrderRequest {
+    this.position++;
+    return this.make(this.rng, this.reference);
+  }
+
+  skip(count: number): void {
+    for (let i = 0; i < count; i++) this.pass(this.rng, this.reference);
+    this.position += Math.max(0, count);
+  }
+}
+
+/**
  * An endless stream of orders from one PRNG: the same mode and seed always
  * give the same sequence, and its first order is the one preview_order shows.
  */
