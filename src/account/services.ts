@@ -9,6 +9,7 @@ import { planCapacitySearch } from "../runs/capacity-plan";
 import { SearchStore } from "../runs/capacity-store";
 import { RunCoordinator, type ShardHandle } from "../runs/coordinator";
 import { planRun } from "../runs/plan";
+import type { Location } from "../runs/run-schemas";
 import { RECENT_INTERVALS, RunStore } from "../runs/run-store";
 import { shardName } from "../runs/shard-state";
 import { D1AccountOrders } from "../store/account-orders";
@@ -109,7 +110,7 @@ export function buildServices({
   const runs = new RunCoordinator({
     runs: runStore,
     account,
-    shard: (runId, index) => runShard(currentEnv(), account, runId, index),
+    shard: (runId, index, location) => runShard(currentEnv(), account, runId, index, location),
     maxActive: config.runs.maxActive,
     runUrl,
     plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
@@ -175,8 +176,10 @@ export function buildServices({
 }
 
 /** A run's generator shard, reached by its name: only this object knows a run's id and shard count. */
-function runShard(env: Env, account: string, runId: string, index: number): ShardHandle {
-  const stub = env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName(account, runId, index)));
+export function runShard(env: Env, account: string, runId: string, index: number, location?: Location): ShardHandle {
+  // The hint places the object when it is first created (in `location`'s region); later gets of it ignore it.
+  const id = env.RUN_SHARD.idFromName(shardName(account, runId, index));
+  const stub = location === undefined ? env.RUN_SHARD.get(id) : env.RUN_SHARD.get(id, { locationHint: location });
   return {
     start: (spec) => stub.start(spec),
     progress: () => stub.progress(),

@@ -7,7 +7,15 @@
 import { fail, ok, type Result } from "../core/errors";
 import { RejectionReasonSchema } from "../orders/rejections";
 import type { GeneratorMode } from "../synth/generators";
-import { type InvalidShare, MAX_STAGES, MAX_THRESHOLDS, type RunPlan, type Stage, type Threshold } from "./run-schemas";
+import {
+  type InvalidShare,
+  type Location,
+  MAX_STAGES,
+  MAX_THRESHOLDS,
+  type RunPlan,
+  type Stage,
+  type Threshold,
+} from "./run-schemas";
 
 export interface RunRequest {
   readonly rate_per_second?: number | undefined;
@@ -19,6 +27,8 @@ export interface RunRequest {
   readonly seed?: number | undefined;
   readonly thresholds?: readonly Threshold[] | undefined;
   readonly invalid_share?: InvalidShare | undefined;
+  /** Load zones to create the shards in (Cloudflare location hints); none: wherever the platform chooses. */
+  readonly locations?: readonly Location[] | undefined;
 }
 
 export interface RunCaps {
@@ -192,6 +202,15 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
   const peak = Math.max(start, ...stages.map((stage) => stage.rate_per_second));
   const fan = fanOut(peak, caps);
   if (!fan.ok) return fan;
+  const locations = [...new Set(request.locations ?? [])];
+  // Every zone asked for gets a shard at least.
+  const shards = Math.max(fan.value.shards, locations.length);
+  if (shards > caps.maxShards) {
+    return fail(
+      "bad_request",
+      `that run asks for ${locations.length} locations, each with a shard of its own, over the server's MAX_RUN_SHARDS of ${caps.maxShards}; name fewer locations or raise MAX_RUN_SHARDS in the server environment`,
+    );
+  }
   return ok({
     start_rate: start,
     stages,
@@ -202,7 +221,8 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
     total_orders: total,
     invalid_share: invalidShare,
     thresholds: [...thresholds],
-    shards: fan.value.shards,
+    shards,
+    ...(locations.length > 0 ? { locations } : {}),
     max_in_flight: fan.value.maxInFlight,
     expected_service_ms: caps.expectedServiceMs,
     max_lateness_ms: caps.maxLatenessMs,

@@ -7,7 +7,7 @@
  */
 import { z } from "zod/v4";
 import { emptyFigures } from "./figures";
-import { FiguresSchema, RunPlanSchema } from "./run-schemas";
+import { FiguresSchema, type Location, RunPlanSchema } from "./run-schemas";
 
 export const ShardSpecSchema = z.object({
   run_id: z.string(),
@@ -68,6 +68,12 @@ export function initialShardState(spec: ShardSpec): ShardState {
       handed_over: false,
     },
   };
+}
+
+/** The load zone shard `index` of a plan is created in: shard i in locations[i mod n]; undefined without locations. */
+export function shardLocation(plan: { readonly locations?: readonly Location[] }, index: number): Location | undefined {
+  const locations = plan.locations ?? [];
+  return locations.length === 0 ? undefined : locations[index % locations.length];
 }
 
 /** The object a shard lives in: one per account, run and position, so no two runs share one. */

@@ -84,5 +84,6 @@ export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): Run
     paused: record.paused,
     problem: record.problem,
     run_url: runUrl,
+    ...((plan.locations?.length ?? 0) > 0 ? { locations: record.locations } : {}),
   };
 }

@@ -158,6 +158,7 @@ export function runRecord(
     })),
     in_flight: 0,
     current_rate: 0,
+    locations: [],
     last_tick_ms: startedAt.getTime(),
     missed_ticks: 0,
   };

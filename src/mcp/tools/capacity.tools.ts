@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
 import { CapacitySearchSchema } from "../../runs/capacity-schemas";
-import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
+import { LocationsParam, MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 
@@ -61,6 +61,7 @@ const startCapacitySearch = defineTool({
       seed: SeedParam.describe(
         "Generator seed; step i sends with seed + i, so the same search replays the same orders",
       ),
+      locations: LocationsParam,
     }),
   output: CapacitySearchSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,6 +4,7 @@ import { ComparisonSchema } from "../../runs/compare";
 import { exportOf, RunExportSchema } from "../../runs/export";
 import {
   InvalidShareSchema,
+  LocationsParam,
   MAX_STAGES,
   MAX_THRESHOLDS,
   RunDetailSchema,
@@ -73,6 +74,7 @@ const startTrafficRun = defineTool({
           "Conditions the run must meet, checked on the run-wide figures; the verdict lists each with its measured value.",
         ),
       invalid_share: InvalidShareSchema.optional(),
+      locations: LocationsParam,
     }),
   output: RunSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
