@@ -8,8 +8,8 @@ import { CapacityCoordinator, heldBySearch } from "../runs/capacity-coordinator"
 import { planCapacitySearch } from "../runs/capacity-plan";
 import { SearchStore } from "../runs/capacity-store";
 import { RunCoordinator, type ShardHandle } from "../runs/coordinator";
+import type { Location } from "../runs/locations";
 import { planRun } from "../runs/plan";
-import type { Location } from "../runs/run-schemas";
 import { RECENT_INTERVALS, RunStore } from "../runs/run-store";
 import { shardName } from "../runs/shard-state";
 import { D1AccountOrders } from "../store/account-orders";

@@ -8,8 +8,9 @@ import { fail, ok, type Result } from "../core/errors";
 import type { GeneratorMode } from "../synth/generators";
 import { MAX_SEED } from "../synth/prng";
 import type { CapacityPlan, StepPhase } from "./capacity-schemas";
+import type { Location } from "./locations";
 import { planRun, type RunCaps, type RunRequest } from "./plan";
-import { type Location, MAX_THRESHOLDS, type Threshold } from "./run-schemas";
+import { MAX_THRESHOLDS, type Threshold } from "./run-schemas";
 
 export interface SearchRequest {
   readonly objective: readonly Threshold[];

@@ -6,7 +6,8 @@
  */
 import { z } from "zod/v4";
 import { GeneratorModeSchema } from "../synth/generators";
-import { LocationSchema, RunStatusSchema, ThresholdSchema } from "./run-schemas";
+import { LocationSchema } from "./locations";
+import { RunStatusSchema, ThresholdSchema } from "./run-schemas";
 
 export const SearchStatusSchema = z.enum(["running", "completed", "inconclusive", "stopped", "failed"]);
 export type SearchStatus = z.infer<typeof SearchStatusSchema>;

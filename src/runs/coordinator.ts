@@ -1,9 +1,10 @@
 import { fail, ok, type Result } from "../core/errors";
 import { type Comparison, compareRuns } from "./compare";
 import { emptyFigures } from "./figures";
+import type { Location } from "./locations";
 import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
-import type { Location, RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./run-schemas";
+import type { RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./run-schemas";
 import type { RunStore } from "./run-store";
 import { type ShardProgress, type ShardSpec, shardLocation } from "./shard-state";
 import { summaryOf } from "./summary";

@@ -7,15 +7,8 @@
 import { fail, ok, type Result } from "../core/errors";
 import { RejectionReasonSchema } from "../orders/rejections";
 import type { GeneratorMode } from "../synth/generators";
-import {
-  type InvalidShare,
-  type Location,
-  MAX_STAGES,
-  MAX_THRESHOLDS,
-  type RunPlan,
-  type Stage,
-  type Threshold,
-} from "./run-schemas";
+import type { Location } from "./locations";
+import { type InvalidShare, MAX_STAGES, MAX_THRESHOLDS, type RunPlan, type Stage, type Threshold } from "./run-schemas";
 
 export interface RunRequest {
   readonly rate_per_second?: number | undefined;

@@ -1,5 +1,6 @@
 import { z } from "zod/v4";
-import { FiguresSchema, LocationFiguresSchema, RunPlanSchema, RunStatusSchema } from "./run-schemas";
+import { LocationFiguresSchema } from "./locations";
+import { FiguresSchema, RunPlanSchema, RunStatusSchema } from "./run-schemas";
 import { ShardStatusSchema } from "./shard-state";
 
 /**

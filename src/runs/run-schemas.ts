@@ -8,6 +8,7 @@ import { type RejectionReason, RejectionReasonSchema } from "../orders/rejection
 import { GeneratorModeSchema } from "../synth/generators";
 import { GeneratorHealthSchema } from "./generator-health";
 import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
+import { LocationFiguresSchema, LocationSchema } from "./locations";
 import { MetricNameSchema } from "./metrics";
 import { ScheduledLatencySchema } from "./scheduled-latency";
 
@@ -74,37 +75,6 @@ export const InvalidShareSchema = z
     'Share (0..1) of orders made invalid on purpose, by rejection reason, e.g. {"out_of_stock": 0.05}; each must come back rejected for that reason',
   );
 export type InvalidShare = z.infer<typeof InvalidShareSchema>;
-
-/**
- * Cloudflare's location hints for a Durable Object (where it is created): the load zones a run may send from. A hint
- * is a region, never a URL or host: the target stays the configured one.
- */
-export const LocationSchema = z.enum(["wnam", "enam", "sam", "weur", "eeur", "apac", "oc", "afr", "me"]);
-export type Location = z.infer<typeof LocationSchema>;
-
-/** The tools' `locations` parameter, the same for a run and a search. */
-export const LocationsParam = z
-  .array(LocationSchema)
-  .max(LocationSchema.options.length)
-  .optional()
-  .describe(
-    "Load zones to send from: the generator shards are created in these Cloudflare regions (location hints; shard i in locations[i mod n], each zone one shard at least), and get_traffic_run gives each zone's figures beside the whole. Omit it to let the platform place them. The target is the configured one either way.",
-  );
-
-/** One load zone's share of a run: its shards' counts and latency, adding up to the run's. */
-export const LocationFiguresSchema = z.object({
-  location: LocationSchema,
-  shards: z.number().int().describe("Generator shards created with this location hint"),
-  sent: z.number().int().describe("Orders answered, from this location's shards"),
-  accepted: z.number().int(),
-  rejected: z.number().int(),
-  errors: z.number().int(),
-  dropped: z.number().int(),
-  latency_p50_ms: z.number().describe("Median latency from the scheduled time, this location's orders"),
-  latency_p99_ms: z.number().describe("99th percentile of the same; a lower bound when the location dropped orders"),
-  service_p99_ms: z.number(),
-});
-export type LocationFigures = z.infer<typeof LocationFiguresSchema>;
 
 export const RunPlanSchema = z.object({
   start_rate: z.number().describe("Orders per second at the start"),

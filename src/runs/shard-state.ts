@@ -7,7 +7,8 @@
  */
 import { z } from "zod/v4";
 import { emptyFigures } from "./figures";
-import { FiguresSchema, type Location, RunPlanSchema } from "./run-schemas";
+import type { Location } from "./locations";
+import { FiguresSchema, RunPlanSchema } from "./run-schemas";
 
 export const ShardSpecSchema = z.object({
   run_id: z.string(),

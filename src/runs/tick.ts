@@ -1,9 +1,10 @@
 import { mergeFigures } from "./figures";
 import { Histogram } from "./histogram";
 import { anythingHappened, intervalBetween } from "./interval";
+import type { LocationFigures } from "./locations";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
-import type { LocationFigures, RunInterval, RunPlan, RunStatus } from "./run-schemas";
+import type { RunInterval, RunPlan, RunStatus } from "./run-schemas";
 import { type ShardProgress, shardLocation } from "./shard-state";
 import { recordMeasures } from "./summary";
 import { abortingThreshold } from "./verdict";

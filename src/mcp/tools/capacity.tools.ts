@@ -1,7 +1,8 @@
 import { z } from "zod/v4";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
 import { CapacitySearchSchema } from "../../runs/capacity-schemas";
-import { LocationsParam, MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
+import { LocationsParam } from "../../runs/locations";
+import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
 

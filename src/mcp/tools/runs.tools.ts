@@ -2,9 +2,9 @@ import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { ComparisonSchema } from "../../runs/compare";
 import { exportOf, RunExportSchema } from "../../runs/export";
+import { LocationsParam } from "../../runs/locations";
 import {
   InvalidShareSchema,
-  LocationsParam,
   MAX_STAGES,
   MAX_THRESHOLDS,
   RunDetailSchema,
