@@ -13,6 +13,12 @@ const BUSY_BOUND_MS = ANSWER_WAIT_BOUND_MS;
 const BUSY_MEMORY_MS = 1000;
 
 /**
+ * When the loop was last seen behind, per clock: every shard of an isolate runs on the same loop, so one that waits
+ * on answers (its own timer far off) still learns the loop is busy from another shard's late wake-up.
+ */
+const behind = new WeakMap<Clock, { at: number }>();
+
+/**
  * How a shard's pump sleeps: one pending timer at a time (a wait that ends
  * no sooner than the pending one reuses it, so a wake-up builds no timer,
  * controller or listener of its own), woken early by an answer only when
@@ -30,20 +36,24 @@ export class WakeTimer {
   /** How far behind its timer the loop was at the latest wake-up. */
   lagMs = 0;
   /** When the loop was last seen behind by more than the busy bound (a late wake-up, or an answer taken late). */
-  private behindAt = Number.NEGATIVE_INFINITY;
+  private readonly behindAt: { at: number };
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {
+    const shared = behind.get(clock) ?? { at: Number.NEGATIVE_INFINITY };
+    behind.set(clock, shared);
+    this.behindAt = shared;
+  }
 
   /** How late an answer taken at `at` was taken: how long the pending timer had been overdue then. */
   overdueAt(at: number): number {
     const overdue = at - this.dueAt;
-    if (overdue > BUSY_BOUND_MS) this.behindAt = at;
+    if (overdue > BUSY_BOUND_MS) this.behindAt.at = at;
     return overdue;
   }
 
   /** Whether the loop was behind within the last second: drops and slow answers then are the generator's. */
   busy(now: number): boolean {
-    return now - this.behindAt < BUSY_MEMORY_MS;
+    return now - this.behindAt.at < BUSY_MEMORY_MS;
   }
 
   /** An answer came: it wakes the pump if the pump waits for one. */
@@ -64,7 +74,7 @@ export class WakeTimer {
     const answered = new Promise<void>((resolve) => (this.wake = resolve));
     const fired = await Promise.race([this.fired.then(() => true), answered.then(() => false)]);
     this.lagMs = Math.max(0, this.clock.now() - timerAt);
-    if (this.lagMs > BUSY_BOUND_MS) this.behindAt = this.clock.now();
+    if (this.lagMs > BUSY_BOUND_MS) this.behindAt.at = this.clock.now();
     this.dueAt = Number.POSITIVE_INFINITY;
     this.wakeOnAnswer = false;
     this.wake = undefined;
