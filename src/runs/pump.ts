@@ -18,12 +18,10 @@ import {
 import { SLOT_MS, WakeTimer } from "./wake-timer";
 
 const CHECKPOINT_MS = 1000;
-/** While paused, how often the target's health is asked again. */
-const PAUSE_RETRY_MS = 2000;
+const PAUSE_RETRY_MS = 2000; // While paused, how often the target's health is asked again.
 /** Subrequests an invocation keeps for what it must still ask after its last send: a health check while paused. */
 const SUBREQUEST_RESERVE = 2;
-/** How fast the running service time follows new answers (an exponential average). */
-const SERVICE_SMOOTHING = 0.1;
+const SERVICE_SMOOTHING = 0.1; // How fast the running service time follows new answers (an exponential average).
 
 interface PumpDeps {
   readonly clock: Clock;
@@ -60,9 +58,9 @@ export class ShardPump {
   private readonly orders: OrderSource;
   private figures = new RunFigures();
   private readonly timer: WakeTimer;
-  /** The target's recent service time, from answers taken on time. */
+  /** The target's recent service time, and how many answers it is from: those taken on time. */
   private serviceMs = 0;
-  /** When the schedule's last instant is. */
+  private onTimeAnswers = 0;
   private readonly scheduleEndMs: (state: ShardState) => number;
   private window: SendWindow = { answered: 0, failed: 0, lastFailure: "" };
   /** The state as of the last phase, for snapshot(). */
@@ -180,7 +178,8 @@ export class ShardPump {
       if (decision === "wait for a slot" || decision === "wait for pacing") break;
       if (decision === "drop") {
         const oldest = this.inFlight.values().next();
-        const ageMs = oldest.done ? 0 : now - oldest.value;
+        // Age speaks for a target not yet answering; then on-time answers do (an age holds a busy loop's wait too).
+        const ageMs = oldest.done || this.onTimeAnswers > 0 ? 0 : now - oldest.value;
         const sizedMs = this.spec.plan.expected_service_ms;
         this.figures.dropped(now - due, this.gate.dropCause(busy, Math.max(this.serviceMs, ageMs), sizedMs));
       } else {
@@ -221,7 +220,10 @@ export class ShardPump {
         const serviceMs = done - sentAt;
         // The loop's own timer is overdue: this answer too waited for the busy isolate to take it.
         const waited = this.timer.overdueAt(done) > ANSWER_WAIT_BOUND_MS || this.timer.busy(done);
-        if (!waited) this.serviceMs += (serviceMs - this.serviceMs) * SERVICE_SMOOTHING;
+        if (!waited) {
+          this.onTimeAnswers++;
+          this.serviceMs += (serviceMs - this.serviceMs) * SERVICE_SMOOTHING;
+        }
         this.figures.answered({
           status: posted.value.status,
           body: posted.value.body,
