@@ -111,15 +111,15 @@ export function generatorSentence(generator: GeneratorHealth): string {
     parts.push(
       `held back ${generator.fan_out_dropped} orders at its fan-out's limit: every connection of a shard was waiting on a target that answered within the service time the run was sized for (a Cloudflare invocation may have 6 waiting for headers)`,
     );
-  const late = generator.delay_p99_ms > generator.bound_ms;
-  if (late || parts.length === 0)
+  const waited =
+    generator.answers_waited > 0
+      ? `took ${generator.answers_waited} answers late on its busy isolate (event-loop lag p99 ${generator.loop_lag_p99_ms} ms), so their service times hold that wait`
+      : null;
+  if (generator.delay_p99_ms > generator.bound_ms || (parts.length === 0 && waited === null))
     parts.push(
       `handed orders to fetch late by its own delay (p99 ${generator.delay_p99_ms} ms, over the ${generator.bound_ms} ms bound; the longest ${generator.delay_max_ms} ms)`,
     );
-  if (generator.answers_waited > 0)
-    parts.push(
-      `took ${generator.answers_waited} answers late on its busy isolate (event-loop lag p99 ${generator.loop_lag_p99_ms} ms), so their service times hold that wait`,
-    );
+  if (waited !== null) parts.push(waited);
   const advice = generator.fan_out_dropped > 0 ? `${FAN_OUT_ADVICE}; or ${GENERATOR_ADVICE}` : GENERATOR_ADVICE;
   return `the generator, not the target, was the limit: it ${parts.join(" and ")}, so these figures describe the generator as much as the target. To measure the target, ${advice}`;
 }
