@@ -165,9 +165,10 @@ export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, me
   });
   if (!delivered) {
     const byTarget = figures.dropped - figures.dropped_generator;
-    if (byTarget > 0) targetFailed = true;
+    // While the generator itself was the limit, a drop with every slot taken may be its own wait too: not the target's.
+    if (byTarget > 0 && !measures.generator.limited) targetFailed = true;
     failed.push(
-      `${figures.dropped} orders could not leave on time and were dropped (${byTarget} held back by the target with every request slot taken, ${figures.dropped_generator} by the generator itself${figures.dropped_fanout > 0 ? `, ${figures.dropped_fanout} of them by its fan-out` : ""}), so the planned load was not applied (see limits)`,
+      `${figures.dropped} orders could not leave on time and were dropped (${byTarget} held back ${measures.generator.limited ? "with every request slot taken while the generator was the limit" : "by the target with every request slot taken"}, ${figures.dropped_generator} by the generator itself${figures.dropped_fanout > 0 ? `, ${figures.dropped_fanout} of them by its fan-out` : ""}), so the planned load was not applied (see limits)`,
     );
   }
 

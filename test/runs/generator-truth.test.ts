@@ -76,3 +76,19 @@ describe("achieved_rate", () => {
     expect(measuresOf(figures.toJSON(), runPlan).achieved_rate).toBe(9);
   });
 });
+
+describe("drops while the generator itself was the limit", () => {
+  it("are not counted as held back by the target: the run is inconclusive, not failed", () => {
+    const runPlan = plan({ rate_per_second: 100, duration_seconds: 10 });
+    const figures = new RunFigures();
+    for (let i = 0; i < 900; i++) answer(figures, 20, false, i);
+    // 50 dropped with every slot taken (the target's, on their own), 50 dropped with slots free (the generator's).
+    for (let i = 0; i < 50; i++) figures.dropped(1200, "target");
+    for (let i = 0; i < 50; i++) figures.dropped(1200, "generator");
+    const measures = measuresOf(figures.toJSON(), runPlan);
+    expect(measures.generator.limited).toBe(true);
+    const verdict = verdictOf("completed", runPlan, figures.toJSON(), measures);
+    expect(verdict.result).toBe("inconclusive");
+    expect(verdict.failed.join(" ")).not.toContain("held back by the target");
+  });
+});
