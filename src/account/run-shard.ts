@@ -101,12 +101,14 @@ export class RunShard extends DurableObject<Env> {
 
   /** Starts the pump for one segment; `running` settles when it has handed over or ended. */
   private async launch(spec: ShardSpec, state: ShardState, handOverAt: number): Promise<void> {
-    const [{ ShardPump }, { loadConfig }, { referenceData }, { configuredTarget }] = await Promise.all([
-      import("../runs/pump"),
-      import("../config/config"),
-      import("../orders/reference-data"),
-      import("../synth/order-api-target"),
-    ]);
+    const [{ ShardPump }, { loadConfig }, { referenceData }, { configuredTarget }, { InvocationLimiter }] =
+      await Promise.all([
+        import("../runs/pump"),
+        import("../config/config"),
+        import("../orders/reference-data"),
+        import("../synth/order-api-target"),
+        import("../core/platform-limits"),
+      ]);
     const config = loadConfig(this.env);
     if (!config.ok) {
       this.write({
@@ -116,10 +118,13 @@ export class RunShard extends DurableObject<Env> {
       });
       return;
     }
+    // This alarm invocation's own limits, as the platform counts them: the pump hands over before they run out.
+    const limiter = new InvocationLimiter(config.value.platformLimits);
     const pump = new ShardPump(spec, {
       clock: realClock,
       // The configured target (the ORDER_API binding or ORDER_API_URL), as seen by the operator who started the run.
-      target: configuredTarget(this.env, config.value, spec.account, spec.actor),
+      target: configuredTarget(this.env, config.value, spec.account, spec.actor, limiter),
+      subrequestsLeft: () => limiter.remaining,
       reference: referenceData,
       maxPauseSeconds: config.value.runs.pauseSeconds,
       checkpoint: (next) => this.write(next),

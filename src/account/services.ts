@@ -8,6 +8,7 @@ import { CapacityCoordinator, heldBySearch } from "../runs/capacity-coordinator"
 import { planCapacitySearch } from "../runs/capacity-plan";
 import { SearchStore } from "../runs/capacity-store";
 import { RunCoordinator, type ShardHandle } from "../runs/coordinator";
+import type { Location } from "../runs/locations";
 import { planRun } from "../runs/plan";
 import { RECENT_INTERVALS, RunStore } from "../runs/run-store";
 import { shardName } from "../runs/shard-state";
@@ -112,7 +113,7 @@ export function buildServices({
   const runs = new RunCoordinator({
     runs: runStore,
     account,
-    shard: (runId, index) => runShard(currentEnv(), account, runId, index),
+    shard: (runId, index, location) => runShard(currentEnv(), account, runId, index, location),
     maxActive: config.runs.maxActive,
     runUrl,
     plan: (request) => planRun(request, request.seed ?? randomSeed(), config.runs),
@@ -200,8 +201,10 @@ function budgetHolderState(runs: RunStore, searches: SearchStore, holder: string
 }
 
 /** A run's generator shard, reached by its name: only this object knows a run's id and shard count. */
-function runShard(env: Env, account: string, runId: string, index: number): ShardHandle {
-  const stub = env.RUN_SHARD.get(env.RUN_SHARD.idFromName(shardName(account, runId, index)));
+export function runShard(env: Env, account: string, runId: string, index: number, location?: Location): ShardHandle {
+  // The hint places the object when it is first created (in `location`'s region); later gets of it ignore it.
+  const id = env.RUN_SHARD.idFromName(shardName(account, runId, index));
+  const stub = location === undefined ? env.RUN_SHARD.get(id) : env.RUN_SHARD.get(id, { locationHint: location });
   return {
     start: (spec) => stub.start(spec),
     progress: () => stub.progress(),

@@ -7,6 +7,7 @@
  */
 import { z } from "zod/v4";
 import { fail, ok, type Result } from "../core/errors";
+import { CONNECTIONS_PER_INVOCATION } from "../core/platform-limits";
 import { describeIssues } from "../core/zod-issues";
 import { applyProviderConfig, applyProviderProblems } from "./apply-provider-vars";
 import { deploymentProblems, isLoopbackUrl } from "./deployment-checks";
@@ -115,7 +116,18 @@ const ConfigSchema = EnvVarsSchema.transform((vars, ctx) => {
       maxLatenessMs: vars.RUN_MAX_LATENESS_MS,
       shardRate: vars.RUN_SHARD_RATE,
       maxShards: vars.MAX_RUN_SHARDS,
+      /** The service time a run's fan-out is sized to hold: rate x this many ms in flight. */
+      expectedServiceMs: vars.RUN_EXPECTED_SERVICE_MS,
+      /** Requests one shard may have waiting for headers: the platform's limit, or none when it is off. */
+      connectionsPerShard: vars.PLATFORM_LIMITS ? CONNECTIONS_PER_INVOCATION : null,
     },
+    /**
+     * The platform's limits per invocation (core/platform-limits.ts), enforced locally as deployed; null
+     * (PLATFORM_LIMITS=off) lets a local run measure the machine instead.
+     */
+    platformLimits: vars.PLATFORM_LIMITS
+      ? { connections: CONNECTIONS_PER_INVOCATION, subrequests: vars.SUBREQUEST_LIMIT }
+      : null,
     demoTools: vars.DEMO_TOOLS,
     /**
      * Whether the account databases hold the demo operations dataset (seed/operations.json); read by the database's

@@ -5,6 +5,7 @@
  */
 import { z } from "zod/v4";
 import { AccountIdSchema } from "../core/account-id";
+import { MAX_CONFIGURABLE_SUBREQUESTS, PAID_SUBREQUESTS_PER_INVOCATION } from "../core/platform-limits";
 import { ApplyProviderVars } from "./apply-provider-vars";
 import { isKvBinding } from "./deployment-checks";
 import { FourEyesVars } from "./four-eyes";
@@ -38,6 +39,9 @@ export const EnvVarsSchema = z.object({
   RUN_MAX_LATENESS_MS: boundedInt(10, 60_000).default(1000),
   RUN_SHARD_RATE: boundedInt(1, 10_000).default(250),
   MAX_RUN_SHARDS: boundedInt(1, 64).default(8),
+  RUN_EXPECTED_SERVICE_MS: boundedInt(1, 60_000).default(100),
+  PLATFORM_LIMITS: onOff.default(true),
+  SUBREQUEST_LIMIT: boundedInt(1, MAX_CONFIGURABLE_SUBREQUESTS).default(PAID_SUBREQUESTS_PER_INVOCATION),
   SYNTH_ORDERS_PER_MINUTE: boundedInt(1, 1_000_000).default(6000),
   DEMO_TOOLS: onOff.default(false),
   DEMO_DATA: onOff.default(false),

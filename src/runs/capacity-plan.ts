@@ -8,6 +8,7 @@ import { fail, ok, type Result } from "../core/errors";
 import type { GeneratorMode } from "../synth/generators";
 import { MAX_SEED } from "../synth/prng";
 import type { CapacityPlan, StepPhase } from "./capacity-schemas";
+import type { Location } from "./locations";
 import { planRun, type RunCaps, type RunRequest } from "./plan";
 import { MAX_THRESHOLDS, type Threshold } from "./run-schemas";
 
@@ -20,6 +21,7 @@ export interface SearchRequest {
   readonly tolerance?: number | undefined;
   readonly mode: GeneratorMode;
   readonly seed?: number | undefined;
+  readonly locations?: readonly Location[] | undefined;
 }
 
 export const DEFAULT_TOLERANCE = 0.1;
@@ -78,6 +80,7 @@ export function stepRequest(plan: CapacityPlan, phase: StepPhase, rate: number, 
     mode: plan.mode,
     seed: (plan.seed + index) % (MAX_SEED + 1),
     thresholds: phase === "warm-up" ? [] : plan.objective,
+    ...(plan.locations ? { locations: plan.locations } : {}),
   };
 }
 
@@ -102,6 +105,7 @@ export function planCapacitySearch(request: SearchRequest, seed: number, caps: R
     mode: request.mode,
     seed,
     max_steps: MAX_SEARCH_STEPS,
+    ...(request.locations && request.locations.length > 0 ? { locations: [...new Set(request.locations)] } : {}),
   };
   // The largest step of each kind, planned as the run it will be: a search never starts what a step would refuse.
   const largest: [StepPhase, number, string][] = [

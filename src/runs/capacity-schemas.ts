@@ -6,6 +6,7 @@
  */
 import { z } from "zod/v4";
 import { GeneratorModeSchema } from "../synth/generators";
+import { LocationSchema } from "./locations";
 import { RunStatusSchema, ThresholdSchema } from "./run-schemas";
 
 export const SearchStatusSchema = z.enum(["running", "completed", "inconclusive", "stopped", "failed"]);
@@ -39,6 +40,7 @@ export const CapacityPlanSchema = z.object({
   mode: GeneratorModeSchema,
   seed: z.number().int().describe("Step i sends with seed + i: the same parameters and seed replay the same orders"),
   max_steps: z.number().int().describe("The search ends after this many judged steps, whatever it knows by then"),
+  locations: z.array(LocationSchema).optional().describe("Load zones every step's shards are created in"),
 });
 export type CapacityPlan = z.infer<typeof CapacityPlanSchema>;
 

@@ -1,11 +1,12 @@
 import { fail, ok, type Result } from "../core/errors";
 import { type Comparison, compareRuns } from "./compare";
 import { emptyFigures } from "./figures";
+import type { Location } from "./locations";
 import type { RunRequest } from "./plan";
 import type { RunRecord } from "./record";
 import type { RunDetail, RunInterval, RunPlan, RunStatus, RunSummary } from "./run-schemas";
 import type { RunStore } from "./run-store";
-import type { ShardProgress, ShardSpec } from "./shard-state";
+import { type ShardProgress, type ShardSpec, shardLocation } from "./shard-state";
 import { summaryOf } from "./summary";
 import { endingAt, tickedRecord } from "./tick";
 
@@ -30,7 +31,8 @@ export interface ShardHandle {
 interface RunCoordinatorDeps {
   readonly runs: RunStore;
   readonly account: string;
-  readonly shard: (runId: string, index: number) => ShardHandle;
+  /** `location`: the load zone the shard is created in, when the run names locations (a location hint). */
+  readonly shard: (runId: string, index: number, location?: Location) => ShardHandle;
   /** Runs at once per account (MAX_ACTIVE_RUNS). */
   readonly maxActive: number;
   readonly runUrl: (runId: string) => string;
@@ -90,6 +92,7 @@ export class RunCoordinator {
       })),
       in_flight: 0,
       current_rate: 0,
+      locations: [],
       last_tick_ms: now,
       missed_ticks: 0,
     };
@@ -272,7 +275,7 @@ export class RunCoordinator {
   }
 
   private handle(record: RunRecord, index: number): ShardHandle {
-    return this.deps.shard(record.run_id, index);
+    return this.deps.shard(record.run_id, index, shardLocation(record.plan, index));
   }
 
   private summaryOf(record: RunRecord): RunSummary {

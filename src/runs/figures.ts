@@ -1,7 +1,7 @@
 import type { RejectionReason } from "../orders/rejections";
 import { describeFailure, problemsOf } from "../synth/send-batch";
 import { drillFinding } from "./drill";
-import { generatorHealth } from "./generator-health";
+import { answersWaited, generatorHealth } from "./generator-health";
 import { Histogram } from "./histogram";
 import type { RunMeasures } from "./metrics";
 import { ArrivalSchedule } from "./plan";
@@ -9,10 +9,11 @@ import { type Figures, FiguresSchema, MAX_FINDINGS, MAX_RUN_REASONS, type RunPla
 import { scheduledLatency } from "./scheduled-latency";
 
 /**
- * Who held back an order that could not leave in time: the target (every slot taken) or the generator (a slot was
- * free).
+ * Who held back an order that could not leave in time: the target (every slot taken while it answered slower than the
+ * fan-out was sized for), the fan-out (every slot taken by a target within that sizing: the platform's connections per
+ * invocation, the generator's side), or the generator (a slot was free, or its isolate was busy).
  */
-export type DropCause = "target" | "generator";
+export type DropCause = "target" | "fan-out" | "generator";
 
 /**
  * A shard's running figures: counts, the first rejection reasons and drill
@@ -26,16 +27,30 @@ export class RunFigures {
   private readonly service: Histogram;
   private readonly lateness: Histogram;
   private readonly delay: Histogram;
-  private readonly data: Omit<Figures, "latency" | "service" | "lateness" | "delay">;
+  private readonly loopLag: Histogram;
+  private readonly serviceUnwaited: Histogram;
+  private readonly data: Omit<Figures, HistogramName>;
 
   constructor(figures: Figures = emptyFigures()) {
     // Parsed, so a state stored before a field existed reads with its default.
-    const { latency, service, lateness, delay, ...rest } = FiguresSchema.parse(figures);
+    const { latency, service, lateness, delay, loop_lag, service_unwaited, ...rest } = FiguresSchema.parse(figures);
     this.latency = Histogram.from(latency);
     this.service = Histogram.from(service);
     this.lateness = Histogram.from(lateness);
     this.delay = Histogram.from(delay);
+    this.loopLag = Histogram.from(loop_lag);
+    this.serviceUnwaited = Histogram.from(service_unwaited);
     this.data = structuredClone(rest);
+  }
+
+  /** The generator's own timer fired `lagMs` late: its event loop was that far behind. */
+  woke(lagMs: number): void {
+    this.loopLag.record(lagMs);
+  }
+
+  /** An order left after the schedule's last instant. */
+  sentAfterSchedule(): void {
+    this.data.sent_after_schedule++;
   }
 
   /** An order was handed on to the target; `inFlight` counts it. */
@@ -61,8 +76,9 @@ export class RunFigures {
     this.data.dropped++;
     this.data.censored++;
     this.latency.record(waitedMs);
-    if (cause === "generator") {
+    if (cause !== "target") {
       this.data.dropped_generator++;
+      if (cause === "fan-out") this.data.dropped_fanout++;
       this.delay.record(waitedMs);
     }
   }
@@ -75,7 +91,10 @@ export class RunFigures {
     this.data.paused_ms += ms;
   }
 
-  /** An answer, timed from the scheduled moment and from the moment the order left. */
+  /**
+   * An answer, timed from the scheduled moment and from the moment the order left; `waited` when the generator's busy
+   * event loop took it late, so its service time is partly the generator's.
+   */
   answered(answer: {
     status: number;
     body: unknown;
@@ -83,11 +102,14 @@ export class RunFigures {
     serviceMs: number;
     index: number;
     expect: RejectionReason | null;
+    waited?: boolean;
   }): void {
     const data = this.data;
     data.answered++;
     this.latency.record(answer.latencyMs);
     this.service.record(answer.serviceMs);
+    if (answer.waited) data.answers_waited++;
+    else this.serviceUnwaited.record(answer.serviceMs);
     const key = String(answer.status);
     data.status_counts[key] = (data.status_counts[key] ?? 0) + 1;
     const accepted = answer.status >= 200 && answer.status < 300;
@@ -127,6 +149,8 @@ export class RunFigures {
       service: this.service.toJSON(),
       lateness: this.lateness.toJSON(),
       delay: this.delay.toJSON(),
+      loop_lag: this.loopLag.toJSON(),
+      service_unwaited: this.serviceUnwaited.toJSON(),
     };
   }
 }
@@ -141,6 +165,9 @@ export function emptyFigures(): Figures {
     errors: 0,
     dropped: 0,
     dropped_generator: 0,
+    dropped_fanout: 0,
+    answers_waited: 0,
+    sent_after_schedule: 0,
     censored: 0,
     status_counts: {},
     rejection_reasons: [],
@@ -150,6 +177,8 @@ export function emptyFigures(): Figures {
     service: none,
     lateness: none,
     delay: none,
+    loop_lag: none,
+    service_unwaited: none,
     max_in_flight: 0,
     paused_ms: 0,
   };
@@ -163,20 +192,22 @@ const COUNTS = [
   "errors",
   "dropped",
   "dropped_generator",
+  "dropped_fanout",
+  "answers_waited",
+  "sent_after_schedule",
   "censored",
   "paused_ms",
 ] as const;
-const HISTOGRAMS = ["latency", "service", "lateness", "delay"] as const;
+const HISTOGRAMS = ["latency", "service", "lateness", "delay", "loop_lag", "service_unwaited"] as const;
+type HistogramName = (typeof HISTOGRAMS)[number];
 
 /** The shards' figures as one run's: counts and histograms add, lists keep their first entries. */
 export function mergeFigures(stored: readonly Figures[]): Figures {
   const total = emptyFigures();
-  const histograms = {
-    latency: new Histogram(),
-    service: new Histogram(),
-    lateness: new Histogram(),
-    delay: new Histogram(),
-  };
+  const histograms = Object.fromEntries(HISTOGRAMS.map((key) => [key, new Histogram()])) as Record<
+    HistogramName,
+    Histogram
+  >;
   // A shard that started before a field existed reports without it.
   for (const part of stored.map((figures) => FiguresSchema.parse(figures))) {
     for (const key of COUNTS) total[key] += part[key];
@@ -200,13 +231,8 @@ export function mergeFigures(stored: readonly Figures[]): Figures {
     total.max_in_flight = Math.max(total.max_in_flight, part.max_in_flight);
     for (const key of HISTOGRAMS) histograms[key].add(Histogram.from(part[key]));
   }
-  return {
-    ...total,
-    latency: histograms.latency.toJSON(),
-    service: histograms.service.toJSON(),
-    lateness: histograms.lateness.toJSON(),
-    delay: histograms.delay.toJSON(),
-  };
+  for (const key of HISTOGRAMS) total[key] = histograms[key].toJSON();
+  return total;
 }
 
 /**
@@ -222,9 +248,9 @@ export function plannedWindowRate(plan: Pick<RunPlan, "start_rate" | "stages">, 
 
 /**
  * The figures `metrics.ts` judges a run by. The achieved rate is over the
- * schedule's own window: the orders whose instant has come (sent or
- * dropped), at the plan's rate over their window, times the share that
- * left; start-up, drain and tick boundaries do not dilute it.
+ * schedule's own window, from its first instant to the latest that has come:
+ * the orders actually sent within it (none sent late after the schedule's
+ * end), over its length; start-up, drain and tick boundaries do not dilute it.
  */
 export function measuresOf(figures: Figures, plan: Pick<RunPlan, "start_rate" | "stages">): RunMeasures {
   const serverErrors = Object.entries(figures.status_counts).reduce(
@@ -235,6 +261,8 @@ export function measuresOf(figures: Figures, plan: Pick<RunPlan, "start_rate" | 
   return {
     latency: scheduledLatency(Histogram.from(figures.latency), figures.censored),
     service: Histogram.from(figures.service).figures(),
+    service_unwaited: Histogram.from(figures.service_unwaited).figures(),
+    waited: answersWaited(figures),
     lateness: Histogram.from(figures.lateness).figures(),
     generator: generatorHealth(figures),
     answered: figures.answered,
@@ -243,6 +271,17 @@ export function measuresOf(figures: Figures, plan: Pick<RunPlan, "start_rate" | 
     errors: figures.errors,
     dropped: figures.dropped,
     launched: figures.launched,
-    achieved_rate: come === 0 ? 0 : Math.round(plannedWindowRate(plan, come) * (figures.launched / come) * 10) / 10,
+    achieved_rate: achievedRate(figures, plan, come),
   };
+}
+
+/** Orders sent within the window of the first `come` scheduled instants, per second of that window. */
+function achievedRate(figures: Figures, plan: Pick<RunPlan, "start_rate" | "stages">, come: number): number {
+  if (come === 0) return 0;
+  const schedule = new ArrivalSchedule(plan.start_rate, plan.stages);
+  // The window's n instants span n - 1 spacings; one more spacing is the share of time the last of them stands for.
+  const window = come < 2 ? 0 : ((schedule.dueAt(come - 1) - schedule.dueAt(0)) * come) / (come - 1);
+  if (window <= 0) return 0;
+  const sent = Math.max(0, figures.launched - figures.sent_after_schedule);
+  return Math.round((sent / window) * 10) / 10;
 }

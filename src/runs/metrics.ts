@@ -14,6 +14,10 @@ export interface RunMeasures {
   readonly latency: ScheduledLatency;
   /** Of the orders sent only. */
   readonly service: LatencyFigures;
+  /** The service time of the answers the generator took on time: the target's own. */
+  readonly service_unwaited: LatencyFigures;
+  /** Whether answers waited on the generator's busy isolate (generator-health.ts answersWaited). */
+  readonly waited: boolean;
   readonly lateness: LatencyFigures;
   readonly generator: GeneratorHealth;
   /** Orders answered, accepted, rejected (non-2xx), answered 5xx, failed without an answer, dropped. */

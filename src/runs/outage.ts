@@ -1,3 +1,5 @@
+import type { OrderApiTarget } from "../synth/order-api-target";
+import type { Clock } from "./clock";
 import type { ShardState } from "./shard-state";
 
 /** What one window (about a second) of sending brought: answers, failures without one, and the last failure's words. */
@@ -38,6 +40,52 @@ export function afterWindow(
       ...cursor,
       unreachable_since_ms: since,
       paused: { since: new Date(now).toISOString(), reason: window.lastFailure },
+    },
+  };
+}
+
+/**
+ * One round of a pause for an unreachable target: wait, ask its health again, and answer the state after it: still
+ * paused (the checkpoint moved on), resumed (the schedule moved past the pause, so nothing bursts), or failed once it
+ * stayed away longer than `maxPauseSeconds`. The same state back means a stop came during the wait.
+ */
+export async function pausedStep(
+  state: ShardState,
+  deps: {
+    readonly clock: Clock;
+    readonly target: Pick<OrderApiTarget, "health">;
+    readonly maxPauseSeconds: number;
+    readonly retryMs: number;
+    stopped(): boolean;
+    resumedAfter(ms: number): void;
+  },
+): Promise<ShardState> {
+  const paused = state.cursor.paused;
+  if (!paused) return state;
+  const since = Date.parse(paused.since);
+  await deps.clock.sleep(deps.retryMs);
+  if (deps.stopped()) return state;
+  const health = await deps.target.health();
+  const now = deps.clock.now();
+  if (!health.ok) {
+    const away = now - (state.cursor.unreachable_since_ms ?? since);
+    if (away >= deps.maxPauseSeconds * 1000) {
+      return {
+        ...state,
+        status: "failed",
+        problem: `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}`,
+      };
+    }
+    return { ...state, cursor: { ...state.cursor, checkpoint_ms: now } };
+  }
+  deps.resumedAfter(now - since);
+  return {
+    ...state,
+    cursor: {
+      ...state.cursor,
+      paused: null,
+      checkpoint_ms: now,
+      schedule_start_ms: state.cursor.schedule_start_ms + (now - since),
     },
   };
 }

@@ -7,6 +7,7 @@
 import { fail, ok, type Result } from "../core/errors";
 import { RejectionReasonSchema } from "../orders/rejections";
 import type { GeneratorMode } from "../synth/generators";
+import type { Location } from "./locations";
 import { type InvalidShare, MAX_STAGES, MAX_THRESHOLDS, type RunPlan, type Stage, type Threshold } from "./run-schemas";
 
 export interface RunRequest {
@@ -19,6 +20,8 @@ export interface RunRequest {
   readonly seed?: number | undefined;
   readonly thresholds?: readonly Threshold[] | undefined;
   readonly invalid_share?: InvalidShare | undefined;
+  /** Load zones to create the shards in (Cloudflare location hints); none: wherever the platform chooses. */
+  readonly locations?: readonly Location[] | undefined;
 }
 
 export interface RunCaps {
@@ -30,6 +33,33 @@ export interface RunCaps {
   readonly maxShards: number;
   readonly maxInFlight: number;
   readonly maxLatenessMs: number;
+  /** The service time a run's fan-out is sized to hold (RUN_EXPECTED_SERVICE_MS). */
+  readonly expectedServiceMs: number;
+  /** Requests one shard's invocation may have waiting for headers (the platform's 6); null when the limits are off. */
+  readonly connectionsPerShard: number | null;
+}
+
+/**
+ * How many shards a run needs, and how many requests each keeps in flight.
+ * By Little's law a target answering in S ms at R orders a second has
+ * R x S / 1000 requests in flight; one shard's invocation may have at most
+ * `connectionsPerShard` of them waiting for headers, so the run needs that
+ * many shards at least, and RUN_SHARD_RATE may ask for more. A fan-out the
+ * caps cannot give is refused.
+ */
+function fanOut(peak: number, caps: RunCaps): Result<{ shards: number; maxInFlight: number }> {
+  const perShard =
+    caps.connectionsPerShard === null ? caps.maxInFlight : Math.min(caps.maxInFlight, caps.connectionsPerShard);
+  const byRate = Math.min(caps.maxShards, Math.max(1, Math.ceil(peak / caps.shardRate)));
+  const needed = Math.ceil((peak * caps.expectedServiceMs) / 1000);
+  const byInFlight = Math.max(1, Math.ceil(needed / perShard));
+  if (byInFlight > caps.maxShards) {
+    return fail(
+      "bad_request",
+      `that run needs ${byInFlight} generator shards, over the server's MAX_RUN_SHARDS of ${caps.maxShards}: at its peak of ${peak} orders a second, a target answering in ${caps.expectedServiceMs} ms (RUN_EXPECTED_SERVICE_MS) keeps about ${needed} requests in flight, and one shard may keep ${perShard} (MAX_IN_FLIGHT, and the ${caps.connectionsPerShard ?? "unlimited"} connections a Cloudflare invocation may have waiting for headers); ask for a lower rate, or raise MAX_RUN_SHARDS (up to 64) in the server environment`,
+    );
+  }
+  return ok({ shards: Math.max(byRate, byInFlight), maxInFlight: perShard });
 }
 
 function rateProblem(name: string, rate: number, caps: RunCaps, positive: boolean): string | undefined {
@@ -163,6 +193,17 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
   const problem = thresholdProblem(thresholds, schedule.durationSeconds);
   if (problem) return fail("bad_request", problem);
   const peak = Math.max(start, ...stages.map((stage) => stage.rate_per_second));
+  const fan = fanOut(peak, caps);
+  if (!fan.ok) return fan;
+  const locations = [...new Set(request.locations ?? [])];
+  // Every zone asked for gets a shard at least.
+  const shards = Math.max(fan.value.shards, locations.length);
+  if (shards > caps.maxShards) {
+    return fail(
+      "bad_request",
+      `that run asks for ${locations.length} locations, each with a shard of its own, over the server's MAX_RUN_SHARDS of ${caps.maxShards}; name fewer locations or raise MAX_RUN_SHARDS in the server environment`,
+    );
+  }
   return ok({
     start_rate: start,
     stages,
@@ -173,8 +214,10 @@ export function planRun(request: RunRequest, seed: number, caps: RunCaps): Resul
     total_orders: total,
     invalid_share: invalidShare,
     thresholds: [...thresholds],
-    shards: Math.min(caps.maxShards, Math.max(1, Math.ceil(peak / caps.shardRate))),
-    max_in_flight: caps.maxInFlight,
+    shards,
+    ...(locations.length > 0 ? { locations } : {}),
+    max_in_flight: fan.value.maxInFlight,
+    expected_service_ms: caps.expectedServiceMs,
     max_lateness_ms: caps.maxLatenessMs,
   });
 }

@@ -1,17 +1,27 @@
 import type { ReferenceData } from "../orders/reference-data";
 import type { OrderApiTarget } from "../synth/order-api-target";
 import type { Clock } from "./clock";
-import { emptyFigures, RunFigures } from "./figures";
+import { RunFigures } from "./figures";
+import { ANSWER_WAIT_BOUND_MS } from "./generator-health";
 import { LaunchGate } from "./launch-gate";
 import { OrderSource } from "./order-source";
-import { afterWindow, type SendWindow } from "./outage";
+import { afterWindow, pausedStep, type SendWindow } from "./outage";
 import { ArrivalSchedule } from "./plan";
 import { resumedState } from "./shard-resume";
-import type { ShardProgress, ShardSpec, ShardState, ShardStatus } from "./shard-state";
+import {
+  initialShardState,
+  type ShardProgress,
+  type ShardSpec,
+  type ShardState,
+  type ShardStatus,
+} from "./shard-state";
+import { SLOT_MS, WakeTimer } from "./wake-timer";
 
 const CHECKPOINT_MS = 1000;
-/** While paused, how often the target's health is asked again. */
-const PAUSE_RETRY_MS = 2000;
+const PAUSE_RETRY_MS = 2000; // While paused, how often the target's health is asked again.
+/** Subrequests an invocation keeps for what it must still ask after its last send: a health check while paused. */
+const SUBREQUEST_RESERVE = 2;
+const SERVICE_SMOOTHING = 0.1; // How fast the running service time follows new answers (an exponential average).
 
 interface PumpDeps {
   readonly clock: Clock;
@@ -23,6 +33,8 @@ interface PumpDeps {
   checkpoint(state: ShardState): Promise<void> | void;
   /** Asked before every send: a stop takes effect before the next order leaves. */
   stopped(): boolean;
+  /** Subrequests the invocation may still make (core/platform-limits.ts): it hands over before they run out. */
+  subrequestsLeft?(): number;
 }
 
 /**
@@ -40,11 +52,16 @@ interface PumpDeps {
  */
 export class ShardPump {
   private readonly schedule: ArrivalSchedule;
-  private readonly inFlight = new Set<number>();
-  private readonly gate = new LaunchGate();
+  /** The orders in flight, each with when it left, oldest first. */
+  private readonly inFlight = new Map<number, number>();
+  private readonly gate = new LaunchGate(SLOT_MS);
   private readonly orders: OrderSource;
   private figures = new RunFigures();
-  private wake: (() => void) | undefined;
+  private readonly timer: WakeTimer;
+  /** The target's recent service time, and how many answers it is from: those taken on time. */
+  private serviceMs = 0;
+  private onTimeAnswers = 0;
+  private readonly scheduleEndMs: (state: ShardState) => number;
   private window: SendWindow = { answered: 0, failed: 0, lastFailure: "" };
   /** The state as of the last phase, for snapshot(). */
   private current: ShardState | undefined;
@@ -55,29 +72,23 @@ export class ShardPump {
   ) {
     this.schedule = new ArrivalSchedule(spec.plan.start_rate, spec.plan.stages);
     this.orders = new OrderSource(spec.plan, deps.reference);
+    this.timer = new WakeTimer(deps.clock);
+    const lastInstant = this.schedule.dueAt(Math.max(0, spec.plan.total_orders - 1)) * 1000;
+    this.scheduleEndMs = (state) => state.cursor.schedule_start_ms + lastInstant;
   }
 
   static initialState(spec: ShardSpec): ShardState {
-    return {
-      status: "running",
-      problem: null,
-      figures: emptyFigures(),
-      cursor: {
-        next_index: spec.shard,
-        in_flight: [],
-        schedule_start_ms: spec.starts_at_ms,
-        checkpoint_ms: spec.starts_at_ms,
-        unreachable_since_ms: null,
-        paused: null,
-        handed_over: false,
-      },
-    };
+    return initialShardState(spec);
   }
 
   /** What the coordinator reads while the pump runs: the live figures, not the last checkpoint's. */
   progress(state: ShardState): ShardProgress {
     return {
-      state: { ...state, figures: this.figures.toJSON(), cursor: { ...state.cursor, in_flight: [...this.inFlight] } },
+      state: {
+        ...state,
+        figures: this.figures.toJSON(),
+        cursor: { ...state.cursor, in_flight: [...this.inFlight.keys()] },
+      },
       in_flight: this.inFlight.size,
     };
   }
@@ -110,7 +121,9 @@ export class ShardPump {
         continue;
       }
       const now = this.deps.clock.now();
-      if (now >= handOverAt && retries.length === 0) return this.finish(state, "running", null, true);
+      // Hand over before the invocation's time or subrequests run out: the next one goes on from a clean checkpoint.
+      const spent = (this.deps.subrequestsLeft?.() ?? Number.POSITIVE_INFINITY) <= SUBREQUEST_RESERVE;
+      if ((now >= handOverAt || spent) && retries.length === 0) return this.finish(state, "running", null, true);
       state = this.launchDue(state, retries, now);
       if (now >= nextCheckpoint) {
         state = afterWindow(state, this.window, now, CHECKPOINT_MS, this.deps.maxPauseSeconds);
@@ -152,19 +165,25 @@ export class ShardPump {
   /** Sends (or drops) every order whose moment has come, as far as the in-flight cap and the catch-up pace allow. */
   private launchDue(state: ShardState, retries: number[], now: number): ShardState {
     const { max_in_flight: cap, max_lateness_ms: lateness, total_orders: total } = this.spec.plan;
-    while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped())
-      this.send(retries.shift() as number, now, false);
+    const budget = () => (this.deps.subrequestsLeft?.() ?? Number.POSITIVE_INFINITY) > SUBREQUEST_RESERVE;
+    while (retries.length > 0 && this.inFlight.size < cap && !this.deps.stopped() && budget())
+      this.send(retries.shift() as number, now, false, state);
     let next = state.cursor.next_index;
-    while (next < total && !this.deps.stopped()) {
+    const busy = this.timer.busy(now);
+    while (next < total && !this.deps.stopped() && budget()) {
       const due = this.dueMs(state, next);
       if (due > now) break;
       const spacing = this.spacingMs(state, next);
       const decision = this.gate.decide(due, spacing, now, lateness, this.inFlight.size < cap);
       if (decision === "wait for a slot" || decision === "wait for pacing") break;
       if (decision === "drop") {
-        this.figures.dropped(now - due, this.gate.cause);
+        const oldest = this.inFlight.values().next();
+        // Age speaks for a target not yet answering; then on-time answers do (an age holds a busy loop's wait too).
+        const ageMs = oldest.done || this.onTimeAnswers > 0 ? 0 : now - oldest.value;
+        const sizedMs = this.spec.plan.expected_service_ms;
+        this.figures.dropped(now - due, this.gate.dropCause(busy, Math.max(this.serviceMs, ageMs), sizedMs));
       } else {
-        this.send(next, due, this.gate.cause === "generator");
+        this.send(next, due, this.gate.cause === "generator", state);
         this.gate.sent(now, spacing);
       }
       next += this.spec.shards;
@@ -175,77 +194,69 @@ export class ShardPump {
   }
 
   /**
-   * Hands order `index` to the target. Its lateness is read when the target
-   * hands it to fetch, and service time starts there; `generatorsOwn` says
-   * whether a slot was free all along, so the wait was the generator's.
+   * Hands order `index` to the target. Its lateness is read when the request
+   * really leaves (after any wait for one of the invocation's connections),
+   * and service time starts there; `generatorsOwn` says whether a slot was
+   * free all along, so the wait was the generator's.
    */
-  private send(index: number, dueMs: number, generatorsOwn: boolean): void {
+  private send(index: number, dueMs: number, generatorsOwn: boolean, state: ShardState): void {
     const { order, expect } = this.orders.at(index);
-    this.inFlight.add(index);
+    this.inFlight.set(index, this.deps.clock.now());
     this.figures.launched(this.inFlight.size);
     let sentAt = this.deps.clock.now();
     const onSent = () => {
       sentAt = this.deps.clock.now();
+      if (this.inFlight.has(index)) this.inFlight.set(index, sentAt);
       this.figures.handedToFetch(sentAt - dueMs, generatorsOwn);
+      if (sentAt > this.scheduleEndMs(state) + this.spec.plan.max_lateness_ms) this.figures.sentAfterSchedule();
     };
-    void this.deps.target.postOrder(order, { scheduledAtMs: dueMs, onSent }).then((posted) => {
+    // A drill order's answer is read whole, to check its reasons; an ordinary accepted one only by its status.
+    const options = { scheduledAtMs: dueMs, onSent, statusOnly: expect === null };
+    void this.deps.target.postOrder(order, options).then((posted) => {
       const done = this.deps.clock.now();
       this.inFlight.delete(index);
       if (posted.ok) {
         this.window.answered++;
+        const serviceMs = done - sentAt;
+        // The loop's own timer is overdue: this answer too waited for the busy isolate to take it.
+        const waited = this.timer.overdueAt(done) > ANSWER_WAIT_BOUND_MS;
+        if (!waited) {
+          this.onTimeAnswers++;
+          this.serviceMs += (serviceMs - this.serviceMs) * SERVICE_SMOOTHING;
+        }
         this.figures.answered({
           status: posted.value.status,
           body: posted.value.body,
           latencyMs: done - dueMs,
-          serviceMs: done - sentAt,
+          serviceMs,
           index,
           expect,
+          waited,
         });
       } else {
         this.window.failed++;
         this.window.lastFailure = posted.error.message;
         this.figures.failed();
       }
-      this.wake?.();
+      this.timer.answered();
     });
   }
 
   private async waitOutPause(state: ShardState): Promise<ShardState> {
-    const paused = state.cursor.paused;
-    if (!paused) return state;
-    const since = Date.parse(paused.since);
-    await this.deps.clock.sleep(PAUSE_RETRY_MS);
-    if (this.deps.stopped()) return state;
-    const health = await this.deps.target.health();
-    const now = this.deps.clock.now();
-    if (!health.ok) {
-      const away = now - (state.cursor.unreachable_since_ms ?? since);
-      if (away >= this.deps.maxPauseSeconds * 1000) {
-        return {
-          ...state,
-          status: "failed",
-          problem: `the order API stayed unreachable for ${Math.round(away / 1000)} s, so the run gave up: ${health.error.message}`,
-        };
-      }
-      const waiting = { ...state, cursor: { ...state.cursor, checkpoint_ms: now } };
-      await this.deps.checkpoint(this.progress(waiting).state);
-      return waiting;
-    }
-    this.figures.paused(now - since);
-    const resumed = {
-      ...state,
-      cursor: {
-        ...state.cursor,
-        paused: null,
-        checkpoint_ms: now,
-        schedule_start_ms: state.cursor.schedule_start_ms + (now - since),
-      },
-    };
-    await this.deps.checkpoint(this.progress(resumed).state);
-    return resumed;
+    const next = await pausedStep(state, {
+      ...this.deps,
+      retryMs: PAUSE_RETRY_MS,
+      resumedAfter: (ms) => this.figures.paused(ms),
+    });
+    if (next !== state && next.status === "running") await this.deps.checkpoint(this.progress(next).state);
+    return next;
   }
 
-  /** Sleeps until the next order is due, an answer frees a slot, or the next checkpoint, whichever comes first. */
+  /**
+   * Sleeps until the next order is due (at the soonest the next time slot),
+   * an answer frees a slot when every one is taken, or the next checkpoint,
+   * whichever comes first; records the event-loop lag of each wake-up.
+   */
   private async waitForNext(
     state: ShardState,
     retries: readonly number[],
@@ -255,19 +266,16 @@ export class ShardPump {
     const { max_in_flight: cap, total_orders: total } = this.spec.plan;
     let until = nextCheckpoint;
     const room = this.inFlight.size < cap;
-    if (room && retries.length > 0) until = now;
+    if (room && retries.length > 0 && (this.deps.subrequestsLeft?.() ?? Number.POSITIVE_INFINITY) > SUBREQUEST_RESERVE)
+      until = now;
     else if (room && state.cursor.next_index < total) {
-      // Not yet due, or due and waiting for the catch-up pace.
+      // Not yet due, or due and waiting for the catch-up pace; never sooner than the next slot.
       const due = this.dueMs(state, state.cursor.next_index);
-      until = Math.min(until, due > now ? due : this.gate.pacedUntil);
+      until = Math.min(until, Math.max(due > now ? due : this.gate.pacedUntil, now + SLOT_MS));
     }
     if (until <= now && room) return;
-    const answered = new Promise<void>((resolve) => (this.wake = resolve));
-    const woken = new AbortController();
-    await Promise.race([this.deps.clock.sleep(until - now, woken.signal), answered]);
-    // An answer that came first cancels the sleep, so its timer does not outlive the wait.
-    woken.abort();
-    this.wake = undefined;
+    const lag = await this.timer.sleep(until, !room || state.cursor.next_index >= total);
+    if (lag !== null) this.figures.woke(lag);
   }
 
   /** Lets what is in flight come back (each request is bounded by the target's timeout), then writes where it is. */
@@ -277,8 +285,7 @@ export class ShardPump {
     problem: string | null,
     handedOver = false,
   ): Promise<ShardState> {
-    while (this.inFlight.size > 0) await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = undefined;
+    while (this.inFlight.size > 0) await this.timer.nextAnswer();
     const final = {
       ...this.progress(state).state,
       status,

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { LocationFiguresSchema } from "./locations";
 import { FiguresSchema, RunPlanSchema, RunStatusSchema } from "./run-schemas";
 import { ShardStatusSchema } from "./shard-state";
 
@@ -32,6 +33,8 @@ export const RunRecordSchema = z.object({
   ),
   in_flight: z.number().int(),
   current_rate: z.number(),
+  /** Per load zone, at the latest tick: only for a run started with locations. */
+  locations: z.array(LocationFiguresSchema).default([]),
   /** When the coordinator last read the shards (epoch ms). */
   last_tick_ms: z.number(),
   /** Consecutive ticks in which some shard did not answer. */

@@ -40,6 +40,8 @@ const RUN_POLL_FIELDS = {
   achieved_rate: true,
   latency: true,
   limits: true,
+  // Only a run started with load zones has them: each zone's figures beside the whole.
+  locations: true,
   paused: true,
   problem: true,
   run_url: true,

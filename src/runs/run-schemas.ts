@@ -8,6 +8,7 @@ import { type RejectionReason, RejectionReasonSchema } from "../orders/rejection
 import { GeneratorModeSchema } from "../synth/generators";
 import { GeneratorHealthSchema } from "./generator-health";
 import { HistogramSchema, LatencyFiguresSchema } from "./histogram";
+import { LocationFiguresSchema, LocationSchema } from "./locations";
 import { MetricNameSchema } from "./metrics";
 import { ScheduledLatencySchema } from "./scheduled-latency";
 
@@ -68,7 +69,25 @@ export const RunPlanSchema = z.object({
   invalid_share: InvalidShareSchema,
   thresholds: z.array(ThresholdSchema),
   shards: z.number().int().describe("Generator objects sending this run's orders, each every shards-th order"),
-  max_in_flight: z.number().int().describe("Requests one shard keeps in flight at most (MAX_IN_FLIGHT)"),
+  max_in_flight: z
+    .number()
+    .int()
+    .describe(
+      "Requests one shard keeps in flight at most (MAX_IN_FLIGHT, and at most the 6 a Cloudflare invocation may have waiting for headers)",
+    ),
+  locations: z
+    .array(LocationSchema)
+    .optional()
+    .describe(
+      "Load zones the shards were created in, shard i in locations[i mod n]; absent: wherever the platform chose",
+    ),
+  expected_service_ms: z
+    .number()
+    .int()
+    .default(100)
+    .describe(
+      "The service time the fan-out is sized for (RUN_EXPECTED_SERVICE_MS): shards hold peak rate x this many ms in flight",
+    ),
   max_lateness_ms: z
     .number()
     .int()
@@ -106,6 +125,19 @@ export const FiguresSchema = z.object({
   lateness: HistogramSchema,
   /** The generator's own delay: how late it handed orders to fetch while a slot was free, and its own drops. */
   delay: HistogramSchema.default({ buckets: {}, zeros: 0, count: 0, max_ms: 0 }),
+  /**
+   * Of dropped_generator, those dropped while every connection was taken by a target answering within the service
+   * time the fan-out was sized for: the fan-out (the platform's connections per invocation) held them, not the target.
+   */
+  dropped_fanout: z.number().int().default(0),
+  /** Answers the generator's busy event loop took late: their service time includes that wait. */
+  answers_waited: z.number().int().default(0),
+  /** Orders sent after the schedule's last instant: late, outside its window. */
+  sent_after_schedule: z.number().int().default(0),
+  /** How late the generator's own timer fired at each wake: its isolate's event-loop lag. */
+  loop_lag: HistogramSchema.default({ buckets: {}, zeros: 0, count: 0, max_ms: 0 }),
+  /** Service time of the answers taken on time (not waited): the target's own, with no generator wait in it. */
+  service_unwaited: HistogramSchema.default({ buckets: {}, zeros: 0, count: 0, max_ms: 0 }),
   max_in_flight: z.number().int(),
   /** Milliseconds spent paused for an unreachable target. */
   paused_ms: z.number(),
@@ -231,6 +263,12 @@ export const RunSummarySchema = z.object({
     .describe("Set while the run waits for an unreachable target instead of flooding it with errors"),
   problem: z.string().nullable().describe("Why the run failed, was aborted, interrupted or stopped"),
   run_url: z.string().describe("A live chart of this run in the browser (approver sign-in), with export links"),
+  locations: z
+    .array(LocationFiguresSchema)
+    .optional()
+    .describe(
+      "Only for a run started with locations: each load zone's figures beside the whole; the counts add up to it",
+    ),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -6,6 +6,8 @@
  * request_id and the target answers it 200 without a duplicate.
  */
 import { z } from "zod/v4";
+import { emptyFigures } from "./figures";
+import type { Location } from "./locations";
 import { FiguresSchema, RunPlanSchema } from "./run-schemas";
 
 export const ShardSpecSchema = z.object({
@@ -49,6 +51,30 @@ export type ShardState = z.infer<typeof ShardStateSchema>;
 export interface ShardProgress {
   readonly state: ShardState;
   readonly in_flight: number;
+}
+
+/** Where a shard starts: its first order (its position in the run), nothing sent, the schedule at its start. */
+export function initialShardState(spec: ShardSpec): ShardState {
+  return {
+    status: "running",
+    problem: null,
+    figures: emptyFigures(),
+    cursor: {
+      next_index: spec.shard,
+      in_flight: [],
+      schedule_start_ms: spec.starts_at_ms,
+      checkpoint_ms: spec.starts_at_ms,
+      unreachable_since_ms: null,
+      paused: null,
+      handed_over: false,
+    },
+  };
+}
+
+/** The load zone shard `index` of a plan is created in: shard i in locations[i mod n]; undefined without locations. */
+export function shardLocation(plan: { readonly locations?: readonly Location[] }, index: number): Location | undefined {
+  const locations = plan.locations ?? [];
+  return locations.length === 0 ? undefined : locations[index % locations.length];
 }
 
 /** The object a shard lives in: one per account, run and position, so no two runs share one. */

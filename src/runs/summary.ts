@@ -26,9 +26,13 @@ function limitsOf(record: RunRecord, measures: RunMeasures): string[] {
   const limits: string[] = [];
   const scheduled = Math.max(1, figures.launched + figures.dropped);
   const byTarget = figures.dropped - figures.dropped_generator;
-  if (byTarget > 0) {
+  if (byTarget > 0 && measures.generator.limited) {
     limits.push(
-      `the target was the limit: it slowed until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${byTarget} orders (${round1((byTarget / scheduled) * 100)} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
+      `${byTarget} orders could not leave while every request slot of their shard was taken; the generator itself was the limit meanwhile, so that wait may be its own as much as the target's`,
+    );
+  } else if (byTarget > 0) {
+    limits.push(
+      `the target was the limit: it slowed past the ${plan.expected_service_ms} ms per answer this run's fan-out was sized for (RUN_EXPECTED_SERVICE_MS) until ${plan.max_in_flight} requests per shard were in flight (MAX_IN_FLIGHT), so ${byTarget} orders (${round1((byTarget / scheduled) * 100)} %) could not leave within ${plan.max_lateness_ms} ms of their scheduled time and were dropped`,
     );
   }
   if (measures.generator.limited) limits.push(generatorSentence(measures.generator));
@@ -84,5 +88,6 @@ export function summaryOf(record: RunRecord, runUrl: string, nowMs: number): Run
     paused: record.paused,
     problem: record.problem,
     run_url: runUrl,
+    ...((plan.locations?.length ?? 0) > 0 ? { locations: record.locations } : {}),
   };
 }

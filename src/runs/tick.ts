@@ -1,9 +1,11 @@
 import { mergeFigures } from "./figures";
+import { Histogram } from "./histogram";
 import { anythingHappened, intervalBetween } from "./interval";
+import type { LocationFigures } from "./locations";
 import { ArrivalSchedule } from "./plan";
 import type { RunRecord } from "./record";
-import type { RunInterval, RunStatus } from "./run-schemas";
-import type { ShardProgress } from "./shard-state";
+import type { RunInterval, RunPlan, RunStatus } from "./run-schemas";
+import { type ShardProgress, shardLocation } from "./shard-state";
 import { recordMeasures } from "./summary";
 import { abortingThreshold } from "./verdict";
 
@@ -42,6 +44,7 @@ export function tickedRecord(
     })),
     paused: parts.find((part) => part.state.cursor.paused)?.state.cursor.paused ?? null,
     in_flight: inFlight,
+    locations: locationFigures(record.plan, parts),
     current_rate: Math.round((Math.max(0, figures.answered - record.figures.answered) / seconds) * 10) / 10,
     last_tick_ms: now,
     missed_ticks: 0,
@@ -63,4 +66,26 @@ export function endingAt(next: RunRecord, now: number): { status: RunStatus; pro
   if (aborted) return { status: "aborted", problem: aborted };
   if (next.shards.every((shard) => shard.status === "completed")) return { status: "completed", problem: null };
   return null;
+}
+
+/** Each load zone's shards added up, when the run names locations: their counts add up to the run's. */
+function locationFigures(plan: RunPlan, parts: readonly ShardProgress[]): LocationFigures[] {
+  const zones = [...new Set(plan.locations ?? [])];
+  return zones.map((location) => {
+    const own = parts.filter((_, index) => shardLocation(plan, index) === location);
+    const figures = mergeFigures(own.map((part) => part.state.figures));
+    const latency = Histogram.from(figures.latency);
+    return {
+      location,
+      shards: own.length,
+      sent: figures.answered,
+      accepted: figures.accepted,
+      rejected: figures.rejected,
+      errors: figures.errors,
+      dropped: figures.dropped,
+      latency_p50_ms: latency.percentile(50),
+      latency_p99_ms: latency.percentile(99),
+      service_p99_ms: Histogram.from(figures.service).percentile(99),
+    };
+  });
 }

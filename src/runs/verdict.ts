@@ -11,7 +11,7 @@
  * runs a plan (a run, or one step of a capacity search) is judged the same way.
  */
 import type { RejectionReason } from "../orders/rejections";
-import { GENERATOR_ADVICE, type GeneratorHealth } from "./generator-health";
+import { FAN_OUT_ADVICE, GENERATOR_ADVICE, type GeneratorHealth } from "./generator-health";
 import {
   METRICS,
   type MetricName,
@@ -48,10 +48,17 @@ function serviceTwin(metric: MetricName): MetricName | null {
   return twin in METRICS ? (twin as MetricName) : null;
 }
 
+/**
+ * Whether the target alone broke a threshold. When answers waited on the generator's busy isolate, its service times
+ * hold that wait too, so the service time of the answers taken on time is what the twin is read from.
+ */
 function brokenByTarget(threshold: Threshold, measures: RunMeasures): boolean {
   if (!metricGeneratorSensitive(threshold.metric)) return true;
   const twin = serviceTwin(threshold.metric);
-  return twin !== null && !HOLDS[threshold.op](metricValue(twin, measures), threshold.value);
+  if (twin === null) return false;
+  const taken = measures.waited ? { ...measures, service: measures.service_unwaited } : measures;
+  const value = metricValue(twin, taken);
+  return !HOLDS[threshold.op](value, threshold.value);
 }
 
 export function describeThreshold(threshold: Threshold): string {
@@ -98,12 +105,46 @@ export function abortingThreshold(plan: RunPlan, measures: RunMeasures, elapsedS
 /** Why a generator that limited the run makes its verdict inconclusive, and what to change. */
 export function generatorSentence(generator: GeneratorHealth): string {
   const parts: string[] = [];
-  if (generator.dropped > 0) parts.push(`dropped ${generator.dropped} orders while request slots were free`);
-  if (generator.delay_p99_ms > generator.bound_ms || parts.length === 0)
+  const ownDrops = generator.dropped - generator.fan_out_dropped;
+  if (ownDrops > 0) parts.push(`dropped ${ownDrops} orders while request slots were free`);
+  if (generator.fan_out_dropped > 0)
+    parts.push(
+      `held back ${generator.fan_out_dropped} orders at its fan-out's limit: every connection of a shard was waiting on a target that answered within the service time the run was sized for (a Cloudflare invocation may have 6 waiting for headers)`,
+    );
+  const waited =
+    generator.answers_waited > 0
+      ? `took ${generator.answers_waited} answers late on its busy isolate (event-loop lag p99 ${generator.loop_lag_p99_ms} ms), so their service times hold that wait`
+      : null;
+  if (generator.delay_p99_ms > generator.bound_ms || (parts.length === 0 && waited === null))
     parts.push(
       `handed orders to fetch late by its own delay (p99 ${generator.delay_p99_ms} ms, over the ${generator.bound_ms} ms bound; the longest ${generator.delay_max_ms} ms)`,
     );
-  return `the generator, not the target, was the limit: it ${parts.join(" and ")}, so these figures describe the generator as much as the target. To measure the target, ${GENERATOR_ADVICE}`;
+  if (waited !== null) parts.push(waited);
+  const advice = generator.fan_out_dropped > 0 ? `${FAN_OUT_ADVICE}; or ${GENERATOR_ADVICE}` : GENERATOR_ADVICE;
+  return `the generator, not the target, was the limit: it ${parts.join(" and ")}, so these figures describe the generator as much as the target. To measure the target, ${advice}`;
+}
+
+/** One check per drilled rejection reason: every order broken for it was rejected for it, else the target failed. */
+function drillChecks(figures: Figures): Pick<Verdict, "checks" | "failed"> {
+  const checks: Verdict["checks"] = [];
+  const failed: string[] = [];
+  for (const [reason, tally] of Object.entries(figures.drill) as [
+    RejectionReason,
+    NonNullable<Figures["drill"][RejectionReason]>,
+  ][]) {
+    const passed = tally.mismatched === 0;
+    checks.push({
+      check: `every ${reason} drill order rejected for ${reason}`,
+      measured: tally.mismatched,
+      at_least: false,
+      passed,
+    });
+    if (passed) continue;
+    failed.push(
+      `${tally.mismatched} of ${tally.sent} orders broken for ${reason} were not rejected for it (see findings)`,
+    );
+  }
+  return { checks, failed };
 }
 
 export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, measures: RunMeasures): Verdict {
@@ -121,23 +162,10 @@ export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, me
     failed.push(`${check} failed: measured ${measuredText(outcome.threshold, outcome.measured, outcome.atLeast)}`);
     if (brokenByTarget(outcome.threshold, measures)) targetFailed = true;
   }
-  for (const [reason, tally] of Object.entries(figures.drill) as [
-    RejectionReason,
-    NonNullable<Figures["drill"][RejectionReason]>,
-  ][]) {
-    const passed = tally.mismatched === 0;
-    checks.push({
-      check: `every ${reason} drill order rejected for ${reason}`,
-      measured: tally.mismatched,
-      at_least: false,
-      passed,
-    });
-    if (passed) continue;
-    targetFailed = true;
-    failed.push(
-      `${tally.mismatched} of ${tally.sent} orders broken for ${reason} were not rejected for it (see findings)`,
-    );
-  }
+  const drill = drillChecks(figures);
+  checks.push(...drill.checks);
+  failed.push(...drill.failed);
+  if (drill.failed.length > 0) targetFailed = true;
   const delivered = figures.dropped === 0;
   checks.push({
     check: "every planned order left within max_lateness_ms (none dropped)",
@@ -147,9 +175,10 @@ export function verdictOf(status: RunStatus, plan: RunPlan, figures: Figures, me
   });
   if (!delivered) {
     const byTarget = figures.dropped - figures.dropped_generator;
-    if (byTarget > 0) targetFailed = true;
+    // While the generator itself was the limit, a drop with every slot taken may be its own wait too: not the target's.
+    if (byTarget > 0 && !measures.generator.limited) targetFailed = true;
     failed.push(
-      `${figures.dropped} orders could not leave on time and were dropped (${byTarget} held back by the target with every request slot taken, ${figures.dropped_generator} by the generator itself), so the planned load was not applied (see limits)`,
+      `${figures.dropped} orders could not leave on time and were dropped (${byTarget} held back ${measures.generator.limited ? "with every request slot taken while the generator was the limit" : "by the target with every request slot taken"}, ${figures.dropped_generator} by the generator itself${figures.dropped_fanout > 0 ? `, ${figures.dropped_fanout} of them by its fan-out` : ""}), so the planned load was not applied (see limits)`,
     );
   }
 

@@ -7,6 +7,7 @@
 import type { Config } from "../config/config";
 import type { OrderApiUrl } from "../config/order-api-url";
 import { fail, ok, type Result } from "../core/errors";
+import { InvocationLimiter, type LimitedFetch } from "../core/platform-limits";
 import {
   ACCOUNT_HEADER,
   ACTOR_HEADER,
@@ -15,6 +16,7 @@ import {
   type OrderRequest,
   SCHEDULED_AT_HEADER,
 } from "../orders/intake-schemas";
+import { DeadlineSweep } from "./deadline-sweep";
 
 export const BINDING_TARGET_NAME = "ORDER_API (service binding in wrangler.toml)";
 /** A placeholder that service bindings ignore. */
@@ -37,8 +39,13 @@ export interface PostOptions {
    * schedule.
    */
   readonly scheduledAtMs?: number;
-  /** Called just before the request is handed to fetch: where lateness ends and service time starts. */
+  /**
+   * Called when the request really leaves: after any wait for one of the invocation's connections
+   * (platform-limits.ts), just before fetch. Where lateness ends and service time starts.
+   */
   readonly onSent?: () => void;
+  /** The body of a 2xx answer is not needed: it is not read, only the status (a load test's accepted orders). */
+  readonly statusOnly?: boolean;
 }
 
 export interface OrderApiTarget {
@@ -119,7 +126,7 @@ interface Transport {
   readonly name: string;
   /** The base that /api/... is appended to. */
   readonly base: string;
-  readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
+  readonly fetch: LimitedFetch;
   /** Headers only this transport sends, such as the URL target's credential. */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -136,18 +143,24 @@ function httpTarget(
   if (actor !== undefined) callerHeaders[ACTOR_HEADER] = encodeURIComponent(actor);
   const orderHeaders: Record<string, string> = { "content-type": "application/json", ...callerHeaders };
 
+  // One timer for every request's deadline, not one per request (deadline-sweep.ts).
+  const deadlines = new DeadlineSweep(timeoutMs);
+
   async function call(
     path: string,
     init: RequestInit & { headers: Record<string, string> },
     onSent?: () => void,
   ): Promise<Result<Response>> {
+    const deadline = deadlines.start();
     try {
       const url = `${transport.base}${path}`;
-      const request = { ...init, redirect: "manual" as const, signal: AbortSignal.timeout(timeoutMs) };
-      onSent?.();
-      return ok(await transport.fetch(url, request));
+      const request = { ...init, redirect: "manual" as const, signal: deadline.signal };
+      return ok(await transport.fetch(url, request, onSent));
     } catch (error) {
       return unreachable(describeFetchError(error), transport.name);
+    } finally {
+      // The deadline covers the wait for headers; a body is read within MAX_ANSWER_BYTES.
+      deadline.done();
     }
   }
   const isRedirect = (response: Response) => response.status >= 300 && response.status < 400;
@@ -190,27 +203,47 @@ function httpTarget(
           body: { message: `redirect to ${redirectHost(answer, transport.base)} not followed` },
         });
       }
+      if (options.statusOnly && answer.status >= 200 && answer.status < 300) {
+        await answer.body?.cancel();
+        return ok({ status: answer.status, body: null });
+      }
       return ok({ status: answer.status, body: await readJson(answer) });
     },
   };
 }
 
-export function orderApiTarget(binding: Fetcher, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
+/**
+ * `limiter`: the invocation's platform limits (platform-limits.ts), around every request of this target; none by
+ * default.
+ */
+export function orderApiTarget(
+  binding: Fetcher,
+  account: string,
+  timeoutMs: number,
+  actor?: string,
+  limiter: InvocationLimiter = new InvocationLimiter(null),
+): OrderApiTarget {
   const transport = {
     name: BINDING_TARGET_NAME,
     base: BINDING_BASE_URL,
-    fetch: (url: string, init: RequestInit) => binding.fetch(url, init),
+    fetch: limiter.wrap((url: string, init: RequestInit) => binding.fetch(url, init)),
     headers: {},
   };
   return httpTarget(transport, account, timeoutMs, actor);
 }
 
-export function urlTarget(target: OrderApiUrl, account: string, timeoutMs: number, actor?: string): OrderApiTarget {
+export function urlTarget(
+  target: OrderApiUrl,
+  account: string,
+  timeoutMs: number,
+  actor?: string,
+  limiter: InvocationLimiter = new InvocationLimiter(null),
+): OrderApiTarget {
   const headers: Record<string, string> = target.token === undefined ? {} : { authorization: `Bearer ${target.token}` };
   const transport = {
     name: urlTargetName(target.url),
     base: target.url,
-    fetch: (url: string, init: RequestInit) => fetch(url, init),
+    fetch: limiter.wrap((url: string, init: RequestInit) => fetch(url, init)),
     headers,
   };
   return httpTarget(transport, account, timeoutMs, actor);
@@ -219,15 +252,18 @@ export function urlTarget(target: OrderApiUrl, account: string, timeoutMs: numbe
 /**
  * The target the configuration names, as seen by `actor`: the URL target when
  * ORDER_API_URL is set, otherwise the ORDER_API binding. Call it per use, with
- * the env of that moment, since the binding is the way out of the object.
+ * the env of that moment, since the binding is the way out of the object. A
+ * use is one invocation: its requests are held to the platform's limits of
+ * one (PLATFORM_LIMITS), through `limiter` or a fresh one.
  */
 export function configuredTarget(
   env: { readonly ORDER_API: Fetcher },
   config: Config,
   account: string,
   actor?: string,
+  limiter: InvocationLimiter = new InvocationLimiter(config.platformLimits),
 ): OrderApiTarget {
   return config.orderApiUrl === undefined
-    ? orderApiTarget(env.ORDER_API, account, TARGET_TIMEOUT_MS, actor)
-    : urlTarget(config.orderApiUrl, account, TARGET_TIMEOUT_MS, actor);
+    ? orderApiTarget(env.ORDER_API, account, TARGET_TIMEOUT_MS, actor, limiter)
+    : urlTarget(config.orderApiUrl, account, TARGET_TIMEOUT_MS, actor, limiter);
 }

@@ -24,6 +24,8 @@ export interface CoordinatorRig {
   readonly sql: SqlStorage;
   /** Shards whose progress() throws, as a lost object would. */
   readonly silent: Set<number>;
+  /** The location hint each shard was reached with, by index. */
+  readonly hints: Map<number, string | undefined>;
   /** Ticks the coordinator every second until the run has ended and its shards settled. */
   drive(runId: string, limitSeconds?: number): Promise<void>;
 }
@@ -39,8 +41,10 @@ export async function withRunCoordinator<T>(
     const store = new RunStore(state.storage.sql);
     const silent = new Set<number>();
     const shards = new Map<number, { pump: ShardPump; final?: ShardState; stopped: boolean; last: ShardState }>();
-    const handle = (_runId: string, index: number): ShardHandle => ({
+    const hints = new Map<number, string | undefined>();
+    const handle = (_runId: string, index: number, location?: string): ShardHandle => ({
       async start(spec) {
+        hints.set(index, location);
         const initial = ShardPump.initialState(spec);
         const entry: { pump: ShardPump; final?: ShardState; stopped: boolean; last: ShardState } = {
           pump: undefined as never,
@@ -97,6 +101,6 @@ export async function withRunCoordinator<T>(
         })(),
       );
     };
-    return body({ coordinator, store, sql: state.storage.sql, silent, drive });
+    return body({ coordinator, store, sql: state.storage.sql, silent, hints, drive });
   });
 }

@@ -25,6 +25,9 @@ export const TEST_CAPS: RunCaps = {
   maxShards: 8,
   maxInFlight: 64,
   maxLatenessMs: 1000,
+  expectedServiceMs: 100,
+  // The engine's own tests measure the model; the platform's limits have theirs (test/runs/platform-limits.test.ts).
+  connectionsPerShard: null,
 };
 
 export function plan(request: Partial<RunRequest> = {}, caps: Partial<RunCaps> = {}, seed = 4242): RunPlan {
@@ -82,6 +85,20 @@ export class ClockedApi implements OrderApiTarget {
   }
 }
 
+/**
+ * A target of `servers` workers taking `ms` each, the rest waiting in its queue (the reference target's schedule c):
+ * under overload its answers slow as its queue grows, as a real saturated target's do.
+ */
+export function queueing(servers: number, ms: number): (sentAt: number) => number {
+  const free = Array.from({ length: servers }, () => Number.NEGATIVE_INFINITY);
+  return (sentAt) => {
+    const soonest = free.indexOf(Math.min(...free));
+    const starts = Math.max(sentAt, free[soonest] ?? sentAt);
+    free[soonest] = starts + ms;
+    return starts + ms - sentAt;
+  };
+}
+
 /** A target that freezes for `stallMs` at the start of every `everyMs` window, then answers in `baseMs`. */
 export function stalling(stallMs: number, everyMs: number, baseMs = 5): (sentAt: number) => number {
   return (sentAt) => {
@@ -96,7 +113,13 @@ export interface PumpRig {
   stop(): void;
 }
 
-export function rig(shardSpec: ShardSpec, api: OrderApiTarget, clock: VirtualClock, maxPauseSeconds = 10): PumpRig {
+export function rig(
+  shardSpec: ShardSpec,
+  api: OrderApiTarget,
+  clock: VirtualClock,
+  maxPauseSeconds = 10,
+  subrequestsLeft?: () => number,
+): PumpRig {
   const checkpoints: ShardState[] = [];
   let stopped = false;
   const pump = new ShardPump(shardSpec, {
@@ -106,6 +129,7 @@ export function rig(shardSpec: ShardSpec, api: OrderApiTarget, clock: VirtualClo
     maxPauseSeconds,
     checkpoint: (state) => void checkpoints.push(structuredClone(state)),
     stopped: () => stopped,
+    ...(subrequestsLeft ? { subrequestsLeft } : {}),
   });
   return { pump, checkpoints, stop: () => (stopped = true) };
 }
@@ -134,6 +158,7 @@ export function runRecord(
     })),
     in_flight: 0,
     current_rate: 0,
+    locations: [],
     last_tick_ms: startedAt.getTime(),
     missed_ticks: 0,
   };

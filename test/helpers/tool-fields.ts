@@ -12,6 +12,7 @@ export const START_TRAFFIC_RUN_FIELDS = [
   "$.invalid_share.unknown_customer",
   "$.invalid_share.unknown_sku",
   "$.invalid_share.unsupported_currency",
+  "$.locations",
   "$.mode",
   "$.ramp_seconds",
   "$.rate_per_second",
@@ -31,6 +32,7 @@ export const START_TRAFFIC_RUN_FIELDS = [
 /** Every field of start_capacity_search, nested ones included: the objective's thresholds are strict objects too. */
 export const START_CAPACITY_SEARCH_FIELDS = [
   "$.highest_rate",
+  "$.locations",
   "$.lowest_rate",
   "$.mode",
   "$.objective",

@@ -53,6 +53,7 @@ const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
     input: [
       "duration_seconds",
       "invalid_share",
+      "locations",
       "mode",
       "ramp_seconds",
       "rate_per_second",
@@ -80,7 +81,17 @@ const RUN_TOOLS: Readonly<Record<string, ExpectedTool>> = {
 const CAPACITY_TOOLS: Readonly<Record<string, ExpectedTool>> = {
   start_capacity_search: {
     annotations: WRITE_ONCE,
-    input: ["highest_rate", "lowest_rate", "mode", "objective", "seed", "step_seconds", "tolerance", "warmup_seconds"],
+    input: [
+      "highest_rate",
+      "locations",
+      "lowest_rate",
+      "mode",
+      "objective",
+      "seed",
+      "step_seconds",
+      "tolerance",
+      "warmup_seconds",
+    ],
     required: ["highest_rate", "lowest_rate", "objective"],
   },
   get_capacity_search: { annotations: READ_ONLY, input: ["detail", "search_id"], required: ["search_id"] },

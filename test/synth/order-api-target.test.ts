@@ -84,3 +84,51 @@ describe("orderApiTarget over a failing binding", () => {
     ]);
   });
 });
+
+describe("postOrder's answers", () => {
+  function answering(status: number, read: { pulled: boolean }): Fetcher {
+    return {
+      fetch: async () =>
+        new Response(
+          new ReadableStream(
+            {
+              pull(controller) {
+                read.pulled = true;
+                controller.enqueue(new TextEncoder().encode(JSON.stringify({ errors: ["unknown customer C-1"] })));
+                controller.close();
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+          { status, headers: { "content-type": "application/json" } },
+        ),
+    } as unknown as Fetcher;
+  }
+
+  it("with statusOnly, an accepted order's answer is read by its status alone; a rejection is still read whole", async () => {
+    const [order] = expectedOrders("seeded", 1, 1);
+    if (!order) throw new Error("no order");
+    const accepted = { pulled: false };
+    const answer = await orderApiTarget(answering(201, accepted), "acme", 1000).postOrder(order, { statusOnly: true });
+    expect(answer).toEqual({ ok: true, value: { status: 201, body: null } });
+    expect(accepted.pulled).toBe(false);
+    const rejected = { pulled: false };
+    const refusal = await orderApiTarget(answering(422, rejected), "acme", 1000).postOrder(order, { statusOnly: true });
+    expect(refusal).toEqual({ ok: true, value: { status: 422, body: { errors: ["unknown customer C-1"] } } });
+  });
+
+  it("held to one invocation's limits, the request leaves only when a connection is free, and onSent says when", async () => {
+    const { InvocationLimiter } = await import("../../src/core/platform-limits");
+    const [order] = expectedOrders("seeded", 1, 1);
+    if (!order) throw new Error("no order");
+    const limiter = new InvocationLimiter({ connections: 6, subrequests: 1 });
+    const target = orderApiTarget(answering(201, { pulled: false }), "acme", 1000, undefined, limiter);
+    let sent = 0;
+    expect((await target.postOrder(order, { onSent: () => sent++ })).ok).toBe(true);
+    expect(sent).toBe(1);
+    const over = await target.postOrder(order, { onSent: () => sent++ });
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(over.error.message).toContain("Too many subrequests by single Worker invocation.");
+    expect(sent).toBe(1);
+  });
+});

@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
 import { CapacitySearchSchema } from "../../runs/capacity-schemas";
+import { LocationsParam } from "../../runs/locations";
 import { DetailSchema, SearchPollSchema, searchPoll } from "../../runs/run-poll";
 import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
@@ -56,6 +57,7 @@ const startCapacitySearch = defineTool({
         ),
       mode: ModeParam,
       seed: SeedParam.describe("Generator seed; step i sends with seed + i"),
+      locations: LocationsParam,
     }),
   output: CapacitySearchSchema,
   outlineFields: SEARCH_OUTLINE,

@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { ComparisonSchema } from "../../runs/compare";
 import { exportOf, RunExportSchema } from "../../runs/export";
+import { LocationsParam } from "../../runs/locations";
 import { DetailSchema, RunPollSchema, runPoll } from "../../runs/run-poll";
 import {
   InvalidShareSchema,
@@ -63,6 +64,7 @@ const startTrafficRun = defineTool({
         .optional()
         .describe("Conditions on the run-wide figures; the verdict gives each one's measured value."),
       invalid_share: InvalidShareSchema.optional(),
+      locations: LocationsParam,
     }),
   output: RunSummarySchema,
   outlineFields: ["run_id", "status", "run_url"],

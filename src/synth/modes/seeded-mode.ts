@@ -27,4 +27,11 @@ export const seeded: GeneratorModeDefinition<"seeded"> = {
       total_cents: linesTotal(lines),
     };
   },
+  skip(rng, reference) {
+    // The request id's sixteen draws, the customer, the channel.
+    for (let draw = 0; draw < 18; draw++) rng.next();
+    const lines = rng.int(1, Math.min(MAX_LINES, reference.sellable.length));
+    // Each line's SKU and quantity.
+    for (let draw = 0; draw < 2 * lines; draw++) rng.next();
+  },
 };

@@ -40,4 +40,13 @@ export const simple: GeneratorModeDefinition<"simple"> = {
       total_cents: linesTotal(lines),
     };
   },
+  skip(rng, reference) {
+    for (let draw = 0; draw < 18; draw++) rng.next();
+    const lines = rng.int(1, MAX_LINES);
+    for (let line = 0; line < lines; line++) {
+      unknownSku(rng, reference);
+      rng.next();
+      rng.next();
+    }
+  },
 };

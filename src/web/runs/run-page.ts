@@ -4,7 +4,7 @@ import type { RunDetail } from "../../runs/run-schemas";
 import { latency, span } from "../format";
 import { idTag, pageHeader, type SignedIn, textTag, timeTag } from "../pages";
 import { type Chart, runCharts } from "./run-chart";
-import { drillCard, latencyTable, planCard, verdictCard } from "./run-sections";
+import { drillCard, latencyTable, locationsCard, planCard, verdictCard } from "./run-sections";
 import { runStatusLabel } from "./run-status-labels";
 
 /** How often a live run's page reloads itself (no script: a meta refresh). */
@@ -120,6 +120,7 @@ ${limitsCard(run)}
 <div class="card" id="counts-chart">${chartTag(rates, "Planned rate against orders answered, rejected, and dropped or failed, per second", rateUnit, final?.rates)}${run.intervals.length === 0 ? html`<p class="muted">No order has been answered yet.</p>` : ""}</div>
 <h2>Latency per second</h2>
 <div class="card" id="latency-chart">${chartTag(latencyChart, "Median and 99th percentile latency from the scheduled send time, the 99th percentile service time, and the generator's own delay, per second", latency, final?.latency)}</div>
+${locationsCard(run)}
 ${drillCard(run)}
 <h2>Plan</h2>
 <div class="card">${planCard(run)}</div>

@@ -111,3 +111,19 @@ ${plan.thresholds.length > 0 ? html`<tr><th><span class="label">Thresholds</span
 <tr><th><span class="label">Started by</span></th><td>${run.operator}</td></tr>
 </table>`;
 }
+
+/** Each load zone's figures beside the whole, for a run started with locations; nothing otherwise. */
+export function locationsCard(run: RunDetail): Html {
+  const zones = run.locations ?? [];
+  if (zones.length === 0) return html``;
+  const rows = zones.map(
+    (zone) =>
+      html`<tr><th>${zone.location}</th><td>${zone.shards}</td><td>${zone.sent}</td><td>${zone.accepted}</td><td>${zone.rejected}</td><td>${zone.errors}</td><td>${zone.dropped}</td><td>${latency(zone.latency_p50_ms)}</td><td>${latency(zone.latency_p99_ms)}</td></tr>`,
+  );
+  return html`<h2>By location</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Figures by location"><table class="figures" id="locations">
+<tr><th>location</th><th>shards</th><th>answered</th><th>accepted</th><th>rejected</th><th>failed</th><th>dropped</th><th>p50</th><th>p99</th></tr>
+${rows}
+<tr><th>whole run</th><td>${run.plan.shards}</td><td>${run.sent}</td><td>${run.accepted}</td><td>${run.rejected}</td><td>${run.errors}</td><td>${run.dropped}</td><td>${latency(run.latency.p50_ms)}</td><td>${latency(run.latency.p99_ms)}</td></tr>
+</table></div>`;
+}
