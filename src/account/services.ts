@@ -21,6 +21,7 @@ import { AuditSealer } from "./audit-sealer";
 import { SqlBatchJournal } from "./batch-journal";
 import { newBatchId, newRunId, newSearchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
+import { TaskStore } from "./task-store";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -41,6 +42,8 @@ export interface AccountServices {
   readonly runs: RunCoordinator;
   readonly searches: CapacityCoordinator;
   readonly sealer: AuditSealer;
+  /** MCP tasks: handles on the runs and searches above, for the caller that started them. */
+  readonly tasks: TaskStore;
 }
 
 interface ServiceDeps {
@@ -128,6 +131,7 @@ export function buildServices({
     batches: new SerialQueue(),
     budget: new SyntheticBudget(),
     sealer,
+    tasks: new TaskStore(storage),
     runs,
     searches: new CapacityCoordinator({
       searches: searchStore,
