@@ -50,6 +50,7 @@ const ALONE_TESTS = [
   // a crash or a busy alarm left by another file must not stand in their way.
   "test/account/traffic-runs.test.ts",
   "test/account/mcp-tasks.test.ts",
+  "test/mcp/tasks.test.ts",
   "test/account/capacity-searches.test.ts",
   "test/account/interrupted-batch.test.ts",
   "test/account/audit-sealer.test.ts",

@@ -125,6 +125,14 @@ export function accountToolContext(
         const budget = await withinBudget(budgetAsk(config, { search: request }));
         return budget.ok ? agent.startCapacitySearch(request) : budget;
       },
+      startTrafficRunTask: async (request) => {
+        const budget = await withinBudget(budgetAsk(config, { run: request }));
+        return budget.ok ? agent.startTrafficRunTask(request) : budget;
+      },
+      startCapacitySearchTask: async (request) => {
+        const budget = await withinBudget(budgetAsk(config, { search: request }));
+        return budget.ok ? agent.startCapacitySearchTask(request) : budget;
+      },
     },
     traffic: {
       checkTarget: () =>

@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
+import { ok } from "../../core/errors";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
-import { CapacitySearchSchema } from "../../runs/capacity-schemas";
+import { type CapacitySearch, CapacitySearchSchema } from "../../runs/capacity-schemas";
 import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
 import { ModeParam, SeedParam } from "./params";
 import { type AccountTool, defineTool } from "./tool-registration";
@@ -65,9 +66,22 @@ const startCapacitySearch = defineTool({
   output: CapacitySearchSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startCapacitySearch(args),
+  // As a task, the same start; the task's result is the ended search as get_capacity_search answers it.
+  async task(args, context) {
+    const started = await context.agent.startCapacitySearchTask(args);
+    if (!started.ok) return started;
+    const { task, search } = started.value;
+    return ok({ task, statusMessage: searchProgress(search) });
+  },
 });
 
-const getCapacitySearch = defineTool({
+/** A running search's progress, in words, for a task's status. */
+export function searchProgress(search: CapacitySearch): string {
+  const steps = search.steps.length;
+  return `capacity search ${search.search_id} is running: ${steps} step${steps === 1 ? "" : "s"} finished; ${search.answer}`;
+}
+
+export const getCapacitySearch = defineTool({
   name: "get_capacity_search",
   scope: "traffic:read",
   title: "Check a capacity search",

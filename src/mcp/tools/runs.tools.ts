@@ -7,6 +7,7 @@ import {
   MAX_STAGES,
   MAX_THRESHOLDS,
   RunDetailSchema,
+  type RunSummary,
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
@@ -77,9 +78,21 @@ const startTrafficRun = defineTool({
   output: RunSummarySchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startTrafficRun(args),
+  // As a task, the same start; the task's result is the ended run as get_traffic_run answers it (../task-methods.ts).
+  async task(args, context) {
+    const started = await context.agent.startTrafficRunTask(args);
+    if (!started.ok) return started;
+    const { task, run } = started.value;
+    return ok({ task, statusMessage: runProgress(run) });
+  },
 });
 
-const getTrafficRun = defineTool({
+/** A running run's progress, in words, for a task's status. */
+export function runProgress(run: RunSummary): string {
+  return `traffic run ${run.run_id} is running: ${run.sent} of ${run.plan.total_orders} orders answered so far`;
+}
+
+export const getTrafficRun = defineTool({
   name: "get_traffic_run",
   scope: "traffic:read",
   title: "Check a load test",
