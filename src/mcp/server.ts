@@ -92,7 +92,7 @@ export function createMcpServer(
   registerAppCards(server, orderCards, LIST_CACHE, needs);
   // Listed only when the credential may call every tool a prompt names, so the same short hint.
   registerAccountPrompts(server, context, workflowPrompts, ALL_TOOLS, needs);
-  registerTaskMethods(server, context);
+  registerTaskMethods(server, context, extension?.tasks);
   extension?.register(server);
   return server;
 }

@@ -110,24 +110,42 @@ async function detailedTask(task: TaskRow, context: AccountToolContext, signal: 
   return { ...taskFields(task, "completed", ended, work.finishedMs), result: toolResult(answer) };
 }
 
+/**
+ * Tasks kept elsewhere than in the account's object: only the conformance
+ * fixtures' (server-extension.ts), asked first, each answering for its own ids only.
+ */
+export interface TaskSource {
+  /** The task's DetailedTask fields, or undefined for an id that is not this source's. */
+  get(taskId: string): Record<string, unknown> | undefined;
+  /** False for an id that is not this source's. */
+  cancel(taskId: string): boolean;
+  update(taskId: string, inputResponses: Readonly<Record<string, unknown>>): boolean;
+}
+
 /** Registers the task requests on a server built for `context`'s caller. */
-export function registerTaskMethods(server: McpServer, context: AccountToolContext): void {
+export function registerTaskMethods(server: McpServer, context: AccountToolContext, other?: TaskSource): void {
   server.server.setRequestHandler("tasks/get", { params: TaskIdParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
+    const own = other?.get(taskId);
+    if (own !== undefined) return own;
     const task = await context.agent.getTask(taskId);
     if (!task.ok) throw unknownTask(task.error.message);
     return detailedTask(task.value, context, ctx.mcpReq.signal);
   });
   server.server.setRequestHandler("tasks/cancel", { params: TaskIdParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
+    if (other?.cancel(taskId)) return {};
     const cancelled = await context.agent.cancelTask(taskId);
     if (!cancelled.ok && cancelled.error.code === "not_found") throw unknownTask(cancelled.error.message);
     if (!cancelled.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, cancelled.error.message);
     // The ack is empty; the task's new status is for the next tasks/get.
     return {};
   });
-  server.server.setRequestHandler("tasks/update", { params: UpdateParams }, async ({ taskId }, ctx) => {
+  server.server.setRequestHandler("tasks/update", { params: UpdateParams }, async ({ taskId, inputResponses }, ctx) => {
     requireTasks(ctx);
+    // The SDK lifts a request's inputResponses out of its params, as it does for tools/call.
+    const responses = inputResponses ?? (ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined);
+    if (other?.update(taskId, responses ?? {})) return {};
     // Runs and searches ask their client nothing, so any responses are for no pending request: acknowledged, ignored.
     const task = await context.agent.getTask(taskId);
     if (!task.ok) throw unknownTask(task.error.message);
