@@ -51,6 +51,7 @@ const ALONE_TESTS = [
   "test/account/traffic-runs.test.ts",
   "test/account/mcp-tasks.test.ts",
   "test/mcp/tasks.test.ts",
+  "test/mcp/tasks-client.test.ts",
   "test/account/capacity-searches.test.ts",
   "test/account/interrupted-batch.test.ts",
   "test/account/audit-sealer.test.ts",

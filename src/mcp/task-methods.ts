@@ -106,8 +106,12 @@ async function detailedTask(task: TaskRow, context: AccountToolContext, signal: 
     return { ...taskFields(task, "failed", message, task.updated_ms), error: { code: -32603, message } };
   }
   if (work.running) return taskFields(task, "working" satisfies TaskStatus, work.progress, task.updated_ms);
+  // The inlined result is a 2026-07-28 tool result, which names its own resultType (ext-tasks' decoder insists).
   const ended = `the ${name} ${task.subject_id} has ended; its result is the answer its polling tool gives`;
-  return { ...taskFields(task, "completed", ended, work.finishedMs), result: toolResult(answer) };
+  return {
+    ...taskFields(task, "completed", ended, work.finishedMs),
+    result: { ...toolResult(answer), resultType: "complete" },
+  };
 }
 
 /**
