@@ -102,6 +102,15 @@ export const OPERATOR_CALLS = {
       ? ok({ task: services.tasks.create(caller.id, "capacity_search", search.value.search_id), search: search.value })
       : search;
   },
+  /** wait_for_approval as an MCP task: a handle on the proposal, which only a person in the approval app decides. */
+  async startApprovalTask(services, caller: Operator, proposalId: string) {
+    const proposal = await services.proposals.getProposal(proposalId);
+    return proposal.ok
+      ? ok({ task: services.tasks.create(caller.id, "approval", proposalId), proposal: proposal.value })
+      : proposal;
+  },
+  /** The client answered an approval task's request to open the page. */
+  answerTask: (services, caller: Operator, taskId: string) => services.tasks.markAnswered(caller.id, taskId),
   /** A task of this caller's; anyone else's reads as unknown. */
   getTask: (services, caller: Operator, taskId: string) => services.tasks.get(caller.id, taskId),
   /**
@@ -112,6 +121,13 @@ export const OPERATOR_CALLS = {
     const task = services.tasks.get(caller.id, taskId);
     if (!task.ok || task.value.cancelled) return task;
     const { kind, subject_id: subjectId } = task.value;
+    // Cancelling an approval's task only stops the waiting: the proposal is left for a person, as it was.
+    if (kind === "approval") {
+      const proposal = await services.proposals.getProposal(subjectId);
+      return proposal.ok && proposal.value.status === "pending_approval"
+        ? services.tasks.markCancelled(caller.id, taskId)
+        : task;
+    }
     if (kind === "traffic_run") {
       const run = services.runs.get(subjectId);
       if (!run.ok || run.value.status !== "running") return task;

@@ -154,6 +154,7 @@ const STEPS: readonly (readonly string[])[] = [
       kind TEXT NOT NULL,
       subject_id TEXT NOT NULL,
       cancelled INTEGER NOT NULL DEFAULT 0,
+      answered INTEGER NOT NULL DEFAULT 0,
       created_ms INTEGER NOT NULL,
       updated_ms INTEGER NOT NULL,
       expires_ms INTEGER NOT NULL

@@ -13,15 +13,17 @@ export const TASK_TTL_MS = 24 * 60 * 60 * 1000;
 /** What every unknown, expired, foreign or mistyped task id reads as: one answer, so none of them tells anything. */
 export const UNKNOWN_TASK_MESSAGE = "there is no task with this id (tasks are kept for 24 hours after they start)";
 
-export type TaskKind = "traffic_run" | "capacity_search";
+export type TaskKind = "traffic_run" | "capacity_search" | "approval";
 
 export interface TaskRow {
   readonly task_id: string;
   readonly kind: TaskKind;
-  /** The run's or search's id. */
+  /** The run's, search's or proposal's id. */
   readonly subject_id: string;
   /** Set only by tasks/cancel, while the work was still going. */
   readonly cancelled: boolean;
+  /** An approval's client has answered the request to open the approval page, so it is not asked again. */
+  readonly answered: boolean;
   readonly created_ms: number;
   readonly updated_ms: number;
   readonly expires_ms: number;
@@ -33,12 +35,14 @@ interface StoredRow extends Record<string, SqlStorageValue> {
   kind: string;
   subject_id: string;
   cancelled: number;
+  answered: number;
   created_ms: number;
   updated_ms: number;
   expires_ms: number;
 }
 
-const isKind = (kind: string): kind is TaskKind => kind === "traffic_run" || kind === "capacity_search";
+const isKind = (kind: string): kind is TaskKind =>
+  kind === "traffic_run" || kind === "capacity_search" || kind === "approval";
 
 export class TaskStore {
   constructor(
@@ -59,6 +63,7 @@ export class TaskStore {
       kind,
       subject_id: subjectId,
       cancelled: false,
+      answered: false,
       created_ms: now,
       updated_ms: now,
       expires_ms: now + TASK_TTL_MS,
@@ -92,10 +97,23 @@ export class TaskStore {
       kind: row.kind,
       subject_id: row.subject_id,
       cancelled: row.cancelled === 1,
+      answered: row.answered === 1,
       created_ms: row.created_ms,
       updated_ms: row.updated_ms,
       expires_ms: row.expires_ms,
     });
+  }
+
+  /** Records that the client answered the request to open the approval page. */
+  markAnswered(owner: string, taskId: string): Result<TaskRow> {
+    this.sql.exec(
+      "UPDATE mcp_tasks SET answered = 1, updated_ms = ? WHERE task_id = ? AND owner = ? AND expires_ms > ?",
+      this.now(),
+      taskId,
+      owner,
+      this.now(),
+    );
+    return this.get(owner, taskId);
   }
 
   /** Records that tasks/cancel stopped the work; the row stays readable until it expires. */

@@ -7,6 +7,9 @@
  * answers them -32601 there.
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  inputRequired,
   type McpServer,
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -17,6 +20,7 @@ import { z } from "zod/v4";
 import type { TaskRow } from "../account/task-store";
 import type { Result } from "../core/errors";
 import type { AccountToolContext } from "./account-context";
+import { approvalProgress, waitForApproval } from "./tools/approval-wait.tools";
 import { getCapacitySearch, searchProgress } from "./tools/capacity.tools";
 import { getTrafficRun, runProgress } from "./tools/runs.tools";
 import { declaresTasks, TASKS_EXTENSION_ID, type TaskStatus, taskFields } from "./tools/task-handles";
@@ -59,7 +63,12 @@ interface Work {
   readonly running: boolean;
   readonly progress: string;
   readonly finishedMs: number;
+  /** A pending approval's page, which a client that can open links is asked to show its person. */
+  readonly approvalUrl?: string;
 }
+
+/** The input request an approval task makes, under this key, until the client answers it. */
+const OPEN_APPROVAL_PAGE = "open_approval_page";
 
 /** Where the task's work stands, from the same read its polling tool makes. */
 async function workOf(
@@ -67,6 +76,25 @@ async function workOf(
   context: AccountToolContext,
   signal: AbortSignal,
 ): Promise<{ answer: Result<Record<string, unknown>> | undefined; work: Work | undefined }> {
+  if (task.kind === "approval") {
+    const proposal = await context.agent.getProposal(task.subject_id);
+    if (!proposal.ok) return { answer: undefined, work: undefined };
+    const pending = proposal.value.status === "pending_approval";
+    const decided = Date.parse(proposal.value.decided_at ?? "") || 0;
+    // Read through the tool only once decided, so its wait returns at once.
+    const answer = pending
+      ? proposal
+      : await readThrough(waitForApproval, { proposal_id: task.subject_id, timeout_seconds: 1 }, context, signal);
+    const work = pending
+      ? {
+          running: true,
+          progress: approvalProgress(proposal.value),
+          finishedMs: 0,
+          approvalUrl: proposal.value.approval_url,
+        }
+      : { running: false, progress: "", finishedMs: decided };
+    return { answer, work };
+  }
   if (task.kind === "traffic_run") {
     const answer = await readThrough(getTrafficRun, { run_id: task.subject_id }, context, signal);
     const run = await context.agent.getTrafficRun(task.subject_id);
@@ -91,10 +119,17 @@ async function workOf(
   return { answer, work };
 }
 
-const WORK_NAME = { traffic_run: "traffic run", capacity_search: "capacity search" } as const;
+const WORK_NAME = { traffic_run: "traffic run", capacity_search: "capacity search", approval: "proposal" } as const;
+
+/** Whether the request's client declared URL elicitation, so it can be asked to open a page. */
+function opensUrls(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, ClientCapabilities | undefined>> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation?.url !== undefined;
+}
 
 /** tasks/get's DetailedTask: the task's fields, and once it has ended its result (or, if the work is gone, an error). */
-async function detailedTask(task: TaskRow, context: AccountToolContext, signal: AbortSignal) {
+async function detailedTask(task: TaskRow, context: AccountToolContext, ctx: ServerContext) {
+  const signal = ctx.mcpReq.signal;
   const name = WORK_NAME[task.kind];
   if (task.cancelled) {
     const message = `cancelled: the ${name} ${task.subject_id} was stopped, as its stop tool stops it`;
@@ -104,6 +139,13 @@ async function detailedTask(task: TaskRow, context: AccountToolContext, signal: 
   if (work === undefined || answer === undefined) {
     const message = `the ${name} ${task.subject_id} can no longer be read`;
     return { ...taskFields(task, "failed", message, task.updated_ms), error: { code: -32603, message } };
+  }
+  if (work.running && work.approvalUrl !== undefined && !task.answered && opensUrls(ctx)) {
+    const open = inputRequired.elicitUrl({ message: work.progress, url: work.approvalUrl });
+    return {
+      ...taskFields(task, "input_required", work.progress, task.updated_ms),
+      inputRequests: { [OPEN_APPROVAL_PAGE]: open },
+    };
   }
   if (work.running) return taskFields(task, "working" satisfies TaskStatus, work.progress, task.updated_ms);
   // The inlined result is a 2026-07-28 tool result, which names its own resultType (ext-tasks' decoder insists).
@@ -134,7 +176,7 @@ export function registerTaskMethods(server: McpServer, context: AccountToolConte
     if (own !== undefined) return own;
     const task = await context.agent.getTask(taskId);
     if (!task.ok) throw unknownTask(task.error.message);
-    return detailedTask(task.value, context, ctx.mcpReq.signal);
+    return detailedTask(task.value, context, ctx);
   });
   server.server.setRequestHandler("tasks/cancel", { params: TaskIdParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
@@ -150,9 +192,11 @@ export function registerTaskMethods(server: McpServer, context: AccountToolConte
     // The SDK lifts a request's inputResponses out of its params, as it does for tools/call.
     const responses = inputResponses ?? (ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined);
     if (other?.update(taskId, responses ?? {})) return {};
-    // Runs and searches ask their client nothing, so any responses are for no pending request: acknowledged, ignored.
     const task = await context.agent.getTask(taskId);
     if (!task.ok) throw unknownTask(task.error.message);
+    // Only an approval asks its client something (to open the page); any other response is acknowledged and ignored.
+    if (task.value.kind === "approval" && responses !== undefined && OPEN_APPROVAL_PAGE in responses)
+      await context.agent.answerTask(taskId);
     return {};
   });
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { insertFreshOrder } from "../helpers/fresh-orders";
 import { type JsonRpcMessage, jsonAnswer, modernHeaders, modernRpc, postMcp } from "../helpers/mcp-raw";
+import { approve } from "../helpers/ops";
 import { freshSeed } from "../helpers/synthetic";
 import { ACME_ADMIN_TOKEN, ACME_TOKEN, GLOBEX_TOKEN } from "../helpers/tokens";
 
@@ -118,5 +120,73 @@ describe("a traffic run as a task", () => {
   it("tasks/result and tasks/list are not methods of this wire", async () => {
     expect((await call("tasks/result", { taskId: "x" })).error?.code).toBe(-32601);
     expect((await call("tasks/list", {})).error?.code).toBe(-32601);
+  });
+});
+
+describe("an approval wait as a task", () => {
+  const withUrls = {
+    _meta: {
+      "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} }, elicitation: { url: {} } },
+    },
+  };
+  const asUrlClient = async (method: string, params: Record<string, unknown>, name: string) =>
+    jsonAnswer(
+      await postMcp(modernRpc(++ids, method, { ...params, ...withUrls }), {
+        token: ACME_TOKEN,
+        headers: modernHeaders(method, name),
+      }),
+    );
+
+  async function proposal(): Promise<string> {
+    const orderId = await insertFreshOrder({ exception: "fraud_review" });
+    const proposed = await tool("propose_resolution", { order_id: orderId }, { optIn: false });
+    return ((proposed.result?.structuredContent ?? {}) as { proposal_id?: string }).proposal_id ?? "";
+  }
+
+  it("asks the person to open the approval page, and completes when a person decides there", async () => {
+    const proposalId = await proposal();
+    const created = await asUrlClient(
+      "tools/call",
+      { name: "wait_for_approval", arguments: { proposal_id: proposalId } },
+      "wait_for_approval",
+    );
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.result?.taskId as string;
+
+    const asking = await asUrlClient("tasks/get", { taskId }, taskId);
+    expect(asking.result).toMatchObject({ status: "input_required" });
+    const open = (
+      (asking.result?.inputRequests ?? {}) as Record<string, { method: string; params: { mode: string; url: string } }>
+    ).open_approval_page;
+    expect(open).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
+    expect(open?.params.url).toBe(`http://localhost/approvals/${proposalId}`);
+
+    const ack = await asUrlClient(
+      "tasks/update",
+      { taskId, inputResponses: { open_approval_page: { action: "accept" } } },
+      taskId,
+    );
+    expect(ack.result).toMatchObject({ resultType: "complete" });
+    const waiting = await asUrlClient("tasks/get", { taskId }, taskId);
+    expect(waiting.result).toMatchObject({ status: "working" });
+    expect(String(waiting.result?.statusMessage)).toContain(`/approvals/${proposalId}`);
+
+    await approve(proposalId);
+    const done = await asUrlClient("tasks/get", { taskId }, taskId);
+    expect(done.result).toMatchObject({ status: "completed" });
+    const answer = ((done.result?.result ?? {}) as { structuredContent?: Record<string, unknown> }).structuredContent;
+    expect(answer).toMatchObject({ proposal_id: proposalId, status: "approved", decided: true });
+  });
+
+  it("a client without URL elicitation sees the link in the status; cancel leaves the proposal for a person", async () => {
+    const proposalId = await proposal();
+    const taskId = (await tool("wait_for_approval", { proposal_id: proposalId })).result?.taskId as string;
+    const working = await task("tasks/get", taskId);
+    expect(working.result).toMatchObject({ status: "working" });
+    expect(String(working.result?.statusMessage)).toContain(`http://localhost/approvals/${proposalId}`);
+    expect((await task("tasks/cancel", taskId)).result).toMatchObject({ resultType: "complete" });
+    expect((await task("tasks/get", taskId)).result).toMatchObject({ status: "cancelled" });
+    const still = await tool("get_proposal", { proposal_id: proposalId }, { optIn: false });
+    expect(still.result?.structuredContent).toMatchObject({ status: "pending_approval" });
   });
 });
