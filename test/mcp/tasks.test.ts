@@ -48,6 +48,7 @@ describe("tasks, negotiated", () => {
     const meta = (name: string) => tools.find((t) => t.name === name)?._meta?.[TASKS];
     expect(meta("start_traffic_run")).toEqual({ taskSupport: "optional" });
     expect(meta("start_capacity_search")).toEqual({ taskSupport: "optional" });
+    expect(meta("wait_for_approval")).toEqual({ taskSupport: "optional" });
     expect(meta("get_traffic_run")).toBeUndefined();
   });
 
