@@ -52,6 +52,9 @@ const ALONE_TESTS = [
   // These crash an account's object on purpose (simulateRestart), and the seal tests wait on that object's sealer:
   // a crash or a busy alarm left by another file must not stand in their way.
   "test/account/traffic-runs.test.ts",
+  "test/account/mcp-tasks.test.ts",
+  "test/mcp/tasks.test.ts",
+  "test/mcp/tasks-client.test.ts",
   "test/account/capacity-searches.test.ts",
   "test/account/interrupted-batch.test.ts",
   "test/account/synthetic-budget.security.test.ts",

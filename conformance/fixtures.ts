@@ -11,11 +11,12 @@
  * seam.
  */
 import type { CacheHint } from "@modelcontextprotocol/server";
-import { EVERYTHING, type McpServerExtension } from "../src/mcp/server-extension";
+import { EVERYTHING, type McpServerExtension, TASKS_EXTENSION_ID } from "../src/mcp/server-extension";
 import { registerContentTools } from "./content.tools";
 import { registerInputTools } from "./input.tools";
 import { requestStates } from "./request-state";
 import { registerResourcesAndPrompts } from "./resources-prompts";
+import { fixtureTasks, registerTaskTools } from "./tasks.tools";
 
 const FIXTURE_LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: "private" };
 
@@ -29,6 +30,7 @@ export const conformanceFixtures: McpServerExtension = {
       prompts: { listChanged: false },
       completions: {},
       logging: {},
+      extensions: { [TASKS_EXTENSION_ID]: {} },
     },
     cacheHints: { "prompts/list": FIXTURE_LIST_CACHE, "resources/templates/list": FIXTURE_LIST_CACHE },
     // A tampered or expired state is refused with -32602 before any handler runs.
@@ -40,5 +42,7 @@ export const conformanceFixtures: McpServerExtension = {
     registerContentTools(server);
     registerInputTools(server);
     registerResourcesAndPrompts(server);
+    registerTaskTools(server);
   },
+  tasks: fixtureTasks,
 };

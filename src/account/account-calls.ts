@@ -120,6 +120,65 @@ export const OPERATOR_CALLS = {
   getCapacitySearch: (services, _caller: Operator, searchId: string) => services.searches.get(searchId),
   stopCapacitySearch: (services, caller: Operator, searchId: string) =>
     services.searches.stop(searchId, caller.operator),
+  /** start_traffic_run as an MCP task: the run, and the task that points at it, written before either is answered. */
+  async startTrafficRunTask(services, caller: Operator, request: RunRequest, charge?: BudgetCharge) {
+    const booking = booked(services, charge);
+    if (!booking.ok) return booking;
+    const started = await services.runs.start(caller.operator, request);
+    const run = settled(services, booking.value, started, (value) => `run:${value.run_id}`);
+    return run.ok
+      ? ok({ task: services.tasks.create(caller.id, "traffic_run", run.value.run_id), run: run.value })
+      : run;
+  },
+  /** start_capacity_search as an MCP task, likewise. */
+  async startCapacitySearchTask(services, caller: Operator, request: SearchRequest, charge?: BudgetCharge) {
+    const booking = booked(services, charge);
+    if (!booking.ok) return booking;
+    const started = await services.searches.start(caller.operator, request);
+    const search = settled(services, booking.value, started, (value) => `search:${value.search_id}`);
+    return search.ok
+      ? ok({ task: services.tasks.create(caller.id, "capacity_search", search.value.search_id), search: search.value })
+      : search;
+  },
+  /** wait_for_approval as an MCP task: a handle on the proposal, which only a person in the approval app decides. */
+  async startApprovalTask(services, caller: Operator, proposalId: string) {
+    const proposal = await services.proposals.getProposal(proposalId);
+    return proposal.ok
+      ? ok({ task: services.tasks.create(caller.id, "approval", proposalId), proposal: proposal.value })
+      : proposal;
+  },
+  /** The client answered an approval task's request to open the page. */
+  answerTask: (services, caller: Operator, taskId: string) => services.tasks.markAnswered(caller.id, taskId),
+  /** A task of this caller's; anyone else's reads as unknown. */
+  getTask: (services, caller: Operator, taskId: string) => services.tasks.get(caller.id, taskId),
+  /**
+   * tasks/cancel: stops the run or search through the same path as the stop tools, if it is still going.
+   * Work that has ended is left as it is, and nothing is ever approved or rejected here.
+   */
+  async cancelTask(services, caller: Operator, taskId: string) {
+    const task = services.tasks.get(caller.id, taskId);
+    if (!task.ok || task.value.cancelled) return task;
+    const { kind, subject_id: subjectId } = task.value;
+    // Cancelling an approval's task only stops the waiting: the proposal is left for a person, as it was.
+    if (kind === "approval") {
+      const proposal = await services.proposals.getProposal(subjectId);
+      return proposal.ok && proposal.value.status === "pending_approval"
+        ? services.tasks.markCancelled(caller.id, taskId)
+        : task;
+    }
+    if (kind === "traffic_run") {
+      const run = services.runs.get(subjectId);
+      if (!run.ok || run.value.status !== "running") return task;
+      const stopped = await services.runs.stop(subjectId, caller.operator);
+      if (!stopped.ok) return stopped;
+    } else {
+      const search = services.searches.get(subjectId);
+      if (!search.ok || search.value.status !== "running") return task;
+      const stopped = await services.searches.stop(subjectId, caller.operator);
+      if (!stopped.ok) return stopped;
+    }
+    return services.tasks.markCancelled(caller.id, taskId);
+  },
   /** The whole stored run, histograms included: the resource's view, and the run page's export (an approver's). */
   trafficRunRecord: (services, _caller: AccountCaller, runId: string) => services.runs.record(runId),
 } satisfies Entries<Operator>;

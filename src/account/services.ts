@@ -23,6 +23,7 @@ import { SqlBatchJournal } from "./batch-journal";
 import { SqlBudgetLedger } from "./budget-ledger";
 import { newBatchId, newRunId, newSearchId } from "./ids";
 import { SerialQueue } from "./serial-queue";
+import { TaskStore } from "./task-store";
 
 /** A burst of intake orders is sealed in passes at least this far apart. */
 const SEAL_INTERVAL_MS = 200;
@@ -45,6 +46,8 @@ export interface AccountServices {
   readonly runs: RunCoordinator;
   readonly searches: CapacityCoordinator;
   readonly sealer: AuditSealer;
+  /** MCP tasks: handles on the runs and searches above, for the caller that started them. */
+  readonly tasks: TaskStore;
 }
 
 interface ServiceDeps {
@@ -133,6 +136,7 @@ export function buildServices({
     budget: new SyntheticBudget(new SqlBudgetLedger(storage)),
     budgetHolder: (holder) => budgetHolderState(runStore, searchStore, holder),
     sealer,
+    tasks: new TaskStore(storage),
     runs,
     searches: new CapacityCoordinator({
       searches: searchStore,

@@ -155,6 +155,22 @@ const STEPS: readonly (readonly string[])[] = [
       holder TEXT
     )`,
   ],
+  // 10: MCP tasks (account/task-store.ts): a handle on long work (a run, a search) that the credential which started
+  // it polls; the work itself stays in its own table, the task only points at it.
+  [
+    `CREATE TABLE mcp_tasks (
+      task_id TEXT PRIMARY KEY,
+      owner TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      subject_id TEXT NOT NULL,
+      cancelled INTEGER NOT NULL DEFAULT 0,
+      answered INTEGER NOT NULL DEFAULT 0,
+      created_ms INTEGER NOT NULL,
+      updated_ms INTEGER NOT NULL,
+      expires_ms INTEGER NOT NULL
+    )`,
+    "CREATE INDEX mcp_tasks_by_expiry ON mcp_tasks (expires_ms)",
+  ],
 ];
 
 export const STORAGE_VERSION = STEPS.length;

@@ -114,6 +114,9 @@ export function accountToolContext(
       startTrafficRun: (request) => agent.startTrafficRun(request, charge(budgetAsk(config, { run: request }))),
       startCapacitySearch: (request) =>
         agent.startCapacitySearch(request, charge(budgetAsk(config, { search: request }))),
+      startTrafficRunTask: (request) => agent.startTrafficRunTask(request, charge(budgetAsk(config, { run: request }))),
+      startCapacitySearchTask: (request) =>
+        agent.startCapacitySearchTask(request, charge(budgetAsk(config, { search: request }))),
     },
     traffic: {
       checkTarget: () =>

@@ -10,6 +10,8 @@
  * registers eagerly. `npm run bench` shows the per-call cost; the rules are
  * pinned by test/mcp/request-needs.test.ts.
  */
+import { declaresTasks } from "./tools/task-handles";
+
 export interface RequestNeeds {
   tool(name: string): boolean;
   resource(uri: string): boolean;
@@ -18,6 +20,11 @@ export interface RequestNeeds {
   template(matches: (uri: string) => boolean): boolean;
   /** A tool result may be preceded by progress notifications, so the answer may have to stream. */
   readonly mayStream: boolean;
+  /**
+   * A tools/call whose client declared the tasks extension on the request
+   * (tools/task-handles.ts): a tool that can run as a task may answer it with one.
+   */
+  readonly taskCall?: boolean;
 }
 
 const NOTHING: RequestNeeds = {
@@ -53,7 +60,7 @@ interface RequestShape {
   readonly params?: {
     readonly name?: unknown;
     readonly uri?: unknown;
-    readonly _meta?: { readonly progressToken?: unknown };
+    readonly _meta?: { readonly progressToken?: unknown } & Readonly<Record<string, unknown>>;
   };
 }
 
@@ -66,6 +73,7 @@ export function needsOf(message: unknown): RequestNeeds {
         ...NOTHING,
         tool: (name) => name === params?.name,
         mayStream: params?._meta?.progressToken !== undefined,
+        taskCall: declaresTasks(params?._meta),
       };
     case "resources/read": {
       const uri = params?.uri;

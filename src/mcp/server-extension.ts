@@ -1,8 +1,11 @@
 import type { McpServer, McpServerOptions } from "@modelcontextprotocol/server";
 import type { Config } from "../config/config";
 import type { RequestNeeds } from "./request-needs";
+import type { TaskSource } from "./task-methods";
 
 export { EVERYTHING, type RequestNeeds } from "./request-needs";
+export type { TaskSource } from "./task-methods";
+export { declaresTasks, TASK_POLL_INTERVAL_MS, TASKS_EXTENSION_ID } from "./tools/task-handles";
 
 /**
  * What a development-only Worker entry may add to every MCP server built here:
@@ -18,6 +21,8 @@ export interface McpServerExtension {
   readonly needs: RequestNeeds;
   /** Registers on the raw server, after the account's toolsets. */
   register(server: McpServer): void;
+  /** Tasks of its own, which tasks/get, tasks/update and tasks/cancel ask before the account's (task-methods.ts). */
+  readonly tasks?: TaskSource;
 }
 
 let installed: McpServerExtension | undefined;

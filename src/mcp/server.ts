@@ -9,11 +9,13 @@ import { workflowPrompts } from "./prompts";
 import { EVERYTHING, needsOf, type RequestNeeds } from "./request-needs";
 import { type AccountResource, registerAccountResources, registerAppCards } from "./resource-registration";
 import { serverExtension } from "./server-extension";
+import { registerTaskMethods } from "./task-methods";
 import { approvalWaitTools } from "./tools/approval-wait.tools";
 import { capacityTools } from "./tools/capacity.tools";
 import { orderCards, orderTools } from "./tools/orders.tools";
 import { runResources, runTools } from "./tools/runs.tools";
 import { syntheticResources, syntheticTools } from "./tools/synthetic.tools";
+import { TASKS_EXTENSION_ID } from "./tools/task-handles";
 import { type AccountTool, registerAccountTools, type UntilTaken } from "./tools/tool-registration";
 
 /**
@@ -73,7 +75,8 @@ export function createMcpServer(
       tools: { listChanged: false },
       resources: { listChanged: false },
       prompts: { listChanged: false },
-      extensions: { [APPS_EXTENSION_ID]: {} },
+      // Tasks (SEP-2663) are declared here, but only a request that declares them too is answered with one.
+      extensions: { [APPS_EXTENSION_ID]: {}, [TASKS_EXTENSION_ID]: {} },
     },
     ...extension?.options,
     cacheHints: {
@@ -90,6 +93,7 @@ export function createMcpServer(
   registerAppCards(server, orderCards, LIST_CACHE, needs);
   // Listed only when the credential may call every tool a prompt names, so the same short hint.
   registerAccountPrompts(server, context, workflowPrompts, ALL_TOOLS, needs);
+  registerTaskMethods(server, context, extension?.tasks);
   extension?.register(server);
   return server;
 }
@@ -100,7 +104,9 @@ export function createMcpServer(
  * while one is installed every request sees everything.
  */
 export function needsFor(context: AccountToolContext, message: unknown): RequestNeeds {
-  return serverExtension(context.config)?.needs ?? needsOf(message);
+  const needs = needsOf(message);
+  const extension = serverExtension(context.config)?.needs;
+  return extension === undefined ? needs : { ...extension, taskCall: needs.taskCall };
 }
 
 /**

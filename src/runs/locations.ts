@@ -17,7 +17,7 @@ export const LocationsParam = z
   .max(LocationSchema.options.length)
   .optional()
   .describe(
-    "Load zones to send from: the generator shards are created in these Cloudflare regions (location hints; shard i in locations[i mod n], each zone one shard at least), and get_traffic_run gives each zone's figures beside the whole. Omit it to let the platform place them. The target is the configured one either way.",
+    "Cloudflare regions (location hints) to create the generator shards in, shard i in locations[i mod n]; each region's figures are given beside the whole",
   );
 
 /** One load zone's share of a run: its shards' counts and latency, adding up to the run's. */

@@ -47,7 +47,19 @@ const RUN_POLL_FIELDS = {
   run_url: true,
 } as const;
 
-const MORE_OF_A_RUN = 'detail:"full" adds the plan, status codes, service time, generator, drill and intervals';
+const MORE_OF_A_RUN =
+  'detail:"full" adds the plan, status codes, service time, generator, drill, intervals and each limit in full';
+
+/**
+ * How much of each limit's sentence a poll carries: its first clause names what limited the run, and the rest (the
+ * figures behind it and what to change) is in detail "full". A limit's sentences grow with what the engine measures,
+ * and a poll's budget must not.
+ */
+export const POLL_LIMIT_CHARS = 160;
+
+function clipped(sentence: string): string {
+  return sentence.length <= POLL_LIMIT_CHARS ? sentence : `${sentence.slice(0, POLL_LIMIT_CHARS - 1).trimEnd()}…`;
+}
 
 /**
  * get_traffic_run's answer: the poll's fields always, the rest of the run only
@@ -63,7 +75,7 @@ export type RunPoll = z.infer<typeof RunPollSchema>;
 export function runPoll(run: RunDetail, detail: Detail): RunPoll {
   if (detail === "full") return run;
   const { failed: _told, ...verdict } = run.verdict;
-  return { ...pick(run, RUN_POLL_FIELDS), verdict, more: MORE_OF_A_RUN };
+  return { ...pick(run, RUN_POLL_FIELDS), limits: run.limits.map(clipped), verdict, more: MORE_OF_A_RUN };
 }
 
 /** The latest steps a search poll shows; highest_passing_rate and lowest_failing_rate say where the knee lies. */

@@ -41,9 +41,9 @@ export type Comparison = z.infer<typeof ComparisonSchema>;
 export const ThresholdSchema = z.strictObject({
   metric: MetricNameSchema,
   op: ComparisonSchema,
-  value: z.number().describe("The bound: ms for latency, 0..1 for rates"),
-  abort_on_fail: z.boolean().default(false).describe("Stop the run as soon as it fails (after grace_seconds)"),
-  grace_seconds: z.number().int().min(0).default(0).describe("Seconds before abort_on_fail applies"),
+  value: z.number().describe("ms, or 0..1 for rates"),
+  abort_on_fail: z.boolean().default(false).describe("Stop the run once it fails"),
+  grace_seconds: z.number().int().min(0).default(0).describe("Seconds abort_on_fail waits"),
 });
 export type Threshold = z.infer<typeof ThresholdSchema>;
 

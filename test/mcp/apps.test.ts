@@ -85,9 +85,12 @@ describe.each(CLIENT_GENERATIONS)("through the $label (protocol $protocol)", (ge
   it.each(Object.entries(EXPECTED_CARDS))(
     "%s: _meta.ui names %s, the legacy key agrees, and no card may call it",
     (name, uri) => {
+      // wait_for_approval may also run as an MCP task, and says so beside its card (test/mcp/tasks.test.ts).
+      const task = name === "wait_for_approval" ? { "io.modelcontextprotocol/tasks": { taskSupport: "optional" } } : {};
       expect(tools.find((t) => t.name === name)?._meta).toEqual({
         ui: { resourceUri: uri, visibility: ["model"] },
         "ui/resourceUri": uri,
+        ...task,
       });
     },
   );

@@ -17,11 +17,11 @@ const TOOL_BUDGET: Record<string, readonly [number, number]> = {
   check_target: [490, 950],
   preview_order: [810, 1130],
   send_orders: [1050, 1620],
-  start_traffic_run: [3760, 4010],
+  start_traffic_run: [3900, 4150],
   get_traffic_run: [980, 2470],
   stop_traffic_run: [630, 880],
   compare_traffic_runs: [1040, 1560],
-  start_capacity_search: [2940, 3230],
+  start_capacity_search: [3100, 3400],
   get_capacity_search: [1000, 2250],
   stop_capacity_search: [690, 980],
   get_order_status: [620, 830],
@@ -35,7 +35,7 @@ const TOOL_BUDGET: Record<string, readonly [number, number]> = {
   confirm_resolution: [1130, 1850],
   apply_approved_change: [1140, 1860],
   simulate_new_failure: [490, 800],
-  wait_for_approval: [1010, 1550],
+  wait_for_approval: [1060, 1600],
 };
 
 async function operatorListing(): Promise<{ name: string; outputSchema?: unknown }[]> {

@@ -55,7 +55,13 @@ export function nextStep(proposal: ProposalView): string {
   }
 }
 
-const waitForApproval = defineTool({
+/** A pending proposal's wait, in words, for a task's status. */
+export function approvalProgress(proposal: ProposalView): string {
+  const partly = approvalsSoFar(proposal);
+  return `waiting for a person to decide proposal ${proposal.proposal_id} (${proposal.action} for ${proposal.order_id}) in the approval app${partly ? `: ${partly}` : ""}; open ${proposal.approval_url}`;
+}
+
+export const waitForApproval = defineTool({
   name: "wait_for_approval",
   scope: "orders:read",
   title: "Wait for a person to decide a proposal",
@@ -96,6 +102,12 @@ const waitForApproval = defineTool({
       waited_seconds: Math.round(waitedMs / 100) / 10,
       next_step: nextStep(proposal),
     });
+  },
+  // As a task, no bounded wait: the task completes when a person decides (../task-methods.ts asks for the page).
+  async task({ proposal_id }, context) {
+    const started = await context.agent.startApprovalTask(proposal_id);
+    if (!started.ok) return started;
+    return ok({ task: started.value.task, statusMessage: approvalProgress(started.value.proposal) });
   },
 });
 

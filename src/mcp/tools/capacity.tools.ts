@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { ok } from "../../core/errors";
 import { DEFAULT_TOLERANCE, MIN_STEP_ORDERS, MIN_STEP_SECONDS, STEP_PAUSE_SECONDS } from "../../runs/capacity-plan";
-import { CapacitySearchSchema } from "../../runs/capacity-schemas";
+import { type CapacitySearch, CapacitySearchSchema } from "../../runs/capacity-schemas";
 import { LocationsParam } from "../../runs/locations";
 import { DetailSchema, SearchPollSchema, searchPoll } from "../../runs/run-poll";
 import { MAX_THRESHOLDS, ThresholdSchema } from "../../runs/run-schemas";
@@ -17,7 +17,7 @@ const startCapacitySearch = defineTool({
   name: "start_capacity_search",
   scope: "traffic:send",
   title: "Find the order API's capacity",
-  description: `Finds the highest rate the order API takes while meeting an objective: returns at once with search_id, then runs short steps in the background. The rate doubles from lowest_rate until a step fails, bisects until the gap is within tolerance (default ${DEFAULT_TOLERANCE * 100} %), then a longer step confirms the best passing rate; steps never exceed highest_rate and start after a ${STEP_PAUSE_SECONDS} s pause. A step the generator itself limited ends it inconclusive. It holds the account's traffic while it runs.`,
+  description: `Finds the highest rate the order API takes while meeting an objective; returns at once with search_id. Steps ${STEP_PAUSE_SECONDS} s apart double the rate from lowest_rate until one fails, bisect to within tolerance (default ${DEFAULT_TOLERANCE * 100} %), then a longer step confirms the best rate; none exceeds highest_rate. A step the generator limited ends it inconclusive. It holds the account's traffic while it runs.`,
   // Bounds are advertised from this server's caps and refused with readable sentences by the handler
   // (runs/capacity-plan.ts).
   input: ({ runs: caps }) =>
@@ -29,7 +29,7 @@ const startCapacitySearch = defineTool({
       lowest_rate: z
         .number()
         .meta({ minimum: 1, maximum: caps.maxRate })
-        .describe(`The first step's orders per second: 1 to ${caps.maxRate} (MAX_RUN_RATE)`),
+        .describe(`First step's orders/s: 1 to ${caps.maxRate} (MAX_RUN_RATE)`),
       highest_rate: z
         .number()
         .meta({ minimum: 1, maximum: caps.maxRate })
@@ -63,9 +63,22 @@ const startCapacitySearch = defineTool({
   outlineFields: SEARCH_OUTLINE,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startCapacitySearch(args),
+  // As a task, the same start; the task's result is the ended search as get_capacity_search answers it.
+  async task(args, context) {
+    const started = await context.agent.startCapacitySearchTask(args);
+    if (!started.ok) return started;
+    const { task, search } = started.value;
+    return ok({ task, statusMessage: searchProgress(search) });
+  },
 });
 
-const getCapacitySearch = defineTool({
+/** A running search's progress, in words, for a task's status. */
+export function searchProgress(search: CapacitySearch): string {
+  const steps = search.steps.length;
+  return `capacity search ${search.search_id} is running: ${steps} step${steps === 1 ? "" : "s"} finished; ${search.answer}`;
+}
+
+export const getCapacitySearch = defineTool({
   name: "get_capacity_search",
   scope: "traffic:read",
   title: "Check a capacity search",

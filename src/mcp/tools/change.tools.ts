@@ -24,7 +24,7 @@ const PROPOSE = { readOnlyHint: true, destructiveHint: false, idempotentHint: tr
 const APPLY = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const APPLY_DESCRIPTION =
-  "Applies a proposal once a person has approved it in the approval application; before that it answers approval_required and changes nothing. A proposal of another kind is refused, naming the tool that applies it. The first call applies it exactly once, with an audit event; later calls return the same outcome. A changed order answers stale; expired and rejected ones are refused. applying: an external provider has not confirmed yet (the server settles it); failed: it refused, nothing changed.";
+  "Applies a proposal once a person has approved it in the application; before that it answers approval_required and changes nothing. Another kind's proposal is refused, naming its tool. Applies exactly once, with an audit event; later calls return the same outcome. A changed order answers stale; expired and rejected ones are refused. applying: an external provider has not confirmed yet (the server settles it); failed: it refused, nothing changed.";
 
 function proposeTool<K extends ChangeKindName>(name: K): AccountTool {
   const { proposeTool: tool } = CHANGE_KINDS[name];

@@ -8,6 +8,7 @@ import {
   InvalidShareSchema,
   MAX_STAGES,
   MAX_THRESHOLDS,
+  type RunSummary,
   RunSummarySchema,
   StageSchema,
   ThresholdSchema,
@@ -23,7 +24,7 @@ const startTrafficRun = defineTool({
   scope: "traffic:send",
   title: "Start a load test",
   description:
-    "Starts a load test against the order API in the background; returns at once with run_id, seed and plan. Open model: orders leave on schedule whether or not earlier ones were answered; latency counts from the scheduled instant. thresholds decide verdict.result: passed, failed, or inconclusive when the generator itself was the limit. invalid_share checks that orders broken on purpose are rejected for their reason. One run at a time per account.",
+    "Starts a load test of the order API in the background; returns at once with run_id, seed and plan. Open model: orders leave on schedule whether or not earlier ones were answered; latency counts from the scheduled instant. thresholds decide verdict.result: passed, failed, or inconclusive when the generator was the limit. invalid_share checks that orders broken on purpose are rejected for their reason. One run at a time per account.",
   // The advertised bounds are this server's caps, so a model never plans a run it cannot start.
   // They are advertised, not enforced, by the schema: the handler refuses out-of-range values
   // with readable messages (runs/plan.ts), as send_orders does for count.
@@ -53,7 +54,7 @@ const startTrafficRun = defineTool({
         .max(MAX_STAGES)
         .optional()
         .describe(
-          `Instead of rate_per_second: up to ${MAX_STAGES} stages, the rate linear from start_rate to each stage's target in turn, e.g. ramp then spike: [{"duration_seconds":30,"rate_per_second":20},{"duration_seconds":5,"rate_per_second":60}]. At most ${caps.maxRate}/s, ${caps.maxSeconds} s in all.`,
+          `Instead of rate_per_second: up to ${MAX_STAGES} stages, the rate linear from start_rate to each stage's target in turn (a ramp, then a spike). At most ${caps.maxRate}/s, ${caps.maxSeconds} s in all.`,
         ),
       start_rate: z.number().min(0).optional().describe("With stages: orders per second at the start (default 0)."),
       mode: ModeParam,
@@ -70,14 +71,26 @@ const startTrafficRun = defineTool({
   outlineFields: ["run_id", "status", "run_url"],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, context) => context.agent.startTrafficRun(args),
+  // As a task, the same start; the task's result is the ended run as get_traffic_run answers it (../task-methods.ts).
+  async task(args, context) {
+    const started = await context.agent.startTrafficRunTask(args);
+    if (!started.ok) return started;
+    const { task, run } = started.value;
+    return ok({ task, statusMessage: runProgress(run) });
+  },
 });
 
-const getTrafficRun = defineTool({
+/** A running run's progress, in words, for a task's status. */
+export function runProgress(run: RunSummary): string {
+  return `traffic run ${run.run_id} is running: ${run.sent} of ${run.plan.total_orders} orders answered so far`;
+}
+
+export const getTrafficRun = defineTool({
   name: "get_traffic_run",
   scope: "traffic:read",
   title: "Check a load test",
   description:
-    'Returns a traffic run as a poll: status, orders accepted, rejected, errors (no answer) and dropped (could not leave on time), planned and achieved rate, latency from the scheduled send time (lower_bounds: figures drops make lower bounds), what limited it, the verdict with each check\'s measured value, and its page. detail "full" adds the plan, drill, generator and intervals.',
+    'Returns a traffic run as a poll: status, accepted, rejected, errors (no answer) and dropped (could not leave on time), planned and achieved rate, latency from the scheduled send time (lower_bounds marks lower bounds), what limited it, the verdict with each check\'s value, and its page. detail "full" adds the plan, drill, generator and intervals.',
   input: z.object({
     run_id: RunIdParam,
     detail: DetailSchema.default("summary").describe('"full" for the whole run, intervals included'),
@@ -108,7 +121,7 @@ const compareTrafficRuns = defineTool({
   scope: "traffic:read",
   title: "Compare two load tests",
   description:
-    "Compares a traffic run with a baseline run metric by metric (latency, service time, error, rejected and dropped rates, achieved rate): the change in percent, and whether it regressed beyond tolerance_percent and the metric's noise floor.",
+    "Compares a traffic run with a baseline metric by metric (latency, service time, error, rejected, dropped and achieved rates): the change in percent, and whether it regressed beyond tolerance_percent and the metric's noise floor.",
   input: z.object({
     run_id: RunIdParam,
     baseline_run_id: RunIdParam.describe("The earlier run to compare against"),

@@ -12,7 +12,7 @@ const checkTarget = defineTool({
   scope: "traffic:read",
   title: "Check the order API",
   description:
-    "Reports whether the order API that synthetic traffic goes to is reachable, with its SKU and customer counts. An unreachable target answers reachable:false with a problem, not an error.",
+    "Reports whether the order API synthetic traffic goes to is reachable, with its SKU and customer counts; an unreachable one answers reachable:false with a problem.",
   input: EmptyInput,
   output: TargetStatusSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -23,6 +23,7 @@ import type { AccountToolContext } from "../account-context";
 import { type AppCard, appToolMeta } from "../apps";
 import { publishedSchema, resultOutline } from "../published-schema";
 import { EVERYTHING, type RequestNeeds } from "../request-needs";
+import { createTaskResult, type StartedTask, TASK_TOOL_META } from "./task-handles";
 
 interface ToolAnnotations {
   readonly readOnlyHint: boolean;
@@ -103,6 +104,11 @@ export interface AccountTool<In extends z.ZodObject = z.ZodObject, Out extends z
   enabled?(context: AccountToolContext): boolean;
   /** MCP Apps: the card a host that renders Apps shows this tool's result in. The result itself does not change. */
   readonly ui?: AppCard;
+  /**
+   * Present on a tool that may run as an MCP task (task-handles.ts): starts the work and its task, for a client that
+   * declared the tasks extension on the call. Every other client gets `handler`'s answer, as before.
+   */
+  task?(args: z.output<In>, context: AccountToolContext): Promise<Result<StartedTask>>;
   // Method syntax keeps tools with different schemas assignable to one list.
   handler(
     args: z.output<In>,
@@ -116,6 +122,11 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(
   tool: AccountTool<In, Out>,
 ): AccountTool<In, Out> {
   return tool;
+}
+
+/** A handler's answer as the tool result every client reads; tasks/get inlines the same one. */
+export function toolResult(result: Result<Record<string, unknown>>): CallToolResult {
+  return result.ok ? toolSuccess(result.value) : toolFailure(result.error);
 }
 
 function toolSuccess(value: Record<string, unknown>): CallToolResult {
@@ -186,15 +197,19 @@ export function registerAccountTools(
     if (tool.enabled && !tool.enabled(context)) continue;
     // Ungranted tools are not listed; calling one is refused with 403 before the server runs (scope-gate.ts).
     if (!isGranted(context.scopes, tool.scope)) continue;
+    // A server answers one request. For a call that will be answered with a task, the SDK (2.4.0) would hold the
+    // CreateTaskResult to the output schema and refuse it; the listing, which shows the schema, is not this request.
+    const task = needs.taskCall === true ? tool.task : undefined;
+    const meta = { ...(tool.ui === undefined ? {} : appToolMeta(tool.ui)), ...(tool.task ? TASK_TOOL_META : {}) };
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
         inputSchema: publish(strictInput(tool, context.config)),
-        outputSchema: publishOutput(tool),
+        ...(task === undefined ? { outputSchema: publishOutput(tool) } : {}),
         annotations: { title: tool.title, ...tool.annotations },
-        ...(tool.ui === undefined ? {} : { _meta: appToolMeta(tool.ui) }),
+        ...(Object.keys(meta).length === 0 ? {} : { _meta: meta }),
       },
       async (args: Record<string, unknown>, ctx): Promise<CallToolResult | InputRequiredResult> => {
         const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -215,6 +230,12 @@ export function registerAccountTools(
               }),
         };
         try {
+          if (task !== undefined) {
+            const started = await task(args, context);
+            return started.ok
+              ? { content: [], ...createTaskResult(started.value.task, started.value.statusMessage) }
+              : toolFailure(started.error);
+          }
           const result = await tool.handler(args, context, extras);
           if (isAskedToOpen(result)) return result.asked;
           return result.ok ? toolSuccess(result.value) : toolFailure(result.error);

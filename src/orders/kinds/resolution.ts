@@ -155,7 +155,7 @@ export const resolution = defineChangeKind({
     name: "propose_resolution",
     title: "Propose a fix for a stuck order",
     description:
-      "Creates an inert proposal to resolve an order's active exception. The server picks the action from an allowlisted playbook (duplicate: cancel_duplicate_order; declined payment with stock held: release_inventory_hold_and_cancel_order; missing SKU: notify_customer_backorder; carrier timeout: retry_fulfillment; anything else, fraud included: escalate_to_human); you cannot choose it. Asking again for the same order returns the same open proposal.",
+      "Creates an inert proposal to resolve an order's active exception. The server picks the action from an allowlisted playbook (duplicate: cancel_duplicate_order; declined payment with stock held: release_inventory_hold_and_cancel_order; missing SKU: notify_customer_backorder; carrier timeout: retry_fulfillment; anything else, fraud included: escalate_to_human). Asking again for the same order returns the same open proposal.",
     input: {},
   },
   applyTool: { name: "confirm_resolution", title: "Confirm an approved resolution" },

@@ -7,7 +7,7 @@ const MAX_LINES = 3;
 /** Samples the real catalog and customers, so the order API accepts every order. */
 export const seeded: GeneratorModeDefinition<"seeded"> = {
   name: "seeded",
-  description: "orders are accepted (201).",
+  description: "orders are accepted (201);",
   order(rng, reference) {
     const requestId = rng.uuid();
     const customer = rng.pick(reference.customerList);

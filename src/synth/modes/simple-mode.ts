@@ -21,7 +21,7 @@ function unknownSku(rng: Prng, reference: ReferenceData): string {
 /** Invents every field, so the order API rejects every order: it drills the rejection path. */
 export const simple: GeneratorModeDefinition<"simple"> = {
   name: "simple",
-  description: "orders invent fields the API rejects (422), to drill rejections.",
+  description: "ones are rejected (422), to drill rejections.",
   order(rng, reference) {
     const requestId = rng.uuid();
     const customerId = `C-${fourDigits(rng)}`;
