@@ -118,12 +118,14 @@ try {
     for (const deadline = Date.now() + (seconds + 60) * 1000; Date.now() < deadline; ) {
       await sleep(1000);
       peakRss = Math.max(peakRss, await workerdRssBytes(server.pid));
-      run = ((await callTool(client, "get_traffic_run", { run_id: started.run_id })).structured ?? run) as RunAnswer;
+      run = ((await callTool(client, "get_traffic_run", { run_id: started.run_id, detail: "full" })).structured ??
+        run) as RunAnswer;
       if (run.status !== "running") break;
     }
     // The answers to the last orders, and the coordinator's last tick.
     await sleep(2000);
-    run = ((await callTool(client, "get_traffic_run", { run_id: started.run_id })).structured ?? run) as RunAnswer;
+    run = ((await callTool(client, "get_traffic_run", { run_id: started.run_id, detail: "full" })).structured ??
+      run) as RunAnswer;
     const cpu = (await workerdCpuMs(server.pid)) - cpuBefore;
     const sent = run.sent ?? 0;
     const verdict = run.verdict?.result ?? run.status ?? "?";

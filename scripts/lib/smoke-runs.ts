@@ -13,10 +13,10 @@ function resourceText(read: { contents: ReadonlyArray<{ text?: unknown } | { blo
 
 /** Reads the run until it has ended (or the deadline passes). */
 async function ended(client: Client, runId: string, timeoutMs: number): Promise<ToolOutcome> {
-  let run = await callTool(client, "get_traffic_run", { run_id: runId });
+  let run = await callTool(client, "get_traffic_run", { run_id: runId, detail: "full" });
   for (const deadline = Date.now() + timeoutMs; run.structured?.status === "running" && Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    run = await callTool(client, "get_traffic_run", { run_id: runId });
+    run = await callTool(client, "get_traffic_run", { run_id: runId, detail: "full" });
   }
   return run;
 }
