@@ -67,6 +67,11 @@ interface Work {
   readonly approvalUrl?: string;
 }
 
+/** Where a run or a search stands: both say whether they still run and when they ended. */
+function longWork(record: { readonly status: string; readonly finished_at: string | null }, progress: string): Work {
+  return { running: record.status === "running", progress, finishedMs: Date.parse(record.finished_at ?? "") || 0 };
+}
+
 /** The input request an approval task makes, under this key, until the client answers it. */
 const OPEN_APPROVAL_PAGE = "open_approval_page";
 
@@ -98,24 +103,12 @@ async function workOf(
   if (task.kind === "traffic_run") {
     const answer = await readThrough(getTrafficRun, { run_id: task.subject_id }, context, signal);
     const run = await context.agent.getTrafficRun(task.subject_id);
-    const work = run.ok
-      ? {
-          running: run.value.status === "running",
-          progress: runProgress(run.value),
-          finishedMs: Date.parse(run.value.finished_at ?? "") || 0,
-        }
-      : undefined;
+    const work = run.ok ? longWork(run.value, runProgress(run.value)) : undefined;
     return { answer, work };
   }
   const answer = await readThrough(getCapacitySearch, { search_id: task.subject_id }, context, signal);
   const search = await context.agent.getCapacitySearch(task.subject_id);
-  const work = search.ok
-    ? {
-        running: search.value.status === "running",
-        progress: searchProgress(search.value),
-        finishedMs: Date.parse(search.value.finished_at ?? "") || 0,
-      }
-    : undefined;
+  const work = search.ok ? longWork(search.value, searchProgress(search.value)) : undefined;
   return { answer, work };
 }
 
