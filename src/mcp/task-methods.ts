@@ -100,15 +100,21 @@ async function workOf(
       : { running: false, progress: "", finishedMs: decided };
     return { answer, work };
   }
+  // A poll while the work runs reads it once; only once it has ended is it read through its tool, whose answer is the
+  // task's result.
   if (task.kind === "traffic_run") {
-    const answer = await readThrough(getTrafficRun, { run_id: task.subject_id }, context, signal);
     const run = await context.agent.getTrafficRun(task.subject_id);
-    const work = run.ok ? longWork(run.value, runProgress(run.value)) : undefined;
+    if (!run.ok) return { answer: run, work: undefined };
+    const work = longWork(run.value, runProgress(run.value));
+    const answer = work.running ? run : await readThrough(getTrafficRun, { run_id: task.subject_id }, context, signal);
     return { answer, work };
   }
-  const answer = await readThrough(getCapacitySearch, { search_id: task.subject_id }, context, signal);
   const search = await context.agent.getCapacitySearch(task.subject_id);
-  const work = search.ok ? longWork(search.value, searchProgress(search.value)) : undefined;
+  if (!search.ok) return { answer: search, work: undefined };
+  const work = longWork(search.value, searchProgress(search.value));
+  const answer = work.running
+    ? search
+    : await readThrough(getCapacitySearch, { search_id: task.subject_id }, context, signal);
   return { answer, work };
 }
 
